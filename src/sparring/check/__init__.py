@@ -12,7 +12,6 @@ the sandbox's limits.
 from sparring.check import _temporal  # noqa: F401  (registers the turn-level forms)
 from sparring.check._analysis import TURN_FORMS, Location
 from sparring.check._context import (
-    Evidence,
     FunctionContext,
     RuleFunction,
     registered_functions,
@@ -45,14 +44,8 @@ from sparring.check._safety import (
     SandboxViolation,
 )
 from sparring.check._sandbox import Evaluator, Scope
-from sparring.check._verdicts import (
-    SENSEI_COLUMNS,
-    CheckReport,
-    Counts,
-    RuleResult,
-    Status,
-    Verdict,
-)
+from sparring.check._verdicts import SENSEI_COLUMNS, CheckReport, RuleResult
+from sparring.results import Counts, Evidence, Status, Verdict
 
 __all__ = [
     "DEFAULT_LIMITS",

@@ -12,8 +12,9 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from sparring.check._verdicts import CheckReport, RuleResult, Verdict
+from sparring.check._verdicts import CheckReport, RuleResult
 from sparring.conversations import ConversationRecord
+from sparring.results import Verdict
 
 _STYLES = {
     "pass": "green",

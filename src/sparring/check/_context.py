@@ -16,23 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sparring.conversations import ConversationRecord
-
-
-@dataclass
-class Evidence:
-    """One function call's trace, kept with the verdict.
-
-    ``strategy`` is ``offline`` or ``llm``; ``turns`` are 0-based turn indices involved;
-    ``cost`` is US dollars.
-    """
-
-    function: str
-    strategy: str = "offline"
-    reason: str | None = None
-    turns: list[int] = field(default_factory=list)
-    prompt: str | None = None
-    reply: str | None = None
-    cost: float = 0.0
+from sparring.results import Evidence
 
 
 @dataclass

@@ -25,15 +25,16 @@ from typing import Any
 
 from sparring.check._analysis import Location
 from sparring.check._builtins import BUILTIN_NAMES
-from sparring.check._context import Evidence, FunctionContext, RuleFunction, registered_functions
+from sparring.check._context import FunctionContext, RuleFunction, registered_functions
 from sparring.check._expressions import Expression, parse_expression
 from sparring.check._namespace import Namespaces
 from sparring.check._rules import Rule, RuleSet, known_functions
 from sparring.check._safety import DEFAULT_LIMITS, Limits, MissingName
 from sparring.check._sandbox import Evaluator, Scope
-from sparring.check._verdicts import CheckReport, RuleResult, Status, Verdict
+from sparring.check._verdicts import CheckReport, RuleResult
 from sparring.conversations import ConversationRecord, ErrorCode
 from sparring.errors import BudgetExceeded, ConfigError, ModelError, ModelRequired, Problem
+from sparring.results import Evidence, Status, Verdict
 
 SENSEI_GENERIC_CODES = (
     ErrorCode.GOAL_NOT_COMPLETED,

@@ -10,8 +10,9 @@ import xml.etree.ElementTree as ET
 from collections import defaultdict
 from pathlib import Path
 
-from sparring.check._verdicts import SENSEI_COLUMNS, CheckReport, RuleResult, Verdict
+from sparring.check._verdicts import SENSEI_COLUMNS, CheckReport, RuleResult
 from sparring.conversations._files import atomic_write
+from sparring.results import Verdict
 
 VERDICTS_FOLDER = "verdicts"
 

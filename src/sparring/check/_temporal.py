@@ -27,9 +27,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sparring.check._context import Evidence
 from sparring.check._namespace import ConversationView, TurnView
 from sparring.check._sandbox import Evaluator, special_form
+from sparring.results import Evidence
 
 _ROLES = {"assistant": "assistant", "chatbot": "assistant", "user": "user"}
 

@@ -29,14 +29,14 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from sparring.check._context import Evidence
 from sparring.check._engine import Runner, _result
 from sparring.check._namespace import canonical, exact_key
 from sparring.check._plan import Plan, plan_rule
 from sparring.check._rules import Rule
 from sparring.check._safety import MissingName
 from sparring.check._sandbox import Scope
-from sparring.check._verdicts import MAX_LISTED_PASSES, RuleResult, Status
+from sparring.check._verdicts import MAX_LISTED_PASSES, RuleResult
+from sparring.results import Evidence, Status
 
 
 class _Raised:

@@ -20,54 +20,13 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from sparring.check._context import Evidence
+from sparring.results import Counts, Verdict
 
-Status = Literal["pass", "fail", "not_applicable", "unscored", "error"]
 ResultKind = Literal["single", "tuple", "global", "generic"]
 SENSEI_COLUMNS = ("rule", "checks", "pass", "fail", "not_applicable", "fail_rate")
 REPORT_SCHEMA_VERSION = 1
 MAX_LISTED_PASSES = 100_000
 """Passing tuples of a metamorphic rule listed in ``RuleResult.passed``; more are counted."""
-
-
-class Verdict(BaseModel):
-    """One check of one rule.
-
-    ``conversations`` are the ids checked (one, the ordered tuple, or a global rule's
-    filtered set); ``reason`` says why (the oracle's non-boolean value, the exception text,
-    the text functions' reasons); ``message`` is the rule's ``yields`` on failure;
-    ``turns`` are the 0-based indices of the turns involved (of the first conversation);
-    ``strategy`` is ``offline`` or ``llm`` (``llm`` when any function used a model).
-    """
-
-    rule: str
-    status: Status
-    conversations: list[str]
-    reason: str | None = None
-    message: str | None = None
-    evidence: list[Evidence] = Field(default_factory=list)
-    turns: list[int] = Field(default_factory=list)
-    strategy: str = "offline"
-
-
-class Counts(BaseModel):
-    """How many checks ended in each status."""
-
-    passed: int = Field(0, alias="pass")
-    fail: int = 0
-    not_applicable: int = 0
-    unscored: int = 0
-    error: int = 0
-
-    model_config = {"populate_by_name": True}
-
-    def add(self, status: Status, number: int = 1) -> None:
-        attribute = "passed" if status == "pass" else status
-        setattr(self, attribute, getattr(self, attribute) + number)
-
-    @property
-    def total(self) -> int:
-        return self.passed + self.fail + self.not_applicable + self.unscored + self.error
 
 
 class RuleResult(BaseModel):

@@ -30,8 +30,9 @@ from sparring.connectors._registry import (
     connector,
     get_connector,
 )
-from sparring.connectors._reply import Button, Reply, render_sensei_text
+from sparring.connectors._reply import Reply
 from sparring.connectors._secrets import Redactor
+from sparring.types import Button, render_sensei_text
 
 __all__ = [
     "ENTRY_POINT_GROUP",

@@ -29,8 +29,9 @@ from pydantic import Field
 
 from sparring.connectors._base import ConnectorContext, ConnectorParams, timed_reply
 from sparring.connectors._registry import connector
-from sparring.connectors._reply import Button, Reply
+from sparring.connectors._reply import Reply
 from sparring.errors import BadPayload, ChatbotCrash, ConfigError, Problem
+from sparring.types import Button
 
 
 class PythonParams(ConnectorParams):

@@ -16,8 +16,9 @@ from pydantic import Field
 from sparring.connectors._base import ConnectorContext, ConnectorParams, timed_reply
 from sparring.connectors._http import HttpClient, join_url
 from sparring.connectors._registry import connector
-from sparring.connectors._reply import Button, Reply
+from sparring.connectors._reply import Reply
 from sparring.errors import BadPayload
+from sparring.types import Button
 
 
 class RasaParams(ConnectorParams):

@@ -6,12 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-
-class Button(BaseModel):
-    """A button or quick reply offered by the chatbot. ``link`` is its payload or URL."""
-
-    text: str
-    link: str | None = None
+from sparring.types import Button, render_sensei_text
 
 
 class Reply(BaseModel):
@@ -39,14 +34,3 @@ class Reply(BaseModel):
             - BUTTON TEXT: Docs LINK: <empty>
         """
         return render_sensei_text(self.messages, self.buttons)
-
-
-def render_sensei_text(messages: list[str], buttons: list[Button]) -> str:
-    """Render messages and buttons in SENSEI's text form (see ``Reply.text``)."""
-    parts = [m for m in messages if m]
-    if buttons:
-        lines = ["AVAILABLE BUTTONS:"]
-        for b in buttons:
-            lines.append(f"- BUTTON TEXT: {b.text} LINK: {b.link or '<empty>'}")
-        parts.append("\n".join(lines))
-    return "\n".join(parts)

@@ -25,8 +25,9 @@ from sparring.connectors._base import ConnectorContext, ConnectorParams, timed_r
 from sparring.connectors._http import HttpClient, join_url
 from sparring.connectors._jsonpath import check_path, find_all
 from sparring.connectors._registry import connector
-from sparring.connectors._reply import Button, Reply
+from sparring.connectors._reply import Reply
 from sparring.errors import BadPayload
+from sparring.types import Button
 
 Method = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
 

@@ -33,8 +33,9 @@ from sparring._fields import Regex
 from sparring._yaml import load_yaml_with_lines, validation_problems
 from sparring.connectors._base import ConnectorContext, ConnectorParams, timed_reply
 from sparring.connectors._registry import connector
-from sparring.connectors._reply import Button, Reply
+from sparring.connectors._reply import Reply
 from sparring.errors import BadPayload, ChatbotCrash, ConfigError, Problem
+from sparring.types import Button
 
 _FIELD = re.compile(r"\{(\w+)\}")
 

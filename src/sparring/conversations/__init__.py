@@ -3,11 +3,9 @@
 from sparring.conversations._load import load_conversations
 from sparring.conversations._records import (
     SCHEMA_VERSION,
-    SENSEI_BUTTONS_HEADER,
     ConversationError,
     ConversationRecord,
     ErrorCode,
-    ModelUsage,
     OutputValue,
     RunManifest,
     Turn,
@@ -35,6 +33,7 @@ from sparring.conversations._summary import (
     percentile,
     summarize,
 )
+from sparring.types import SENSEI_BUTTONS_HEADER, ModelUsage
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -13,12 +13,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from sparring.connectors._reply import Button, render_sensei_text
+from sparring.types import SENSEI_BUTTONS_HEADER, Button, ModelUsage, render_sensei_text
 
 SCHEMA_VERSION = 1
-
-SENSEI_BUTTONS_HEADER = "AVAILABLE BUTTONS:"
-"""The line that opens SENSEI's rendering of a turn's buttons."""
 
 
 class ErrorCode(IntEnum):
@@ -97,15 +94,6 @@ class OutputValue(BaseModel):
     type: str = "string"
     strategy: str = "offline"
     evidence: str | None = None
-
-
-class ModelUsage(BaseModel):
-    """Tokens and cost (US dollars) spent by one module (``user_simulator``, ...)."""
-
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cost: float = 0.0
 
 
 class ConversationRecord(BaseModel):

@@ -27,16 +27,10 @@ from typing import Any
 
 import yaml
 
-from sparring.connectors._reply import Button
 from sparring.conversations._files import locate_yaml, read_yaml_documents
-from sparring.conversations._records import (
-    SENSEI_BUTTONS_HEADER,
-    ConversationError,
-    ConversationRecord,
-    OutputValue,
-    Turn,
-)
+from sparring.conversations._records import ConversationError, ConversationRecord, OutputValue, Turn
 from sparring.errors import ConfigError, Problem
+from sparring.types import SENSEI_BUTTONS_HEADER, Button
 
 SENSEI = "sensei"
 """Key of SENSEI's leftovers in ``ConversationRecord.extra`` and the imported records'

@@ -14,7 +14,8 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
-from sparring.conversations._records import SCHEMA_VERSION, ConversationRecord, ModelUsage
+from sparring.conversations._records import SCHEMA_VERSION, ConversationRecord
+from sparring.types import ModelUsage
 
 
 class ResponseTimes(BaseModel):

@@ -12,9 +12,9 @@ from __future__ import annotations
 import threading
 from typing import Literal
 
-from sparring.conversations import ModelUsage
 from sparring.errors import BudgetExceeded
 from sparring.llm._types import Generation
+from sparring.types import ModelUsage
 
 Scope = Literal["run", "conversation"]
 

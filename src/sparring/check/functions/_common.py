@@ -13,9 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from sparring.check._context import Evidence, FunctionContext
+from sparring.check._context import FunctionContext
 from sparring.conversations import ConversationRecord
 from sparring.errors import UserInputError
+from sparring.results import Evidence
+from sparring.types import Strategy
 
 SPEAKERS = {"user": "User", "assistant": "Assistant"}
 """SENSEI's speaker labels by turn role."""
@@ -77,7 +79,7 @@ def note(
     context: FunctionContext,
     function: str,
     *,
-    strategy: str = "offline",
+    strategy: Strategy = Strategy.OFFLINE,
     reason: str | None = None,
     turns: Iterable[int] = (),
 ) -> Evidence:

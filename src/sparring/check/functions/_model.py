@@ -12,8 +12,10 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
-from sparring.check._context import Evidence, FunctionContext
+from sparring.check._context import FunctionContext
 from sparring.errors import ModelError, ModelRequired
+from sparring.results import Evidence
+from sparring.types import Strategy
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -39,7 +41,7 @@ def ask_model(
         raise ModelRequired(function)
     from sparring.llm import generate_sync
 
-    evidence = Evidence(function=function, strategy="llm", prompt=prompt, turns=turns or [])
+    evidence = Evidence(function=function, strategy=Strategy.LLM, prompt=prompt, turns=turns or [])
     context.evidence.append(evidence)
     try:
         generation = generate_sync(
