@@ -57,7 +57,7 @@ async def test_guard_refuses_litellm_before_importing_it(monkeypatch: pytest.Mon
     model = get_model("gpt-4o-mini", options={"mock_response": "never"})
     meter = Meter()
     with pytest.raises(ModelError, match="real model requests are disabled in tests"):
-        await model.generate(HI, meter=meter)
+        await model.generate(HI, meter=meter, module="test")
     assert meter.usage == {}
 
 
@@ -84,7 +84,7 @@ async def test_schema_uses_response_format_where_supported(
     litellm_calls: list[dict[str, Any]],
 ) -> None:
     model = get_model("gpt-4o-mini", options={"mock_response": '{"passed": true}'})
-    gen = await model.generate(HI, schema=Verdict)
+    gen = await model.generate(HI, schema=Verdict, module="test")
     assert gen.parsed == Verdict(passed=True)
     fmt = litellm_calls[0]["response_format"]
     assert fmt["type"] == "json_schema"
@@ -100,7 +100,7 @@ async def test_schema_goes_into_the_prompt_elsewhere(litellm_calls: list[dict[st
         options={"mock_response": '{"passed": false}'},
     )
     system = {"role": "system", "content": "You judge."}
-    gen = await model.generate([system, *HI], schema=Verdict)
+    gen = await model.generate([system, *HI], schema=Verdict, module="test")
     assert gen.parsed == Verdict(passed=False)
     sent = litellm_calls[0]
     assert "response_format" not in sent
@@ -115,7 +115,7 @@ async def test_rate_limit_is_retried_then_reported(litellm_calls: list[dict[str,
     error = litellm.RateLimitError("slow down", llm_provider="openai", model="gpt-4o-mini")
     model = get_model("gpt-4o-mini", retries=2, backoff=0.001, options={"mock_response": error})
     with pytest.raises(ModelError, match="gave up after 3 attempts") as caught:
-        await model.generate(HI)
+        await model.generate(HI, module="test")
     assert len(litellm_calls) == 3
     assert isinstance(caught.value.__cause__, _litellm.TransientModelError)
 
@@ -125,7 +125,7 @@ async def test_authentication_error_is_not_retried(litellm_calls: list[dict[str,
     error = litellm.AuthenticationError("bad key", llm_provider="openai", model="gpt-4o-mini")
     model = get_model("gpt-4o-mini", retries=3, backoff=0.001, options={"mock_response": error})
     with pytest.raises(ModelError, match="AuthenticationError"):
-        await model.generate(HI)
+        await model.generate(HI, module="test")
     assert len(litellm_calls) == 1
 
 
@@ -149,4 +149,4 @@ async def test_llamacpp_missing_file_and_guard(
     gguf.write_bytes(b"GGUF")
     model = get_model(f"llamacpp/{gguf}")
     with pytest.raises(ModelError, match="disabled in tests"):
-        await model.generate(HI)
+        await model.generate(HI, module="test")

@@ -35,7 +35,7 @@ class Flaky:
 async def test_transient_failures_are_retried_with_growing_waits() -> None:
     provider = Flaky(failures=3)
     model = Model(provider, name="flaky", retries=3, backoff=0.02)
-    gen = await model.generate(HI)
+    gen = await model.generate(HI, module="test")
     assert gen.text == "ok after 4"
     gaps = [b - a for a, b in zip(provider.call_times, provider.call_times[1:], strict=False)]
     assert all(gap >= 0.02 for gap in gaps)
@@ -46,7 +46,7 @@ async def test_gives_up_after_the_retries() -> None:
     provider = Flaky(failures=10)
     model = Model(provider, name="flaky", retries=2, backoff=0.001)
     with pytest.raises(ModelError, match="gave up after 3 attempts: 429 rate limited"):
-        await model.generate(HI)
+        await model.generate(HI, module="test")
     assert provider.calls == 3
 
 
@@ -55,14 +55,14 @@ async def test_permanent_failures_are_not_retried(error: Exception) -> None:
     provider = Flaky(failures=1, error=error)
     model = Model(provider, name="flaky", retries=3, backoff=0.001)
     with pytest.raises(type(error)):
-        await model.generate(HI)
+        await model.generate(HI, module="test")
     assert provider.calls == 1
 
 
 async def test_connection_errors_are_transient() -> None:
     provider = Flaky(failures=1, error=ConnectionResetError("reset"))
     model = Model(provider, name="flaky", retries=1, backoff=0.001)
-    assert (await model.generate(HI)).text == "ok after 2"
+    assert (await model.generate(HI, module="test")).text == "ok after 2"
 
 
 class Slow:
@@ -82,11 +82,11 @@ class Slow:
 async def test_a_timeout_is_retried_then_reported() -> None:
     recovers = Slow([1.0, 0.0])
     model = Model(recovers, name="slow", timeout=0.05, retries=1, backoff=0.001)
-    assert (await model.generate(HI)).text == "late"
+    assert (await model.generate(HI, module="test")).text == "late"
     assert recovers.calls == 2
     stuck = Model(Slow([1.0]), name="stuck", timeout=0.05, retries=1, backoff=0.001)
     with pytest.raises(ModelError, match="gave up after 2 attempts: timed out"):
-        await stuck.generate(HI)
+        await stuck.generate(HI, module="test")
 
 
 class Counting:
@@ -107,7 +107,9 @@ class Counting:
 async def test_concurrency_limit_bounds_in_flight_calls() -> None:
     provider = Counting()
     model = Model(provider, name="counting", concurrency=3)
-    calls = [model.generate([{"role": "user", "content": str(i)}]) for i in range(12)]
+    calls = [
+        model.generate([{"role": "user", "content": str(i)}], module="test") for i in range(12)
+    ]
     gens = await asyncio.gather(*calls)
     assert [g.text for g in gens] == [str(i) for i in range(12)]
     assert provider.peak == 3
@@ -117,7 +119,7 @@ async def test_models_sharing_a_limit_key_share_the_bound() -> None:
     provider = Counting()
     first = Model(provider, name="a", concurrency=2, limit_key="shared-endpoint")
     second = Model(provider, name="b", concurrency=2, limit_key="shared-endpoint")
-    await asyncio.gather(*(m.generate(HI) for m in [first, second] * 4))
+    await asyncio.gather(*(m.generate(HI, module="test") for m in [first, second] * 4))
     assert provider.peak == 2
 
 

@@ -18,7 +18,7 @@ class Order(BaseModel):
 
 async def test_valid_reply_is_parsed() -> None:
     model = ScriptedModel([{"size": "small", "count": 2}])
-    gen = await model.generate(ASK, schema=Order)
+    gen = await model.generate(ASK, schema=Order, module="test")
     assert gen.parsed == Order(size="small", count=2)
 
 
@@ -29,8 +29,12 @@ async def test_json_inside_prose_or_fence_is_found() -> None:
             'ok {"size": "s", "count": 3}.',
         ]
     )
-    assert (await model.generate(ASK, schema=Order)).parsed == Order(size="big", count=1)
-    assert (await model.generate(ASK, schema=Order)).parsed == Order(size="s", count=3)
+    assert (await model.generate(ASK, schema=Order, module="test")).parsed == Order(
+        size="big", count=1
+    )
+    assert (await model.generate(ASK, schema=Order, module="test")).parsed == Order(
+        size="s", count=3
+    )
 
 
 async def test_invalid_reply_is_retried_with_the_errors_shown() -> None:
@@ -55,7 +59,7 @@ async def test_reply_that_never_validates_raises_with_raw_text() -> None:
     meter = Meter()
     model = ScriptedModel(["not json at all", '{"size": "small"}'], cost_per_call=0.5)
     with pytest.raises(ModelError) as caught:
-        await model.generate(ASK, schema=Order, meter=meter)
+        await model.generate(ASK, schema=Order, meter=meter, module="test")
     assert caught.value.raw == '{"size": "small"}'
     assert "Order" in str(caught.value) and "count" in str(caught.value)
     assert len(model.requests) == 2
@@ -63,5 +67,5 @@ async def test_reply_that_never_validates_raises_with_raw_text() -> None:
 
 
 async def test_free_text_call_has_no_parsed_value() -> None:
-    gen = await ScriptedModel(["{not json"]).generate(ASK)
+    gen = await ScriptedModel(["{not json"]).generate(ASK, module="test")
     assert gen.text == "{not json" and gen.parsed is None

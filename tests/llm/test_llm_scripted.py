@@ -23,18 +23,18 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
 async def test_yaml_list_replays_in_order_then_raises(tmp_path: Path) -> None:
     path = _write(tmp_path, "s.yaml", "- first reply\n- second one here\n")
     model = get_model(f"scripted:{path}")
-    first = await model.generate(USER)
-    second = await model.generate(USER)
+    first = await model.generate(USER, module="test")
+    second = await model.generate(USER, module="test")
     assert [first.text, second.text] == ["first reply", "second one here"]
     assert first.model == f"scripted:{path}"
     with pytest.raises(ModelError, match="exhausted after 2 replies"):
-        await model.generate(USER)
+        await model.generate(USER, module="test")
 
 
 async def test_cycle_restarts_from_the_first_reply(tmp_path: Path) -> None:
     path = _write(tmp_path, "s.yaml", "replies: [a, b]\nexhausted: cycle\n")
     model = get_model(f"scripted:{path}")
-    texts = [(await model.generate(USER)).text for _ in range(5)]
+    texts = [(await model.generate(USER, module="test")).text for _ in range(5)]
     assert texts == ["a", "b", "a", "b", "a"]
 
 
@@ -50,14 +50,14 @@ async def test_rules_match_the_last_user_message_before_replies(tmp_path: Path) 
         {"role": "assistant", "content": "ok"},
         {"role": "user", "content": "anything else"},
     ]
-    assert (await model.generate([*USER[:1], asked[0]])).text == "Small, please."
+    assert (await model.generate([*USER[:1], asked[0]], module="test")).text == "Small, please."
     # the rule looks at the LAST user message only
-    assert (await model.generate(asked)).text == "fallback reply"
+    assert (await model.generate(asked, module="test")).text == "fallback reply"
 
 
 async def test_mapping_replies_are_sent_as_json(tmp_path: Path) -> None:
     path = _write(tmp_path, "s.yaml", "- {size: small, count: 2}\n")
-    gen = await get_model(f"scripted:{path}").generate(USER)
+    gen = await get_model(f"scripted:{path}").generate(USER, module="test")
     assert json.loads(gen.text) == {"size": "small", "count": 2}
 
 
@@ -67,14 +67,14 @@ async def test_tokens_are_whitespace_words_and_cost_per_call(tmp_path: Path) -> 
         {"role": "system", "content": "be brief"},
         {"role": "user", "content": "a b c d"},
     ]
-    gen = await get_model(f"scripted:{path}").generate(messages)
+    gen = await get_model(f"scripted:{path}").generate(messages, module="test")
     assert (gen.prompt_tokens, gen.completion_tokens, gen.cost) == (6, 3, 0.25)
 
 
 async def test_latency_is_simulated() -> None:
     model = ScriptedModel(["x"], latency=0.2)
     started = time.perf_counter()
-    gen = await model.generate(USER)
+    gen = await model.generate(USER, module="test")
     assert time.perf_counter() - started >= 0.2
     assert gen.latency >= 0.2
 
@@ -84,17 +84,19 @@ async def test_callable_sees_the_messages_and_rules_still_apply() -> None:
         return f"echo: {messages[-1]['content']} ({len(messages)})"
 
     model = ScriptedModel(respond, rules=[{"match": "^stop$", "reply": "bye"}])
-    assert (await model.generate(USER)).text == "echo: hello there bot (1)"
-    assert (await model.generate([{"role": "user", "content": "stop"}])).text == "bye"
+    assert (await model.generate(USER, module="test")).text == "echo: hello there bot (1)"
+    assert (
+        await model.generate([{"role": "user", "content": "stop"}], module="test")
+    ).text == "bye"
     assert model.requests == [USER, [{"role": "user", "content": "stop"}]]
 
 
 async def test_bad_messages_are_refused_before_the_provider() -> None:
     model = ScriptedModel(["x"])
     with pytest.raises(ModelError, match="at least one message"):
-        await model.generate([])
+        await model.generate([], module="test")
     with pytest.raises(ModelError, match="bad message"):
-        await model.generate([{"role": "robot", "content": "hi"}])
+        await model.generate([{"role": "robot", "content": "hi"}], module="test")
     assert model.requests == []
 
 

@@ -17,7 +17,7 @@ from sparring.check._context import (
     registered_functions,
     rule_function,
 )
-from sparring.check._engine import SENSEI_GENERIC_CODES, Runner, check
+from sparring.check._engine import SENSEI_GENERIC_CODES, Runner
 from sparring.check._expressions import Expression, parse_expression
 from sparring.check._namespace import (
     ButtonView,
@@ -36,6 +36,7 @@ from sparring.check._reports import (
     write_junit,
 )
 from sparring.check._rules import Rule, RuleSet, RuleSpec, known_functions, load_rules
+from sparring.check._run import check, check_async
 from sparring.check._safety import (
     DEFAULT_LIMITS,
     Limits,
@@ -80,6 +81,7 @@ __all__ = [
     "Verdict",
     "build_namespace",
     "check",
+    "check_async",
     "junit_xml",
     "known_functions",
     "load_rules",

@@ -11,12 +11,13 @@ reply, a cost) goes into ``context.evidence``, which the verdict keeps.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sparring.conversations import ConversationRecord
 from sparring.results import Evidence
+from sparring.types import TextModel
 
 
 @dataclass
@@ -25,8 +26,11 @@ class FunctionContext:
 
     ``conversation`` is the conversation under check (``None`` for global rules);
     ``conversations`` every conversation in scope (the filtered set for global rules);
-    ``namespace`` the rule's variables; ``model`` a ``sparring.llm`` model or ``None``
-    when no model is configured (offline strategies then apply).
+    ``namespace`` the rule's variables; ``model`` a model (``sparring.types.TextModel``) or
+    ``None`` when no model is configured (offline strategies then apply); ``wait`` runs a
+    model call's coroutine to completion from the evaluating thread (set by the check
+    driver to its event loop, so calls from many threads share one loop and the model's
+    concurrency bound; ``None``: a private loop per call).
 
     Set by the evaluator for the global functions (``exists``, ``num_exist``,
     ``is_unique``): ``evaluate(expression, conversation)`` evaluates an expression in
@@ -40,7 +44,8 @@ class FunctionContext:
     conversation: ConversationRecord | None
     conversations: Sequence[ConversationRecord] = ()
     namespace: Mapping[str, Any] = field(default_factory=dict)
-    model: Any = None
+    model: TextModel | None = None
+    wait: Callable[[Awaitable[Any]], Any] | None = None
     evidence: list[Evidence] = field(default_factory=list)
     evaluate: Callable[[str, ConversationRecord], Any] | None = None
     namespace_of: Callable[[ConversationRecord], Mapping[str, Any]] | None = None

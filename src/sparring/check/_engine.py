@@ -1,4 +1,4 @@
-"""Checking a rule set against conversations (SENSEI-check's semantics, §5 of the paper).
+"""Evaluating rules on conversations (SENSEI-check's semantics, §5 of the paper).
 
 - single-conversation rules (``conversations: 1``): per conversation, ``when`` and ``if``
   filter (false, or raising → not applicable), then ``then`` must equal ``True``;
@@ -12,15 +12,16 @@
 - the generic failure codes recorded on conversations give one row each.
 
 Every rule runs whatever the others do: a rule that raises on a conversation yields an
-``error`` verdict (exception text kept) and the check goes on.
+``error`` verdict (exception text kept) and the check goes on. ``check/_run.py`` drives a
+whole rule set (concurrently where a model is involved); this module evaluates one rule on
+one conversation, population or tuple, and is safe to call from several threads at once.
 """
 
 from __future__ import annotations
 
 import difflib
-import time
-from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
+import threading
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from sparring.check._analysis import Location
@@ -28,13 +29,14 @@ from sparring.check._builtins import BUILTIN_NAMES
 from sparring.check._context import FunctionContext, RuleFunction, registered_functions
 from sparring.check._expressions import Expression, parse_expression
 from sparring.check._namespace import Namespaces
-from sparring.check._rules import Rule, RuleSet, known_functions
+from sparring.check._rules import Rule
 from sparring.check._safety import DEFAULT_LIMITS, Limits, MissingName
 from sparring.check._sandbox import Evaluator, Scope
-from sparring.check._verdicts import CheckReport, RuleResult
+from sparring.check._verdicts import RuleResult
 from sparring.conversations import ConversationRecord, ErrorCode
 from sparring.errors import BudgetExceeded, ConfigError, ModelError, ModelRequired, Problem
-from sparring.results import Evidence, Status, Verdict
+from sparring.results import Evidence, Status, Verdict, verdict_from_evidence
+from sparring.types import Strategy, TextModel
 
 SENSEI_GENERIC_CODES = (
     ErrorCode.GOAL_NOT_COMPLETED,
@@ -63,25 +65,43 @@ def _describe(exc: BaseException) -> str:
 
 
 class Runner:
-    """Evaluates rules on one conversation set; one per ``check`` call (not thread-safe)."""
+    """Evaluates rules on one conversation set.
+
+    Holds only what every evaluation shares (the records, their namespaces, the functions,
+    parsed conditions); each thread gets its own sandbox ``Evaluator``, so ``single``,
+    ``population`` and the tuple checks may run in several threads at once. ``wait`` runs a
+    coroutine (a model call) to completion from such a thread; the driver sets it to its
+    event loop, see ``check/_run.py``.
+    """
 
     def __init__(
         self,
         records: Sequence[ConversationRecord],
         *,
-        model: Any = None,
+        model: TextModel | None = None,
         limits: Limits = DEFAULT_LIMITS,
         functions: Mapping[str, RuleFunction] | None = None,
+        wait: Callable[[Awaitable[Any]], Any] | None = None,
     ) -> None:
         self.records = list(records)
         self.namespaces = Namespaces(self.records)
         self.model = model
         self.limits = limits
         self.functions = dict(registered_functions() if functions is None else functions)
-        self.evaluator = Evaluator(limits)
+        self.wait = wait
         self.ids = [record.id for record in self.records]
         self._positions = {id(record): i for i, record in enumerate(self.records)}
         self._conditions: dict[str, Expression] = {}
+        self._local = threading.local()
+
+    @property
+    def evaluator(self) -> Evaluator:
+        """This thread's sandbox evaluator (one per thread: an evaluator runs one
+        expression at a time)."""
+        evaluator: Evaluator | None = getattr(self._local, "evaluator", None)
+        if evaluator is None:
+            evaluator = self._local.evaluator = Evaluator(self.limits)
+        return evaluator
 
     # Contexts and scopes ------------------------------------------------------------------
 
@@ -94,6 +114,7 @@ class Runner:
             conversations=tuple(records),
             namespace=names,
             model=self.model,
+            wait=self.wait,
             evaluate=self._evaluate_condition,
             namespace_of=self._namespace_of,
         )
@@ -138,7 +159,7 @@ class Runner:
         try:
             return self.evaluator.run_nested(expression, scope)
         finally:
-            outer.extend(e for e in scope.context.evidence if e.strategy == "llm")
+            outer.extend(e for e in scope.context.evidence if e.strategy == Strategy.LLM)
 
     # Evaluation steps -------------------------------------------------------------------
 
@@ -194,32 +215,16 @@ class Runner:
         message: str | None = None,
         evidence: list[Evidence] | None = None,
     ) -> Verdict:
-        found: list[Evidence] = []
-        for item in [*(evidence or []), *(scope.context.evidence if scope else [])]:
-            if item not in found:  # the oracle and ``yields`` often call the same function
-                found.append(item)
-        return Verdict(
-            rule=rule.name,
-            status=status,
-            conversations=ids,
-            reason=reason,
-            message=message,
-            evidence=found,
-            turns=sorted({turn for item in found for turn in item.turns}),
-            strategy="llm" if any(item.strategy == "llm" for item in found) else "offline",
-        )
+        found = [*(evidence or []), *(scope.context.evidence if scope else [])]
+        return verdict_from_evidence(rule.name, status, ids, found, reason=reason, message=message)
 
     # Rule kinds ---------------------------------------------------------------------------
 
-    def run_single(self, rule: Rule) -> RuleResult:
-        result = _result(rule)
-        for index in range(len(self.records)):
-            scope = self.single_scope(index)
-            ids = [self.ids[index]]
-            verdict = self._filtered(rule, scope, ids) or self.judge(rule, scope, ids)
-            result.verdicts.append(verdict)
-            result.counts.add(verdict.status)
-        return result
+    def single(self, rule: Rule, index: int) -> Verdict:
+        """The verdict of a single-conversation rule on conversation ``index``."""
+        scope = self.single_scope(index)
+        ids = [self.ids[index]]
+        return self._filtered(rule, scope, ids) or self.judge(rule, scope, ids)
 
     def _filtered(self, rule: Rule, scope: Scope, ids: list[str]) -> Verdict | None:
         """A not-applicable verdict when ``when`` or ``if`` does not hold, else ``None``."""
@@ -230,7 +235,8 @@ class Runner:
         return None
 
     def run_global(self, rule: Rule) -> RuleResult:
-        result = _result(rule)
+        """Check a global rule: filter the population, then judge it once."""
+        result = rule_result(rule)
         population: list[int] = []
         for index in range(len(self.records)):
             excluded = self._filtered(rule, self.single_scope(index), [self.ids[index]])
@@ -316,7 +322,8 @@ def _unknown(expression: Expression, name: str, known: frozenset[str]) -> Proble
     return expression.location.problem(message)
 
 
-def _result(rule: Rule) -> RuleResult:
+def rule_result(rule: Rule) -> RuleResult:
+    """An empty result for ``rule``."""
     return RuleResult(
         rule=rule.name,
         kind=rule.kind,
@@ -324,52 +331,3 @@ def _result(rule: Rule) -> RuleResult:
         file=rule.file,
         arity=rule.arity,
     )
-
-
-def check(
-    rule_set: RuleSet,
-    records: Sequence[ConversationRecord],
-    *,
-    model: Any = None,
-    model_name: str | None = None,
-    limits: Limits = DEFAULT_LIMITS,
-    source: str | None = None,
-    progress: Callable[[RuleResult], None] | None = None,
-) -> CheckReport:
-    """Check every active rule of ``rule_set`` on ``records``.
-
-    ``model`` is a ``sparring.llm`` model for model-backed functions (``None``: offline
-    strategies, else ``unscored``). Raises ``ConfigError`` before evaluating anything when a
-    rule reads a variable no conversation defines. ``progress`` is called after each rule.
-    """
-    from sparring.check._tuples import run_tuples
-
-    started = time.perf_counter()
-    known_functions()
-    runner = Runner(records, model=model, limits=limits)
-    problems = runner.unknown_names(rule_set.active)
-    if problems:
-        raise ConfigError(problems)
-    report = CheckReport(
-        created_at=datetime.now(UTC),
-        rule_files=list(rule_set.files),
-        ruleset=rule_set.digest,
-        source=source,
-        conversations=runner.ids,
-        model=model_name,
-    )
-    for rule in rule_set.active:
-        rule_started = time.perf_counter()
-        if rule.kind == "single":
-            result = runner.run_single(rule)
-        elif rule.kind == "global":
-            result = runner.run_global(rule)
-        else:
-            result = run_tuples(runner, rule)
-        result.duration = time.perf_counter() - rule_started
-        report.results.append(result)
-        if progress is not None:
-            progress(result)
-    report.generic = runner.run_generic()
-    report.duration = time.perf_counter() - started
-    return report

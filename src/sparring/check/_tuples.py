@@ -29,7 +29,7 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from sparring.check._engine import Runner, _result
+from sparring.check._engine import Runner, rule_result
 from sparring.check._namespace import canonical, exact_key
 from sparring.check._plan import Plan, plan_rule
 from sparring.check._rules import Rule
@@ -249,7 +249,7 @@ def _keys_equal(run: _TupleRun, i: int, j: int) -> bool:
 def run_tuples(runner: Runner, rule: Rule) -> RuleResult:
     """Check a metamorphic rule on every ordered tuple of distinct conversations."""
     plan = plan_rule(rule)
-    result = _result(rule)
+    result = rule_result(rule)
     n = len(runner.records)
     total = math.perm(n, plan.arity) if n >= plan.arity else 0
     if total and _constant_holds(runner, plan):

@@ -73,7 +73,6 @@ def check_command(
         rule_set,
         records,
         model=load_model(model, model_base_url, cache),
-        model_name=model,
         limits=Limits(timeout=timeout),
         source=str(run),
     )

@@ -107,7 +107,8 @@ class Model:
         self,
         messages: Messages,
         schema: type[BaseModel] | None = None,
-        module: str = "user_simulator",
+        *,
+        module: str,
         meter: Meter | None = None,
         temperature: float | None = None,
     ) -> Generation:
@@ -149,12 +150,15 @@ class Model:
         self,
         messages: Messages,
         schema: type[BaseModel] | None = None,
-        module: str = "user_simulator",
+        *,
+        module: str,
         meter: Meter | None = None,
         temperature: float | None = None,
     ) -> Generation:
         """``generate`` for callers outside an event loop; see ``generate_sync``."""
-        return run_sync(self.generate(messages, schema, module, meter, temperature))
+        return run_sync(
+            self.generate(messages, schema, module=module, meter=meter, temperature=temperature)
+        )
 
     async def _attempt(
         self,
@@ -300,10 +304,13 @@ def generate_sync(
     model: Model,
     messages: Messages,
     schema: type[BaseModel] | None = None,
-    module: str = "user_simulator",
+    *,
+    module: str,
     meter: Meter | None = None,
     temperature: float | None = None,
 ) -> Generation:
     """``model.generate(...)`` for callers outside an event loop (e.g. rule functions in a
     worker thread). Same arguments, result and errors; ``RuntimeError`` inside a loop."""
-    return model.generate_sync(messages, schema, module, meter, temperature)
+    return model.generate_sync(
+        messages, schema, module=module, meter=meter, temperature=temperature
+    )

@@ -70,7 +70,7 @@ class Generation(BaseModel):
     text: str
     parsed: Any | None = None
     model: str
-    module: str = "user_simulator"
+    module: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost: float = 0.0

@@ -8,6 +8,7 @@ reports the rule as ``unscored``), never a silent pass or fail.
 
 from __future__ import annotations
 
+import asyncio
 from typing import TypeVar
 
 from pydantic import BaseModel
@@ -37,19 +38,14 @@ def ask_model(
     Raises ``ModelRequired`` when no model is configured and ``ModelError`` when the call
     fails or its reply never validates.
     """
-    if context.model is None:
+    model = context.model
+    if model is None:
         raise ModelRequired(function)
-    from sparring.llm import generate_sync
-
     evidence = Evidence(function=function, strategy=Strategy.LLM, prompt=prompt, turns=turns or [])
     context.evidence.append(evidence)
+    call = model.generate([{"role": "user", "content": prompt}], schema, module=MODULE)
     try:
-        generation = generate_sync(
-            context.model,
-            [{"role": "user", "content": prompt}],
-            schema=schema,
-            module=MODULE,
-        )
+        generation = context.wait(call) if context.wait is not None else asyncio.run(call)
     except ModelError as exc:
         evidence.reply = exc.raw
         evidence.reason = str(exc)
