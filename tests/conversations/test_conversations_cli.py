@@ -23,7 +23,7 @@ def test_import_then_export_rebuilds_the_sensei_tree(sensei_file: Path, tmp_path
     assert result.exit_code == 0, result.output
     assert "Imported 1 conversations" in result.output
     store = RunStore.open(run)
-    assert store.manifest.simulator == "sensei"
+    assert store.manifest.job == "import-sensei"
     assert store.manifest.profiles == ["pizza"]
     assert store.manifest.planned == ["pizza/2024-10-25-17-55-35/1_pizza_2024-10-25-17-55-35"]
     summary = json.loads((run / "summary.json").read_text())

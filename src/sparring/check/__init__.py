@@ -11,6 +11,7 @@ the sandbox's limits.
 
 from sparring.check import _temporal  # noqa: F401  (registers the turn-level forms)
 from sparring.check._analysis import TURN_FORMS, Location
+from sparring.check._console import print_report
 from sparring.check._context import (
     FunctionContext,
     RuleFunction,
@@ -19,6 +20,7 @@ from sparring.check._context import (
 )
 from sparring.check._engine import SENSEI_GENERIC_CODES, Runner
 from sparring.check._expressions import Expression, parse_expression
+from sparring.check._job import CheckResult, CheckSettings, check_job, check_job_async
 from sparring.check._namespace import (
     ButtonView,
     ConversationView,
@@ -55,6 +57,8 @@ __all__ = [
     "TURN_FORMS",
     "ButtonView",
     "CheckReport",
+    "CheckResult",
+    "CheckSettings",
     "ConversationView",
     "Counts",
     "ErrorView",
@@ -82,11 +86,14 @@ __all__ = [
     "build_namespace",
     "check",
     "check_async",
+    "check_job",
+    "check_job_async",
     "junit_xml",
     "known_functions",
     "load_rules",
     "parse_expression",
     "plan_rule",
+    "print_report",
     "registered_functions",
     "rule_function",
     "store_verdicts",

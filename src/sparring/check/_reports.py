@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 from pathlib import Path
 
 from sparring.check._verdicts import SENSEI_COLUMNS, CheckReport, RuleResult
-from sparring.conversations._files import atomic_write
+from sparring.conversations import RunStore, Slot, atomic_write
 from sparring.results import Verdict
-
-VERDICTS_FOLDER = "verdicts"
 
 
 def csv_text(report: CheckReport) -> str:
@@ -117,14 +114,8 @@ def write_junit(report: CheckReport, path: str | Path) -> None:
 
 
 def store_verdicts(report: CheckReport, run_dir: str | Path, name: str | None = None) -> Path:
-    """Store the report in a run directory as ``verdicts/<name>.json`` and return the path.
-
-    ``name`` defaults to ``rules-<rule-set digest>``; it is reduced to letters, digits,
-    ``-``, ``_`` and ``.``. Raises ``OSError`` when the folder cannot be written.
-    """
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", name or f"rules-{report.ruleset}").strip("-.")
-    folder = Path(run_dir) / VERDICTS_FOLDER
-    folder.mkdir(exist_ok=True)
-    path = folder / f"{stem or 'rules'}.json"
-    atomic_write(path, report.model_dump_json(indent=2, by_alias=True))
-    return path
+    """Store the report in a run directory's ``verdicts`` slot as ``<name>.json`` and return
+    the path. ``name`` defaults to ``rules-<rule-set digest>``. Raises ``UserInputError``
+    when ``run_dir`` is not a run, ``OSError`` when the folder cannot be written."""
+    store = RunStore.open(run_dir, clean=False)
+    return store.write_result(Slot.VERDICTS, name or f"rules-{report.ruleset}", report)

@@ -139,7 +139,7 @@ def known_functions() -> frozenset[str]:
 def rule_files(paths: Iterable[str | Path]) -> list[Path]:
     """The rule files at ``paths`` (files, or folders searched recursively), in order.
     Raises ``ConfigError`` for a path that does not exist."""
-    from sparring.conversations._files import natural_key
+    from sparring.conversations import natural_key
 
     found: list[Path] = []
     for path in map(Path, paths):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -24,6 +24,7 @@ from sparring.check._tuples import run_tuples
 from sparring.check._verdicts import CheckReport, RuleResult
 from sparring.conversations import ConversationRecord
 from sparring.errors import ConfigError
+from sparring.jobs import run_blocking
 from sparring.types import TextModel
 
 T = TypeVar("T")
@@ -134,14 +135,3 @@ def check(
     return run_blocking(
         check_async(rule_set, records, model=model, limits=limits, source=source, progress=progress)
     )
-
-
-def run_blocking(coroutine: Coroutine[Any, Any, T]) -> T:
-    """Run ``coroutine`` to completion from synchronous code, even inside a running loop
-    (then in a helper thread with its own loop)."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coroutine)
-    with concurrent.futures.ThreadPoolExecutor(1) as helper:
-        return helper.submit(asyncio.run, coroutine).result()

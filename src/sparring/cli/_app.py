@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import logging
-import os
 import sys
-from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -79,18 +77,6 @@ ModelBaseUrlOption = Annotated[
 CacheOption = Annotated[
     bool, typer.Option("--cache", help="Cache model replies on disk ($SPARRING_CACHE).")
 ]
-
-
-def load_model(spec: str | None, base_url: str | None = None, cache: bool = False) -> Any:
-    """The ``sparring.llm`` model for ``--model`` (``None`` without one), imported lazily so
-    that commands needing no model start fast. The cache lives in ``$SPARRING_CACHE``
-    (default ``.sparring-cache``). Raises ``UserInputError`` for an unknown spec."""
-    if not spec:
-        return None
-    from sparring.llm import get_model
-
-    cache_dir = Path(os.environ.get("SPARRING_CACHE", ".sparring-cache")) if cache else None
-    return get_model(spec, base_url=base_url, cache_dir=cache_dir)
 
 
 def report_user_error(exc: UserInputError) -> None:

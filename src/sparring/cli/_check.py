@@ -3,36 +3,16 @@ rules (SENSEI-check compatible) and report; exit 1 when a rule fails, 2 for bad 
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from sparring.check import (
-    Limits,
-    check,
-    load_rules,
-    store_verdicts,
-    write_csv,
-    write_json,
-    write_junit,
-)
-from sparring.check._console import print_report
+from sparring.check import CheckSettings, check_job, print_report
 from sparring.check._rules import rules_schema
-from sparring.cli._app import (
-    CacheOption,
-    ModelBaseUrlOption,
-    ModelOption,
-    app,
-    console,
-    load_model,
-)
+from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
 from sparring.cli._profiles import register_schema
-from sparring.conversations import load_conversations
-from sparring.errors import UserInputError
 
-logger = logging.getLogger(__name__)
 register_schema("rules", rules_schema)
 
 
@@ -65,26 +45,21 @@ def check_command(
     ] = True,
 ) -> None:
     """Check conversations against rules; exit 1 when an active rule fails or raises."""
-    rule_set = load_rules(rules)
-    records = list(load_conversations(run))
-    if not records:
-        raise UserInputError(f"no conversations found in {run}")
-    report = check(
-        rule_set,
-        records,
-        model=load_model(model, model_base_url, cache),
-        limits=Limits(timeout=timeout),
-        source=str(run),
+    settings = CheckSettings(
+        rules=rules,
+        run=run,
+        model=model,
+        model_base_url=model_base_url,
+        cache=cache,
+        timeout=timeout,
+        store=store,
+        csv=csv_path,
+        junit=junit,
+        json_file=json_path,
     )
-    print_report(console, report, {record.id: record for record in records})
-    for path, write in ((csv_path, write_csv), (junit, write_junit), (json_path, write_json)):
-        if path is not None:
-            write(report, path)
-    if store and (run / "manifest.json").is_file():
-        try:
-            stored = store_verdicts(report, run)
-            console.print(f"Verdicts stored in {stored}", highlight=False)
-        except OSError as exc:
-            logger.warning("could not store the verdicts in %s: %s", run, exc)
-    if report.failed:
+    result = check_job(settings)
+    print_report(console, result.report, {record.id: record for record in result.records})
+    if result.stored is not None:
+        console.print(f"Verdicts stored in {result.stored}", highlight=False)
+    if result.report.failed:
         raise typer.Exit(1)

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from sparring import __version__
 from sparring.cli._app import app, console
 from sparring.conversations import (
-    RunManifest,
+    ImportSenseiSettings,
     RunStore,
     export_sensei,
+    import_sensei_job,
     load_conversations,
     render_summary,
     sensei_path,
-    summarize,
 )
 from sparring.errors import UserInputError
 
@@ -30,27 +28,9 @@ def import_sensei_command(
     out: Annotated[Path, typer.Option("--out", help="Run directory to create.")],
 ) -> None:
     """Import SENSEI conversation files into a new sparring run directory."""
-    manifest = RunManifest(
-        run_id=out.name,
-        created_at=datetime.now(UTC),
-        sparring_version=__version__,
-        simulator="sensei",
-        options={"imported_from": str(source)},
-    )
-    records = load_conversations(source)
-    store = RunStore.create(out, manifest)
-    profiles: dict[str, None] = {}
-    ids = []
-    for record in records:
-        store.write(record)
-        profiles.setdefault(record.profile)
-        ids.append(record.id)
-    store.manifest = manifest.model_copy(update={"profiles": list(profiles), "planned": ids})
-    store.save_manifest()
-    summary = summarize(store.iter_records())
-    store.write_summary(summary)
-    render_summary(summary, console)
-    console.print(f"Imported {len(ids)} conversations into [bold]{out}[/]")
+    result = import_sensei_job(ImportSenseiSettings(source=source), out)
+    render_summary(result.summary, console)
+    console.print(f"Imported {result.imported} conversations into [bold]{out}[/]")
 
 
 @app.command("export-sensei")

@@ -2,38 +2,29 @@
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
-from sparring import __version__
-from sparring.cli._app import (
-    CacheOption,
-    ModelBaseUrlOption,
-    ModelOption,
-    app,
-    console,
-    load_model,
-)
-from sparring.connectors import ChatbotConfig, create_connector, load_chatbot_config
-from sparring.conversations import (
-    ConversationRecord,
-    RunManifest,
-    RunStore,
-    render_summary,
-    summarize,
-)
+from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
+from sparring.conversations import ConversationRecord, render_summary
 from sparring.errors import UserInputError
-from sparring.simulate import ConversationSpec, RunnerLimits, SimulationOptions, simulate
-from sparring.simulate._plan import plan_run
-from sparring.simulate._simulation import SimulatorKind
-
-logger = logging.getLogger(__name__)
+from sparring.simulate import (
+    SimulateSettings,
+    SimulationResult,
+    SimulatorKind,
+    resume_job,
+    simulate_job,
+)
 
 
 @app.command("simulate")
@@ -50,7 +41,8 @@ def simulate_command(
     model: ModelOption = None,
     model_base_url: ModelBaseUrlOption = None,
     simulator: Annotated[
-        str | None, typer.Option(help="llm or agenda (default: llm with a model, else agenda).")
+        SimulatorKind | None,
+        typer.Option(help="llm or agenda (default: llm with a model, else agenda)."),
     ] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Conversations at once.")] = 4,
     seed: Annotated[int, typer.Option(help="Seed for variable picks and the simulators.")] = 0,
@@ -66,128 +58,69 @@ def simulate_command(
     """Simulate users from PROFILES against the chatbot under test.
 
     Conversations are written to the run directory as each one ends; with --resume an
-    interrupted run is finished without redoing finished conversations.
+    interrupted run is finished, with its own settings, without redoing finished
+    conversations.
     """
-    store = RunStore.open(resume) if resume is not None else None
-    if store is not None:  # the run's own settings win over the command line's defaults
-        manifest = store.manifest
-        profiles = [Path(p) for p in manifest.profiles]
-        chatbot = Path(manifest.chatbot_path) if manifest.chatbot_path else chatbot
-        model, simulator, seed = model or manifest.model, manifest.simulator, manifest.seed
-        max_turns = int(manifest.options.get("max_turns", max_turns))
-        repeat_limit = int(manifest.options.get("repeat_limit", repeat_limit))
-    if not profiles:
-        raise UserInputError("give at least one profile file or folder (or --resume RUN_DIR)")
-    if chatbot is None:
-        raise UserInputError("give the chatbot under test with --chatbot chatbot.yaml")
-    kind = _simulator_kind(simulator, model)
-    config = load_chatbot_config(chatbot)
-    llm = load_model(model, model_base_url, cache)
-    specs, profile_files = asyncio.run(plan_run(profiles, seed=seed, model=llm))
-    if store is None:
-        store = RunStore.create(
-            out or Path("runs") / datetime.now(UTC).strftime("%Y%m%d-%H%M%S"),
-            _manifest(config, chatbot, profile_files, specs, kind, model, seed, concurrency,
-                      {"max_turns": max_turns, "repeat_limit": repeat_limit}),
-        )  # fmt: skip
-    else:
-        specs = _still_planned(specs, store)
-    limits = RunnerLimits(
-        max_turns=max_turns,
-        repeat_limit=repeat_limit,
-        reply_timeout=float(getattr(config.params, "timeout", 20.0)) + 5.0,
-    )
-    options = SimulationOptions(simulator=kind, model=llm, concurrency=concurrency, limits=limits)
-    finished = store.finished_ids()
-    asyncio.run(_run(specs, config, store, options, sum(s.id not in finished for s in specs)))
-    summary = summarize(store.iter_records())
-    path = store.write_summary(summary)
-    render_summary(summary, console)
-    console.print(f"[bold]run[/]: {store.path}")
-    console.print(f"[bold]summary[/]: {path}")
+    with _Progress() as progress:
+        if resume is not None:
+            result = resume_job(
+                resume, concurrency=concurrency, on_start=progress.start, on_record=progress.record
+            )
+        else:
+            if not profiles:
+                raise UserInputError(
+                    "give at least one profile file or folder (or --resume RUN_DIR)"
+                )
+            if chatbot is None:
+                raise UserInputError("give the chatbot under test with --chatbot chatbot.yaml")
+            settings = SimulateSettings(
+                profiles=profiles,
+                chatbot=chatbot,
+                simulator=simulator,
+                model=model,
+                model_base_url=model_base_url,
+                cache=cache,
+                concurrency=concurrency,
+                seed=seed,
+                max_turns=max_turns,
+                repeat_limit=repeat_limit,
+            )
+            result = simulate_job(settings, out, on_start=progress.start, on_record=progress.record)
+    _print(result)
 
 
-def _simulator_kind(simulator: str | None, model: str | None) -> SimulatorKind:
-    """``llm`` with a model, else ``agenda``, unless asked; refuses ``llm`` without a model."""
-    kind = simulator or ("llm" if model else "agenda")
-    if kind not in ("llm", "agenda"):
-        raise UserInputError(f"--simulator must be llm or agenda, not {kind!r}")
-    if kind == "llm" and not model:
-        raise UserInputError(
-            "the llm user simulator needs a model: set --model (or SPARRING_MODEL)"
+def _print(result: SimulationResult) -> None:
+    render_summary(result.summary, console)
+    console.print(f"[bold]run[/]: {result.store.path}")
+    console.print(f"[bold]summary[/]: {result.store.path / 'summary.json'}")
+
+
+class _Progress:
+    """A progress bar over the conversations still to run, shown once the job starts."""
+
+    def __init__(self) -> None:
+        columns = (
+            TextColumn("[progress.description]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.fields[failed]} failed"),
         )
-    return "llm" if kind == "llm" else "agenda"
+        self.bar = Progress(*columns, console=console, transient=False)
+        self.task: TaskID | None = None
+        self.failed = 0
 
+    def __enter__(self) -> _Progress:
+        return self
 
-def _manifest(
-    config: ChatbotConfig,
-    chatbot: Path,
-    profile_files: list[Path],
-    specs: list[ConversationSpec],
-    kind: str,
-    model: str | None,
-    seed: int,
-    concurrency: int,
-    options: dict[str, Any],
-) -> RunManifest:
-    """The manifest of a new run: what ``--resume`` needs to finish it (never secrets:
-    the connector's params are left out)."""
-    now = datetime.now(UTC)
-    return RunManifest(
-        run_id=now.strftime("%Y%m%d-%H%M%S"),
-        created_at=now,
-        sparring_version=__version__,
-        chatbot=config.model_dump(mode="json", exclude={"params"}),
-        chatbot_path=str(chatbot.resolve()),
-        profiles=[str(p.resolve()) for p in profile_files],
-        simulator=kind,
-        model=model,
-        seed=seed,
-        concurrency=concurrency,
-        planned=[s.id for s in specs],
-        options=options,
-    )
+    def start(self, todo: int) -> None:
+        self.bar.start()
+        self.task = self.bar.add_task("conversations", total=todo, failed=0)
 
+    def record(self, record: ConversationRecord) -> None:
+        self.failed += bool(record.errors)
+        if self.task is not None:
+            self.bar.update(self.task, advance=1, failed=self.failed)
 
-def _still_planned(specs: list[ConversationSpec], store: RunStore) -> list[ConversationSpec]:
-    """On resume, the specs the run planned; warns when the profiles changed since."""
-    planned = set(store.manifest.planned)
-    kept = [s for s in specs if s.id in planned]
-    missing = planned - {s.id for s in kept}
-    if missing:
-        logger.warning(
-            "%d planned conversations are no longer in the profiles (changed since the run "
-            "started?): %s", len(missing), ", ".join(sorted(missing)[:5]),
-        )  # fmt: skip
-    return kept
-
-
-async def _run(
-    specs: list[ConversationSpec],
-    config: ChatbotConfig,
-    store: RunStore,
-    options: SimulationOptions,
-    todo: int,
-) -> None:
-    """Run the conversations with a progress bar over the ``todo`` not finished yet."""
-    connector = create_connector(config)
-    columns = (
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.fields[failed]} failed"),
-    )
-    with Progress(*columns, console=console, transient=False) as progress:
-        task = progress.add_task("conversations", total=todo, failed=0)
-        failed = 0
-
-        def done(record: ConversationRecord) -> None:
-            nonlocal failed
-            failed += bool(record.errors)
-            progress.update(task, advance=1, failed=failed)
-
-        try:
-            await simulate(specs, connector, store, options, on_record=done)
-        finally:
-            await connector.aclose()
+    def __exit__(self, *_exc: object) -> None:
+        self.bar.stop()

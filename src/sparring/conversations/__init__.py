@@ -1,7 +1,10 @@
 """Conversation and run records, the run store, summaries, SENSEI import/export."""
 
+from sparring.conversations._files import atomic_write, natural_key
+from sparring.conversations._import import ImportResult, ImportSenseiSettings, import_sensei_job
 from sparring.conversations._load import load_conversations
 from sparring.conversations._records import (
+    MANIFEST_SCHEMA_VERSION,
     SCHEMA_VERSION,
     ConversationError,
     ConversationRecord,
@@ -21,7 +24,10 @@ from sparring.conversations._sensei import (
     sensei_serial,
 )
 from sparring.conversations._store import (
+    EXPLORE_MODEL,
+    EXPLORE_PROFILES,
     RunStore,
+    Slot,
     record_file_name,
     record_id_from_name,
 )
@@ -36,6 +42,9 @@ from sparring.conversations._summary import (
 from sparring.types import SENSEI_BUTTONS_HEADER, ModelUsage
 
 __all__ = [
+    "EXPLORE_MODEL",
+    "EXPLORE_PROFILES",
+    "MANIFEST_SCHEMA_VERSION",
     "SCHEMA_VERSION",
     "SENSEI_BUTTONS_HEADER",
     "ConversationError",
@@ -43,17 +52,23 @@ __all__ = [
     "Durations",
     "ErrorCode",
     "Failures",
+    "ImportResult",
+    "ImportSenseiSettings",
     "ModelUsage",
     "OutputValue",
     "ResponseTimes",
     "RunManifest",
     "RunStore",
     "RunSummary",
+    "Slot",
     "Turn",
+    "atomic_write",
     "export_sensei",
     "import_sensei",
+    "import_sensei_job",
     "is_sensei_conversation",
     "load_conversations",
+    "natural_key",
     "parse_sensei_buttons",
     "percentile",
     "record_file_name",

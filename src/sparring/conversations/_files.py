@@ -140,7 +140,39 @@ def read_json_model(path: Path, model: type[M]) -> M:
     Raises ``ConfigError`` naming the file, the line of a JSON syntax error, or the key of
     each field that does not validate.
     """
-    return validate_model(path, read_json(path), model)
+    data = read_json(path)
+    check_schema_version(path, data, model)
+    return validate_model(path, data, model)
+
+
+def check_schema_version(path: Path, data: Any, model: type[BaseModel]) -> None:
+    """Refuse a file whose ``schema_version`` this sparring cannot read.
+
+    ``model``'s ``schema_version`` default is the version written; its class attribute
+    ``OLDEST_SCHEMA_VERSION`` (default: the same) the oldest it still reads. Models without
+    a ``schema_version`` field, and data without the key, pass. Raises ``ConfigError``
+    naming the file, the key and both versions.
+    """
+    field = model.model_fields.get("schema_version")
+    if field is None or not isinstance(data, dict) or "schema_version" not in data:
+        return
+    found, current = data["schema_version"], field.default
+    oldest = getattr(model, "OLDEST_SCHEMA_VERSION", current)
+    if not isinstance(found, int) or isinstance(found, bool):
+        message = f"schema_version must be an integer, not {found!r}"
+    elif found > current:
+        message = (
+            f"schema_version {found} is newer than this sparring reads ({current}): "
+            f"the file was written by a newer sparring; upgrade sparring to read it"
+        )
+    elif found < oldest:
+        message = (
+            f"schema_version {found} is older than this sparring reads ({oldest} to "
+            f"{current}): re-create the file with this sparring"
+        )
+    else:
+        return
+    raise ConfigError(Problem(str(path), None, "schema_version", f"{model.__name__} {message}"))
 
 
 def read_json(path: Path) -> Any:

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import IntEnum
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, JsonValue, model_validator
 
 from sparring.types import SENSEI_BUTTONS_HEADER, Button, ModelUsage, render_sensei_text
 
 SCHEMA_VERSION = 1
+"""Version of ``ConversationRecord`` files this sparring writes."""
+MANIFEST_SCHEMA_VERSION = 2
+"""Version of ``manifest.json`` this sparring writes (1 is still read)."""
 
 
 class ErrorCode(IntEnum):
@@ -148,19 +151,52 @@ class ConversationRecord(BaseModel):
 
 
 class RunManifest(BaseModel):
-    """The run directory's ``manifest.json``: what was asked, so ``--resume`` can finish it."""
+    """The run directory's ``manifest.json``: which job made the run and with what settings.
 
-    schema_version: int = SCHEMA_VERSION
+    ``job`` names the job (``simulate``, ``import-sensei``, …); ``settings`` are that job's
+    typed settings (a Pydantic model of the job, e.g. ``sparring.simulate.SimulateSettings``)
+    as JSON, read back typed by the job on ``--resume``; ``chatbot`` is the chatbot's
+    configuration without its ``params`` (never secrets); ``endpoint`` where the connector
+    talked to it (URL, module or file); ``profiles`` the profile files used; ``planned`` the
+    ids of every conversation the run will write.
+
+    Version 1 (sparring 0.1) kept ``simulator``, ``model``, ``seed``, ``concurrency`` and
+    ``options`` as top-level fields; they are read into ``settings``.
+    """
+
+    OLDEST_SCHEMA_VERSION: ClassVar[int] = 1
+
+    schema_version: int = MANIFEST_SCHEMA_VERSION
     run_id: str
     created_at: datetime
     sparring_version: str
+    job: str = "simulate"
     chatbot: dict[str, Any] = Field(default_factory=dict)
     chatbot_path: str | None = None
+    endpoint: str | None = None
     profiles: list[str] = Field(default_factory=list)
-    simulator: str = "agenda"
-    model: str | None = None
-    seed: int = 0
-    concurrency: int = 1
     planned: list[str] = Field(default_factory=list)
     """Ids of every conversation the run will write."""
-    options: dict[str, Any] = Field(default_factory=dict)
+    settings: dict[str, JsonValue] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_version_1(cls, data: Any) -> Any:
+        """Move version 1's top-level job fields into ``settings``."""
+        if not isinstance(data, dict) or data.get("schema_version") != 1:
+            return data
+        data = dict(data)
+        options = data.pop("options", None) or {}
+        settings: dict[str, Any] = {key: data.pop(key) for key in _V1_SETTINGS if key in data}
+        if "imported_from" in options:
+            data["job"] = "import-sensei"
+            settings = {"source": options["imported_from"]}
+        else:
+            settings.update(options)
+            settings.update(profiles=data.get("profiles", []), chatbot=data.get("chatbot_path"))
+        data["settings"] = settings
+        data["schema_version"] = MANIFEST_SCHEMA_VERSION
+        return data
+
+
+_V1_SETTINGS = ("simulator", "model", "seed", "concurrency")

@@ -1,10 +1,15 @@
-"""The run store: one run directory, one JSON file per conversation, written atomically.
+"""The run store: the one owner of a run directory; every stage writes through it.
 
-Layout::
+Layout (each stage has its slot; see docs/runs.md)::
 
-    <run>/manifest.json                    RunManifest (what was asked; read by --resume)
+    <run>/manifest.json                    RunManifest (which job, its typed settings)
     <run>/conversations/<safe id>.json     one ConversationRecord per finished conversation
     <run>/summary.json                     RunSummary (written when the run ends)
+    <run>/verdicts/<name>.json             check: one CheckReport per rule set
+    <run>/evaluations/<name>.json          evaluate: breakdowns and ratings
+    <run>/explore/model.json               explore: the functionality model and workflow
+    <run>/explore/profiles/*.yaml          explore: the generated profiles
+    <run>/report/                          report: report.html and its assets
 
 A record file appears only once its conversation has ended and is complete: it is written
 to a hidden temporary file in the same folder, fsynced and renamed over its final name,
@@ -15,8 +20,11 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from collections.abc import Iterator
+from enum import StrEnum
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import quote, unquote
 
 from pydantic import BaseModel
@@ -31,10 +39,27 @@ from sparring.conversations._records import ConversationRecord, RunManifest
 from sparring.errors import Problem, UserInputError
 
 logger = logging.getLogger(__name__)
+M = TypeVar("M", bound=BaseModel)
 
 MANIFEST = "manifest.json"
 SUMMARY = "summary.json"
 CONVERSATIONS = "conversations"
+
+
+class Slot(StrEnum):
+    """The folders of a run directory, one per stage that writes results."""
+
+    CONVERSATIONS = "conversations"
+    VERDICTS = "verdicts"
+    EVALUATIONS = "evaluations"
+    EXPLORE = "explore"
+    REPORT = "report"
+
+
+EXPLORE_MODEL = "model.json"
+"""The functionality model's file in the ``explore`` slot."""
+EXPLORE_PROFILES = "profiles"
+"""The generated profiles' folder in the ``explore`` slot."""
 _MAX_NAME = 200
 """Longest encoded id kept whole in a file name (bytes); longer ones are shortened."""
 
@@ -176,6 +201,55 @@ class RunStore:
 
     def __len__(self) -> int:
         return len(self._record_files())
+
+    # Stage slots --------------------------------------------------------------------------
+
+    def slot(self, slot: Slot) -> Path:
+        """The folder of ``slot`` (created if missing). Raises ``OSError``."""
+        folder = self.path / slot.value
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+
+    @property
+    def explore_model_path(self) -> Path:
+        """``<run>/explore/model.json``."""
+        return self.path / Slot.EXPLORE.value / EXPLORE_MODEL
+
+    @property
+    def explore_profiles_dir(self) -> Path:
+        """``<run>/explore/profiles``."""
+        return self.path / Slot.EXPLORE.value / EXPLORE_PROFILES
+
+    def result_path(self, slot: Slot, name: str) -> Path:
+        """Where result ``name`` of ``slot`` is stored: ``<run>/<slot>/<name>.json``, the
+        name reduced to letters, digits, ``-``, ``_`` and ``.``."""
+        stem = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or slot.value
+        return self.path / slot.value / f"{stem}.json"
+
+    def write_result(self, slot: Slot, name: str, result: BaseModel) -> Path:
+        """Store a stage's result (a versioned Pydantic model) atomically as
+        ``<run>/<slot>/<name>.json``; return the path. Raises ``OSError``."""
+        self.slot(slot)
+        target = self.result_path(slot, name)
+        atomic_write(target, result.model_dump_json(indent=2, by_alias=True))
+        return target
+
+    def read_result(self, slot: Slot, name: str, model: type[M]) -> M:
+        """A stored result, validated as ``model``. Raises ``FileNotFoundError`` when
+        absent, ``ConfigError`` when invalid or of a ``schema_version`` this sparring does
+        not read."""
+        path = self.result_path(slot, name)
+        if not path.is_file():
+            raise FileNotFoundError(path)
+        return read_json_model(path, model)
+
+    def result_names(self, slot: Slot) -> list[str]:
+        """The names of the results stored in ``slot``, in natural order."""
+        folder = self.path / slot.value
+        if not folder.is_dir():
+            return []
+        names = [p.stem for p in folder.glob("*.json") if not p.name.startswith(".")]
+        return sorted(names, key=natural_key)
 
     def write_summary(self, summary: BaseModel) -> Path:
         """Write ``summary.json`` (a ``RunSummary``) atomically; return its path."""

@@ -11,6 +11,7 @@ optional on-disk cache and cost budgets (``Meter``). With ``SPARRING_ALLOW_MODEL
 (the test suite) every provider but ``scripted`` refuses to run. See docs/models.md.
 """
 
+from sparring.llm._load import CACHE_ENV, load_model
 from sparring.llm._meter import Meter
 from sparring.llm._model import Model, generate_sync
 from sparring.llm._registry import (
@@ -32,6 +33,7 @@ from sparring.llm._types import (
 )
 
 __all__ = [
+    "CACHE_ENV",
     "Completion",
     "CompletionRequest",
     "Generation",
@@ -49,6 +51,7 @@ __all__ = [
     "TransientModelError",
     "generate_sync",
     "get_model",
+    "load_model",
     "load_script",
     "model_requests_allowed",
     "register_provider",

@@ -1,6 +1,15 @@
-"""User simulation: simulators, the conversation runner and the many-conversation driver.
+"""User simulation: the ``simulate`` job, simulators, the conversation runner and the
+many-conversation driver.
 
-Public API: ``ConversationSpec`` (what one conversation is asked to do, built from a
+The job, from Python::
+
+    from sparring.simulate import SimulateSettings, simulate_job
+    settings = SimulateSettings(profiles=["profiles/"], chatbot="chatbot.yaml")
+    result = simulate_job(settings, "runs/first")      # result.summary, result.store
+
+``resume_job(run_dir)`` finishes an interrupted run with the settings in its manifest.
+
+Lower-level API: ``ConversationSpec`` (what one conversation is asked to do, built from a
 profile by ``specs_from_profile``), the two user simulators (``AgendaSimulator``, offline;
 ``LLMSimulator``), ``run_conversation`` (one conversation → ``ConversationRecord``) and
 ``simulate`` (many, concurrently, streamed to a ``RunStore``).
@@ -8,9 +17,19 @@ profile by ``specs_from_profile``), the two user simulators (``AgendaSimulator``
 
 from sparring.simulate._agenda import AgendaSimulator
 from sparring.simulate._base import Exchange, UserSimulator
+from sparring.simulate._job import (
+    SimulateSettings,
+    SimulationResult,
+    endpoint_of,
+    resume_job,
+    resume_job_async,
+    simulate_job,
+    simulate_job_async,
+)
 from sparring.simulate._llm_simulator import LLMSimulator, SimulatedUtterance
+from sparring.simulate._plan import plan_run
 from sparring.simulate._runner import RunnerLimits, run_conversation
-from sparring.simulate._simulation import SimulationOptions, make_simulator, simulate
+from sparring.simulate._simulation import SimulationOptions, SimulatorKind, make_simulator, simulate
 from sparring.simulate._spec import ConversationSpec, OutputSpec, StopCondition, render_value
 
 __all__ = [
@@ -20,12 +39,21 @@ __all__ = [
     "LLMSimulator",
     "OutputSpec",
     "RunnerLimits",
+    "SimulateSettings",
     "SimulatedUtterance",
     "SimulationOptions",
+    "SimulationResult",
+    "SimulatorKind",
     "StopCondition",
     "UserSimulator",
+    "endpoint_of",
     "make_simulator",
+    "plan_run",
     "render_value",
+    "resume_job",
+    "resume_job_async",
     "run_conversation",
     "simulate",
+    "simulate_job",
+    "simulate_job_async",
 ]

@@ -1,0 +1,101 @@
+"""The ``check`` job: rules × a run (or a folder of conversations) → a stored report."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from pydantic import Field
+
+from sparring.check._reports import store_verdicts, write_csv, write_json, write_junit
+from sparring.check._rules import load_rules
+from sparring.check._run import check_async
+from sparring.check._safety import Limits
+from sparring.check._verdicts import CheckReport, RuleResult
+from sparring.conversations import ConversationRecord, load_conversations
+from sparring.errors import UserInputError
+from sparring.jobs import JobSettings, run_blocking
+from sparring.llm import load_model
+
+logger = logging.getLogger(__name__)
+
+
+class CheckSettings(JobSettings):
+    """Settings of the ``check`` job.
+
+    ``rules`` are rule files or folders; ``run`` a run directory or a folder of
+    conversations (native or SENSEI); ``model`` serves model-backed functions (``None``:
+    offline strategies, else unscored); ``timeout`` is seconds of sandbox work per
+    expression; ``store`` keeps the report in a run's ``verdicts/`` slot; ``csv``,
+    ``junit`` and ``json_file`` are report files to write.
+    """
+
+    job: ClassVar[str] = "check"
+
+    rules: list[Path] = Field(min_length=1)
+    run: Path
+    model: str | None = None
+    model_base_url: str | None = None
+    cache: bool = False
+    timeout: float = Field(2.0, gt=0)
+    store: bool = True
+    csv: Path | None = None
+    junit: Path | None = None
+    json_file: Path | None = None
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The report, the conversations it checked, and where it was stored (``None``: not a
+    run directory, ``--no-store``, or the run could not be written)."""
+
+    report: CheckReport
+    records: list[ConversationRecord]
+    stored: Path | None
+
+
+async def check_job_async(
+    settings: CheckSettings, progress: Callable[[RuleResult], None] | None = None
+) -> CheckResult:
+    """Load the rules and conversations, check, write the asked-for reports, store the
+    verdicts in the run. Raises ``ConfigError`` (file, line, key) for bad rules or a rule
+    reading a variable no conversation defines, ``UserInputError`` when ``settings.run``
+    holds no conversations or the model spec is bad."""
+    rule_set = load_rules(settings.rules)
+    records = list(load_conversations(settings.run))
+    if not records:
+        raise UserInputError(f"no conversations found in {settings.run}")
+    model = load_model(settings.model, settings.model_base_url, settings.cache)
+    report = await check_async(
+        rule_set,
+        records,
+        model=model,
+        limits=Limits(timeout=settings.timeout),
+        source=str(settings.run),
+        progress=progress,
+    )
+    writers = ((settings.csv, write_csv), (settings.junit, write_junit))
+    for path, write in (*writers, (settings.json_file, write_json)):
+        if path is not None:
+            write(report, path)
+    return CheckResult(report=report, records=records, stored=_store(settings, report))
+
+
+def check_job(
+    settings: CheckSettings, progress: Callable[[RuleResult], None] | None = None
+) -> CheckResult:
+    """``check_job_async`` for synchronous callers."""
+    return run_blocking(check_job_async(settings, progress))
+
+
+def _store(settings: CheckSettings, report: CheckReport) -> Path | None:
+    if not settings.store or not (settings.run / "manifest.json").is_file():
+        return None
+    try:
+        return store_verdicts(report, settings.run)
+    except OSError as exc:
+        logger.warning("could not store the verdicts in %s: %s", settings.run, exc)
+        return None

@@ -1,0 +1,75 @@
+"""What every job shares: typed settings and one way to run an async job from sync code.
+
+A job (``simulate``, ``check``, ``import-sensei``; next ``explore``, ``evaluate``, …) is a
+library function that takes its settings — a Pydantic model derived from ``JobSettings`` —
+and a run directory, writes through ``sparring.conversations.RunStore`` and returns a typed
+result. The settings are stored in the run's manifest (``RunManifest.settings``) and read
+back typed on resume. The CLI and the dashboard only build settings and call the job::
+
+    from sparring.simulate import SimulateSettings, simulate_job
+    result = simulate_job(SimulateSettings(profiles=["examples/alice/profiles"],
+                                           chatbot="examples/alice/chatbot.yaml"), "runs/a")
+    print(result.summary.conversations, result.store.path)
+
+See docs/architecture.md, "Adding a job".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from collections.abc import Coroutine
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, ClassVar, Self, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from sparring.errors import ConfigError, Problem
+
+T = TypeVar("T")
+
+
+class JobSettings(BaseModel):
+    """Base of every job's settings: unknown keys are errors, values are validated.
+
+    ``job`` (a class attribute) is the job's name as stored in the manifest.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    job: ClassVar[str] = ""
+
+    @classmethod
+    def from_manifest(cls, settings: dict[str, Any], manifest: Path) -> Self:
+        """The settings stored in a run's manifest, typed. Raises ``ConfigError`` naming
+        ``manifest`` and the ``settings.<key>`` that does not validate."""
+        try:
+            return cls.model_validate(settings)
+        except ValidationError as exc:
+            problems = [
+                Problem(
+                    str(manifest),
+                    None,
+                    ".".join(["settings", *(str(part) for part in error["loc"])]),
+                    error["msg"],
+                )
+                for error in exc.errors()
+            ]
+            raise ConfigError(problems) from None
+
+
+def new_run_dir(root: Path = Path("runs")) -> Path:
+    """A fresh run directory name under ``root``: the current UTC time, ``YYYYmmdd-HHMMSS``."""
+    return root / datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+
+
+def run_blocking(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run ``coroutine`` to completion from synchronous code — the one sync wrapper every
+    job offers beside its async core. Inside a running event loop it runs in a helper
+    thread with its own loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    with concurrent.futures.ThreadPoolExecutor(1) as helper:
+        return helper.submit(asyncio.run, coroutine).result()

@@ -1,0 +1,25 @@
+"""``load_model``: the model a job's settings name, or ``None`` for offline strategies."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from sparring.llm._model import Model
+from sparring.llm._registry import get_model
+
+CACHE_ENV = "SPARRING_CACHE"
+"""Environment variable naming the response cache folder (default ``.sparring-cache``)."""
+
+
+def load_model(spec: str | None, base_url: str | None = None, cache: bool = False) -> Model | None:
+    """The model for a job's ``model`` setting (``None`` without one: offline strategies).
+
+    ``base_url`` points an ``openai/NAME`` spec at an OpenAI-compatible server; ``cache``
+    turns on the on-disk response cache in ``$SPARRING_CACHE``. Raises ``UserInputError``
+    for an unknown or incomplete spec (see ``get_model``); nothing is contacted here.
+    """
+    if not spec:
+        return None
+    cache_dir = Path(os.environ.get(CACHE_ENV, ".sparring-cache")) if cache else None
+    return get_model(spec, base_url=base_url, cache_dir=cache_dir)

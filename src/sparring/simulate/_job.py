@@ -1,0 +1,270 @@
+"""The ``simulate`` job: settings → a run directory of conversations and its summary.
+
+``simulate_job(settings, out)`` plans the profiles, creates the run (manifest with the typed
+settings), runs every conversation and writes the summary; ``resume_job(run_dir)`` reads the
+settings back from the manifest and runs only what is missing. Both have async cores
+(``simulate_job_async``, ``resume_job_async``) for callers inside an event loop.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import ClassVar
+from urllib.parse import urlsplit, urlunsplit
+
+from pydantic import Field
+
+from sparring import __version__
+from sparring.connectors import ChatbotConfig, create_connector, load_chatbot_config
+from sparring.conversations import (
+    ConversationRecord,
+    RunManifest,
+    RunStore,
+    RunSummary,
+    summarize,
+)
+from sparring.errors import UserInputError
+from sparring.jobs import JobSettings, new_run_dir, run_blocking
+from sparring.llm import Model, load_model
+from sparring.simulate._plan import plan_run
+from sparring.simulate._runner import RunnerLimits
+from sparring.simulate._simulation import SimulationOptions, SimulatorKind, simulate
+from sparring.simulate._spec import ConversationSpec
+
+logger = logging.getLogger(__name__)
+
+REPLY_TIMEOUT_MARGIN = 5.0
+"""Seconds the runner waits beyond the connector's own ``timeout`` before recording a
+timeout itself (the connector normally reports it first)."""
+DEFAULT_CONNECTOR_TIMEOUT = 20.0
+"""Seconds assumed for a connector whose params have no ``timeout``."""
+
+OnRecord = Callable[[ConversationRecord], None]
+OnStart = Callable[[int], None]
+"""Called once before the first conversation with the number of conversations to run."""
+
+
+class SimulateSettings(JobSettings):
+    """Settings of the ``simulate`` job (stored in the run's manifest).
+
+    ``profiles`` are profile files or folders; ``chatbot`` the ``chatbot.yaml``;
+    ``simulator`` ``llm`` or ``agenda`` (``None``: ``llm`` with a model, else ``agenda``);
+    ``model`` a model spec (``None``: offline); ``concurrency`` conversations at once;
+    ``seed`` drives variable picks and the simulators; ``max_turns`` caps user turns (code
+    1000); ``repeat_limit`` identical replies in a row that end a conversation (code 1002,
+    0 = off); ``reply_timeout`` seconds the runner waits for one reply (``None``: the
+    connector's ``timeout`` plus 5 s).
+    """
+
+    job: ClassVar[str] = "simulate"
+
+    profiles: list[Path] = Field(min_length=1)
+    chatbot: Path
+    simulator: SimulatorKind | None = None
+    model: str | None = None
+    model_base_url: str | None = None
+    cache: bool = False
+    concurrency: int = Field(4, ge=1)
+    seed: int = 0
+    max_turns: int = Field(40, ge=1)
+    repeat_limit: int = Field(3, ge=0)
+    reply_timeout: float | None = Field(None, gt=0)
+
+    def simulator_kind(self) -> SimulatorKind:
+        """``simulator``, or ``llm`` with a model and ``agenda`` without. Raises
+        ``UserInputError`` for ``llm`` without a model."""
+        kind = self.simulator or ("llm" if self.model else "agenda")
+        if kind == "llm" and not self.model:
+            raise UserInputError(
+                "the llm user simulator needs a model: set --model (or SPARRING_MODEL)"
+            )
+        return kind
+
+    def limits(self, config: ChatbotConfig) -> RunnerLimits:
+        """The runner's limits; the reply timeout defaults to the connector's plus 5 s."""
+        timeout = self.reply_timeout
+        if timeout is None:
+            connector_timeout = getattr(config.params, "timeout", DEFAULT_CONNECTOR_TIMEOUT)
+            timeout = float(connector_timeout) + REPLY_TIMEOUT_MARGIN
+        return RunnerLimits(
+            max_turns=self.max_turns, repeat_limit=self.repeat_limit, reply_timeout=timeout
+        )
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """What a ``simulate`` job did: the run's store, its summary (also in
+    ``summary.json``), and how many conversations this call ran."""
+
+    store: RunStore
+    summary: RunSummary
+    ran: int
+
+
+async def simulate_job_async(
+    settings: SimulateSettings,
+    out: Path | str | None = None,
+    *,
+    on_start: OnStart | None = None,
+    on_record: OnRecord | None = None,
+) -> SimulationResult:
+    """Run ``settings`` into a new run directory ``out`` (default ``runs/<UTC time>``).
+
+    Everything is loaded and checked before the run directory is created: raises
+    ``UserInputError``/``ConfigError`` (file, line, key) for bad profiles, a bad
+    ``chatbot.yaml`` or model spec, and when ``out`` already holds a run.
+    """
+    kind = settings.simulator_kind()
+    config = load_chatbot_config(settings.chatbot)
+    model = load_model(settings.model, settings.model_base_url, settings.cache)
+    specs, files = await plan_run(settings.profiles, seed=settings.seed, model=model)
+    manifest = _manifest(settings, kind, config, files, specs)
+    store = RunStore.create(Path(out) if out is not None else new_run_dir(), manifest)
+    return await _run(store, settings, kind, config, model, specs, on_start, on_record)
+
+
+async def resume_job_async(
+    run_dir: Path | str,
+    *,
+    concurrency: int | None = None,
+    on_start: OnStart | None = None,
+    on_record: OnRecord | None = None,
+) -> SimulationResult:
+    """Finish an interrupted run: its own settings (read typed from the manifest), only the
+    planned conversations that have no record yet. ``concurrency`` may differ from the
+    run's. Raises ``UserInputError`` when ``run_dir`` is not a simulate run,
+    ``ConfigError`` when its manifest's settings do not validate."""
+    store = RunStore.open(run_dir)
+    if store.manifest.job != SimulateSettings.job:
+        raise UserInputError(
+            f"{run_dir} was made by the {store.manifest.job!r} job; only simulate runs resume"
+        )
+    settings = SimulateSettings.from_manifest(store.manifest.settings, store.path / "manifest.json")
+    if concurrency is not None:
+        settings = settings.model_copy(update={"concurrency": concurrency})
+    kind = settings.simulator_kind()
+    config = load_chatbot_config(settings.chatbot)
+    model = load_model(settings.model, settings.model_base_url, settings.cache)
+    specs, _ = await plan_run(settings.profiles, seed=settings.seed, model=model)
+    specs = _still_planned(specs, store)
+    return await _run(store, settings, kind, config, model, specs, on_start, on_record)
+
+
+def simulate_job(
+    settings: SimulateSettings,
+    out: Path | str | None = None,
+    *,
+    on_start: OnStart | None = None,
+    on_record: OnRecord | None = None,
+) -> SimulationResult:
+    """``simulate_job_async`` for synchronous callers (see ``sparring.jobs.run_blocking``)."""
+    return run_blocking(simulate_job_async(settings, out, on_start=on_start, on_record=on_record))
+
+
+def resume_job(
+    run_dir: Path | str,
+    *,
+    concurrency: int | None = None,
+    on_start: OnStart | None = None,
+    on_record: OnRecord | None = None,
+) -> SimulationResult:
+    """``resume_job_async`` for synchronous callers."""
+    return run_blocking(
+        resume_job_async(run_dir, concurrency=concurrency, on_start=on_start, on_record=on_record)
+    )
+
+
+async def _run(
+    store: RunStore,
+    settings: SimulateSettings,
+    kind: SimulatorKind,
+    config: ChatbotConfig,
+    model: Model | None,
+    specs: list[ConversationSpec],
+    on_start: OnStart | None,
+    on_record: OnRecord | None,
+) -> SimulationResult:
+    options = SimulationOptions(
+        simulator=kind,
+        model=model,
+        concurrency=settings.concurrency,
+        limits=settings.limits(config),
+    )
+    finished = store.finished_ids()
+    if on_start is not None:
+        on_start(sum(spec.id not in finished for spec in specs))
+    connector = create_connector(config)
+    try:
+        ran = await simulate(specs, connector, store, options, on_record=on_record)
+    finally:
+        await connector.aclose()
+    summary = summarize(store.iter_records())
+    store.write_summary(summary)
+    return SimulationResult(store=store, summary=summary, ran=ran)
+
+
+def _manifest(
+    settings: SimulateSettings,
+    kind: SimulatorKind,
+    config: ChatbotConfig,
+    files: list[Path],
+    specs: list[ConversationSpec],
+) -> RunManifest:
+    """The manifest of a new run: what ``resume_job`` needs to finish it (never secrets:
+    the connector's params are left out, the endpoint loses credentials and query)."""
+    now = datetime.now(UTC)
+    stored = settings.model_copy(
+        update={
+            "simulator": kind,
+            "profiles": [p.resolve() for p in files],
+            "chatbot": settings.chatbot.resolve(),
+        }
+    )
+    return RunManifest(
+        run_id=now.strftime("%Y%m%d-%H%M%S"),
+        created_at=now,
+        sparring_version=__version__,
+        job=SimulateSettings.job,
+        chatbot=config.model_dump(mode="json", exclude={"params"}),
+        chatbot_path=str(settings.chatbot.resolve()),
+        endpoint=endpoint_of(config),
+        profiles=[str(p.resolve()) for p in files],
+        planned=[s.id for s in specs],
+        settings=stored.model_dump(mode="json"),
+    )
+
+
+def endpoint_of(config: ChatbotConfig) -> str | None:
+    """Where the connector talks to the chatbot, for the manifest: its URL without
+    credentials, query or fragment, or the Python target/module it loads."""
+    params = config.params.model_dump(mode="json")
+    for key in ("url", "base_url", "endpoint"):
+        value = params.get(key)
+        if isinstance(value, str) and value:
+            parts = urlsplit(value)
+            host = parts.hostname or ""
+            netloc = f"{host}:{parts.port}" if parts.port else host
+            path = f"{parts.path.rstrip('/')}{params.get('path') or ''}"
+            return urlunsplit((parts.scheme, netloc, path, "", ""))
+    for key in ("target", "module", "file", "script"):
+        value = params.get(key)
+        if isinstance(value, str) and value:
+            return f"{config.connector}:{value}"
+    return config.connector
+
+
+def _still_planned(specs: list[ConversationSpec], store: RunStore) -> list[ConversationSpec]:
+    """On resume, the specs the run planned; warns when the profiles changed since."""
+    planned = set(store.manifest.planned)
+    kept = [s for s in specs if s.id in planned]
+    missing = planned - {s.id for s in kept}
+    if missing:
+        logger.warning(
+            "%d planned conversations are no longer in the profiles (changed since the run "
+            "started?): %s", len(missing), ", ".join(sorted(missing)[:5]),
+        )  # fmt: skip
+    return kept
