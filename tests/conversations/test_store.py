@@ -237,3 +237,29 @@ def test_write_summary(tmp_path: Path) -> None:
     path = store.write_summary(summarize(store.iter_records()))
     assert path == store.path / "summary.json"
     assert json.loads(path.read_text())["conversations"] == 1
+
+
+def test_every_stage_writes_through_its_slot(tmp_path: Path) -> None:
+    from pydantic import BaseModel
+
+    from sparring.conversations import Slot
+    from sparring.errors import ConfigError
+
+    class Result(BaseModel):
+        schema_version: int = 3
+        value: int
+
+    store = RunStore.create(tmp_path / "run", manifest())
+    path = store.write_result(Slot.EVALUATIONS, "breakdowns/v1", Result(value=4))
+    assert path == tmp_path / "run" / "evaluations" / "breakdowns-v1.json"
+    assert store.read_result(Slot.EVALUATIONS, "breakdowns/v1", Result).value == 4
+    assert store.result_names(Slot.EVALUATIONS) == ["breakdowns-v1"]
+    assert store.result_names(Slot.VERDICTS) == []
+    assert store.explore_model_path == tmp_path / "run" / "explore" / "model.json"
+    assert store.explore_profiles_dir == tmp_path / "run" / "explore" / "profiles"
+    assert store.slot(Slot.REPORT).is_dir()
+    path.write_text('{"schema_version": 4, "value": 1}')
+    with pytest.raises(ConfigError, match="newer than this sparring reads"):
+        store.read_result(Slot.EVALUATIONS, "breakdowns/v1", Result)
+    with pytest.raises(FileNotFoundError):
+        store.read_result(Slot.VERDICTS, "absent", Result)
