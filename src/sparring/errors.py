@@ -72,6 +72,8 @@ class ChatbotFailure(SparringError):
 
     code: int = 500
     name: str = "no_response"
+    cause: str = "crash"
+    """Which failure exactly (``crash``, ``timeout``, ``bad_payload``), kept on the record."""
 
 
 class ChatbotCrash(ChatbotFailure):
@@ -79,6 +81,7 @@ class ChatbotCrash(ChatbotFailure):
 
     code = 500
     name = "no_response"
+    cause = "crash"
 
 
 class ChatbotTimeout(ChatbotFailure):
@@ -86,6 +89,7 @@ class ChatbotTimeout(ChatbotFailure):
 
     code = 504
     name = "timeout"
+    cause = "timeout"
 
 
 class BadPayload(ChatbotFailure):
@@ -93,6 +97,7 @@ class BadPayload(ChatbotFailure):
 
     code = 500
     name = "no_response"
+    cause = "bad_payload"
 
 
 class ModelError(SparringError):

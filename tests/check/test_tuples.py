@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 from check_builders import record, rule_set
 
-from sparring.check import Rule, Runner, plan_rule
+from sparring.check import Rule
+from sparring.check._engine import Runner
+from sparring.check._plan import plan_rule
 from sparring.check._tuples import run_tuples
 from sparring.conversations import ConversationRecord
 

@@ -1,8 +1,13 @@
 """The ``check`` stage: the rules language (SENSEI-check compatible), its safe evaluator,
-the function library's contract, and verdicts.
+the function library's contract, and the ``check`` job.
+
+    result = check_job(CheckSettings(rules=["rules/"], run="runs/x", csv="results.csv"))
+    print(result.report.failed, result.stored)         # verdicts kept in runs/x/verdicts/
+
+or, one level down::
 
     rule_set = load_rules(["rules/"])                  # ConfigError: file, line, key
-    report = check(rule_set, list(load_conversations("runs/x")))
+    report = check(rule_set, list(load_conversations("runs/x")), model=None)
     write_csv(report, "results.csv")                   # SENSEI-check's results table
 
 See docs/rules.md for the language, the namespace a rule sees, turn-level properties and
@@ -10,7 +15,7 @@ the sandbox's limits.
 """
 
 from sparring.check import _temporal  # noqa: F401  (registers the turn-level forms)
-from sparring.check._analysis import TURN_FORMS, Location
+from sparring.check._analysis import TURN_FORMS
 from sparring.check._console import print_report
 from sparring.check._context import (
     FunctionContext,
@@ -18,18 +23,16 @@ from sparring.check._context import (
     registered_functions,
     rule_function,
 )
-from sparring.check._engine import SENSEI_GENERIC_CODES, Runner
+from sparring.check._engine import SENSEI_GENERIC_CODES
 from sparring.check._expressions import Expression, parse_expression
 from sparring.check._job import CheckResult, CheckSettings, check_job, check_job_async
 from sparring.check._namespace import (
     ButtonView,
     ConversationView,
     ErrorView,
-    Namespaces,
     TurnView,
     build_namespace,
 )
-from sparring.check._plan import Plan, plan_rule
 from sparring.check._reports import (
     junit_xml,
     store_verdicts,
@@ -67,17 +70,13 @@ __all__ = [
     "Expression",
     "FunctionContext",
     "Limits",
-    "Location",
     "MissingName",
-    "Namespaces",
-    "Plan",
     "ResourceLimitExceeded",
     "Rule",
     "RuleFunction",
     "RuleResult",
     "RuleSet",
     "RuleSpec",
-    "Runner",
     "SandboxViolation",
     "Scope",
     "Status",
@@ -92,7 +91,6 @@ __all__ = [
     "known_functions",
     "load_rules",
     "parse_expression",
-    "plan_rule",
     "print_report",
     "registered_functions",
     "rule_function",

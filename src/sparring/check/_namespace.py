@@ -138,7 +138,7 @@ def build_namespace(record: ConversationRecord) -> dict[str, Any]:
         "profile": record.profile,
         "conversation_id": record.id,
         "turns": views,
-        "errors": tuple(ErrorView(e.code, e.name, e.message, e.turn) for e in record.errors),
+        "errors": tuple(ErrorView(int(e.code), e.name, e.message, e.turn) for e in record.errors),
         "response_times": record.response_times,
     }
     settings = list(_flatten("conversation", record.settings))

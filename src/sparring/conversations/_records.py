@@ -8,17 +8,21 @@ JSON, one file per conversation, when the conversation ends.
 from __future__ import annotations
 
 from datetime import datetime
-from enum import IntEnum
-from typing import Any, ClassVar, Literal
+from enum import IntEnum, StrEnum
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, Field, JsonValue, model_validator
+from pydantic import BaseModel, BeforeValidator, Field, JsonValue, model_validator
 
-from sparring.types import SENSEI_BUTTONS_HEADER, Button, ModelUsage, render_sensei_text
+from sparring.types import SENSEI_BUTTONS_HEADER, Button, ModelUsage, Strategy, render_sensei_text
 
 SCHEMA_VERSION = 1
 """Version of ``ConversationRecord`` files this sparring writes."""
 MANIFEST_SCHEMA_VERSION = 2
 """Version of ``manifest.json`` this sparring writes (1 is still read)."""
+
+
+InteractionStyle = str | dict[str, list[str]]
+"""An interaction style: its name, or a name with options (``{change language: [es]}``)."""
 
 
 class ErrorCode(IntEnum):
@@ -51,12 +55,37 @@ _RULE_NAMES = {
 }
 
 
-class ConversationError(BaseModel):
-    """A generic failure recorded on a conversation. ``turn`` is the 0-based turn index."""
+class FailureCause(StrEnum):
+    """What exactly failed behind a chatbot failure code (500 and 504 cover several)."""
 
-    code: int
+    CRASH = "crash"
+    """HTTP error, closed connection, or the bot's code raised."""
+    TIMEOUT = "timeout"
+    BAD_PAYLOAD = "bad_payload"
+    """The bot answered something that is not a readable reply."""
+    EMPTY_REPLY = "empty_reply"
+
+
+def _known_code(value: Any) -> Any:
+    """A known failure code as its ``ErrorCode``; other integers (foreign tools) stay."""
+    try:
+        return ErrorCode(value)
+    except (ValueError, TypeError):
+        return value
+
+
+class ConversationError(BaseModel):
+    """A generic failure recorded on a conversation.
+
+    ``code`` is an ``ErrorCode`` (an integer of another tool's when imported); ``cause``
+    tells the chatbot failures apart (crash, timeout, bad payload, empty reply); ``turn``
+    is the 0-based turn index.
+    """
+
+    code: Annotated[ErrorCode | int, BeforeValidator(_known_code)]
     message: str
     turn: int | None = None
+    cause: FailureCause | None = None
 
     @property
     def name(self) -> str:
@@ -91,11 +120,12 @@ class Turn(BaseModel):
 
 
 class OutputValue(BaseModel):
-    """An extracted output data item. ``strategy`` is ``llm``, ``offline`` or ``imported``."""
+    """An extracted output data item: its value, type name, the strategy that produced it
+    and the snippet it came from (``evidence``)."""
 
     value: Any = None
     type: str = "string"
-    strategy: str = "offline"
+    strategy: Strategy = Strategy.OFFLINE
     evidence: str | None = None
 
 
@@ -119,9 +149,9 @@ class ConversationRecord(BaseModel):
     role: str | None = None
     context: list[str] = Field(default_factory=list)
     goals: list[str] = Field(default_factory=list)
-    goal_templates: list[Any] = Field(default_factory=list)
+    goal_templates: list[str] = Field(default_factory=list)
     variables: dict[str, Any] = Field(default_factory=dict)
-    interaction_styles: list[Any] = Field(default_factory=list)
+    interaction_styles: list[InteractionStyle] = Field(default_factory=list)
     settings: dict[str, Any] = Field(default_factory=dict)
     turns: list[Turn] = Field(default_factory=list)
     outputs: dict[str, OutputValue] = Field(default_factory=dict)

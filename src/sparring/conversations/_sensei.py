@@ -270,7 +270,7 @@ def _mapped_documents(record: ConversationRecord, serial: Any) -> list[dict[str,
         "ask_about": [*record.goal_templates, *({k: v} for k, v in record.variables.items())],
         "conversation": [{k: v} for k, v in settings.items()],
         "data_output": [{k: output.value} for k, output in record.outputs.items()],
-        "errors": [{error.code: error.message} for error in record.errors],
+        "errors": [{int(error.code): error.message} for error in record.errors],
     }
     timing = {
         "conversation time": record.duration,

@@ -24,7 +24,7 @@ import random
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -42,9 +42,7 @@ from sparring.profiles._loader import locate
 from sparring.profiles._model import Profile
 from sparring.profiles._selectors import Selector
 from sparring.profiles._values import variable_values
-
-if TYPE_CHECKING:
-    from sparring.llm import Model
+from sparring.types import TextModel
 
 Picker = Callable[[int], Any]
 
@@ -68,7 +66,7 @@ class PlannedConversation(BaseModel):
 
 
 async def plan_conversations(
-    profile: Profile, *, seed: int, model: Model | None = None, today: date | None = None
+    profile: Profile, *, seed: int, model: TextModel | None = None, today: date | None = None
 ) -> list[PlannedConversation]:
     """Plan ``profile``'s conversations (see module docstring); the same ``seed`` (and
     ``today``, used by relative date generators) gives the same plan.

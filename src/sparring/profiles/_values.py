@@ -10,7 +10,7 @@ import random
 import re
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sparring.errors import UserInputError
 from sparring.profiles._data import (
@@ -26,9 +26,7 @@ from sparring.profiles._functions import call_generator, find_function_file
 from sparring.profiles._loader import locate
 from sparring.profiles._model import Profile, Variable
 from sparring.profiles._variables import check_data_type
-
-if TYPE_CHECKING:
-    from sparring.llm import Model
+from sparring.types import TextModel
 
 ANY_SYSTEM_PROMPT = (
     "You write lists of example values used to test a chatbot. Answer with a JSON array "
@@ -38,7 +36,7 @@ _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s*")
 
 
 async def variable_values(
-    profile: Profile, variable: Variable, rng: random.Random, today: date, model: Model | None
+    profile: Profile, variable: Variable, rng: random.Random, today: date, model: TextModel | None
 ) -> list[Any]:
     """All values ``variable`` can take. Raises ``UserInputError`` (located in the profile)
     when ``any(...)`` needs a model and none is given, or when generated values do not
@@ -95,7 +93,7 @@ async def _any_values(
     variable: Variable,
     wishes: list[str],
     existing: list[Any],
-    model: Model | None,
+    model: TextModel | None,
 ) -> list[Any]:
     if model is None:
         key = ("user", "goals", variable.goal_index, variable.name, "data")

@@ -16,10 +16,10 @@ from sparring.profiles import (
     PlannedConversation,
     Profile,
     check_profiles,
+    is_any_item,
     plan_conversations,
     profile_files,
 )
-from sparring.profiles._data import is_any_item
 from sparring.simulate._spec import ConversationSpec, OutputSpec, StopCondition
 
 if TYPE_CHECKING:

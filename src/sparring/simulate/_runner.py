@@ -13,9 +13,14 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sparring.connectors import Connector, Conversation, Reply, greeting_of
-from sparring.connectors._base import within_timeout
-from sparring.conversations import ConversationError, ConversationRecord, ErrorCode, Turn
+from sparring.connectors import Connector, Conversation, Reply, greeting_of, within_timeout
+from sparring.conversations import (
+    ConversationError,
+    ConversationRecord,
+    ErrorCode,
+    FailureCause,
+    Turn,
+)
 from sparring.errors import BudgetExceeded, ChatbotFailure, ModelError
 from sparring.llm import Meter, Model
 from sparring.simulate._base import Exchange, UserSimulator
@@ -68,9 +73,11 @@ class _Dialogue:
         )
         self.clock = time.perf_counter()
 
-    def fail(self, code: ErrorCode, message: str) -> None:
+    def fail(self, code: ErrorCode, message: str, cause: FailureCause | None = None) -> None:
         turn = len(self.record.turns) - 1 if self.record.turns else None
-        self.record.errors.append(ConversationError(code=int(code), message=message, turn=turn))
+        self.record.errors.append(
+            ConversationError(code=code, message=message, turn=turn, cause=cause)
+        )
 
     def add_user(self, text: str) -> None:
         self.record.turns.append(Turn(role="user", text=text, timestamp=_now()))
@@ -110,7 +117,7 @@ async def run_conversation(
         conversation = await connector.open()
         await _turn_loop(spec, conversation, simulator, dialogue, limits)
     except ChatbotFailure as exc:
-        dialogue.fail(ErrorCode(exc.code), str(exc) or exc.name)
+        dialogue.fail(ErrorCode(exc.code), str(exc) or exc.name, FailureCause(exc.cause))
     except BudgetExceeded as exc:
         code = (
             ErrorCode.EXCEEDED_MAX_COST
@@ -154,7 +161,11 @@ async def _turn_loop(
         reply = await _send(conversation, utterance, limits)
         dialogue.add_reply(reply)
         if not reply.messages and not reply.buttons:
-            dialogue.fail(ErrorCode.NO_RESPONSE, "the chatbot returned an empty reply")
+            dialogue.fail(
+                ErrorCode.NO_RESPONSE,
+                "the chatbot returned an empty reply",
+                FailureCause.EMPTY_REPLY,
+            )
             return
         fallback = _is_fallback(spec, reply, limits)
         fallbacks = fallbacks + 1 if fallback else 0
