@@ -149,7 +149,9 @@ class ConversationRecord(BaseModel):
     role: str | None = None
     context: list[str] = Field(default_factory=list)
     goals: list[str] = Field(default_factory=list)
-    goal_templates: list[str] = Field(default_factory=list)
+    goal_templates: list[JsonValue] = Field(default_factory=list)
+    """The profile's goals with ``{{variables}}`` unfilled (strings; an imported profile's
+    other goal items, such as variable definitions, are kept as given)."""
     variables: dict[str, Any] = Field(default_factory=dict)
     interaction_styles: list[InteractionStyle] = Field(default_factory=list)
     settings: dict[str, Any] = Field(default_factory=dict)
