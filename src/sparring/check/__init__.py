@@ -12,6 +12,7 @@ the sandbox's limits.
 from sparring.check import _temporal  # noqa: F401  (registers the turn-level forms)
 from sparring.check._analysis import TURN_FORMS, Location
 from sparring.check._context import (
+    RULE_FUNCTIONS,
     Evidence,
     FunctionContext,
     RuleFunction,
@@ -56,6 +57,7 @@ from sparring.check._verdicts import (
 
 __all__ = [
     "DEFAULT_LIMITS",
+    "RULE_FUNCTIONS",
     "SENSEI_COLUMNS",
     "SENSEI_GENERIC_CODES",
     "TURN_FORMS",

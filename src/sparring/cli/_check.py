@@ -19,7 +19,6 @@ from sparring.check import (
     write_junit,
 )
 from sparring.check._console import print_report
-from sparring.check._rules import rules_schema
 from sparring.cli._app import (
     CacheOption,
     ModelBaseUrlOption,
@@ -28,12 +27,10 @@ from sparring.cli._app import (
     console,
     load_model,
 )
-from sparring.cli._profiles import register_schema
 from sparring.conversations import load_conversations
 from sparring.errors import UserInputError
 
 logger = logging.getLogger(__name__)
-register_schema("rules", rules_schema)
 
 
 @app.command("check")

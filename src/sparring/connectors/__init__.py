@@ -23,6 +23,7 @@ from sparring.connectors._config import (
     load_chatbot_config,
 )
 from sparring.connectors._registry import (
+    CONNECTORS,
     ENTRY_POINT_GROUP,
     ConnectorSpec,
     UnknownConnector,
@@ -34,6 +35,7 @@ from sparring.connectors._reply import Button, Reply, render_sensei_text
 from sparring.connectors._secrets import Redactor
 
 __all__ = [
+    "CONNECTORS",
     "ENTRY_POINT_GROUP",
     "Button",
     "ChatbotConfig",

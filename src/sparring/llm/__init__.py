@@ -14,6 +14,7 @@ optional on-disk cache and cost budgets (``Meter``). With ``SPARRING_ALLOW_MODEL
 from sparring.llm._meter import Meter
 from sparring.llm._model import Model, generate_sync
 from sparring.llm._registry import (
+    PROVIDERS,
     ProviderFactory,
     ProviderSettings,
     get_model,
@@ -32,6 +33,7 @@ from sparring.llm._types import (
 )
 
 __all__ = [
+    "PROVIDERS",
     "Completion",
     "CompletionRequest",
     "Generation",

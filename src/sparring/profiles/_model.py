@@ -33,6 +33,7 @@ from sparring.profiles._personas import ResolvedPersona, resolve_persona
 from sparring.profiles._selectors import Selector
 from sparring.profiles._types import CustomType, OutputType, builtin_types, parse_output_type
 from sparring.profiles._variables import VariableSpec
+from sparring.schemas import register_schema
 
 Name = Annotated[str, Field(pattern=r"^\w+$")]
 """A variable or output name: letters, digits and underscores (SENSEI's ``{{\\w+}}``)."""
@@ -269,3 +270,6 @@ class Profile(_Strict):
         lines (SENSEI's order)."""
         texts = [line for persona in self.personas for line in persona.persona.context]
         return texts + [item for item in self.user.context if isinstance(item, str)]
+
+
+register_schema("profile", Profile)
