@@ -23,11 +23,13 @@ from sparring.check._engine import SENSEI_GENERIC_CODES, Runner, check
 from sparring.check._expressions import Expression, parse_expression
 from sparring.check._namespace import (
     ButtonView,
+    ChatbotView,
     ConversationView,
     ErrorView,
     Namespaces,
     TurnView,
     build_namespace,
+    run_chatbot_info,
 )
 from sparring.check._plan import Plan, plan_rule
 from sparring.check._reports import (
@@ -62,6 +64,7 @@ __all__ = [
     "SENSEI_GENERIC_CODES",
     "TURN_FORMS",
     "ButtonView",
+    "ChatbotView",
     "CheckReport",
     "ConversationView",
     "Counts",
@@ -96,6 +99,7 @@ __all__ = [
     "plan_rule",
     "registered_functions",
     "rule_function",
+    "run_chatbot_info",
     "store_verdicts",
     "write_csv",
     "write_json",

@@ -21,7 +21,7 @@ import difflib
 import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sparring.check._analysis import Location
 from sparring.check._builtins import BUILTIN_NAMES
@@ -34,6 +34,9 @@ from sparring.check._sandbox import Evaluator, Scope
 from sparring.check._verdicts import CheckReport, RuleResult, Status, Verdict
 from sparring.conversations import ConversationRecord, ErrorCode
 from sparring.errors import BudgetExceeded, ConfigError, ModelError, ModelRequired, Problem
+
+if TYPE_CHECKING:
+    from sparring.connectors import ChatbotInfo
 
 SENSEI_GENERIC_CODES = (
     ErrorCode.GOAL_NOT_COMPLETED,
@@ -71,9 +74,10 @@ class Runner:
         model: Any = None,
         limits: Limits = DEFAULT_LIMITS,
         functions: Mapping[str, RuleFunction] | None = None,
+        chatbot: ChatbotInfo | None = None,
     ) -> None:
         self.records = list(records)
-        self.namespaces = Namespaces(self.records)
+        self.namespaces = Namespaces(self.records, chatbot)
         self.model = model
         self.limits = limits
         self.functions = dict(registered_functions() if functions is None else functions)
@@ -334,18 +338,21 @@ def check(
     limits: Limits = DEFAULT_LIMITS,
     source: str | None = None,
     progress: Callable[[RuleResult], None] | None = None,
+    chatbot: ChatbotInfo | None = None,
 ) -> CheckReport:
     """Check every active rule of ``rule_set`` on ``records``.
 
     ``model`` is a ``sparring.llm`` model for model-backed functions (``None``: offline
-    strategies, else ``unscored``). Raises ``ConfigError`` before evaluating anything when a
-    rule reads a variable no conversation defines. ``progress`` is called after each rule.
+    strategies, else ``unscored``); ``chatbot`` is chatbot.yaml's ``info``, which rules
+    read as ``chatbot`` (``run_chatbot_info`` reads it from a run directory). Raises
+    ``ConfigError`` before evaluating anything when a rule reads a variable no
+    conversation defines. ``progress`` is called after each rule.
     """
     from sparring.check._tuples import run_tuples
 
     started = time.perf_counter()
     known_functions()
-    runner = Runner(records, model=model, limits=limits)
+    runner = Runner(records, model=model, limits=limits, chatbot=chatbot)
     problems = runner.unknown_names(rule_set.active)
     if problems:
         raise ConfigError(problems)

@@ -13,6 +13,7 @@ from sparring.check import (
     Limits,
     check,
     load_rules,
+    run_chatbot_info,
     store_verdicts,
     write_csv,
     write_json,
@@ -73,6 +74,7 @@ def check_command(
         model_name=model,
         limits=Limits(timeout=timeout),
         source=str(run),
+        chatbot=run_chatbot_info(run),
     )
     print_report(console, report, {record.id: record for record in records})
     for path, write in ((csv_path, write_csv), (junit, write_junit), (json_path, write_json)):

@@ -83,7 +83,9 @@ def simulate_command(
     kind = _simulator_kind(simulator, model)
     config = load_chatbot_config(chatbot)
     llm = load_model(model, model_base_url, cache)
-    specs, profile_files = asyncio.run(plan_run(profiles, seed=seed, model=llm))
+    specs, profile_files = asyncio.run(
+        plan_run(profiles, seed=seed, model=llm, chatbot=config.info)
+    )
     if store is None:
         store = RunStore.create(
             out or Path("runs") / datetime.now(UTC).strftime("%Y%m%d-%H%M%S"),

@@ -140,7 +140,8 @@ class Chatbot(_Strict):
     """``chatbot``: what the tester knows about the chatbot under test."""
 
     is_starter: bool = True
-    fallback: str
+    fallback: str | None = None
+    """The chatbot's fallback phrase; when left out, chatbot.yaml's ``info.fallback``."""
     output: list[Annotated[dict[Name, OutputSpec], Field(min_length=1, max_length=1)]] = Field(
         default_factory=list
     )
@@ -213,8 +214,9 @@ class Profile(_Strict):
         return self.user.role
 
     @property
-    def fallback(self) -> str:
-        """The chatbot's fallback message, as the tester wrote it."""
+    def fallback(self) -> str | None:
+        """The chatbot's fallback message, as the tester wrote it (``None``: not written,
+        chatbot.yaml's ``info.fallback`` applies)."""
         return self.chatbot.fallback
 
     @property
