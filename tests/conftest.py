@@ -6,6 +6,7 @@ import logging
 import os
 import socket
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,23 @@ def _restore_logging() -> Iterator[None]:
     yield
     root.setLevel(level)
     root.handlers[:] = handlers
+
+
+@pytest.fixture
+def registries() -> Iterator[None]:
+    """Every registry (connectors, model providers, rule functions, schemas) starts from its
+    built-ins (no plug-in loaded yet, so a mocked ``importlib.metadata.entry_points`` is
+    read) and is put back as it was after the test: register, override or load freely."""
+    from sparring.check import RULE_FUNCTIONS
+    from sparring.connectors import CONNECTORS
+    from sparring.llm import PROVIDERS
+    from sparring.schemas import SCHEMAS
+
+    with ExitStack() as stack:
+        for registry in (CONNECTORS, PROVIDERS, RULE_FUNCTIONS, SCHEMAS):
+            stack.enter_context(registry.snapshot())
+            registry.reset()
+        yield
 
 
 @pytest.fixture

@@ -6,6 +6,9 @@ Three families, as in the project's style guide:
   config. Carries file, line and key so the CLI can point at it; the CLI exits with code 2.
 
   - ``ConfigError`` — several located problems found in one file (``problems``).
+  - ``UnknownName`` (also a ``LookupError``) — no connector, model provider, rule function
+    or schema is registered under a name: says which are, "did you mean", and why a
+    plug-in of that name failed to load (``sparring.registry``).
 
 - ``ChatbotFailure`` — the chatbot under test failed (crash, timeout, garbage). Recorded
   on the conversation with a SENSEI error code; the run goes on.
@@ -19,6 +22,8 @@ Three families, as in the project's style guide:
     (``raw`` keeps the last text). ``BudgetExceeded`` — a cost limit stops further calls.
   - ``ModelRequired`` — a step that has no offline strategy was asked to run without a
     model (the message names the ``--model`` setting); a rule reports it as ``unscored``.
+  - ``DuplicateName`` — code (ours or a plug-in's) registered a name twice without
+    asking to replace it.
 """
 
 from __future__ import annotations
@@ -65,6 +70,60 @@ class UserInputError(SparringError):
 
 class ConfigError(UserInputError):
     """A configuration file (profile, rule, chatbot.yaml) failed to load."""
+
+
+class UnknownName(UserInputError, LookupError):
+    """Nothing of kind ``kind`` (``connector``, ``schema``…) is registered as ``name``.
+
+    ``available`` lists the registered names (sorted), ``suggestions`` the close ones
+    ("did you mean"), ``reason`` why a plug-in of that name failed to load (``None`` when
+    none did). ``at(file, line, key)`` returns the same error located in a user's file.
+    """
+
+    template = "unknown {kind} {name!r}{hint}; available: {available}"
+    """The message when no plug-in failed; subclasses may reword it."""
+
+    def __init__(
+        self,
+        kind: str,
+        name: str,
+        available: list[str],
+        *,
+        suggestions: list[str] | None = None,
+        reason: str | None = None,
+        where: Problem | None = None,
+    ) -> None:
+        self.kind, self.name, self.available = kind, name, available
+        self.suggestions = suggestions or []
+        self.reason = reason
+        hint = (
+            f" (did you mean {' or '.join(map(repr, self.suggestions))}?)"
+            if self.suggestions
+            else ""
+        )
+        message = self.template.format(
+            kind=kind, name=name, hint=hint, available=", ".join(available) or "(none)"
+        )
+        if reason:
+            message = f"{kind} plug-in {name!r} failed to load: {reason}"
+        where = where or Problem("", None, "", "")
+        super().__init__(Problem(where.file, where.line, where.key, message))
+
+    @property
+    def message(self) -> str:
+        """The problem's text, without its location."""
+        return self.problems[0].message
+
+    def at(self, file: str, line: int | None, key: str) -> UnknownName:
+        """This error located at ``file:line [key]`` (same class and fields)."""
+        return type(self)(
+            self.kind,
+            self.name,
+            self.available,
+            suggestions=self.suggestions,
+            reason=self.reason,
+            where=Problem(file, line, key, ""),
+        )
 
 
 class ChatbotFailure(SparringError):
@@ -124,6 +183,18 @@ class ModelRequired(SparringError):
         super().__init__(
             f"{step} needs a language model{extra}: none is configured; pass --model NAME "
             "(e.g. --model gpt-4o-mini, or a local model) or set `model:` in the configuration"
+        )
+
+
+class DuplicateName(SparringError, ValueError):
+    """``name`` is already registered as a ``kind`` and replacing it was not asked for."""
+
+    def __init__(self, kind: str, name: str, existing: object) -> None:
+        self.kind, self.name, self.existing = kind, name, existing
+        owner = getattr(existing, "__module__", None) or type(existing).__module__
+        super().__init__(
+            f"{kind} {name!r} is already registered (by {owner}); choose another name, or "
+            "register with replace=True to replace it"
         )
 
 

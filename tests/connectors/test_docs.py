@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from sparring.connectors import ChatbotConfig, _registry, create_connector, load_chatbot_config
+from sparring.connectors import ChatbotConfig, create_connector, get_connector, load_chatbot_config
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "connectors.md"
 BLOCKS = re.findall(r"```(yaml|python)\n(.*?)```", DOC.read_text(encoding="utf-8"), re.DOTALL)
@@ -44,15 +43,7 @@ async def test_scripted_example_behaves_as_documented(tmp_path: Path) -> None:
     assert "- BUTTON TEXT: Small LINK: /size_small" in sized.text
 
 
-@pytest.fixture
-def clean_registry() -> Iterator[None]:
-    saved = dict(_registry._registry)
-    yield
-    _registry._registry.clear()
-    _registry._registry.update(saved)
-
-
-@pytest.mark.usefixtures("clean_registry")
+@pytest.mark.usefixtures("registries")
 async def test_writing_a_connector_example_runs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -63,4 +54,4 @@ async def test_writing_a_connector_example_runs(
     config = ChatbotConfig.model_validate({"connector": "echo", "params": {"prefix": ">"}})
     reply = await (await create_connector(config).open()).send("hi")
     assert reply.messages == ["> hi"]
-    assert _registry.get_connector("echo").description.startswith("Echoes every message")
+    assert get_connector("echo").description.startswith("Echoes every message")

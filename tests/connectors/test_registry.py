@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import sys
 from importlib.metadata import EntryPoint
 from pathlib import Path
@@ -15,7 +16,6 @@ from sparring.connectors import (
     ConnectorContext,
     ConnectorParams,
     UnknownConnector,
-    _registry,
     available_connectors,
     connector,
     create_connector,
@@ -49,14 +49,6 @@ class MyParams(ConnectorParams):
     level: int = 1
 
 
-@pytest.fixture
-def clean_registry() -> Any:
-    saved = dict(_registry._registry)
-    yield
-    _registry._registry.clear()
-    _registry._registry.update(saved)
-
-
 def _plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, module: str) -> None:
     (tmp_path / f"{module}.py").write_text(PLUGIN.format(name=name), encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -66,7 +58,7 @@ def _plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, module: 
         assert group == ENTRY_POINT_GROUP
         return [p for p in [point] if name is None or p.name == name]
 
-    monkeypatch.setattr(_registry, "entry_points", fake_entry_points)
+    monkeypatch.setattr(importlib.metadata, "entry_points", fake_entry_points)
 
 
 def test_built_ins_are_listed_with_descriptions() -> None:
@@ -82,7 +74,7 @@ def test_unknown_name_lists_available() -> None:
     assert set(info.value.available) >= BUILT_IN
 
 
-@pytest.mark.usefixtures("clean_registry")
+@pytest.mark.usefixtures("registries")
 async def test_entry_point_plugin_is_loaded_lazily_on_lookup(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -99,7 +91,7 @@ async def test_entry_point_plugin_is_loaded_lazily_on_lookup(
     assert reply.messages == ["says hi"]
 
 
-@pytest.mark.usefixtures("clean_registry")
+@pytest.mark.usefixtures("registries")
 def test_entry_point_plugins_appear_in_the_list(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -107,11 +99,11 @@ def test_entry_point_plugins_appear_in_the_list(
     assert "echo_listed" in available_connectors()
 
 
-@pytest.mark.usefixtures("clean_registry")
+@pytest.mark.usefixtures("registries")
 def test_broken_plugin_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     point = EntryPoint(name="broken", value="no_such_module_q:f", group=ENTRY_POINT_GROUP)
     monkeypatch.setattr(
-        _registry,
+        importlib.metadata,
         "entry_points",
         lambda group, name=None: [point] if name in (None, "broken") else [],
     )
@@ -120,7 +112,7 @@ def test_broken_plugin_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "broken" not in available_connectors()
 
 
-@pytest.mark.usefixtures("clean_registry")
+@pytest.mark.usefixtures("registries")
 def test_decorator_infers_params_and_rejects_unannotated() -> None:
     @connector("mine", description="Mine.")
     def factory(params: MyParams, context: ConnectorContext) -> Any:

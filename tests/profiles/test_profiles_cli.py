@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from typer.testing import CliRunner
 
 from sparring.cli import app
-from sparring.cli._profiles import json_schema, register_schema, schema_names
+from sparring.schemas import json_schema, register_schema, schema_names
 
 runner = CliRunner()
 
@@ -79,6 +79,7 @@ def test_schema_profile_is_json_schema() -> None:
     assert "random steps" in goal_style
 
 
+@pytest.mark.usefixtures("registries")
 def test_schema_registry_accepts_other_formats() -> None:
     class Rules(BaseModel):
         rule: str

@@ -18,6 +18,7 @@ from sparring.check import _temporal  # noqa: F401  (registers the turn-level fo
 from sparring.check._analysis import TURN_FORMS
 from sparring.check._console import print_report
 from sparring.check._context import (
+    RULE_FUNCTIONS,
     FunctionContext,
     RuleFunction,
     registered_functions,
@@ -28,10 +29,12 @@ from sparring.check._expressions import Expression, parse_expression
 from sparring.check._job import CheckResult, CheckSettings, check_job, check_job_async
 from sparring.check._namespace import (
     ButtonView,
+    ChatbotView,
     ConversationView,
     ErrorView,
     TurnView,
     build_namespace,
+    run_chatbot_info,
 )
 from sparring.check._reports import (
     junit_xml,
@@ -55,10 +58,12 @@ from sparring.results import Counts, Evidence, Status, Verdict
 
 __all__ = [
     "DEFAULT_LIMITS",
+    "RULE_FUNCTIONS",
     "SENSEI_COLUMNS",
     "SENSEI_GENERIC_CODES",
     "TURN_FORMS",
     "ButtonView",
+    "ChatbotView",
     "CheckReport",
     "CheckResult",
     "CheckSettings",
@@ -94,6 +99,7 @@ __all__ = [
     "print_report",
     "registered_functions",
     "rule_function",
+    "run_chatbot_info",
     "store_verdicts",
     "write_csv",
     "write_json",

@@ -11,11 +11,13 @@ reply, a cost) goes into ``context.evidence``, which the verdict keeps.
 
 from __future__ import annotations
 
+import types
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from sparring.conversations import ConversationRecord
+from sparring.registry import Registry
 from sparring.results import Evidence
 from sparring.types import TextModel
 
@@ -55,23 +57,47 @@ class FunctionContext:
 RuleFunction = Callable[..., Any]
 """A rule function: ``fn(context: FunctionContext, *args, **kwargs) -> value``."""
 
-_REGISTRY: dict[str, RuleFunction] = {}
+FUNCTIONS_GROUP = "sparring.check_functions"
+"""The entry-point group of rule-function plug-ins (see ``sparring.check.functions``)."""
 
 
-def rule_function(*names: str) -> Callable[[RuleFunction], RuleFunction]:
+def _adopt_function(name: str, loaded: Any) -> RuleFunction | None:
+    """An entry point names a module (its decorators registered on import) or a function."""
+    if isinstance(loaded, types.ModuleType):
+        return None
+    if not callable(loaded):
+        raise TypeError("is not a function")
+    return cast(RuleFunction, loaded)
+
+
+RULE_FUNCTIONS: Registry[RuleFunction] = Registry(
+    "rule function",
+    group=FUNCTIONS_GROUP,
+    builtins=("sparring.check.functions",),
+    adopt=_adopt_function,
+)
+"""Every rule function by name; built-ins load on first use, plug-ins with
+``load_plugin_functions`` (or on a lookup of an unknown name)."""
+
+
+def rule_function(*names: str, replace: bool = False) -> Callable[[RuleFunction], RuleFunction]:
     """Register a rule function under one or more names (e.g. ``missing_slots``,
-    ``missing_outputs``). Later registrations of a name replace earlier ones."""
+    ``missing_outputs``; none: the function's own name).
+
+    Raises ``DuplicateName`` when a name is taken by another function and ``replace`` is
+    false; a user's functions file (``load_functions_file``) replaces freely.
+    """
 
     def register(fn: RuleFunction) -> RuleFunction:
         for name in names or (fn.__name__,):
-            _REGISTRY[name] = fn
+            RULE_FUNCTIONS.register(name, fn, replace=replace)
         return fn
 
     return register
 
 
 def registered_functions() -> Mapping[str, RuleFunction]:
-    """Every registered rule function by name (built-ins are registered on import of
-    ``sparring.check.functions``; plug-ins through the ``sparring.check_functions``
-    entry-point group)."""
-    return dict(_REGISTRY)
+    """Every registered rule function by name: the built-ins (``sparring.check.functions``)
+    and the plug-ins and files loaded so far (``load_plugin_functions``,
+    ``load_functions_file``)."""
+    return RULE_FUNCTIONS.items(plugins=False)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import difflib
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sparring.check._analysis import Location
 from sparring.check._builtins import BUILTIN_NAMES
@@ -37,6 +37,9 @@ from sparring.conversations import ConversationRecord, ErrorCode
 from sparring.errors import BudgetExceeded, ConfigError, ModelError, ModelRequired, Problem
 from sparring.results import Evidence, Status, Verdict, verdict_from_evidence
 from sparring.types import Strategy, TextModel
+
+if TYPE_CHECKING:
+    from sparring.connectors import ChatbotInfo
 
 SENSEI_GENERIC_CODES = (
     ErrorCode.GOAL_NOT_COMPLETED,
@@ -82,9 +85,10 @@ class Runner:
         limits: Limits = DEFAULT_LIMITS,
         functions: Mapping[str, RuleFunction] | None = None,
         wait: Callable[[Awaitable[Any]], Any] | None = None,
+        chatbot: ChatbotInfo | None = None,
     ) -> None:
         self.records = list(records)
-        self.namespaces = Namespaces(self.records)
+        self.namespaces = Namespaces(self.records, chatbot)
         self.model = model
         self.limits = limits
         self.functions = dict(registered_functions() if functions is None else functions)

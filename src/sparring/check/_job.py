@@ -10,6 +10,7 @@ from typing import ClassVar
 
 from pydantic import Field
 
+from sparring.check._namespace import run_chatbot_info
 from sparring.check._reports import store_verdicts, write_csv, write_json, write_junit
 from sparring.check._rules import load_rules
 from sparring.check._run import check_async
@@ -76,6 +77,7 @@ async def check_job_async(
         limits=Limits(timeout=settings.timeout),
         source=str(settings.run),
         progress=progress,
+        chatbot=run_chatbot_info(settings.run),
     )
     writers = ((settings.csv, write_csv), (settings.junit, write_junit))
     for path, write in (*writers, (settings.json_file, write_json)):

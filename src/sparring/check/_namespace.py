@@ -20,16 +20,23 @@ Here a goal variable wins over an unprefixed setting; the setting stays reachabl
 
 sparring adds, under any user name: ``turns`` (``TurnView``: role, text, buttons, latency
 in seconds, timestamp), ``errors`` (``ErrorView``), ``response_times`` (seconds),
-``profile`` and ``conversation_id``.
+``profile``, ``conversation_id`` and ``chatbot`` (``ChatbotView``: chatbot.yaml's
+``info`` — name, description, type, languages — and the conversation's ``fallback``, the
+profile's where it set one, else ``info.fallback``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from sparring.conversations import ConversationRecord
+from sparring.errors import ConfigError, Problem
+
+if TYPE_CHECKING:
+    from sparring.connectors import ChatbotInfo
 
 SENSEI_SPEAKERS = {"user": "User", "assistant": "Assistant"}
 
@@ -69,8 +76,35 @@ class ErrorView:
     turn: int | None
 
 
+@dataclass(frozen=True, slots=True)
+class ChatbotView:
+    """``chatbot``: what the chatbot under test is (chatbot.yaml's ``info``). ``languages``
+    are ISO 639-1 codes; ``fallback`` is the conversation's fallback phrase (the profile's,
+    else ``info.fallback``); fields chatbot.yaml leaves out are ``None`` (``()``)."""
+
+    name: str | None = None
+    description: str | None = None
+    type: str | None = None
+    languages: tuple[str, ...] = ()
+    fallback: str | None = None
+
+    @classmethod
+    def of(cls, record: ConversationRecord, info: ChatbotInfo | None) -> ChatbotView:
+        """The view for ``record``: ``info``'s fields, the record's fallback first."""
+        if info is None:
+            return cls(fallback=record.fallback)
+        return cls(
+            name=info.name,
+            description=info.description,
+            type=info.type,
+            languages=tuple(info.languages),
+            fallback=record.fallback or info.fallback,
+        )
+
+
 VIEW_FIELDS: dict[type, frozenset[str]] = {
-    cls: frozenset(f.name for f in fields(cls)) for cls in (ButtonView, TurnView, ErrorView)
+    cls: frozenset(f.name for f in fields(cls))
+    for cls in (ButtonView, TurnView, ErrorView, ChatbotView)
 }
 
 
@@ -130,13 +164,17 @@ def sensei_value(value: Any) -> Any:
     return value if isinstance(value, list) else [value]
 
 
-def build_namespace(record: ConversationRecord) -> dict[str, Any]:
+def build_namespace(
+    record: ConversationRecord, chatbot: ChatbotInfo | None = None
+) -> dict[str, Any]:
     """The SENSEI-check namespace of one conversation (see the module docstring), without
-    ``conv``, which the evaluator adds for the rule's arity."""
+    ``conv``, which the evaluator adds for the rule's arity. ``chatbot`` is chatbot.yaml's
+    ``info`` (``None``: unknown; ``chatbot`` then holds the record's fallback only)."""
     views = turn_views(record)
     names: dict[str, Any] = {
         "profile": record.profile,
         "conversation_id": record.id,
+        "chatbot": ChatbotView.of(record, chatbot),
         "turns": views,
         "errors": tuple(ErrorView(int(e.code), e.name, e.message, e.turn) for e in record.errors),
         "response_times": record.response_times,
@@ -157,11 +195,38 @@ def build_namespace(record: ConversationRecord) -> dict[str, Any]:
     return names
 
 
-class Namespaces:
-    """Each conversation's namespace, built once and shared by every rule of a check."""
+def run_chatbot_info(path: str | Path) -> ChatbotInfo | None:
+    """chatbot.yaml's ``info`` as the run directory at ``path`` recorded it in its manifest
+    (``None`` for a folder of conversations, or a run that recorded none). Raises
+    ``ConfigError`` when the manifest or its ``info`` does not validate."""
+    from pydantic import ValidationError
 
-    def __init__(self, records: list[ConversationRecord]) -> None:
+    from sparring.connectors import ChatbotInfo
+    from sparring.conversations import RunStore
+
+    if not (Path(path) / "manifest.json").is_file():
+        return None
+    info = RunStore.open(path, clean=False).manifest.chatbot.get("info")
+    if not info:
+        return None
+    try:
+        return ChatbotInfo.model_validate(info)
+    except ValidationError as exc:
+        message = f"the run's chatbot info does not validate: {exc}"
+        raise ConfigError(
+            Problem(str(Path(path) / "manifest.json"), None, "chatbot.info", message)
+        ) from exc
+
+
+class Namespaces:
+    """Each conversation's namespace, built once and shared by every rule of a check;
+    ``chatbot`` is chatbot.yaml's ``info`` (see ``build_namespace``)."""
+
+    def __init__(
+        self, records: list[ConversationRecord], chatbot: ChatbotInfo | None = None
+    ) -> None:
         self.records = records
+        self.chatbot = chatbot
         self._cache: dict[int, dict[str, Any]] = {}
         self._views: dict[int, ConversationView] = {}
 
@@ -172,7 +237,7 @@ class Namespaces:
         """The namespace of conversation ``index`` (without ``conv``)."""
         cached = self._cache.get(index)
         if cached is None:
-            cached = self._cache[index] = build_namespace(self.records[index])
+            cached = self._cache[index] = build_namespace(self.records[index], self.chatbot)
         return cached
 
     def view(self, index: int) -> ConversationView:

@@ -29,6 +29,7 @@ from sparring.check._analysis import Location
 from sparring.check._context import registered_functions
 from sparring.check._expressions import Expression, parse_expression
 from sparring.errors import ConfigError, Problem
+from sparring.schemas import register_schema
 
 logger = logging.getLogger(__name__)
 
@@ -343,3 +344,6 @@ def rules_schema() -> dict[str, Any]:
     schema = adapter.json_schema(by_alias=True)
     schema["title"] = "sparring rules"
     return schema
+
+
+register_schema("rules", rules_schema)

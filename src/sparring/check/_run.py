@@ -22,6 +22,7 @@ from sparring.check._rules import Rule, RuleSet, known_functions
 from sparring.check._safety import DEFAULT_LIMITS, Limits
 from sparring.check._tuples import run_tuples
 from sparring.check._verdicts import CheckReport, RuleResult
+from sparring.connectors import ChatbotInfo
 from sparring.conversations import ConversationRecord
 from sparring.errors import ConfigError
 from sparring.jobs import run_blocking
@@ -38,12 +39,13 @@ async def check_async(
     limits: Limits = DEFAULT_LIMITS,
     source: str | None = None,
     progress: Callable[[RuleResult], None] | None = None,
+    chatbot: ChatbotInfo | None = None,
 ) -> CheckReport:
     """Check every active rule of ``rule_set`` on ``records``; see ``check``."""
     started = time.perf_counter()
     known_functions()
     loop = asyncio.get_running_loop()
-    runner = Runner(records, model=model, limits=limits, wait=_waiter(loop))
+    runner = Runner(records, model=model, limits=limits, wait=_waiter(loop), chatbot=chatbot)
     problems = runner.unknown_names(rule_set.active)
     if problems:
         raise ConfigError(problems)
@@ -122,13 +124,16 @@ def check(
     limits: Limits = DEFAULT_LIMITS,
     source: str | None = None,
     progress: Callable[[RuleResult], None] | None = None,
+    chatbot: ChatbotInfo | None = None,
 ) -> CheckReport:
     """Check every active rule of ``rule_set`` on ``records`` (SENSEI-check's semantics).
 
     ``model`` serves model-backed functions (``None``: offline strategies, else
     ``unscored``); with one, each rule's conversations are checked concurrently within
-    ``model.concurrency``. Raises ``ConfigError`` before evaluating anything when a rule
-    reads a variable no conversation defines. ``progress`` is called after each rule. The
+    ``model.concurrency``; ``chatbot`` is chatbot.yaml's ``info``, which rules read as
+    ``chatbot`` (``run_chatbot_info`` reads it from a run directory). Raises
+    ``ConfigError`` before evaluating anything when a rule reads a variable no
+    conversation defines. ``progress`` is called after each rule. The
     synchronous face of ``check_async``; usable inside a running event loop too (it then
     runs in a helper thread).
     """

@@ -9,11 +9,7 @@ from typing import Annotated
 import typer
 
 from sparring.check import CheckSettings, check_job, print_report
-from sparring.check._rules import rules_schema
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
-from sparring.cli._profiles import register_schema
-
-register_schema("rules", rules_schema)
 
 
 @app.command("check")

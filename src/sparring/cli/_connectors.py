@@ -16,20 +16,16 @@ from rich.table import Table
 from rich.text import Text
 
 from sparring.cli._app import app, console, err_console
-from sparring.cli._profiles import register_schema
 from sparring.connectors import (
-    ChatbotConfig,
+    CONNECTORS,
     Reply,
-    UnknownConnector,
     available_connectors,
     create_connector,
     get_connector,
     greeting_of,
     load_chatbot_config,
 )
-from sparring.errors import ChatbotFailure, UserInputError
-
-register_schema("chatbot", ChatbotConfig)
+from sparring.errors import ChatbotFailure
 
 connectors_app = typer.Typer(
     name="connectors", help="List the connectors to chatbots and their parameters."
@@ -41,11 +37,14 @@ QUIT = "/quit"
 
 @connectors_app.command("list")
 def list_connectors() -> None:
-    """List every connector (built in and from plugins) with a one-line description."""
+    """List every connector (built in and from plugins) with a one-line description; plug-ins
+    that failed to load are listed after it, with the reason."""
     table = Table("connector", "description", title="Connectors")
     for name, spec in available_connectors().items():
         table.add_row(Text(name), Text(spec.description))
     console.print(table)
+    for failure in CONNECTORS.failures():
+        err_console.print(Text.assemble(("warning", "yellow"), f": connector {failure}"))
 
 
 @connectors_app.command("show")
@@ -53,10 +52,7 @@ def show_connector(
     name: Annotated[str, typer.Argument(help="Connector name, e.g. rasa.")],
 ) -> None:
     """Show a connector's parameters (the ``params:`` of chatbot.yaml)."""
-    try:
-        spec = get_connector(name)
-    except UnknownConnector as exc:
-        raise UserInputError(str(exc)) from exc
+    spec = get_connector(name)  # UnknownConnector is a UserInputError
     table = Table(title=f"{name}: params")
     for column in ("parameter", "type", "default", "description"):
         table.add_column(column, overflow="fold")

@@ -3,64 +3,25 @@
 ``validate`` checks every file format users write — profiles, rule files and
 ``chatbot.yaml`` — telling them apart by their top-level keys.
 
-``schema`` prints the JSON Schema of a file format users write. Formats are registered
-by name with ``register_schema`` (a Pydantic model class, or a callable returning a
-schema); other command modules register theirs (``chatbot``, ``rules``…) when the CLI
-is imported, and third-party packages through the ``sparring.schemas`` entry-point group
-(``name = "package.module:ModelOrCallable"``).
+``schema`` prints the JSON Schema of a file format users write, looked up in the
+library's registry (``sparring.schemas``: the packages register their formats,
+third-party packages add theirs through the ``sparring.schemas`` entry-point group).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Annotated, Any, cast
+from typing import Annotated
 
 import typer
 import yaml
-from pydantic import BaseModel
 from rich.markup import escape
 
 from sparring.cli._app import EXIT_USER_ERROR, app, console, err_console
 from sparring.errors import ConfigError, Problem, UserInputError
-from sparring.profiles import Profile, check_profiles, profile_files
-
-SchemaSource = type[BaseModel] | Callable[[], dict[str, Any]]
-ENTRY_POINT_GROUP = "sparring.schemas"
-_SCHEMAS: dict[str, SchemaSource] = {}
-
-
-def register_schema(name: str, source: SchemaSource) -> None:
-    """Make ``sparring schema NAME`` print ``source``'s JSON Schema."""
-    _SCHEMAS[name] = source
-
-
-def schema_names() -> list[str]:
-    """Every registered schema name, entry points included."""
-    names = set(_SCHEMAS) | {ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)}
-    return sorted(names)
-
-
-def json_schema(name: str) -> dict[str, Any]:
-    """The JSON Schema registered as ``name``. Raises ``UserInputError`` for unknown names."""
-    source = _SCHEMAS.get(name)
-    if source is None:
-        for entry in entry_points(group=ENTRY_POINT_GROUP, name=name):
-            source = entry.load()
-            break
-    if source is None:
-        raise UserInputError(f"no schema named '{name}'; known: {', '.join(schema_names())}")
-    if isinstance(source, type) and issubclass(source, BaseModel):
-        schema = source.model_json_schema(by_alias=True)
-    else:
-        schema = cast(Callable[[], dict[str, Any]], source)()
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
-
-
-register_schema("profile", Profile)
-
+from sparring.profiles import check_profiles, profile_files
+from sparring.schemas import json_schema
 
 _RULE_KEYS = frozenset({"oracle", "then", "if", "when", "yields", "on-error"})
 _PROFILE_KEYS = frozenset({"test_name", "llm", "user", "chatbot", "conversation"})

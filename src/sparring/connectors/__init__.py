@@ -23,6 +23,7 @@ from sparring.connectors._config import (
     load_chatbot_config,
 )
 from sparring.connectors._registry import (
+    CONNECTORS,
     ENTRY_POINT_GROUP,
     ConnectorSpec,
     UnknownConnector,
@@ -35,6 +36,7 @@ from sparring.connectors._secrets import Redactor
 from sparring.types import Button, render_sensei_text
 
 __all__ = [
+    "CONNECTORS",
     "ENTRY_POINT_GROUP",
     "Button",
     "ChatbotConfig",

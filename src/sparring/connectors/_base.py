@@ -35,6 +35,12 @@ class ConnectorParams(BaseModel):
     timeout: float = Field(default=20.0, gt=0)
     """Seconds to wait for one reply before recording a timeout (code 504)."""
 
+    def chatbot_info(self) -> dict[str, Any]:
+        """What these params say about the chatbot, as ``ChatbotInfo`` fields (e.g. the
+        fallback phrase of a SENSEI connector file); ``info:`` in chatbot.yaml wins.
+        Empty by default."""
+        return {}
+
 
 @runtime_checkable
 class Conversation(Protocol):

@@ -21,9 +21,11 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import (
     BaseModel,
     ConfigDict,
+    Field,
     PrivateAttr,
     SerializeAsAny,
     ValidationError,
+    field_validator,
     model_validator,
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
@@ -33,16 +35,19 @@ from sparring.connectors._base import Connector, ConnectorContext, ConnectorPara
 from sparring.connectors._registry import UnknownConnector, get_connector
 from sparring.connectors._secrets import UnsetVariables, resolve_params
 from sparring.errors import ConfigError, Problem
+from sparring.schemas import register_schema
 
 if TYPE_CHECKING:
     import httpx
 
 
 class ChatbotInfo(BaseModel):
-    """What the chatbot under test is: used by exploration, simulation and reports.
+    """What the chatbot under test is: the one home of these facts, read by simulation
+    (fallback detection), the rules' namespace (``chatbot``) and reports.
 
     ``fallback`` is the phrase the chatbot answers when it does not understand (SENSEI's
-    fallback); ``languages`` are ISO 639-1 codes, the first being the default.
+    fallback; a profile's ``chatbot.fallback`` wins for that profile's conversations);
+    ``languages`` are ISO 639-1 codes, the first being the default.
     """
 
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
@@ -64,14 +69,17 @@ class ChatbotConfig(BaseModel):
 
     ``params`` is an instance of the named connector's params model. Validating a dict
     looks the connector up in the registry; an unknown name or bad params raise a
-    ``pydantic.ValidationError`` located at ``connector`` or ``params.<key>``.
+    ``pydantic.ValidationError`` located at ``connector`` or ``params.<key>``. ``info``
+    is always set (empty when the file has none); what the params say about the chatbot
+    (``ConnectorParams.chatbot_info``, e.g. SENSEI's ``fallback_message``) fills the
+    fields ``info:`` leaves out.
     """
 
     model_config = ConfigDict(extra="forbid")
 
     connector: str
     params: SerializeAsAny[ConnectorParams]
-    info: ChatbotInfo | None = None
+    info: ChatbotInfo = Field(default_factory=ChatbotInfo)
 
     _source: Path | None = PrivateAttr(default=None)
     _lines: LineMap = PrivateAttr(default_factory=LineMap)
@@ -100,10 +108,26 @@ class ChatbotConfig(BaseModel):
             errors.extend(_relocated(exc, ()))
         raise ValidationError.from_exception_data(cls.__name__, errors)
 
+    @field_validator("info", mode="before")
+    @classmethod
+    def _no_info_is_empty(cls, value: Any) -> Any:
+        return {} if value is None else value
+
+    @model_validator(mode="after")
+    def _info_from_params(self) -> ChatbotConfig:
+        implied = self.params.chatbot_info()
+        if implied:
+            given = self.info.model_dump(exclude_unset=True)
+            self.info = ChatbotInfo.model_validate({**implied, **given})
+        return self
+
     @property
     def source(self) -> Path | None:
         """The file this config was loaded from (``None`` when built in code)."""
         return self._source
+
+
+register_schema("chatbot", ChatbotConfig)
 
 
 def _custom_error(kind: str, message: str, loc: tuple[str, ...], value: Any) -> InitErrorDetails:
@@ -157,7 +181,11 @@ def create_connector(
     connectors (tests). Raises ``ConfigError`` naming the key of an unset environment
     variable, or of a parameter the connector rejects (e.g. an unimportable module).
     """
-    spec = get_connector(config.connector)
+    try:
+        spec = get_connector(config.connector)
+    except UnknownConnector as exc:
+        where = config_problem(config, ("connector",), "")
+        raise exc.at(where.file, where.line, where.key) from None
     if base_dir is None:
         base_dir = config.source.parent if config.source else Path.cwd()
     try:

@@ -1,6 +1,6 @@
 """An OpenAI-compatible chat endpoint as the chatbot under test.
 
-``POST {base_url}/chat/completions`` with the conversation's history (an optional system
+``POST {url}/chat/completions`` with the conversation's history (an optional system
 prompt, then alternating user and assistant messages); the reply is
 ``choices[0].message.content``. Works with OpenAI, vLLM, Ollama (``/v1``), llama.cpp's
 server and any other server of that API. This is the bot being tested, not sparring's
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field, SecretStr
+from pydantic import AliasChoices, Field, SecretStr
 
 from sparring.connectors._base import ConnectorContext, ConnectorParams, timed_reply
 from sparring.connectors._http import HttpClient, join_url
@@ -23,8 +23,11 @@ from sparring.errors import BadPayload
 class OpenAIParams(ConnectorParams):
     """An OpenAI-compatible ``/chat/completions`` server and the bot's prompt."""
 
-    base_url: str = "https://api.openai.com/v1"
-    """Base URL of the API (``http://localhost:11434/v1`` for Ollama)."""
+    url: str = Field(
+        default="https://api.openai.com/v1", validation_alias=AliasChoices("url", "base_url")
+    )
+    """Base URL of the API (``http://localhost:11434/v1`` for Ollama); ``base_url`` is
+    accepted as an alias."""
     model: str
     """Model name as the server knows it."""
     api_key: SecretStr | None = None
@@ -91,7 +94,7 @@ class OpenAIConnector:
         self.context = context
         self.timeout = params.timeout
         self.system_prompt = params.system_prompt
-        self.endpoint = join_url(params.base_url, "/chat/completions")
+        self.endpoint = join_url(params.url, "/chat/completions")
         self._options: dict[str, Any] = {"model": params.model}
         if params.temperature is not None:
             self._options["temperature"] = params.temperature

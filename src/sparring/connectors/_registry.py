@@ -3,23 +3,20 @@
 Built-in connectors register themselves with ``@connector("name")``; third-party packages
 add theirs through the entry-point group ``sparring.connectors`` (the entry point names a
 ``@connector``-decorated factory, or a module that defines one). Both are loaded lazily,
-on the first lookup, so importing ``sparring.connectors`` stays cheap.
+on the first lookup, so importing ``sparring.connectors`` stays cheap (``sparring.registry``).
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
-import logging
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from typing import Any, TypeVar
 
 from sparring.connectors._base import Connector, ConnectorContext, ConnectorParams
-
-logger = logging.getLogger(__name__)
+from sparring.errors import UnknownName
+from sparring.registry import Registry
 
 ENTRY_POINT_GROUP = "sparring.connectors"
 
@@ -47,42 +44,57 @@ class ConnectorSpec:
     description: str
 
 
-class UnknownConnector(LookupError):
+class UnknownConnector(UnknownName):
     """No connector is registered (built in or by entry point) under ``name``.
 
-    ``reason`` says why a plugin of that name failed to load, when one did.
+    ``available`` lists the connectors, ``suggestions`` the close names and ``reason``
+    says why a plug-in of that name failed to load, when one did. A ``UserInputError``
+    (and a ``LookupError``).
     """
 
-    def __init__(self, name: str, available: list[str], reason: str | None = None) -> None:
-        self.name = name
-        self.available = available
-        message = f"unknown connector {name!r}; available: {', '.join(available)}"
-        if reason:
-            message = f"connector plugin {name!r} failed to load: {reason}"
-        super().__init__(message)
+
+def _adopt(name: str, loaded: Any) -> ConnectorSpec:
+    spec = getattr(loaded, "__sparring_connector__", None)
+    if not isinstance(spec, ConnectorSpec):
+        raise TypeError(f"{loaded!r} registered no connector (decorate it with @connector)")
+    return spec
 
 
-_registry: dict[str, ConnectorSpec] = {}
-_builtins_loaded = False
+CONNECTORS: Registry[ConnectorSpec] = Registry(
+    "connector",
+    group=ENTRY_POINT_GROUP,
+    builtins=_BUILTIN_MODULES,
+    adopt=_adopt,
+    unknown=UnknownConnector,
+)
+"""Every connector by name. Tests use ``CONNECTORS.override(...)``/``snapshot()``."""
 
 
 def connector(
-    name: str, *, params: type[P] | None = None, description: str | None = None
+    name: str,
+    *,
+    params: type[P] | None = None,
+    description: str | None = None,
+    replace: bool = False,
 ) -> Callable[[Factory[P]], Factory[P]]:
     """Register a connector factory under ``name``.
 
     The factory is called as ``factory(params, context)`` and returns a ``Connector``.
     ``params`` defaults to the annotation of the factory's first parameter (a
     ``ConnectorParams`` subclass); ``description`` to the first line of its docstring.
-    Raises ``TypeError`` when no params model can be found.
+    Raises ``TypeError`` when no params model can be found, ``DuplicateName`` when
+    ``name`` is taken by another factory and ``replace`` is false.
     """
 
     def register(factory: Factory[P]) -> Factory[P]:
+        existing = CONNECTORS.peek(name)
+        if existing is not None and existing.factory is factory:
+            return factory
         model = params or _params_annotation(factory)
         doc_lines = (inspect.getdoc(factory) or "").strip().splitlines()
         text = description or (doc_lines[0] if doc_lines else "")
         spec = ConnectorSpec(name=name, factory=factory, params_model=model, description=text)
-        _registry[name] = spec
+        CONNECTORS.register(name, spec, replace=replace)
         factory.__sparring_connector__ = spec  # type: ignore[attr-defined]
         return factory
 
@@ -104,51 +116,17 @@ def _params_annotation(factory: Callable[..., Any]) -> type[ConnectorParams]:
     return model
 
 
-def _load_builtins() -> None:
-    global _builtins_loaded
-    if not _builtins_loaded:
-        _builtins_loaded = True
-        for module in _BUILTIN_MODULES:
-            importlib.import_module(module)
-
-
-def _load_entry_point(name: str) -> ConnectorSpec | None:
-    for point in entry_points(group=ENTRY_POINT_GROUP, name=name):
-        loaded = point.load()
-        if name in _registry:
-            return _registry[name]
-        spec = getattr(loaded, "__sparring_connector__", None)
-        if isinstance(spec, ConnectorSpec):
-            _registry[name] = spec
-            return spec
-        logger.warning("entry point %r (%s) registered no connector", name, point.value)
-    return None
-
-
 def get_connector(name: str) -> ConnectorSpec:
-    """The connector registered under ``name``. Raises ``UnknownConnector``."""
-    _load_builtins()
-    if name in _registry:
-        return _registry[name]
-    try:
-        spec = _load_entry_point(name)
-    except Exception as exc:
-        raise UnknownConnector(name, sorted(_registry), f"{type(exc).__name__}: {exc}") from exc
-    if spec is None:
-        raise UnknownConnector(name, sorted(available_connectors()))
-    return spec
+    """The connector registered under ``name`` (an entry-point plug-in is loaded now if
+    needed). Raises ``UnknownConnector`` naming the available ones, the close ones, or why
+    the plug-in of that name failed to load."""
+    return CONNECTORS.get(name)
 
 
 def available_connectors() -> dict[str, ConnectorSpec]:
     """Every connector, built in and from entry points, by name (sorted).
 
-    An entry point that fails to load is logged and left out.
+    An entry point that fails to load is left out, logged, and listed by
+    ``CONNECTORS.failures()``.
     """
-    _load_builtins()
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        if point.name not in _registry:
-            try:
-                _load_entry_point(point.name)
-            except Exception:
-                logger.warning("cannot load connector plugin %r", point.name, exc_info=True)
-    return dict(sorted(_registry.items()))
+    return CONNECTORS.items()

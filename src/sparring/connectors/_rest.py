@@ -2,7 +2,8 @@
 
 SENSEI's custom connector (package chatbot-connectors, ``implementations/custom.py``)
 describes a bot with ``name``, ``base_url``, ``send_message{path, method, headers,
-payload_template}`` and ``response_path``. Such a file is valid ``params:`` here, and these
+payload_template}`` and ``response_path``. Such a file is valid ``params:`` here
+(``base_url`` is an alias of ``url``, the name every HTTP connector uses), and these
 keys extend it: ``new_conversation`` (a request that opens a session) with
 ``session_id_path``, ``buttons_path``, ``images_path`` and ``response_format``.
 
@@ -19,7 +20,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
 from sparring.connectors._base import ConnectorContext, ConnectorParams, timed_reply
 from sparring.connectors._http import HttpClient, join_url
@@ -38,7 +39,7 @@ class EndpointParams(BaseModel):
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     path: str = "/"
-    """Path appended to ``base_url`` (or a full URL); may hold ``{session_id}``."""
+    """Path appended to ``url`` (or a full URL); may hold ``{session_id}``."""
     method: Method = "POST"
     """HTTP method; with GET the payload is sent as query parameters."""
     headers: dict[str, str] = Field(default_factory=dict)
@@ -59,12 +60,14 @@ class RestParams(ConnectorParams):
 
     name: str | None = None
     """Display name (SENSEI's ``name``)."""
-    base_url: str
-    """Base URL every endpoint ``path`` is appended to."""
+    url: str = Field(validation_alias=AliasChoices("url", "base_url"))
+    """Base URL every endpoint ``path`` is appended to (SENSEI's ``base_url`` is accepted
+    as an alias)."""
     headers: dict[str, str] = Field(default_factory=dict)
     """Headers sent with every request (``${ENV}`` for secrets)."""
     fallback_message: str | None = None
-    """SENSEI's fallback phrase; kept for compatibility (prefer ``info.fallback``)."""
+    """SENSEI's fallback phrase: read as ``info.fallback`` when that is not set (prefer
+    ``info.fallback``)."""
     send_message: EndpointParams = Field(default_factory=EndpointParams)
     """The request that sends one user message."""
     response_path: str | None = None
@@ -87,6 +90,10 @@ class RestParams(ConnectorParams):
     _check_paths = field_validator(
         "response_path", "buttons_path", "images_path", "session_id_path"
     )(check_path)
+
+    def chatbot_info(self) -> dict[str, Any]:
+        """``fallback_message`` as ``info.fallback``."""
+        return {"fallback": self.fallback_message} if self.fallback_message else {}
 
 
 _PLACEHOLDER = re.compile(r"\{(message|user_msg|session_id)\}")
@@ -140,7 +147,7 @@ class RestConnector:
 
     def __repr__(self) -> str:
         name = self._params.name or "rest"
-        return f"RestConnector({name!r}, {self.context.redact.text(self._params.base_url)!r})"
+        return f"RestConnector({name!r}, {self.context.redact.text(self._params.url)!r})"
 
     async def call(
         self, endpoint: EndpointParams, fields: dict[str, str], parse: Callable[[Any], Reply]
@@ -148,7 +155,7 @@ class RestConnector:
         """Send one request of ``endpoint`` and ``parse`` its decoded body (or text) into
         a timed ``Reply`` whose ``raw`` is the body."""
         timeout = endpoint.timeout or self._params.timeout
-        url = join_url(self._params.base_url, render_template(endpoint.path, fields))
+        url = join_url(self._params.url, render_template(endpoint.path, fields))
         body = render_template(endpoint.payload_template, fields)
         headers = render_template(endpoint.headers, fields) or None
         as_query = endpoint.method == "GET"

@@ -155,6 +155,9 @@ class ConversationRecord(BaseModel):
     variables: dict[str, Any] = Field(default_factory=dict)
     interaction_styles: list[InteractionStyle] = Field(default_factory=list)
     settings: dict[str, Any] = Field(default_factory=dict)
+    fallback: str | None = None
+    """The chatbot's fallback phrase the conversation ran with (the profile's, else
+    chatbot.yaml's ``info.fallback``); rules see it as ``chatbot.fallback``."""
     turns: list[Turn] = Field(default_factory=list)
     outputs: dict[str, OutputValue] = Field(default_factory=dict)
     errors: list[ConversationError] = Field(default_factory=list)

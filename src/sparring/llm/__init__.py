@@ -15,6 +15,7 @@ from sparring.llm._load import CACHE_ENV, load_model
 from sparring.llm._meter import Meter
 from sparring.llm._model import Model, generate_sync
 from sparring.llm._registry import (
+    PROVIDERS,
     ProviderFactory,
     ProviderSettings,
     get_model,
@@ -34,6 +35,7 @@ from sparring.llm._types import (
 
 __all__ = [
     "CACHE_ENV",
+    "PROVIDERS",
     "Completion",
     "CompletionRequest",
     "Generation",

@@ -3,14 +3,13 @@
 Built in: ``scripted:<file>`` (the deterministic fake), ``llamacpp/<file.gguf>`` (local
 llama.cpp); every other spec goes to LiteLLM. Third parties add prefixes with
 ``register_provider`` or through the ``sparring.models`` entry-point group (name = prefix,
-value = a ``ProviderFactory``).
+value = a ``ProviderFactory``), loaded when no registered prefix matches a spec.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from sparring.llm._llamacpp import LlamaCppProvider
 from sparring.llm._model import Model
 from sparring.llm._scripted import ScriptedModel
 from sparring.llm._types import Provider
+from sparring.registry import Registry
 
 
 @dataclass(frozen=True)
@@ -34,18 +34,18 @@ class ProviderSettings:
 ProviderFactory = Callable[[str, ProviderSettings], Provider]
 """``factory(name_after_prefix, settings) -> Provider``."""
 
-_FACTORIES: dict[str, ProviderFactory] = {}
-_ENTRY_POINTS_LOADED = False
+PROVIDERS: Registry[ProviderFactory] = Registry("model provider", group="sparring.models")
+"""Provider factories by spec prefix (``"llamacpp/"``); entry points: name = prefix."""
 
 
-def register_provider(prefix: str) -> Callable[[ProviderFactory], ProviderFactory]:
-    """Register a factory for specs starting with ``prefix`` (e.g. ``"myapi/"``)."""
+def register_provider(
+    prefix: str, *, replace: bool = False
+) -> Callable[[ProviderFactory], ProviderFactory]:
+    """Register a factory for specs starting with ``prefix`` (e.g. ``"myapi/"``).
 
-    def register(factory: ProviderFactory) -> ProviderFactory:
-        _FACTORIES[prefix] = factory
-        return factory
-
-    return register
+    Raises ``DuplicateName`` when ``prefix`` is taken and ``replace`` is false.
+    """
+    return PROVIDERS.decorator(prefix, replace=replace)
 
 
 @register_provider("llamacpp/")
@@ -53,16 +53,19 @@ def _llamacpp(name: str, settings: ProviderSettings) -> Provider:
     return LlamaCppProvider(name, options=settings.options)
 
 
-def _find_factory(spec: str) -> tuple[str, ProviderFactory] | None:
-    global _ENTRY_POINTS_LOADED
-    if not _ENTRY_POINTS_LOADED:
-        _ENTRY_POINTS_LOADED = True
-        for point in entry_points(group="sparring.models"):
-            _FACTORIES.setdefault(point.name, point.load())
-    for prefix in sorted(_FACTORIES, key=len, reverse=True):
+def _match(
+    spec: str, factories: Mapping[str, ProviderFactory]
+) -> tuple[str, ProviderFactory] | None:
+    for prefix in sorted(factories, key=len, reverse=True):
         if spec.startswith(prefix):
-            return prefix, _FACTORIES[prefix]
+            return prefix, factories[prefix]
     return None
+
+
+def _find_factory(spec: str) -> tuple[str, ProviderFactory] | None:
+    """The longest registered prefix of ``spec`` and its factory; plug-ins are loaded only
+    when no built-in or registered prefix matches."""
+    return _match(spec, PROVIDERS.items(plugins=False)) or _match(spec, PROVIDERS.items())
 
 
 def get_model(

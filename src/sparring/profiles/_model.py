@@ -33,6 +33,7 @@ from sparring.profiles._personas import ResolvedPersona, resolve_persona
 from sparring.profiles._selectors import Selector
 from sparring.profiles._types import CustomType, OutputType, builtin_types, parse_output_type
 from sparring.profiles._variables import VariableSpec
+from sparring.schemas import register_schema
 
 Name = Annotated[str, Field(pattern=r"^\w+$")]
 """A variable or output name: letters, digits and underscores (SENSEI's ``{{\\w+}}``)."""
@@ -139,7 +140,8 @@ class Chatbot(_Strict):
     """``chatbot``: what the tester knows about the chatbot under test."""
 
     is_starter: bool = True
-    fallback: str
+    fallback: str | None = None
+    """The chatbot's fallback phrase; when left out, chatbot.yaml's ``info.fallback``."""
     output: list[Annotated[dict[Name, OutputSpec], Field(min_length=1, max_length=1)]] = Field(
         default_factory=list
     )
@@ -212,8 +214,9 @@ class Profile(_Strict):
         return self.user.role
 
     @property
-    def fallback(self) -> str:
-        """The chatbot's fallback message, as the tester wrote it."""
+    def fallback(self) -> str | None:
+        """The chatbot's fallback message, as the tester wrote it (``None``: not written,
+        chatbot.yaml's ``info.fallback`` applies)."""
         return self.chatbot.fallback
 
     @property
@@ -269,3 +272,6 @@ class Profile(_Strict):
         lines (SENSEI's order)."""
         texts = [line for persona in self.personas for line in persona.persona.context]
         return texts + [item for item in self.user.context if isinstance(item, str)]
+
+
+register_schema("profile", Profile)

@@ -121,7 +121,9 @@ async def simulate_job_async(
     kind = settings.simulator_kind()
     config = load_chatbot_config(settings.chatbot)
     model = load_model(settings.model, settings.model_base_url, settings.cache)
-    specs, files = await plan_run(settings.profiles, seed=settings.seed, model=model)
+    specs, files = await plan_run(
+        settings.profiles, seed=settings.seed, model=model, chatbot=config.info
+    )
     manifest = _manifest(settings, kind, config, files, specs)
     store = RunStore.create(Path(out) if out is not None else new_run_dir(), manifest)
     return await _run(store, settings, kind, config, model, specs, on_start, on_record)
@@ -149,7 +151,9 @@ async def resume_job_async(
     kind = settings.simulator_kind()
     config = load_chatbot_config(settings.chatbot)
     model = load_model(settings.model, settings.model_base_url, settings.cache)
-    specs, _ = await plan_run(settings.profiles, seed=settings.seed, model=model)
+    specs, _ = await plan_run(
+        settings.profiles, seed=settings.seed, model=model, chatbot=config.info
+    )
     specs = _still_planned(specs, store)
     return await _run(store, settings, kind, config, model, specs, on_start, on_record)
 

@@ -23,6 +23,7 @@ from sparring.profiles import (
 from sparring.simulate._spec import ConversationSpec, OutputSpec, StopCondition
 
 if TYPE_CHECKING:
+    from sparring.connectors import ChatbotInfo
     from sparring.llm import Model
 
 
@@ -45,10 +46,15 @@ def load_profiles(paths: Iterable[Path | str]) -> list[Profile]:
 
 
 async def plan_run(
-    paths: Iterable[Path | str], *, seed: int, model: Model | None = None
+    paths: Iterable[Path | str],
+    *,
+    seed: int,
+    model: Model | None = None,
+    chatbot: ChatbotInfo | None = None,
 ) -> tuple[list[ConversationSpec], list[Path]]:
     """Load and plan every profile; return the specs (ids ``<profile>/<index>``) and the
-    profile files. Two profiles with the same ``test_name`` get their file stem added."""
+    profile files. Two profiles with the same ``test_name`` get their file stem added.
+    ``chatbot`` is chatbot.yaml's ``info`` (its fallback serves profiles that set none)."""
     profiles = load_profiles(paths)
     names = [p.name for p in profiles]
     specs: list[ConversationSpec] = []
@@ -57,15 +63,21 @@ async def plan_run(
         if names.count(name) > 1 and profile.source is not None:
             name = f"{name}-{profile.source.stem}"
         for planned in await plan_conversations(profile, seed=seed + position * 7919, model=model):
-            specs.append(spec_from_plan(profile, planned, name=name, seed=seed))
+            specs.append(spec_from_plan(profile, planned, name=name, seed=seed, chatbot=chatbot))
     files = [p.source for p in profiles if p.source is not None]
     return specs, files
 
 
 def spec_from_plan(
-    profile: Profile, planned: PlannedConversation, *, name: str | None = None, seed: int = 0
+    profile: Profile,
+    planned: PlannedConversation,
+    *,
+    name: str | None = None,
+    seed: int = 0,
+    chatbot: ChatbotInfo | None = None,
 ) -> ConversationSpec:
-    """The ``ConversationSpec`` of one planned conversation of ``profile``."""
+    """The ``ConversationSpec`` of one planned conversation of ``profile``; ``chatbot``
+    (chatbot.yaml's ``info``) gives what the profile leaves out (``fallback_of``)."""
     name = name or profile.name
     style = planned.goal_style
     if style.kind == "all_answered":
@@ -88,7 +100,7 @@ def spec_from_plan(
         alternatives=_alternatives(profile),
         interaction_styles=tuple(planned.interaction_styles),
         is_starter=profile.is_starter,
-        fallback=profile.fallback,
+        fallback=fallback_of(profile, chatbot),
         outputs=_outputs(profile),
         stop=stop,
         settings=profile.conversation.model_dump(
@@ -96,6 +108,12 @@ def spec_from_plan(
         ),
         run_max_cost=profile.conversation.max_cost,
     )
+
+
+def fallback_of(profile: Profile, chatbot: ChatbotInfo | None) -> str | None:
+    """The chatbot's fallback phrase for ``profile``'s conversations: the profile's
+    ``chatbot.fallback`` where it sets one, else chatbot.yaml's ``info.fallback``."""
+    return profile.fallback or (chatbot.fallback if chatbot is not None else None) or None
 
 
 def _outputs(profile: Profile) -> tuple[OutputSpec, ...]:

@@ -69,6 +69,7 @@ class _Dialogue:
             variables=dict(spec.variables),
             interaction_styles=list(spec.interaction_styles),
             settings=dict(spec.settings),
+            fallback=spec.fallback,
             started_at=_now(),
         )
         self.clock = time.perf_counter()

@@ -41,7 +41,8 @@ def similarity(a: str, b: str) -> float:
 
 
 def is_fallback(reply: str, fallback: str | None, threshold: float = 0.8) -> bool:
-    """Whether ``reply`` is the chatbot's fallback message (SENSEI ``chatbot.fallback``).
+    """Whether ``reply`` is the chatbot's fallback message (``ConversationSpec.fallback``:
+    the profile's ``chatbot.fallback``, else chatbot.yaml's ``info.fallback``).
 
     True when the whole reply, or one of its lines (a chatbot reply made of several
     messages is joined with newlines), is at least ``threshold`` similar to ``fallback``.

@@ -44,7 +44,9 @@ class ConversationSpec:
 
     ``variables`` maps each goal variable to its picked value (a list for multi-value
     picks); ``alternatives`` maps it to the other values its definition allows (used to
-    recognise the chatbot's questions and to "change your mind").
+    recognise the chatbot's questions and to "change your mind"). ``fallback`` is the
+    chatbot's fallback phrase: the profile's, else chatbot.yaml's ``info.fallback``
+    (``sparring.simulate._plan.fallback_of``).
     """
 
     id: str

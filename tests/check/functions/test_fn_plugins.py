@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import types
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from sparring.check._context import _REGISTRY, FunctionContext, registered_functions
-from sparring.check.functions import _plugins, load_functions_file, load_plugin_functions
+from sparring.check import RULE_FUNCTIONS
+from sparring.check._context import FunctionContext, registered_functions
+from sparring.check.functions import load_functions_file, load_plugin_functions
 from sparring.errors import UserInputError
 
-
-@pytest.fixture(autouse=True)
-def clean_registry() -> Iterator[None]:
-    saved = dict(_REGISTRY)
-    yield
-    _REGISTRY.clear()
-    _REGISTRY.update(saved)
+pytestmark = pytest.mark.usefixtures("registries")
 
 
 FUNCTIONS = """
@@ -91,7 +86,8 @@ def plug(monkeypatch: pytest.MonkeyPatch, *points: FakeEntryPoint) -> None:
         assert group == "sparring.check_functions"
         return list(points)
 
-    monkeypatch.setattr(_plugins, "entry_points", fake_entry_points)
+    RULE_FUNCTIONS.reset()  # forget the entry points loaded earlier in the test
+    monkeypatch.setattr(importlib.metadata, "entry_points", fake_entry_points)
 
 
 def test_entry_points_register_functions_and_modules(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,15 +18,13 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import sys
-import types
 from collections.abc import Mapping
-from importlib.metadata import entry_points
 from pathlib import Path
 
-from sparring.check._context import registered_functions, rule_function
+from sparring.check._context import FUNCTIONS_GROUP, RULE_FUNCTIONS, registered_functions
 from sparring.errors import Problem, UserInputError
 
-GROUP = "sparring.check_functions"
+GROUP = FUNCTIONS_GROUP
 
 
 def _added(before: Mapping[str, object]) -> list[str]:
@@ -36,27 +34,18 @@ def _added(before: Mapping[str, object]) -> list[str]:
 
 def load_plugin_functions() -> list[str]:
     """Load every installed ``sparring.check_functions`` entry point and return the names
-    of the rule functions they registered or replaced.
+    of the rule functions they registered (each entry point loads once per process).
 
-    Raises ``UserInputError`` naming the entry point when one fails to load or points at
+    Raises ``UserInputError`` naming the entry point when one failed to load or points at
     something that is neither a module nor a callable.
     """
     before = dict(registered_functions())
-    for point in entry_points(group=GROUP):
-        try:
-            loaded = point.load()
-        except Exception as exc:
-            raise UserInputError(
-                f"rule-function plug-in {point.name!r} ({point.value}) failed to load: {exc}"
-            ) from exc
-        if isinstance(loaded, types.ModuleType):
-            continue
-        if not callable(loaded):
-            raise UserInputError(
-                f"rule-function plug-in {point.name!r} ({point.value}) is not a function"
-            )
-        if registered_functions().get(point.name) is not loaded:
-            rule_function(point.name)(loaded)
+    failures = RULE_FUNCTIONS.load_plugins()
+    if failures:
+        first = failures[0]
+        raise UserInputError(
+            f"rule-function plug-in {first.name!r} ({first.value}) failed to load: {first.error}"
+        ) from first.error
     return _added(before)
 
 
@@ -79,7 +68,8 @@ def load_functions_file(path: str | Path) -> list[str]:
     before = dict(registered_functions())
     sys.modules[module_name] = module
     try:
-        spec.loader.exec_module(module)
+        with RULE_FUNCTIONS.replacing():  # a file's functions may replace any other
+            spec.loader.exec_module(module)
     except SyntaxError as exc:
         sys.modules.pop(module_name, None)
         raise UserInputError(

@@ -164,13 +164,16 @@ def only_talks_about(
     """True when the chatbot keeps to ``topics`` (a string or list of strings), even when
     the user strays; otherwise SENSEI's message ``"The following chatbot responses are out
     of scope: [...]"`` (a non-True value, so the rule fails and reports it). ``fallback``
-    is the chatbot's "I did not understand" phrase, which is allowed.
+    is the chatbot's "I did not understand" phrase, which is allowed (default: the rule's
+    ``chatbot.fallback``, i.e. the profile's or chatbot.yaml's ``info.fallback``).
 
     LLM only (SENSEI's prompt): raises ``ModelRequired`` with no model configured, and
     ``ValueError`` when ``topics`` is neither a string nor a list.
     """
     names = as_texts(topics, "only_talks_about", "topics")
     record = conversation_of(context, "only_talks_about")
+    if fallback is None:
+        fallback = getattr(context.namespace.get("chatbot"), "fallback", None)
     if context.model is None:
         raise ModelRequired("only_talks_about", "no offline strategy can judge topics")
     answer = ask_model(
