@@ -10,7 +10,7 @@ The job, from Python::
 ``resume_job(run_dir)`` finishes an interrupted run with the settings in its manifest.
 
 Lower-level API: ``ConversationSpec`` (what one conversation is asked to do, built from a
-profile by ``specs_from_profile``), the two user simulators (``AgendaSimulator``, offline;
+profile by ``plan_run``), the two user simulators (``AgendaSimulator``, offline;
 ``LLMSimulator``), ``run_conversation`` (one conversation → ``ConversationRecord``) and
 ``simulate`` (many, concurrently, streamed to a ``RunStore``).
 """

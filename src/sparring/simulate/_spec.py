@@ -1,7 +1,7 @@
 """What one simulated conversation is asked to do, independent of the profile's syntax.
 
 ``ConversationSpec`` is built from a loaded profile and one planned conversation (picked
-variable values) by ``sparring.simulate.spec_from_profile``; the simulators and the runner
+variable values) by ``sparring.simulate.plan_run``; the simulators and the runner
 read only this.
 """
 
