@@ -84,6 +84,7 @@ class _TupleRun:
 
     def __init__(self, runner: Runner, rule: Rule, plan: Plan) -> None:
         self.runner, self.rule, self.plan = runner, rule, plan
+        self.evaluator = runner.evaluator  # this thread's; a tuple run stays on one thread
         self.values: dict[tuple[int, int], dict[str, Any]] = {}
         self.evidence: dict[tuple[int, int], list[Evidence]] = {}
         self.glue_evidence: dict[tuple[int, ...], list[Evidence]] = {}
@@ -111,7 +112,7 @@ class _TupleRun:
             found: dict[str, Any] = {}
             for lifted in self.plan.lifted.get(slot, []):
                 try:
-                    found[lifted.name] = self.runner.evaluator.run(lifted.expression, scope)
+                    found[lifted.name] = self.evaluator.run(lifted.expression, scope)
                 except Exception as exc:
                     found[lifted.name] = _Raised(exc)
             self.values[key] = found
@@ -196,7 +197,7 @@ def _join_key(run: _TupleRun, slot: int, index: int) -> Any:
     parts = []
     for join in run.plan.joins:
         try:
-            value = run.runner.evaluator.run(join[slot], scope)
+            value = run.evaluator.run(join[slot], scope)
         except Exception:
             return None
         parts.append(canonical(value))
@@ -237,7 +238,7 @@ def _keys_equal(run: _TupleRun, i: int, j: int) -> bool:
     left, right = run.slot_scope(i), run.slot_scope(j)
     for join in run.plan.joins:
         try:
-            if not run.runner.evaluator.run(join[0], left) == run.runner.evaluator.run(  # noqa: SIM201
+            if not run.evaluator.run(join[0], left) == run.evaluator.run(  # noqa: SIM201
                 join[1], right
             ):
                 return False
