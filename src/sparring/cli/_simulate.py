@@ -20,6 +20,7 @@ from sparring.cli._app import (
     console,
     load_model,
 )
+from sparring.cli._health import exit_if_unhealthy, require_reachable
 from sparring.connectors import ChatbotConfig, create_connector, load_chatbot_config
 from sparring.conversations import (
     ConversationRecord,
@@ -30,6 +31,7 @@ from sparring.conversations import (
 )
 from sparring.errors import UserInputError
 from sparring.simulate import ConversationSpec, RunnerLimits, SimulationOptions, simulate
+from sparring.simulate._health import DEFAULT_MAX_CHATBOT_FAILURE_SHARE
 from sparring.simulate._plan import plan_run
 from sparring.simulate._simulation import SimulatorKind
 
@@ -62,11 +64,25 @@ def simulate_command(
     repeat_limit: Annotated[
         int, typer.Option(min=0, help="Same reply N times in a row ends it (code 1002; 0 = off).")
     ] = 3,
+    max_failure_share: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            max=1.0,
+            help="Exit 1 when more than this share of conversations "
+            "got no answer from the chatbot (500/504).",
+        ),
+    ] = DEFAULT_MAX_CHATBOT_FAILURE_SHARE,
+    probe: Annotated[
+        bool, typer.Option("--probe/--no-probe", help="Check the chatbot answers before starting.")
+    ] = True,
 ) -> None:
     """Simulate users from PROFILES against the chatbot under test.
 
     Conversations are written to the run directory as each one ends; with --resume an
-    interrupted run is finished without redoing finished conversations.
+    interrupted run is finished without redoing finished conversations. Exits 1 when the
+    chatbot cannot be reached, when every conversation failed, or when more than
+    --max-failure-share of them got no answer.
     """
     store = RunStore.open(resume) if resume is not None else None
     if store is not None:  # the run's own settings win over the command line's defaults
@@ -82,6 +98,8 @@ def simulate_command(
         raise UserInputError("give the chatbot under test with --chatbot chatbot.yaml")
     kind = _simulator_kind(simulator, model)
     config = load_chatbot_config(chatbot)
+    if probe:
+        require_reachable(config)
     llm = load_model(model, model_base_url, cache)
     specs, profile_files = asyncio.run(plan_run(profiles, seed=seed, model=llm))
     if store is None:
@@ -105,6 +123,7 @@ def simulate_command(
     render_summary(summary, console)
     console.print(f"[bold]run[/]: {store.path}")
     console.print(f"[bold]summary[/]: {path}")
+    exit_if_unhealthy(store.iter_records(), max_failure_share)
 
 
 def _simulator_kind(simulator: str | None, model: str | None) -> SimulatorKind:

@@ -22,6 +22,7 @@ from sparring.connectors._config import (
     create_connector,
     load_chatbot_config,
 )
+from sparring.connectors._probe import ProbeResult, probe
 from sparring.connectors._registry import (
     ENTRY_POINT_GROUP,
     ConnectorSpec,
@@ -43,6 +44,7 @@ __all__ = [
     "ConnectorParams",
     "ConnectorSpec",
     "Conversation",
+    "ProbeResult",
     "Redactor",
     "Reply",
     "UnknownConnector",
@@ -52,6 +54,7 @@ __all__ = [
     "get_connector",
     "greeting_of",
     "load_chatbot_config",
+    "probe",
     "render_sensei_text",
     "within_timeout",
 ]
