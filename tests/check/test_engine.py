@@ -39,7 +39,7 @@ def test_verdicts_of_a_single_conversation_rule(tmp_path: Path) -> None:
     assert by_id["no-price"].status == "not_applicable"  # SENSEI: NameError → not applicable
     assert result.sensei_row() == {
         "rule": "small_price", "checks": 5, "pass": 1, "fail": 1,
-        "not_applicable": 3, "fail_rate": "50.00%",
+        "not_applicable": 3, "fail_rate": "50.00%", "errors": 0,
     }  # fmt: skip
 
 

@@ -70,7 +70,7 @@ def test_check_a_native_run_writes_every_report_and_stores_verdicts(tmp_path: Pa
     assert result.exit_code == 1, result.output
     assert "FAIL  small_price" in result.output and "message: Wrong price 8$" in result.output
     rows = {row["rule"]: row for row in csv.DictReader((out / "r.csv").open())}
-    assert list(rows["small_price"].values()) == ["small_price", "3", "1", "1", "1", "50.00%"]
+    assert list(rows["small_price"].values()) == ["small_price", "3", "1", "1", "1", "50.00%", "0"]
     assert rows["same_size_same_price"]["checks"] == "6"
     assert rows["same_size_same_price"]["fail"] == "2"
     assert rows["unique_ids"]["pass"] == "1"
@@ -93,7 +93,10 @@ def test_check_a_native_run_writes_every_report_and_stores_verdicts(tmp_path: Pa
 def test_check_a_sensei_folder_passes_and_stores_nothing(tmp_path: Path, shared_data: Path) -> None:
     folder = shared_data / "sensei-wild" / "output" / "kuki"
     rules = write_rules(tmp_path / "rules", ok="name: has_turns\nthen: len(interaction) > 0\n")
-    result = cli.invoke(app, ["check", str(rules), "--run", str(folder)])
+    counted = cli.invoke(app, ["check", str(rules), "--run", str(folder)])
+    assert counted.exit_code == 1  # 7 conversations did not complete their goals
+    assert "generic failures: goal_not_completed 7" in counted.output
+    result = cli.invoke(app, ["check", str(rules), "--run", str(folder), "--no-generic"])
     assert result.exit_code == 0, result.output
     assert "PASS  has_turns" in result.output
     assert not (folder / "verdicts").exists()

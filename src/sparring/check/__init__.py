@@ -41,6 +41,7 @@ from sparring.check._safety import (
     DEFAULT_LIMITS,
     Limits,
     MissingName,
+    NotApplicable,
     ResourceLimitExceeded,
     SandboxViolation,
 )
@@ -72,6 +73,7 @@ __all__ = [
     "Location",
     "MissingName",
     "Namespaces",
+    "NotApplicable",
     "Plan",
     "ResourceLimitExceeded",
     "Rule",

@@ -29,7 +29,7 @@ from sparring.check._context import Evidence, FunctionContext, RuleFunction, reg
 from sparring.check._expressions import Expression, parse_expression
 from sparring.check._namespace import Namespaces
 from sparring.check._rules import Rule, RuleSet, known_functions
-from sparring.check._safety import DEFAULT_LIMITS, Limits, MissingName
+from sparring.check._safety import DEFAULT_LIMITS, Limits, MissingName, NotApplicable
 from sparring.check._sandbox import Evaluator, Scope
 from sparring.check._verdicts import CheckReport, RuleResult, Status, Verdict
 from sparring.conversations import ConversationRecord, ErrorCode
@@ -58,7 +58,9 @@ def _is_true(value: Any) -> bool:
 
 
 def _describe(exc: BaseException) -> str:
-    return str(exc) if isinstance(exc, MissingName) else f"{type(exc).__name__}: {exc}"
+    return (
+        str(exc) if isinstance(exc, MissingName | NotApplicable) else f"{type(exc).__name__}: {exc}"
+    )
 
 
 class Runner:
@@ -157,7 +159,7 @@ class Runner:
         ``unscored`` when a model could not judge; ``error`` when it raised."""
         try:
             value = self.evaluator.run(expression, scope)
-        except MissingName as exc:
+        except (MissingName, NotApplicable) as exc:
             return "not_applicable", str(exc)
         except _UNSCORED as exc:
             return "unscored", str(exc)

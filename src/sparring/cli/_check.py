@@ -1,5 +1,6 @@
 """``sparring check RULES… --run RUN_DIR|CONVERSATIONS_DIR``: check conversations against
-rules (SENSEI-check compatible) and report; exit 1 when a rule fails, 2 for bad rules."""
+rules (SENSEI-check compatible) and report; exit codes in ``check._outcome`` (0 pass, 1
+fail, 2 bad rules, 3 no verdict)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from sparring.check import (
     Limits,
@@ -19,6 +21,7 @@ from sparring.check import (
     write_junit,
 )
 from sparring.check._console import print_report
+from sparring.check._outcome import outcome
 from sparring.check._rules import rules_schema
 from sparring.cli._app import (
     CacheOption,
@@ -63,8 +66,24 @@ def check_command(
     store: Annotated[
         bool, typer.Option("--store/--no-store", help="Keep the verdicts in a native run.")
     ] = True,
+    generic: Annotated[
+        bool,
+        typer.Option(
+            "--generic/--no-generic",
+            help="Count generic failures (no response, timeout, loop, goals not completed) "
+            "in the exit code.",
+        ),
+    ] = True,
+    show_all: Annotated[
+        bool, typer.Option("--all", help="List every failure, not the first few per rule.")
+    ] = False,
 ) -> None:
-    """Check conversations against rules; exit 1 when an active rule fails or raises."""
+    """Check conversations against rules.
+
+    Exit 0 when every active rule passed where it applied; 1 when a rule failed or raised,
+    or a conversation carries a generic failure (unless --no-generic); 3 when every verdict
+    is not applicable or unscored (no verdict, never a pass); 2 for bad input.
+    """
     rule_set = load_rules(rules)
     records = list(load_conversations(run))
     if not records:
@@ -77,7 +96,7 @@ def check_command(
         limits=Limits(timeout=timeout),
         source=str(run),
     )
-    print_report(console, report, {record.id: record for record in records})
+    print_report(console, report, {record.id: record for record in records}, show_all=show_all)
     for path, write in ((csv_path, write_csv), (junit, write_junit), (json_path, write_json)):
         if path is not None:
             write(report, path)
@@ -87,5 +106,8 @@ def check_command(
             console.print(f"Verdicts stored in {stored}", highlight=False)
         except OSError as exc:
             logger.warning("could not store the verdicts in %s: %s", run, exc)
-    if report.failed:
-        raise typer.Exit(1)
+    decision = outcome(report, count_generic=generic)
+    style = {"PASS": "bold green", "FAIL": "bold red"}.get(decision.status, "bold yellow")
+    console.print(f"[{style}]{decision.status}[/]: {escape(decision.summary)}", highlight=False)
+    if decision.code:
+        raise typer.Exit(decision.code)
