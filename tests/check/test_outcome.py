@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import pytest
 from check_builders import record, run, write_rules
 from typer.testing import CliRunner
 
@@ -80,3 +81,19 @@ def test_a_rule_that_raises_gets_an_errors_column_a_console_line_and_fails(
     assert "2 of 2 checks raised an error: ZeroDivisionError" in result.output
     row = next(r for r in csv.DictReader(out.open()) if r["rule"] == "div")
     assert row["errors"] == "2" and row["fail_rate"] == "0.00%"
+
+
+def test_an_inactive_rule_naming_an_unknown_function_is_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    folder = write_rules(
+        tmp_path / "rules",
+        off="name: off\nactive: False\nthen: some_unknown_function(chatbot_phrases)\n",
+        on="name: on\nthen: True\n",
+    )
+    with caplog.at_level("WARNING"):
+        rules = load_rules([folder])
+    assert [r.name for r in rules.active] == ["on"]
+    assert any("some_unknown_function" in r.getMessage() for r in caplog.records)
+    report = check(rules, [record("a")])
+    assert [r.rule for r in report.results] == ["on"]

@@ -134,7 +134,9 @@ def render_report(
     """The report as a Rich renderable; ``records`` (by id) lets failures show their turns;
     ``show_all`` lists every failure instead of the first few per rule."""
     found = records or {}
-    blocks: list[RenderableType] = []
+    blocks: list[RenderableType] = [
+        Text.assemble(("warning", "yellow"), f": {warning}") for warning in report.warnings
+    ]
     for result in report.results:
         blocks.extend(_rule_block(result, found, show_all))
     generic = [r for r in report.generic if r.counts.fail]

@@ -17,23 +17,22 @@ Every rule runs whatever the others do: a rule that raises on a conversation yie
 
 from __future__ import annotations
 
-import difflib
 import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from sparring.check._analysis import Location
-from sparring.check._builtins import BUILTIN_NAMES
 from sparring.check._context import Evidence, FunctionContext, RuleFunction, registered_functions
 from sparring.check._expressions import Expression, parse_expression
+from sparring.check._names import undefined_names
 from sparring.check._namespace import Namespaces
 from sparring.check._rules import Rule, RuleSet, known_functions
 from sparring.check._safety import DEFAULT_LIMITS, Limits, MissingName, NotApplicable
 from sparring.check._sandbox import Evaluator, Scope
 from sparring.check._verdicts import CheckReport, RuleResult, Status, Verdict
 from sparring.conversations import ConversationRecord, ErrorCode
-from sparring.errors import BudgetExceeded, ConfigError, ModelError, ModelRequired, Problem
+from sparring.errors import BudgetExceeded, ConfigError, ModelError, ModelRequired
 
 SENSEI_GENERIC_CODES = (
     ErrorCode.GOAL_NOT_COMPLETED,
@@ -45,8 +44,6 @@ SENSEI_GENERIC_CODES = (
 conversation carries them."""
 
 _UNSCORED = (ModelRequired, ModelError, BudgetExceeded)
-PAIRWISE_NAMES = frozenset({"conv", "interaction"})
-"""The only plain names of a metamorphic rule's namespace (as SENSEI-check)."""
 
 
 def _is_true(value: Any) -> bool:
@@ -281,40 +278,24 @@ class Runner:
             results.append(result)
         return results
 
-    # Names --------------------------------------------------------------------------------
 
-    def unknown_names(self, rules: Sequence[Rule]) -> list[Problem]:
-        """Variables the rules read that no conversation defines (checked before running)."""
-        if not self.records:
-            return []
-        known = self.namespaces.known_names() | {"conv"} | BUILTIN_NAMES
-        problems: list[Problem] = []
-        for rule in rules:
-            for key, expression in rule.expressions():
-                allowed: frozenset[str] = known
-                if rule.kind == "tuple":
-                    allowed = PAIRWISE_NAMES | BUILTIN_NAMES
-                elif rule.kind == "global" and key in ("then", "yields"):
-                    allowed = BUILTIN_NAMES | {"conv"}
-                for name in sorted(expression.names - allowed):
-                    problems.append(_unknown(expression, name, known))
-                nested = (expression.all_names() - expression.names) | expression.all_attributes()
-                for name in sorted(nested - known):
-                    problems.append(_unknown(expression, name, known))
-        return problems
-
-
-def _unknown(expression: Expression, name: str, known: frozenset[str]) -> Problem:
-    if name in known:
-        message = (
-            f"variable {name!r} is not a name of this rule: in a rule over several "
-            f"conversations read it as conv[0].{name}"
-        )
-    else:
-        hint = difflib.get_close_matches(name, sorted(known), n=1)
-        extra = f" (did you mean {hint[0]!r}?)" if hint else ""
-        message = f"unknown variable {name!r}: no conversation defines it{extra}"
-    return expression.location.problem(message)
+def _check_names(rule_set: RuleSet, runner: Runner, defined: frozenset[str] | None) -> list[str]:
+    """Raise ``ConfigError`` for misplaced names and names ``defined`` lacks; return a
+    warning per name no conversation of this check defines (see ``_names``)."""
+    if not runner.records:
+        return []
+    known = runner.namespaces.known_names()
+    structural, undefined = undefined_names(rule_set.active, known)
+    errors = list(structural)
+    if defined is not None:
+        _, typos = undefined_names(rule_set.active, defined | known, "no profile defines it")
+        errors += [problem for problems in typos.values() for problem in problems]
+    if errors:
+        raise ConfigError(errors)
+    return [
+        f"{problems[0]}: the rules reading it are not applicable on this run"
+        for problems in undefined.values()
+    ]
 
 
 def _result(rule: Rule) -> RuleResult:
@@ -336,21 +317,24 @@ def check(
     limits: Limits = DEFAULT_LIMITS,
     source: str | None = None,
     progress: Callable[[RuleResult], None] | None = None,
+    defined: frozenset[str] | None = None,
 ) -> CheckReport:
     """Check every active rule of ``rule_set`` on ``records``.
 
     ``model`` is a ``sparring.llm`` model for model-backed functions (``None``: offline
-    strategies, else ``unscored``). Raises ``ConfigError`` before evaluating anything when a
-    rule reads a variable no conversation defines. ``progress`` is called after each rule.
+    strategies, else ``unscored``). A variable that no conversation of ``records`` defines
+    makes the rules reading it not applicable there (a warning in ``report.warnings``);
+    ``defined`` (the names the run's profiles define, ``_names.profile_names``) turns a
+    name outside it into an error. Raises ``ConfigError`` before evaluating anything for
+    those, and for a conversation's variable read as a plain name in a rule over several
+    conversations. ``progress`` is called after each rule.
     """
     from sparring.check._tuples import run_tuples
 
     started = time.perf_counter()
     known_functions()
     runner = Runner(records, model=model, limits=limits)
-    problems = runner.unknown_names(rule_set.active)
-    if problems:
-        raise ConfigError(problems)
+    warnings = _check_names(rule_set, runner, defined)
     report = CheckReport(
         created_at=datetime.now(UTC),
         rule_files=list(rule_set.files),
@@ -358,6 +342,7 @@ def check(
         source=source,
         conversations=runner.ids,
         model=model_name,
+        warnings=warnings,
     )
     for rule in rule_set.active:
         rule_started = time.perf_counter()

@@ -269,7 +269,12 @@ def _rule(
             )
         except ConfigError as exc:
             problems.extend(exc.problems)
-    if problems:
+    if problems and not spec.active:  # SENSEI skips inactive rules: they cannot stop the set
+        for problem in problems:
+            logger.warning("%s (the rule is inactive: skipped)", problem)
+        placeholder = parse_expression("True", Location(str(file), where.line, where.key))
+        parsed = {"when": placeholder, "if": placeholder, "then": placeholder, "yields": None}
+    elif problems:
         raise ConfigError(problems)
     when, if_, then = parsed["when"], parsed["if"], parsed["then"]
     assert when is not None and if_ is not None and then is not None

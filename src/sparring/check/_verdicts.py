@@ -131,6 +131,7 @@ class CheckReport(BaseModel):
     model: str | None = None
     results: list[RuleResult] = Field(default_factory=list)
     generic: list[RuleResult] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
     duration: float = 0.0
 
     @property

@@ -95,6 +95,7 @@ def check_command(
         model_name=model,
         limits=Limits(timeout=timeout),
         source=str(run),
+        defined=_run_profile_names(run),
     )
     print_report(console, report, {record.id: record for record in records}, show_all=show_all)
     for path, write in ((csv_path, write_csv), (junit, write_junit), (json_path, write_json)):
@@ -111,3 +112,23 @@ def check_command(
     console.print(f"[{style}]{decision.status}[/]: {escape(decision.summary)}", highlight=False)
     if decision.code:
         raise typer.Exit(decision.code)
+
+
+def _run_profile_names(run: Path) -> frozenset[str] | None:
+    """The names the profiles of a native run define (``None`` when ``run`` is not a run
+    or one of its profiles can no longer be read: then nothing is known beyond the
+    conversations)."""
+    from sparring.check._names import profile_names
+    from sparring.conversations import RunStore
+    from sparring.profiles import load_profile
+
+    if not (run / "manifest.json").is_file():
+        return None
+    try:
+        paths = RunStore.open(run, clean=False).manifest.profiles
+        return profile_names(load_profile(path) for path in paths) if paths else None
+    except (UserInputError, OSError):
+        logger.info(
+            "the run's profiles cannot be read: variables are checked against its conversations"
+        )
+        return None
