@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from sparring._keys import hint_unknown_keys
 from sparring._yaml import LineMap, format_key, load_yaml_with_lines
 from sparring.check._analysis import Location
 from sparring.check._context import registered_functions
@@ -304,7 +305,10 @@ def _validation_problems(
             error["type"], str(error["msg"]).removeprefix("Value error, ")
         )
         problems.append(Problem(str(file), line, format_key(key), message))
-    return problems
+    aliases = list(_ALIASES)
+    return hint_unknown_keys(
+        problems, RuleSpec, {"rules": RuleSpec}, {"": aliases, "rules": aliases}
+    )
 
 
 def _unique_names(rules: list[Rule]) -> tuple[Rule, ...]:
