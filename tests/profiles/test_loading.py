@@ -603,7 +603,7 @@ def test_senseis_early_flat_layout_loads_with_a_warning(tmp_path: Path) -> None:
     assert [v.name for v in profile.variables] == ["country"]
     assert [o.name for o in profile.outputs] == ["capital"]
     assert profile.conversation.number == 2
-    assert any("flat layout" in w.message for w in result.warnings)
+    assert any("early layout" in w.message for w in result.warnings)
     broken = tmp_path / "broken.yml"
     broken.write_text(FLAT.replace("      steps: 4", "      stepz: 4"))
     [problem] = check_profile(broken).errors

@@ -91,12 +91,15 @@ class Turn(BaseModel):
 
 
 class OutputValue(BaseModel):
-    """An extracted output data item. ``strategy`` is ``llm``, ``offline`` or ``imported``."""
+    """An extracted output data item. ``strategy`` is ``llm``, ``offline`` or ``imported``;
+    ``confidence`` is ``high``, ``low`` (offline: a sentence names the output but no span
+    could be isolated, so ``value`` is ``None``) or ``None`` (not assessed)."""
 
     value: Any = None
     type: str = "string"
     strategy: str = "offline"
     evidence: str | None = None
+    confidence: Literal["high", "low"] | None = None
 
 
 class ModelUsage(BaseModel):

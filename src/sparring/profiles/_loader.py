@@ -11,7 +11,7 @@ a warning for each:
 - SENSEI's early flat layout (the wild bots' profiles): ``role``, ``context``,
   ``ask_about``, ``language`` at the top level (read under ``user``), ``is_starter``,
   ``fallback``, ``output`` (under ``chatbot``) and ``conversations`` (as
-  ``conversation``).
+  ``conversation``, also next to ``user`` and ``chatbot`` sections).
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def check_profile(path: Path | str) -> ProfileCheck:
     if flat:
         findings.warn(
             (),
-            "SENSEI's early flat layout (top-level role, ask_about, conversations, …); "
+            "SENSEI's early layout (top-level role, ask_about or conversations); "
             "read as user, chatbot and conversation sections",
         )
     document, aliased = _read_legacy_forms(document, findings)
@@ -158,6 +158,9 @@ _FLAT_SECTIONS: dict[str, tuple[str, ...]] = {
 def _nest_flat_layout(document: dict[str, Any]) -> tuple[dict[str, Any], dict[KeyPath, KeyPath]]:
     """SENSEI's early flat layout as sections, with where each key is written; unchanged
     (and no aliases) when the document has any of the sections already."""
+    if "conversations" in document and "conversation" not in document and "user" in document:
+        renamed = {("conversation" if k == "conversations" else k): v for k, v in document.items()}
+        return renamed, {("conversation",): ("conversations",)}
     if {"user", "chatbot", "conversation"} & set(document) or not (
         {"ask_about", "role", "conversations"} & set(document)
     ):
