@@ -144,7 +144,32 @@ def render_report(
         blocks.append(Text("Generic failures:", style="bold"))
         blocks.extend(_headline(r) for r in generic)
     blocks += [Text(""), results_table(report)]
+    blocks += repeats_blocks(report, show_all)
     return Group(*blocks)
+
+
+def repeats_blocks(report: CheckReport, show_all: bool = False) -> list[RenderableType]:
+    """pass^k per rule and the flaky conversations, when the run has repeats."""
+    shown = [r for r in report.repeats if r.plans or r.flaky]
+    if not shown:
+        return []
+    k = max(r.k for r in shown)
+    table = Table(title=f"Repeats: pass^k over up to {k} repeats per plan", title_justify="left")
+    for column in ("rule", "plans", "pass^1", "pass^k", "flaky plans"):
+        table.add_column(column, justify="left" if column == "rule" else "right")
+    for r in shown:
+        cells = [f"{v:.2f}" if v is not None else "-" for v in (r.pass_1, r.pass_k)]
+        style = "yellow" if r.flaky else None
+        table.add_row(escape(r.rule), str(r.plans), *cells, str(len(r.flaky)), style=style)
+    lines: list[RenderableType] = [Text(""), table]
+    flaky = [(r.rule, plan, statuses) for r in shown for plan, statuses in r.flaky.items()]
+    limit = len(flaky) if show_all else _SHOWN_FAILURES
+    for rule, plan, statuses in flaky[:limit]:
+        line = Text.assemble(("  ~ flaky ", "yellow"), (rule, "bold"), " on ", (plan, "cyan"))
+        lines.append(line.append(f": {' '.join(statuses)}", style="dim"))
+    if len(flaky) > limit:
+        lines.append(Text(f"  … and {len(flaky) - limit} more (--all shows them)", style="dim"))
+    return lines
 
 
 def print_report(

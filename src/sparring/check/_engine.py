@@ -25,6 +25,7 @@ from typing import Any
 from sparring.check._analysis import Location
 from sparring.check._context import Evidence, FunctionContext, RuleFunction, registered_functions
 from sparring.check._expressions import Expression, parse_expression
+from sparring.check._flaky import repeat_figures
 from sparring.check._names import undefined_names
 from sparring.check._namespace import Namespaces
 from sparring.check._rules import Rule, RuleSet, known_functions
@@ -357,5 +358,6 @@ def check(
         if progress is not None:
             progress(result)
     report.generic = runner.run_generic()
+    report.repeats = repeat_figures([*report.results, *report.generic], runner.records)
     report.duration = time.perf_counter() - started
     return report

@@ -23,6 +23,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from sparring.check._context import Evidence
+from sparring.check._flaky import RuleRepeats
 
 Status = Literal["pass", "fail", "not_applicable", "unscored", "error"]
 ResultKind = Literal["single", "tuple", "global", "generic"]
@@ -132,6 +133,8 @@ class CheckReport(BaseModel):
     results: list[RuleResult] = Field(default_factory=list)
     generic: list[RuleResult] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
+    repeats: list[RuleRepeats] = Field(default_factory=list)
+    """pass^k and flaky conversations per rule when the run has repeats (``_flaky``)."""
     duration: float = 0.0
 
     @property

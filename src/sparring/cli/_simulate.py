@@ -33,6 +33,7 @@ from sparring.errors import UserInputError
 from sparring.simulate import ConversationSpec, RunnerLimits, SimulationOptions, simulate
 from sparring.simulate._health import DEFAULT_MAX_CHATBOT_FAILURE_SHARE
 from sparring.simulate._plan import plan_run
+from sparring.simulate._repeat import repeat_specs
 from sparring.simulate._simulation import SimulatorKind
 
 logger = logging.getLogger(__name__)
@@ -73,6 +74,10 @@ def simulate_command(
             "got no answer from the chatbot (500/504).",
         ),
     ] = DEFAULT_MAX_CHATBOT_FAILURE_SHARE,
+    repeat: Annotated[
+        int,
+        typer.Option(min=1, help="Run each planned conversation K times (same plan and seed)."),
+    ] = 1,
     probe: Annotated[
         bool, typer.Option("--probe/--no-probe", help="Check the chatbot answers before starting.")
     ] = True,
@@ -92,6 +97,7 @@ def simulate_command(
         model, simulator, seed = model or manifest.model, manifest.simulator, manifest.seed
         max_turns = int(manifest.options.get("max_turns", max_turns))
         repeat_limit = int(manifest.options.get("repeat_limit", repeat_limit))
+        repeat = int(manifest.options.get("repeat", repeat))
     if not profiles:
         raise UserInputError("give at least one profile file or folder (or --resume RUN_DIR)")
     if chatbot is None:
@@ -102,11 +108,12 @@ def simulate_command(
         require_reachable(config)
     llm = load_model(model, model_base_url, cache)
     specs, profile_files = asyncio.run(plan_run(profiles, seed=seed, model=llm))
+    specs = repeat_specs(specs, repeat)
     if store is None:
         store = RunStore.create(
             out or Path("runs") / datetime.now(UTC).strftime("%Y%m%d-%H%M%S"),
             _manifest(config, chatbot, profile_files, specs, kind, model, seed, concurrency,
-                      {"max_turns": max_turns, "repeat_limit": repeat_limit}),
+                      {"max_turns": max_turns, "repeat_limit": repeat_limit, "repeat": repeat}),
         )  # fmt: skip
     else:
         specs = _still_planned(specs, store)

@@ -126,6 +126,10 @@ class ConversationRecord(BaseModel):
     profile_path: str | None = None
     index: int = 0
     seed: int | None = None
+    plan: str | None = None
+    """The planned conversation this one repeats (``simulate --repeat``), else ``None``."""
+    repeat: int | None = None
+    """Which repeat of ``plan`` (0-based), else ``None``."""
     simulator: str = "agenda"
     language: str | None = None
     role: str | None = None

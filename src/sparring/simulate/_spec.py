@@ -44,13 +44,16 @@ class ConversationSpec:
 
     ``variables`` maps each goal variable to its picked value (a list for multi-value
     picks); ``alternatives`` maps it to the other values its definition allows (used to
-    recognise the chatbot's questions and to "change your mind").
+    recognise the chatbot's questions and to "change your mind"). ``plan`` and ``repeat``
+    name the planned conversation and which of its repeats this is (``--repeat``).
     """
 
     id: str
     profile: str
     index: int = 0
     seed: int = 0
+    plan: str | None = None
+    repeat: int | None = None
     profile_path: str | None = None
     language: str | None = None
     role: str = ""
