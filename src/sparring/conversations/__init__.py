@@ -2,6 +2,7 @@
 
 from sparring.conversations._load import load_conversations
 from sparring.conversations._records import (
+    EMPTY_RESPONSE,
     SCHEMA_VERSION,
     SENSEI_BUTTONS_HEADER,
     ConversationError,
@@ -37,6 +38,7 @@ from sparring.conversations._summary import (
 )
 
 __all__ = [
+    "EMPTY_RESPONSE",
     "SCHEMA_VERSION",
     "SENSEI_BUTTONS_HEADER",
     "ConversationError",

@@ -19,6 +19,10 @@ SCHEMA_VERSION = 1
 
 SENSEI_BUTTONS_HEADER = "AVAILABLE BUTTONS:"
 """The line that opens SENSEI's rendering of a turn's buttons."""
+EMPTY_RESPONSE = "<EMPTY-RESPONSE>"
+"""What rules see for a chatbot turn with no text, messages or buttons (SENSEI's idiom:
+``not chatbot_returns('<EMPTY-RESPONSE>')``). Such a reply also ends the conversation
+with failure 500 (``no_response``)."""
 
 
 class ErrorCode(IntEnum):
@@ -81,10 +85,13 @@ class Turn(BaseModel):
         """The text with buttons rendered as SENSEI does (what rules match on).
 
         A text that already carries SENSEI's button block (``AVAILABLE BUTTONS:``, as in
-        imported SENSEI conversations) is returned verbatim.
+        imported SENSEI conversations) is returned verbatim; an empty chatbot turn is
+        ``EMPTY_RESPONSE``.
         """
         if SENSEI_BUTTONS_HEADER in self.text:
             return self.text
+        if self.role == "assistant" and not (self.text.strip() or self.messages or self.buttons):
+            return EMPTY_RESPONSE
         if self.role == "assistant" and (self.messages or self.buttons):
             return render_sensei_text(self.messages or [self.text], self.buttons)
         return self.text
