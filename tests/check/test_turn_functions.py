@@ -41,3 +41,10 @@ def test_an_empty_reply_is_seen_as_senseis_empty_response(tmp_path: Path) -> Non
     turns = [("user", "Hello"), ("assistant", "")]
     assert status(tmp_path, "not chatbot_returns('<EMPTY-RESPONSE>')", turns) == "fail"
     assert status(tmp_path, "not chatbot_returns('<EMPTY-RESPONSE>')") == "pass"
+
+
+def test_a_short_reply_in_another_language_is_caught(tmp_path: Path) -> None:
+    turns = [("user", "Hola, ¿cómo estás?"), ("assistant", "Hi there!")]
+    assert status(tmp_path, "responds_in_same_language()", turns) == "fail"
+    same = [("user", "Hola, ¿cómo estás?"), ("assistant", "¡Hola! Bien.")]
+    assert status(tmp_path, "responds_in_same_language()", same) == "pass"

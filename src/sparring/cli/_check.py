@@ -74,6 +74,12 @@ def check_command(
             "in the exit code.",
         ),
     ] = True,
+    junit_per_conversation: Annotated[
+        bool,
+        typer.Option(
+            "--junit-per-conversation", help="JUnit: a test case per rule × conversation."
+        ),
+    ] = False,
     show_all: Annotated[
         bool, typer.Option("--all", help="List every failure, not the first few per rule.")
     ] = False,
@@ -98,9 +104,11 @@ def check_command(
         defined=_run_profile_names(run),
     )
     print_report(console, report, {record.id: record for record in records}, show_all=show_all)
-    for path, write in ((csv_path, write_csv), (junit, write_junit), (json_path, write_json)):
+    for path, write in ((csv_path, write_csv), (json_path, write_json)):
         if path is not None:
             write(report, path)
+    if junit is not None:
+        write_junit(report, junit, junit_per_conversation)
     if store and (run / "manifest.json").is_file():
         try:
             stored = store_verdicts(report, run)
