@@ -114,3 +114,22 @@ def test_chat_exits_1_when_the_chatbot_cannot_be_reached(tmp_path: Path) -> None
     result = runner.invoke(app, ["chat", "-c", str(_down_chatbot(tmp_path))], input="hello\n")
     assert result.exit_code == 1
     assert "cannot be reached" in result.output
+
+
+def test_a_style_not_applied_offline_is_said_on_the_console(tmp_path: Path) -> None:
+    profile = (DATA / "profiles" / "order.yaml").read_text()
+    assert "interaction_style" in profile
+    import re
+
+    changed = re.sub(
+        r"interaction_style:\n(\s+- .*\n)+", "interaction_style:\n    - make spelling mistakes\n"
+        "    - change language: [Spanish]\n", profile,
+    )  # fmt: skip
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "order.yaml").write_text(changed)
+    result = runner.invoke(
+        app, ["simulate", str(tmp_path / "p"), "-c", str(DATA / "chatbot.yaml"), "-o",
+              str(tmp_path / "run")],
+    )  # fmt: skip
+    output = " ".join(result.output.split())
+    assert "warning: interaction style" in output and "change language" in output, output

@@ -41,6 +41,22 @@ def require_reachable(config: ChatbotConfig, timeout: float = 10.0) -> None:
         console.print("The chatbot is reachable.", highlight=False)
 
 
+def warn_about_notes(records: Iterable[ConversationRecord]) -> None:
+    """Say on the console what the simulator could not honour (e.g. an interaction style
+    such as ``change language`` that needs a model), once per note with its count."""
+    counts: dict[str, int] = {}
+    for record in records:
+        for note in dict.fromkeys(record.notes):
+            if "not applied" in note:
+                counts[note] = counts.get(note, 0) + 1
+    for note, count in counts.items():
+        err_console.print(
+            f"[yellow]warning[/]: {escape(note)} ({count} conversations)",
+            highlight=False,
+            soft_wrap=True,
+        )
+
+
 def exit_if_unhealthy(records: Iterable[ConversationRecord], max_share: float) -> None:
     """Exit 1 (``typer.Exit``) with the cause on the console when the run is unhealthy
     (every conversation failed, or more than ``max_share`` got no answer)."""

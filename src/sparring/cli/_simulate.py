@@ -20,7 +20,7 @@ from sparring.cli._app import (
     console,
     load_model,
 )
-from sparring.cli._health import exit_if_unhealthy, require_reachable
+from sparring.cli._health import exit_if_unhealthy, require_reachable, warn_about_notes
 from sparring.connectors import ChatbotConfig, create_connector, load_chatbot_config
 from sparring.conversations import (
     ConversationRecord,
@@ -130,6 +130,7 @@ def simulate_command(
     render_summary(summary, console)
     console.print(f"[bold]run[/]: {store.path}")
     console.print(f"[bold]summary[/]: {path}")
+    warn_about_notes(store.iter_records())
     exit_if_unhealthy(store.iter_records(), max_failure_share)
 
 
