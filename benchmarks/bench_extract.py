@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import tempfile
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
@@ -53,11 +54,24 @@ SETS = {
 }
 
 
+def _load(path: Path) -> Profile | None:
+    """The profile in ``path``; SENSEI's example ``custom_pizza.yml`` says ``conversations``
+    next to the sections (SENSEI rejects it too): read it renamed, for its outputs only."""
+    profile = check_profile(path).profile
+    text = path.read_text(encoding="utf-8")
+    if profile is None and "\nconversations:" in text and "\nuser:" in text:
+        with tempfile.TemporaryDirectory() as folder:
+            copy = Path(folder) / path.name
+            copy.write_text(text.replace("\nconversations:", "\nconversation:"), encoding="utf-8")
+            profile = check_profile(copy).profile
+    return profile
+
+
 def _profiles(folders: list[Path]) -> dict[str, Profile]:
     found: dict[str, Profile] = {}
     for folder in folders:
         for path in sorted(folder.glob("*.y*ml")):
-            profile = check_profile(path).profile
+            profile = _load(path)
             if profile is not None:
                 found[profile.name] = found.get(profile.name) or profile
     return found

@@ -11,7 +11,8 @@ a warning for each:
 - SENSEI's early flat layout (the wild bots' profiles): ``role``, ``context``,
   ``ask_about``, ``language`` at the top level (read under ``user``), ``is_starter``,
   ``fallback``, ``output`` (under ``chatbot``) and ``conversations`` (as
-  ``conversation``, also next to ``user`` and ``chatbot`` sections).
+  ``conversation``; next to ``user`` and ``chatbot`` sections it stays an error, as in
+  SENSEI).
 """
 
 from __future__ import annotations
@@ -158,9 +159,6 @@ _FLAT_SECTIONS: dict[str, tuple[str, ...]] = {
 def _nest_flat_layout(document: dict[str, Any]) -> tuple[dict[str, Any], dict[KeyPath, KeyPath]]:
     """SENSEI's early flat layout as sections, with where each key is written; unchanged
     (and no aliases) when the document has any of the sections already."""
-    if "conversations" in document and "conversation" not in document and "user" in document:
-        renamed = {("conversation" if k == "conversations" else k): v for k, v in document.items()}
-        return renamed, {("conversation",): ("conversations",)}
     if {"user", "chatbot", "conversation"} & set(document) or not (
         {"ask_about", "role", "conversations"} & set(document)
     ):
