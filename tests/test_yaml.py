@@ -159,3 +159,19 @@ def test_format_key_and_linemap_resolve() -> None:
     assert lines.resolve(("a", "Model", "d")) == (("a",), 2)
     assert lines.resolve(("a", "Model", "d"), missing=True) == (("a", "d"), 2)
     assert ("a",) in lines and len(lines) == 3
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['- name: a\n  oracle: True\n  yields: f"price: {price}"\n',
+     'name: a\noracle: True\nyields: f"The price is wrong: {price} given"\n'],
+)  # fmt: skip
+def test_an_unquoted_value_with_a_colon_says_to_quote_it(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "rule.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as caught:
+        load_yaml_with_lines(path)
+    [problem] = caught.value.problems
+    assert problem.line == 3
+    assert "the value of `yields` contains" in problem.message
+    assert "quote the whole value" in problem.message and "`|` block" in problem.message

@@ -17,6 +17,7 @@ booleans, unlike PyYAML's YAML 1.1).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -97,8 +98,28 @@ def format_key(path: Sequence[str | int]) -> str:
     return out
 
 
-def yaml_error_problem(path: Path | str, exc: YAMLError) -> Problem:
-    """A located ``Problem`` for a YAML syntax error (or duplicate key) in ``path``."""
+_PLAIN_WITH_COLON = re.compile(r"^\s*(?:-\s+)?([\w-]+):\s+([^'\"|>\s].*:\s.*)$")
+"""``key: value`` whose unquoted value holds ``": "`` (``yields: f"price: {price}"``)."""
+
+
+def _colon_hint(text: str | None, line: int | None) -> str:
+    """Advice for the most common YAML mistake: an unquoted value containing ``": "``."""
+    if text is None or line is None:
+        return ""
+    lines = text.splitlines()
+    for number in (line, line - 1):  # ruamel marks the colon's line, or the next one
+        match = _PLAIN_WITH_COLON.match(lines[number - 1]) if 0 < number <= len(lines) else None
+        if match:
+            return (
+                f' (the value of `{match.group(1)}` contains ": ": quote the whole value, '
+                f"e.g. '{match.group(2).strip()}', or write it as a `|` block)"
+            )
+    return ""
+
+
+def yaml_error_problem(path: Path | str, exc: YAMLError, text: str | None = None) -> Problem:
+    """A located ``Problem`` for a YAML syntax error (or duplicate key) in ``path``;
+    ``text`` (the file's content) lets it explain an unquoted value with ``": "``."""
     line: int | None = None
     message = str(exc)
     if isinstance(exc, MarkedYAMLError):
@@ -106,6 +127,8 @@ def yaml_error_problem(path: Path | str, exc: YAMLError) -> Problem:
         line = None if mark is None else mark.line + 1
         parts = [p for p in (exc.context, exc.problem) if p]
         message = "; ".join(parts) if parts else message
+        if "mapping values are not allowed" in message:
+            message += _colon_hint(text, line)
     return Problem(file=str(path), line=line, key="", message=f"invalid YAML: {message}")
 
 
@@ -125,7 +148,7 @@ def load_yaml_with_lines(path: Path | str) -> tuple[Any, LineMap]:
     try:
         document = YAML(typ="rt").load(text)
     except YAMLError as exc:
-        raise ConfigError(yaml_error_problem(path, exc)) from exc
+        raise ConfigError(yaml_error_problem(path, exc, text)) from exc
     lines: dict[KeyPath, int] = {(): 1}
     return _plain(document, (), lines), LineMap(lines)
 

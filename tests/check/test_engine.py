@@ -39,7 +39,7 @@ def test_verdicts_of_a_single_conversation_rule(tmp_path: Path) -> None:
     assert by_id["no-price"].status == "not_applicable"  # SENSEI: NameError → not applicable
     assert result.sensei_row() == {
         "rule": "small_price", "checks": 5, "pass": 1, "fail": 1,
-        "not_applicable": 3, "fail_rate": "50.00%",
+        "not_applicable": 3, "fail_rate": "50.00%", "errors": 0,
     }  # fmt: skip
 
 
@@ -161,12 +161,35 @@ def test_unknown_variables_are_reported_before_anything_runs(tmp_path: Path) -> 
     with pytest.raises(ConfigError) as caught:
         check(load_rules([folder]), [record(variables={"size": ["small"]})])
     messages = {(p.key, p.message) for p in caught.value.problems}
-    assert ("when", "unknown variable 'sise': no conversation defines it (did you mean "
-            "'size'?)") in messages  # fmt: skip
-    assert any(k == "then" and "'prise'" in m for k, m in messages)
     assert any(k == "then" and "read it as conv[0].size" in m for k, m in messages)
-    assert any(k == "then" and "'drnk'" in m for k, m in messages)
     assert calls == []
+    # the names no conversation defines alone: not applicable, with a warning per name
+    names_only = write_rules(
+        tmp_path / "names",
+        b="name: b\nwhen: sise[0] == 'small'\nthen: True\n",
+        d="name: d\nconversations: all\nthen: exists('drnk == 1')\n",
+    )
+    report = check(load_rules([names_only]), [record(variables={"size": ["small"]})])
+    assert report.result("b").verdicts[0].status == "not_applicable"
+    assert any("unknown variable 'sise'" in w and "did you mean 'size'" in w
+               for w in report.warnings)  # fmt: skip
+    # with the names the profiles define, a name outside them is an error
+    with pytest.raises(ConfigError) as typo:
+        check(load_rules([names_only]), [record(variables={"size": ["small"]})],
+              defined=frozenset({"size", "drink"}))  # fmt: skip
+    messages = {(p.key, p.message) for p in typo.value.problems}
+    assert ("when", "unknown variable 'sise': no profile defines it (did you mean "
+            "'size'?)") in messages  # fmt: skip
+    assert any(k == "then" and "'drnk'" in m and "'drink'" in m for k, m in messages)
+
+
+def test_a_variable_missing_from_a_partial_run_is_not_applicable(tmp_path: Path) -> None:
+    rules = write_rules(
+        tmp_path, r="name: r\nwhen: drink is not None\nthen: drink[0] in chatbot_phrases[0]\n"
+    )
+    report = check(load_rules([rules]), [record("a", variables={"size": ["s"]})])
+    [verdict] = report.result("r").verdicts
+    assert verdict.status == "not_applicable"
 
 
 def test_inactive_rules_do_not_run(tmp_path: Path) -> None:

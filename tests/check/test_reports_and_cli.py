@@ -70,7 +70,7 @@ def test_check_a_native_run_writes_every_report_and_stores_verdicts(tmp_path: Pa
     assert result.exit_code == 1, result.output
     assert "FAIL  small_price" in result.output and "message: Wrong price 8$" in result.output
     rows = {row["rule"]: row for row in csv.DictReader((out / "r.csv").open())}
-    assert list(rows["small_price"].values()) == ["small_price", "3", "1", "1", "1", "50.00%"]
+    assert list(rows["small_price"].values()) == ["small_price", "3", "1", "1", "1", "50.00%", "0"]
     assert rows["same_size_same_price"]["checks"] == "6"
     assert rows["same_size_same_price"]["fail"] == "2"
     assert rows["unique_ids"]["pass"] == "1"
@@ -80,20 +80,21 @@ def test_check_a_native_run_writes_every_report_and_stores_verdicts(tmp_path: Pa
     stored = list((run_dir / "verdicts").glob("*.json"))
     assert len(stored) == 1 and stored[0].name == f"rules-{report.ruleset}.json"
     assert json.loads(stored[0].read_text())["conversations"] == ["a", "b", "c"]
-    suites = {s.get("name"): s for s in ET.parse(out / "r.xml").getroot()}
-    assert (
-        suites["small_price"].get("tests") == "3" and suites["small_price"].get("failures") == "1"
-    )
-    assert suites["same_size_same_price"].get("failures") == "2"
-    assert suites["unique_ids"].get("tests") == "1"
-    failure = suites["small_price"].find("testcase/failure")
-    assert failure is not None and failure.get("message") == "Wrong price 8$"
+    cases = {c.get("name"): c for c in ET.parse(out / "r.xml").getroot().iter("testcase")}
+    assert set(cases) >= {"small_price", "same_size_same_price", "unique_ids"}
+    assert len(cases) == len(report.results) + len(report.generic)  # one case per rule
+    failure = cases["small_price"].find("failure")
+    assert failure is not None and "1 failed" in (failure.get("message") or "")
+    assert "conversations: " in (failure.text or "") and "Wrong price 8$" in (failure.text or "")
 
 
 def test_check_a_sensei_folder_passes_and_stores_nothing(tmp_path: Path, shared_data: Path) -> None:
     folder = shared_data / "sensei-wild" / "output" / "kuki"
     rules = write_rules(tmp_path / "rules", ok="name: has_turns\nthen: len(interaction) > 0\n")
-    result = cli.invoke(app, ["check", str(rules), "--run", str(folder)])
+    counted = cli.invoke(app, ["check", str(rules), "--run", str(folder)])
+    assert counted.exit_code == 1  # 7 conversations did not complete their goals
+    assert "generic failures: goal_not_completed 7" in counted.output
+    result = cli.invoke(app, ["check", str(rules), "--run", str(folder), "--no-generic"])
     assert result.exit_code == 0, result.output
     assert "PASS  has_turns" in result.output
     assert not (folder / "verdicts").exists()
@@ -123,7 +124,7 @@ def test_junit_has_one_case_per_rule_and_conversation(tmp_path: Path) -> None:
     from sparring.check import check, load_rules
 
     report = check(load_rules([write_rules(tmp_path / "rules", **RULES)]), conversations())
-    root = ET.fromstring(junit_xml(report))
+    root = ET.fromstring(junit_xml(report, per_conversation=True))
     cases = root.findall("testsuite[@name='same_size_same_price']/testcase")
     assert [c.get("name") for c in cases] == ["a", "b", "c"]
     assert cases[2].find("skipped") is not None  # c has no partner of the same size

@@ -131,7 +131,7 @@ def test_unknown_and_missing_keys_and_duplicate_aliases(tmp_path: Path) -> None:
         """,
     )
     found = problems(folder)
-    assert (3, "[0].oracel", "unknown key") in found
+    assert (3, "[0].oracel", "unknown key 'oracel' (did you mean 'oracle'?)") in found
     assert (2, "[0].then", "required key is missing") in found
     assert any(key == "[1]" and "either `then` or `oracle`" in msg for _, key, msg in found)
     assert (7, "[2].name", "required key is missing") in found

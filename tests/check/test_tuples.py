@@ -153,7 +153,7 @@ def test_a_failing_pair_gets_its_message_and_evidence(tmp_path: Path) -> None:
     assert verdict.message == "9$ is not more than 10$"
     assert result.sensei_row() == {
         "rule": "more_toppings_cost_more", "checks": 2, "pass": 0, "fail": 1,
-        "not_applicable": 1, "fail_rate": "100.00%",
+        "not_applicable": 1, "fail_rate": "100.00%", "errors": 0,
     }  # fmt: skip
 
 

@@ -77,7 +77,7 @@ extra: 1
     assert found == {("params.timout", 4), ("params.headers", 5), ("info.type", 7), ("extra", 8)}
     assert all(p.file == str(path) for p in info.value.problems)
     timout = next(p for p in info.value.problems if p.key == "params.timout")
-    assert timout.message == "unknown key"
+    assert timout.message == "unknown key 'timout' (did you mean 'timeout'?)"
 
 
 def test_unknown_connector_names_the_available_ones(tmp_path: Path) -> None:

@@ -200,7 +200,7 @@ def test_unknown_sensei_key_is_reported(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as info:
         load_chatbot_config(path)
     assert [(p.key, p.message) for p in info.value.problems] == [
-        ("params.send_mesage", "unknown key")
+        ("params.send_mesage", "unknown key 'send_mesage' (did you mean 'send_message'?)")
     ]
 
 

@@ -560,3 +560,60 @@ def test_validate_profiles_collects_errors_of_every_file(
     problems = validate_profiles([tmp_path])
     assert problems and {Path(p.file).name for p in problems} == {"bad.yml"}
     assert validate_profiles([tmp_path / "good.yml"]) == []
+
+
+FLAT = """\
+test_name: flat
+llm:
+  temperature: 0.8
+is_starter: True
+fallback: Sorry?
+role: You want to know about capitals.
+context:
+  - you are curious
+ask_about:
+  - "What is the capital of {{country}}?"
+  - country:
+      function: forward()
+      type: string
+      data: [Spain, Italy]
+output:
+  - capital:
+      type: string
+      description: the capital the chatbot gives
+conversations:
+  - number: 2
+  - goal_style:
+      steps: 4
+  - interaction_style:
+      - default
+language: English
+"""
+
+
+def test_senseis_early_flat_layout_loads_with_a_warning(tmp_path: Path) -> None:
+    from sparring.profiles import check_profile
+
+    path = tmp_path / "flat.yml"
+    path.write_text(FLAT)
+    result = check_profile(path)
+    assert result.errors == [] and result.profile is not None
+    profile = result.profile
+    assert profile.role.startswith("You want to know") and profile.is_starter
+    assert [v.name for v in profile.variables] == ["country"]
+    assert [o.name for o in profile.outputs] == ["capital"]
+    assert profile.conversation.number == 2
+    assert any("early layout" in w.message for w in result.warnings)
+    broken = tmp_path / "broken.yml"
+    broken.write_text(FLAT.replace("      steps: 4", "      stepz: 4"))
+    [problem] = check_profile(broken).errors
+    assert problem.line == 22  # the line as written in the flat file
+
+
+def test_the_wild_bots_profiles_load(shared_data: Path) -> None:
+    from sparring.profiles import check_profile
+
+    files = sorted((shared_data / "sensei-wild" / "chatbots").glob("*/conversations/*.yml"))
+    assert len(files) >= 10
+    for path in files:
+        assert check_profile(path).errors == [], path

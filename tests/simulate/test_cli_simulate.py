@@ -152,7 +152,8 @@ def test_sigkill_leaves_no_partial_record_and_resume_completes(tmp_path: Path) -
         json.loads(path.read_text())
     before = {p.name: p.stat().st_mtime_ns for p in written}
     code, output = simulate("--resume", str(out))
-    assert code == 0, output
+    # --max-turns 3 cuts every conversation (code 1000): the finished run says so, exit 1
+    assert code == 1 and "every conversation (60) failed" in output, output
     store = RunStore.open(out)
     assert store.finished_ids() == set(store.manifest.planned)
     assert len(store.manifest.planned) == 60

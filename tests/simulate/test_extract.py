@@ -327,9 +327,12 @@ def _agrees(type_: str, expected: Any, got: Any) -> bool:
 def test_offline_agrees_with_sensei_llm_on_the_pizza_conversations(shared_data: Path) -> None:
     """SENSEI's GPT-4o extraction is stored in each conversation's ``data_output``; the
     offline strategy, given the same profile outputs, agrees on price and order id in
-    36/36 conversations (13 of them "no value") and on the 15 Q&A strings (measured)."""
+    36/36 conversations (13 of them "no value"). For the 15 Q&A strings it returns a span
+    or nothing: the 6 values it gives are SENSEI's exactly (after normalisation), the rest
+    are left empty with ``confidence="low"`` (measured: benchmarks/bench_extract.py)."""
     profiles = shared_data / "sensei/examples/profiles/pizza-order-evaluation/eval"
     agreement: dict[str, list[bool]] = {}
+    given: list[tuple[Any, Any]] = []
     for path in sorted((shared_data / "sensei-pizza/conversations").rglob("*.yml")):
         if "__report__" in path.parts:
             continue
@@ -341,15 +344,21 @@ def test_offline_agrees_with_sensei_llm_on_the_pizza_conversations(shared_data: 
         ours = extract_outputs_offline(outputs, record.turns, fallback=chatbot["fallback"])
         for name, spec in outputs.items():
             theirs = record.outputs[name].value if name in record.outputs else None
-            agrees = _agrees(spec["type"], theirs, ours[name].value)
-            agreement.setdefault(name, []).append(agrees)
+            if name in ("price", "order_id"):
+                agreement.setdefault(name, []).append(
+                    _agrees(spec["type"], theirs, ours[name].value)
+                )
+            elif ours[name].value is not None:
+                given.append((theirs, ours[name].value))
+            else:
+                assert theirs is None or ours[name].confidence == "low", (name, theirs)
     rates = {name: sum(v) / len(v) for name, v in agreement.items()}
     assert len(agreement["price"]) == len(agreement["order_id"]) == 36
     assert rates["price"] >= 0.97, rates
     assert rates["order_id"] >= 0.97, rates
-    qa = [a for name, v in agreement.items() if name not in ("price", "order_id") for a in v]
-    assert len(qa) == 15
-    assert sum(qa) / len(qa) >= 0.9, rates
+    assert len(given) >= 6
+    exact = [normalize(str(theirs)) == normalize(str(got)) for theirs, got in given]
+    assert all(exact), given
 
 
 def test_offline_agrees_with_sensei_llm_on_ada_contacts(shared_data: Path) -> None:
@@ -508,3 +517,51 @@ def test_head_noun_ends_before_a_relative_clause() -> None:
         "order_id": {"type": "string", "description": "the order id the pizzeria gave to the order"}
     }
     assert extract_outputs_offline(spec, turns)["order_id"].value == "PZ-89626"
+
+
+# --- spans, not sentences (issue 8) ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("description", "question", "answer", "expected"),
+    [
+        ("the name of the user", "What is my name?", "Hi there Maria!", "Maria"),
+        ("the capital city of the country", "What is the capital city of Spain?",
+         "Hi there. The capital of Spain is Madrid.", "Madrid"),
+        ("the capital city of the country", "What is the capital city of Italy?", "Roma.", "Roma"),
+        ("the name of the user", "Who am I?", "Your name is Maria, and you like pizza.", "Maria"),
+    ],
+)  # fmt: skip
+def test_a_string_output_is_the_span_not_the_sentence(
+    description: str, question: str, answer: str, expected: str
+) -> None:
+    [value] = extract_outputs_offline(
+        {"result": Spec("string", description)}, convo((question, answer))
+    ).values()
+    assert value.value == expected and value.confidence == "high"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["I don't know, sorry.",
+     "Well. I remember many things about you. You told me about your holidays and your dog."],
+)  # fmt: skip
+def test_no_span_is_nothing_marked_low_confidence(answer: str) -> None:
+    [value] = extract_outputs_offline(
+        {"user_name": Spec("string", "the name of the user")}, convo(("What is my name?", answer))
+    ).values()
+    assert value.value is None and value.confidence == "low"
+    assert value.evidence is not None and answer[:10] in value.evidence
+
+
+def test_rules_see_the_confidence_of_an_output() -> None:
+    from sparring.check._namespace import build_namespace
+    from sparring.conversations import ConversationRecord, OutputValue
+
+    record = ConversationRecord(
+        id="c",
+        profile="p",
+        outputs={"name": OutputValue(value=None, confidence="low"), "id": OutputValue(value="x")},
+    )
+    names = build_namespace(record)
+    assert names["output_confidence"] == {"name": "low", "id": None}

@@ -72,7 +72,8 @@ def test_secret_is_used_but_never_written(
     result = CliRunner().invoke(
         app, ["-vv", "simulate", str(DATA / "profiles"), "-c", str(chatbot), "-o", str(out)]
     )
-    assert result.exit_code == 0, result.output
+    # the echo bot never completes a goal: every conversation fails (code 1001), so exit 1
+    assert result.exit_code == 1 and "every conversation (3) failed" in result.output
     texts = [p.read_text() for p in out.rglob("*") if p.is_file()]
     assert any("Got it: I would like to order a pizza" in t for t in texts)  # the bot answered
     assert not any(SECRET in t for t in texts)

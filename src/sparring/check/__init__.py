@@ -49,6 +49,7 @@ from sparring.check._safety import (
     DEFAULT_LIMITS,
     Limits,
     MissingName,
+    NotApplicable,
     ResourceLimitExceeded,
     SandboxViolation,
 )
@@ -76,6 +77,7 @@ __all__ = [
     "FunctionContext",
     "Limits",
     "MissingName",
+    "NotApplicable",
     "ResourceLimitExceeded",
     "Rule",
     "RuleFunction",

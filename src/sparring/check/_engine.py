@@ -19,22 +19,20 @@ one conversation, population or tuple, and is safe to call from several threads 
 
 from __future__ import annotations
 
-import difflib
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sparring.check._analysis import Location
-from sparring.check._builtins import BUILTIN_NAMES
 from sparring.check._context import FunctionContext, RuleFunction, registered_functions
 from sparring.check._expressions import Expression, parse_expression
 from sparring.check._namespace import Namespaces
 from sparring.check._rules import Rule
-from sparring.check._safety import DEFAULT_LIMITS, Limits, MissingName
+from sparring.check._safety import DEFAULT_LIMITS, Limits, MissingName, NotApplicable
 from sparring.check._sandbox import Evaluator, Scope
 from sparring.check._verdicts import RuleResult
 from sparring.conversations import ConversationRecord, ErrorCode
-from sparring.errors import BudgetExceeded, ConfigError, ModelError, ModelRequired, Problem
+from sparring.errors import BudgetExceeded, ConfigError, ModelError, ModelRequired
 from sparring.results import Evidence, Status, Verdict, verdict_from_evidence
 from sparring.types import Strategy, TextModel
 
@@ -51,8 +49,6 @@ SENSEI_GENERIC_CODES = (
 conversation carries them."""
 
 _UNSCORED = (ModelRequired, ModelError, BudgetExceeded)
-PAIRWISE_NAMES = frozenset({"conv", "interaction"})
-"""The only plain names of a metamorphic rule's namespace (as SENSEI-check)."""
 
 
 def _is_true(value: Any) -> bool:
@@ -64,7 +60,9 @@ def _is_true(value: Any) -> bool:
 
 
 def _describe(exc: BaseException) -> str:
-    return str(exc) if isinstance(exc, MissingName) else f"{type(exc).__name__}: {exc}"
+    return (
+        str(exc) if isinstance(exc, MissingName | NotApplicable) else f"{type(exc).__name__}: {exc}"
+    )
 
 
 class Runner:
@@ -183,7 +181,7 @@ class Runner:
         ``unscored`` when a model could not judge; ``error`` when it raised."""
         try:
             value = self.evaluator.run(expression, scope)
-        except MissingName as exc:
+        except (MissingName, NotApplicable) as exc:
             return "not_applicable", str(exc)
         except _UNSCORED as exc:
             return "unscored", str(exc)
@@ -289,41 +287,6 @@ class Runner:
                 result.counts.add(status)
             results.append(result)
         return results
-
-    # Names --------------------------------------------------------------------------------
-
-    def unknown_names(self, rules: Sequence[Rule]) -> list[Problem]:
-        """Variables the rules read that no conversation defines (checked before running)."""
-        if not self.records:
-            return []
-        known = self.namespaces.known_names() | {"conv"} | BUILTIN_NAMES
-        problems: list[Problem] = []
-        for rule in rules:
-            for key, expression in rule.expressions():
-                allowed: frozenset[str] = known
-                if rule.kind == "tuple":
-                    allowed = PAIRWISE_NAMES | BUILTIN_NAMES
-                elif rule.kind == "global" and key in ("then", "yields"):
-                    allowed = BUILTIN_NAMES | {"conv"}
-                for name in sorted(expression.names - allowed):
-                    problems.append(_unknown(expression, name, known))
-                nested = (expression.all_names() - expression.names) | expression.all_attributes()
-                for name in sorted(nested - known):
-                    problems.append(_unknown(expression, name, known))
-        return problems
-
-
-def _unknown(expression: Expression, name: str, known: frozenset[str]) -> Problem:
-    if name in known:
-        message = (
-            f"variable {name!r} is not a name of this rule: in a rule over several "
-            f"conversations read it as conv[0].{name}"
-        )
-    else:
-        hint = difflib.get_close_matches(name, sorted(known), n=1)
-        extra = f" (did you mean {hint[0]!r}?)" if hint else ""
-        message = f"unknown variable {name!r}: no conversation defines it{extra}"
-    return expression.location.problem(message)
 
 
 def rule_result(rule: Rule) -> RuleResult:

@@ -10,16 +10,19 @@ from typing import ClassVar
 
 from pydantic import Field
 
+from sparring.check._names import profile_names
 from sparring.check._namespace import run_chatbot_info
+from sparring.check._outcome import Outcome, outcome
 from sparring.check._reports import store_verdicts, write_csv, write_json, write_junit
 from sparring.check._rules import load_rules
 from sparring.check._run import check_async
 from sparring.check._safety import Limits
 from sparring.check._verdicts import CheckReport, RuleResult
-from sparring.conversations import ConversationRecord, load_conversations
+from sparring.conversations import ConversationRecord, RunStore, load_conversations
 from sparring.errors import UserInputError
 from sparring.jobs import JobSettings, run_blocking
 from sparring.llm import load_model
+from sparring.profiles import load_profile
 
 logger = logging.getLogger(__name__)
 
@@ -45,17 +48,21 @@ class CheckSettings(JobSettings):
     store: bool = True
     csv: Path | None = None
     junit: Path | None = None
+    junit_per_conversation: bool = False
     json_file: Path | None = None
+    count_generic: bool = True
 
 
 @dataclass(frozen=True)
 class CheckResult:
-    """The report, the conversations it checked, and where it was stored (``None``: not a
-    run directory, ``--no-store``, or the run could not be written)."""
+    """The report, the conversations it checked, where it was stored (``None``: not a
+    run directory, ``--no-store``, or the run could not be written), and the outcome a CI
+    gate reads (status, summary, exit code)."""
 
     report: CheckReport
     records: list[ConversationRecord]
     stored: Path | None
+    outcome: Outcome
 
 
 async def check_job_async(
@@ -78,12 +85,19 @@ async def check_job_async(
         source=str(settings.run),
         progress=progress,
         chatbot=run_chatbot_info(settings.run),
+        defined=_run_profile_names(settings.run),
     )
-    writers = ((settings.csv, write_csv), (settings.junit, write_junit))
-    for path, write in (*writers, (settings.json_file, write_json)):
+    for path, write in ((settings.csv, write_csv), (settings.json_file, write_json)):
         if path is not None:
             write(report, path)
-    return CheckResult(report=report, records=records, stored=_store(settings, report))
+    if settings.junit is not None:
+        write_junit(report, settings.junit, settings.junit_per_conversation)
+    return CheckResult(
+        report=report,
+        records=records,
+        stored=_store(settings, report),
+        outcome=outcome(report, count_generic=settings.count_generic),
+    )
 
 
 def check_job(
@@ -100,4 +114,20 @@ def _store(settings: CheckSettings, report: CheckReport) -> Path | None:
         return store_verdicts(report, settings.run)
     except OSError as exc:
         logger.warning("could not store the verdicts in %s: %s", settings.run, exc)
+        return None
+
+
+def _run_profile_names(run: Path) -> frozenset[str] | None:
+    """The names the profiles of a native run define (``None`` when ``run`` is not a run
+    or one of its profiles can no longer be read: then nothing is known beyond the
+    conversations)."""
+    if not (run / "manifest.json").is_file():
+        return None
+    try:
+        paths = RunStore.open(run, clean=False).manifest.profiles
+        return profile_names(load_profile(path) for path in paths) if paths else None
+    except (UserInputError, OSError):
+        logger.info(
+            "the run's profiles cannot be read: variables are checked against its conversations"
+        )
         return None

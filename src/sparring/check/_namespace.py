@@ -192,6 +192,7 @@ def build_namespace(
     names["chatbot_phrases"] = [v.text for v in views if v.role == "assistant"]
     names["user_phrases"] = [v.text for v in views if v.role == "user"]
     names["data_output"] = data_output
+    names["output_confidence"] = {key: output.confidence for key, output in record.outputs.items()}
     return names
 
 

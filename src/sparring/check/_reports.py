@@ -72,6 +72,29 @@ def _case(
     return "pass"
 
 
+def _rule_case(suite: ET.Element, result: RuleResult) -> str:
+    """One test case for the whole rule: failing (or in error) with every failing
+    conversation listed, skipped when no check applied, else passing."""
+    case = ET.SubElement(suite, "testcase", classname="sparring.check", name=result.rule,
+                         time=f"{result.duration:.3f}")  # fmt: skip
+    failing = [v for v in result.verdicts if v.status == "fail"]
+    errors = [v for v in result.verdicts if v.status == "error"]
+    counts = result.counts
+    summary = (
+        f"{counts.fail} failed, {counts.error} errors, {counts.passed} passed of {counts.total}"
+    )
+    if failing or errors:
+        kind = "failure" if failing else "error"
+        element = ET.SubElement(case, kind, message=summary, type="fail" if failing else "error")
+        element.text = "\n\n".join(_details(v) for v in [*failing, *errors])
+        return "fail" if failing else "error"
+    if not counts.passed:
+        ET.SubElement(case, "skipped", message=f"no check applied ({counts.not_applicable} n/a, "
+                                              f"{counts.unscored} unscored)")  # fmt: skip
+        return "skipped"
+    return "pass"
+
+
 def _suite(root: ET.Element, result: RuleResult, conversations: list[str]) -> None:
     suite = ET.SubElement(root, "testsuite", name=result.rule, time=f"{result.duration:.3f}")
     if result.file:
@@ -95,22 +118,33 @@ def _suite(root: ET.Element, result: RuleResult, conversations: list[str]) -> No
     suite.set("skipped", str(tally["skipped"]))
 
 
-def junit_xml(report: CheckReport) -> str:
-    """JUnit XML: a test suite per rule, a test case per rule × conversation (for a
+def junit_xml(report: CheckReport, per_conversation: bool = False) -> str:
+    """JUnit XML. By default one suite ``rules`` with a test case per rule (and per
+    generic failure code) whose failure message lists the failing conversations. With
+    ``per_conversation``, a suite per rule and a test case per rule × conversation (for a
     metamorphic rule, the tuples starting with that conversation; for a global rule, one
-    case), then one suite per generic failure code."""
+    case)."""
     root = ET.Element("testsuites", name="sparring check")
-    for result in [*report.results, *report.generic]:
-        _suite(root, result, report.conversations)
+    if per_conversation:
+        for result in [*report.results, *report.generic]:
+            _suite(root, result, report.conversations)
+    else:
+        suite = ET.SubElement(root, "testsuite", name="rules", time=f"{report.duration:.3f}")
+        tally: dict[str, int] = defaultdict(int)
+        for result in [*report.results, *report.generic]:
+            tally[_rule_case(suite, result)] += 1
+        suite.set("tests", str(sum(tally.values())))
+        for key, name in (("failures", "fail"), ("errors", "error"), ("skipped", "skipped")):
+            suite.set(key, str(tally[name]))
     for key in ("tests", "failures", "errors", "skipped"):
         root.set(key, str(sum(int(s.get(key, "0")) for s in root)))
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 
-def write_junit(report: CheckReport, path: str | Path) -> None:
-    """Write the JUnit XML report to ``path``."""
-    atomic_write(Path(path), junit_xml(report))
+def write_junit(report: CheckReport, path: str | Path, per_conversation: bool = False) -> None:
+    """Write the JUnit XML report to ``path`` (see ``junit_xml``)."""
+    atomic_write(Path(path), junit_xml(report, per_conversation))
 
 
 def store_verdicts(report: CheckReport, run_dir: str | Path, name: str | None = None) -> Path:

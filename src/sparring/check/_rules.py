@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from sparring._keys import hint_unknown_keys
 from sparring._yaml import LineMap, format_key, load_yaml_with_lines
 from sparring.check._analysis import Location
 from sparring.check._context import registered_functions
@@ -270,7 +271,12 @@ def _rule(
             )
         except ConfigError as exc:
             problems.extend(exc.problems)
-    if problems:
+    if problems and not spec.active:  # SENSEI skips inactive rules: they cannot stop the set
+        for problem in problems:
+            logger.warning("%s (the rule is inactive: skipped)", problem)
+        placeholder = parse_expression("True", Location(str(file), where.line, where.key))
+        parsed = {"when": placeholder, "if": placeholder, "then": placeholder, "yields": None}
+    elif problems:
         raise ConfigError(problems)
     when, if_, then = parsed["when"], parsed["if"], parsed["then"]
     assert when is not None and if_ is not None and then is not None
@@ -300,7 +306,10 @@ def _validation_problems(
             error["type"], str(error["msg"]).removeprefix("Value error, ")
         )
         problems.append(Problem(str(file), line, format_key(key), message))
-    return problems
+    aliases = list(_ALIASES)
+    return hint_unknown_keys(
+        problems, RuleSpec, {"rules": RuleSpec}, {"": aliases, "rules": aliases}
+    )
 
 
 def _unique_names(rules: list[Rule]) -> tuple[Rule, ...]:

@@ -18,6 +18,8 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from sparring.check._engine import Runner, rule_result
+from sparring.check._flaky import repeat_figures
+from sparring.check._names import undefined_names
 from sparring.check._rules import Rule, RuleSet, known_functions
 from sparring.check._safety import DEFAULT_LIMITS, Limits
 from sparring.check._tuples import run_tuples
@@ -40,15 +42,14 @@ async def check_async(
     source: str | None = None,
     progress: Callable[[RuleResult], None] | None = None,
     chatbot: ChatbotInfo | None = None,
+    defined: frozenset[str] | None = None,
 ) -> CheckReport:
     """Check every active rule of ``rule_set`` on ``records``; see ``check``."""
     started = time.perf_counter()
     known_functions()
     loop = asyncio.get_running_loop()
     runner = Runner(records, model=model, limits=limits, wait=_waiter(loop), chatbot=chatbot)
-    problems = runner.unknown_names(rule_set.active)
-    if problems:
-        raise ConfigError(problems)
+    warnings = check_names(rule_set, runner, defined)
     report = CheckReport(
         created_at=datetime.now(UTC),
         rule_files=list(rule_set.files),
@@ -56,6 +57,7 @@ async def check_async(
         source=source,
         conversations=runner.ids,
         model=model.name if model is not None else None,
+        warnings=warnings,
     )
     workers = model.concurrency if model is not None else 0
     pool = concurrent.futures.ThreadPoolExecutor(workers, "sparring-check") if workers else None
@@ -71,6 +73,7 @@ async def check_async(
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
     report.generic = runner.run_generic()
+    report.repeats = repeat_figures([*report.results, *report.generic], runner.records)
     report.duration = time.perf_counter() - started
     return report
 
@@ -99,6 +102,25 @@ async def _run_rule(
     return await loop.run_in_executor(pool, whole, rule)
 
 
+def check_names(rule_set: RuleSet, runner: Runner, defined: frozenset[str] | None) -> list[str]:
+    """Raise ``ConfigError`` for misplaced names and names ``defined`` lacks; return a
+    warning per name no conversation of this check defines (see ``_names``)."""
+    if not runner.records:
+        return []
+    known = runner.namespaces.known_names()
+    structural, undefined = undefined_names(rule_set.active, known)
+    errors = list(structural)
+    if defined is not None:
+        _, typos = undefined_names(rule_set.active, defined | known, "no profile defines it")
+        errors += [problem for problems in typos.values() for problem in problems]
+    if errors:
+        raise ConfigError(errors)
+    return [
+        f"{problems[0]}: the rules reading it are not applicable on this run"
+        for problems in undefined.values()
+    ]
+
+
 def _tuples_of(runner: Runner) -> Callable[[Rule], RuleResult]:
     return lambda rule: run_tuples(runner, rule)
 
@@ -125,18 +147,32 @@ def check(
     source: str | None = None,
     progress: Callable[[RuleResult], None] | None = None,
     chatbot: ChatbotInfo | None = None,
+    defined: frozenset[str] | None = None,
 ) -> CheckReport:
     """Check every active rule of ``rule_set`` on ``records`` (SENSEI-check's semantics).
 
     ``model`` serves model-backed functions (``None``: offline strategies, else
     ``unscored``); with one, each rule's conversations are checked concurrently within
     ``model.concurrency``; ``chatbot`` is chatbot.yaml's ``info``, which rules read as
-    ``chatbot`` (``run_chatbot_info`` reads it from a run directory). Raises
-    ``ConfigError`` before evaluating anything when a rule reads a variable no
-    conversation defines. ``progress`` is called after each rule. The
+    ``chatbot`` (``run_chatbot_info`` reads it from a run directory). A variable that no
+    conversation of ``records`` defines makes the rules reading it not applicable there (a
+    warning in ``report.warnings``); ``defined`` (the names the run's profiles define,
+    ``_names.profile_names``) turns a name outside it into an error. Raises
+    ``ConfigError`` before evaluating anything for those, and for a conversation's
+    variable read as a plain name in a rule over several conversations. ``progress`` is
+    called after each rule. The
     synchronous face of ``check_async``; usable inside a running event loop too (it then
     runs in a helper thread).
     """
     return run_blocking(
-        check_async(rule_set, records, model=model, limits=limits, source=source, progress=progress)
+        check_async(
+            rule_set,
+            records,
+            model=model,
+            limits=limits,
+            source=source,
+            progress=progress,
+            chatbot=chatbot,
+            defined=defined,
+        )
     )

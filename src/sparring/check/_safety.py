@@ -56,6 +56,11 @@ class ResourceLimitExceeded(Exception):
     """A rule exceeded a bound of ``Limits`` (time, memory, depth, iterations, size)."""
 
 
+class NotApplicable(Exception):
+    """The rule cannot be judged on this conversation (e.g. a property over no turns):
+    its verdict is *not applicable*, never a vacuous pass."""
+
+
 class MissingName(NameError):
     """A variable the rule reads is not defined for this conversation."""
 

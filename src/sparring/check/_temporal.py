@@ -8,6 +8,8 @@ speaker's turns (``'chatbot'`` is accepted for the assistant), ``of=conv[1]`` pi
 conversation in a metamorphic rule. The forms:
 
 - ``always(P)`` / ``never(P)`` / ``eventually(P)``: P holds on every / no / some turn;
+  over no turns at all, ``always``, ``never``, ``before`` and ``within`` hold only
+  vacuously, so they raise ``NotApplicable`` (the verdict is *not applicable*);
 - ``count(P)``: on how many turns P holds;
 - ``before(A, B)``: B never holds unless A held on an earlier turn ("an order is confirmed
   only after the user has given a size");
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sparring.check._namespace import ConversationView, TurnView
+from sparring.check._safety import NotApplicable
 from sparring.check._sandbox import Evaluator, special_form
 from sparring.results import Evidence
 
@@ -83,6 +86,12 @@ def _setup(
     return _Turns(evaluator, all_turns, sequence), list(node.args)
 
 
+def _require_turns(turns: _Turns, name: str) -> None:
+    """A property over no turns holds vacuously: its verdict is not applicable."""
+    if not turns.sequence:
+        raise NotApplicable(f"{name}() has no turns to range over")
+
+
 def _describe(turns: _Turns, position: int) -> str:
     turn = turns.sequence[position]
     text = turn.text if len(turn.text) <= 80 else turn.text[:77] + "..."
@@ -92,6 +101,7 @@ def _describe(turns: _Turns, position: int) -> str:
 @special_form("always")
 def always(evaluator: Evaluator, node: ast.Call) -> bool:
     turns, (predicate,) = _setup(evaluator, node, "always", 1)
+    _require_turns(turns, "always")
     for position, turn in enumerate(turns.sequence):
         if not turns.holds(predicate, turn):
             turns.note("always", f"does not hold on {_describe(turns, position)}", [position])
@@ -102,6 +112,7 @@ def always(evaluator: Evaluator, node: ast.Call) -> bool:
 @special_form("never")
 def never(evaluator: Evaluator, node: ast.Call) -> bool:
     turns, (predicate,) = _setup(evaluator, node, "never", 1)
+    _require_turns(turns, "never")
     hits = turns.where(predicate)
     if hits:
         shown = "; ".join(_describe(turns, p) for p in hits[:3])
@@ -130,6 +141,7 @@ def count(evaluator: Evaluator, node: ast.Call) -> int:
 @special_form("before")
 def before(evaluator: Evaluator, node: ast.Call) -> bool:
     turns, (first, then) = _setup(evaluator, node, "before", 2)
+    _require_turns(turns, "before")
     seen_first = False
     for position, turn in enumerate(turns.sequence):
         if turns.holds(then, turn) and not seen_first:
@@ -142,6 +154,7 @@ def before(evaluator: Evaluator, node: ast.Call) -> bool:
 @special_form("within")
 def within(evaluator: Evaluator, node: ast.Call) -> bool:
     turns, (limit_node, trigger, response) = _setup(evaluator, node, "within", 3)
+    _require_turns(turns, "within")
     limit = evaluator.evaluate(limit_node)
     if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
         raise ValueError(f"within(): the number of turns must be a positive integer, not {limit!r}")

@@ -10,7 +10,9 @@ SENSEI-check's results table (``rule,checks,pass,fail,not_applicable,fail_rate``
 an oracle that raises as *not applicable* for single-conversation and global rules, and as
 a *failure* for metamorphic ones (``metamorphic/rules.py`` of user-simulator 1.1.5, which
 aborts the whole check instead when no pair was judged before); ``RuleResult.sensei_row``
-follows that mapping so the table is comparable, while the verdicts keep the error apart.
+follows that mapping so the table is comparable, and adds an ``errors`` column (appended
+after SENSEI's) counting those checks, so that a rule raising on most conversations never
+hides behind a "0.00%" fail rate.
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from sparring.check._flaky import RuleRepeats
 from sparring.results import Counts, Verdict
 
 ResultKind = Literal["single", "tuple", "global", "generic"]
-SENSEI_COLUMNS = ("rule", "checks", "pass", "fail", "not_applicable", "fail_rate")
+SENSEI_COLUMNS = ("rule", "checks", "pass", "fail", "not_applicable", "fail_rate", "errors")
 REPORT_SCHEMA_VERSION = 1
 MAX_LISTED_PASSES = 100_000
 """Passing tuples of a metamorphic rule listed in ``RuleResult.passed``; more are counted."""
@@ -71,6 +74,7 @@ class RuleResult(BaseModel):
             "fail": fail,
             "not_applicable": not_applicable,
             "fail_rate": f"{rate:.2f}%",
+            "errors": counts.error,
         }
 
 
@@ -87,6 +91,9 @@ class CheckReport(BaseModel):
     model: str | None = None
     results: list[RuleResult] = Field(default_factory=list)
     generic: list[RuleResult] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+    repeats: list[RuleRepeats] = Field(default_factory=list)
+    """pass^k and flaky conversations per rule when the run has repeats (``_flaky``)."""
     duration: float = 0.0
 
     @property
@@ -104,3 +111,15 @@ class CheckReport(BaseModel):
     def sensei_rows(self) -> list[dict[str, str | int]]:
         """SENSEI-check's results table: the rules, then the generic failure codes."""
         return [result.sensei_row() for result in [*self.results, *self.generic]]
+
+    @property
+    def generic_failed(self) -> bool:
+        """Whether any conversation carries a generic failure (no response, timeout, loop
+        limit, goals not completed, …), as SENSEI-check's generic rows count them."""
+        return any(result.counts.fail for result in self.generic)
+
+    @property
+    def inconclusive(self) -> bool:
+        """Whether the rules concluded nothing: every verdict of every active rule is not
+        applicable or unscored (also when there is no active rule). Never a pass."""
+        return not any(r.counts.passed or r.counts.fail or r.counts.error for r in self.results)

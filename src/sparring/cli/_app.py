@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from typing import Annotated
 
@@ -21,8 +22,21 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
-console = Console()
-err_console = Console(stderr=True)
+CI_WIDTH = 200
+"""Columns used when output is not a terminal (CI logs): wide enough that lines and
+tables do not wrap; ``COLUMNS`` overrides it."""
+
+
+def _console(stderr: bool = False) -> Console:
+    """A console that wraps nothing when its stream is not a terminal (CI logs)."""
+    stream = sys.stderr if stderr else sys.stdout
+    if stream.isatty() or os.environ.get("COLUMNS"):
+        return Console(stderr=stderr)
+    return Console(stderr=stderr, width=CI_WIDTH, soft_wrap=True)
+
+
+console = _console()
+err_console = _console(stderr=True)
 
 EXIT_USER_ERROR = 2
 _QUIET_LOGGERS = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "httpx", "httpcore", "aiohttp")

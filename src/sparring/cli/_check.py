@@ -1,5 +1,6 @@
 """``sparring check RULES… --run RUN_DIR|CONVERSATIONS_DIR``: check conversations against
-rules (SENSEI-check compatible) and report; exit 1 when a rule fails, 2 for bad rules."""
+rules (SENSEI-check compatible) and report; exit codes in ``check._outcome`` (0 pass, 1
+fail, 2 bad rules, 3 no verdict)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from sparring.check import CheckSettings, check_job, print_report
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
@@ -39,8 +41,30 @@ def check_command(
     store: Annotated[
         bool, typer.Option("--store/--no-store", help="Keep the verdicts in a native run.")
     ] = True,
+    generic: Annotated[
+        bool,
+        typer.Option(
+            "--generic/--no-generic",
+            help="Count generic failures (no response, timeout, loop, goals not completed) "
+            "in the exit code.",
+        ),
+    ] = True,
+    junit_per_conversation: Annotated[
+        bool,
+        typer.Option(
+            "--junit-per-conversation", help="JUnit: a test case per rule × conversation."
+        ),
+    ] = False,
+    show_all: Annotated[
+        bool, typer.Option("--all", help="List every failure, not the first few per rule.")
+    ] = False,
 ) -> None:
-    """Check conversations against rules; exit 1 when an active rule fails or raises."""
+    """Check conversations against rules.
+
+    Exit 0 when every active rule passed where it applied; 1 when a rule failed or raised,
+    or a conversation carries a generic failure (unless --no-generic); 3 when every verdict
+    is not applicable or unscored (no verdict, never a pass); 2 for bad input.
+    """
     settings = CheckSettings(
         rules=rules,
         run=run,
@@ -51,11 +75,17 @@ def check_command(
         store=store,
         csv=csv_path,
         junit=junit,
+        junit_per_conversation=junit_per_conversation,
         json_file=json_path,
+        count_generic=generic,
     )
     result = check_job(settings)
-    print_report(console, result.report, {record.id: record for record in result.records})
+    records = {record.id: record for record in result.records}
+    print_report(console, result.report, records, show_all=show_all)
     if result.stored is not None:
         console.print(f"Verdicts stored in {result.stored}", highlight=False)
-    if result.report.failed:
-        raise typer.Exit(1)
+    decision = result.outcome
+    style = {"PASS": "bold green", "FAIL": "bold red"}.get(decision.status, "bold yellow")
+    console.print(f"[{style}]{decision.status}[/]: {escape(decision.summary)}", highlight=False)
+    if decision.code:
+        raise typer.Exit(decision.code)

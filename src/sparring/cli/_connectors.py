@@ -24,8 +24,9 @@ from sparring.connectors import (
     get_connector,
     greeting_of,
     load_chatbot_config,
+    probe,
 )
-from sparring.errors import ChatbotFailure
+from sparring.errors import ChatbotCrash, ChatbotFailure
 
 connectors_app = typer.Typer(
     name="connectors", help="List the connectors to chatbots and their parameters."
@@ -111,9 +112,14 @@ def _print_reply(reply: Reply) -> None:
         console.print(Text(f"image: {image}", style="dim"), highlight=False)
 
 
-async def _chat_loop(chatbot: Path) -> None:
+async def _chat_loop(chatbot: Path) -> bool:
+    """Chat until /quit or EOF; whether every message sent got a chatbot failure."""
     config = load_chatbot_config(chatbot)
     connector = create_connector(config)
+    reached = await probe(connector)
+    if not reached.reachable:
+        raise ChatbotCrash(f"the chatbot cannot be reached: {reached.cause}")
+    sent = failed = 0
     try:
         conversation = await connector.open()
         try:
@@ -128,14 +134,17 @@ async def _chat_loop(chatbot: Path) -> None:
                     break
                 if not line.strip():
                     continue
+                sent += 1
                 try:
                     _print_reply(await conversation.send(line.rstrip("\n")))
                 except ChatbotFailure as exc:
+                    failed += 1
                     err_console.print(f"[bold red]{exc.name}[/] ({exc.code}): {exc}")
         finally:
             await conversation.close()
     finally:
         await connector.aclose()
+    return sent > 0 and failed == sent
 
 
 @app.command("chat")
@@ -144,10 +153,15 @@ def chat(
         Path, typer.Option("--chatbot", "-c", help="The chatbot.yaml to talk to.")
     ] = Path("chatbot.yaml"),
 ) -> None:
-    """Talk to the chatbot under test yourself: one line per message, /quit or EOF ends."""
+    """Talk to the chatbot under test yourself: one line per message, /quit or EOF ends.
+
+    Exits 1 when the chatbot cannot be reached, or when every message got no answer.
+    """
     err_console.print(f"Chatting with {chatbot} — type {QUIT} (or Ctrl-D) to end.")
     try:
-        asyncio.run(_chat_loop(chatbot))
+        all_failed = asyncio.run(_chat_loop(chatbot))
     except ChatbotFailure as exc:
-        err_console.print(f"[bold red]{exc.name}[/] ({exc.code}): {exc}")
+        err_console.print(f"[bold red]{exc.name}[/] ({exc.code}): {exc}", soft_wrap=True)
         raise typer.Exit(1) from exc
+    if all_failed:
+        raise typer.Exit(1)

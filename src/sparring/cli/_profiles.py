@@ -19,8 +19,9 @@ import yaml
 from rich.markup import escape
 
 from sparring.cli._app import EXIT_USER_ERROR, app, console, err_console
+from sparring.cli._cross_checks import connector_problems, rule_variable_problems
 from sparring.errors import ConfigError, Problem, UserInputError
-from sparring.profiles import check_profiles, profile_files
+from sparring.profiles import Profile, check_profiles, profile_files
 from sparring.schemas import json_schema
 
 _RULE_KEYS = frozenset({"oracle", "then", "if", "when", "yields", "on-error"})
@@ -48,14 +49,9 @@ def _other_problems(path: Path, kind: str) -> list[Problem]:
         message = "not a profile, rule file or chatbot.yaml (none of their top-level keys)"
         return [Problem(str(path), None, "", message)]
     try:
-        if kind == "chatbot":
-            from sparring.connectors import load_chatbot_config
+        from sparring.check import load_rules
 
-            load_chatbot_config(path)
-        else:
-            from sparring.check import load_rules
-
-            load_rules([path])
+        load_rules([path])
     except ConfigError as exc:
         return exc.problems
     return []
@@ -68,18 +64,29 @@ def validate(
         typer.Argument(help="Profiles, rule files or chatbot.yaml; folders are searched."),
     ],
 ) -> None:
-    """Check user files; print every problem (file:line [key]) or OK per file."""
+    """Check user files; print every problem (file:line \\[key]) or OK per file.
+
+    Connectors are built (a python module is imported); with profiles given, rule
+    variables are checked against the names the profiles define.
+    """
     files = profile_files(paths)
     if not files:
         raise UserInputError(f"no YAML files found in {', '.join(map(str, paths))}")
     kinds = {path: _kind(path) if path.is_file() else "profile" for path in files}
     results: dict[Path, tuple[list[Problem], list[Problem]]] = {}
     profiles = [p for p in files if kinds[p] == "profile"]
+    loaded: list[Profile] = []
     for check in check_profiles(profiles) if profiles else []:
         results[check.path] = (check.errors, check.warnings)
+        loaded += [check.profile] if check.profile is not None else []
     for path in files:
-        if kinds[path] != "profile":
-            results[path] = (_other_problems(path, kinds[path]), [])
+        if kinds[path] == "chatbot":
+            results[path] = connector_problems(path)
+        elif kinds[path] != "profile":
+            errors = _other_problems(path, kinds[path])
+            if kinds[path] == "rules" and loaded and not errors:
+                errors = rule_variable_problems(path, loaded)
+            results[path] = (errors, [])
     failed = False
     for path in files:
         errors, warnings = results.get(path, ([], []))

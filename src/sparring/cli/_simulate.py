@@ -16,9 +16,12 @@ from rich.progress import (
 )
 
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
+from sparring.cli._health import exit_if_unhealthy, report_probe, unreachable, warn_about_notes
 from sparring.conversations import ConversationRecord, render_summary
 from sparring.errors import UserInputError
 from sparring.simulate import (
+    DEFAULT_MAX_CHATBOT_FAILURE_SHARE,
+    ChatbotUnreachable,
     SimulateSettings,
     SimulationResult,
     SimulatorKind,
@@ -54,39 +57,74 @@ def simulate_command(
     repeat_limit: Annotated[
         int, typer.Option(min=0, help="Same reply N times in a row ends it (code 1002; 0 = off).")
     ] = 3,
+    max_failure_share: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            max=1.0,
+            help="Exit 1 when more than this share of conversations "
+            "got no answer from the chatbot (500/504).",
+        ),
+    ] = DEFAULT_MAX_CHATBOT_FAILURE_SHARE,
+    repeat: Annotated[
+        int,
+        typer.Option(min=1, help="Run each planned conversation K times (same plan and seed)."),
+    ] = 1,
+    probe: Annotated[
+        bool, typer.Option("--probe/--no-probe", help="Check the chatbot answers before starting.")
+    ] = True,
 ) -> None:
     """Simulate users from PROFILES against the chatbot under test.
 
     Conversations are written to the run directory as each one ends; with --resume an
     interrupted run is finished, with its own settings, without redoing finished
-    conversations.
+    conversations. Exits 1 when the chatbot cannot be reached, when every conversation
+    failed, or when more than --max-failure-share of them got no answer.
     """
-    with _Progress() as progress:
-        if resume is not None:
-            result = resume_job(
-                resume, concurrency=concurrency, on_start=progress.start, on_record=progress.record
-            )
-        else:
-            if not profiles:
-                raise UserInputError(
-                    "give at least one profile file or folder (or --resume RUN_DIR)"
+    try:
+        with _Progress() as progress:
+            if resume is not None:
+                result = resume_job(
+                    resume,
+                    concurrency=concurrency,
+                    on_start=progress.start,
+                    on_record=progress.record,
+                    on_probe=report_probe,
                 )
-            if chatbot is None:
-                raise UserInputError("give the chatbot under test with --chatbot chatbot.yaml")
-            settings = SimulateSettings(
-                profiles=profiles,
-                chatbot=chatbot,
-                simulator=simulator,
-                model=model,
-                model_base_url=model_base_url,
-                cache=cache,
-                concurrency=concurrency,
-                seed=seed,
-                max_turns=max_turns,
-                repeat_limit=repeat_limit,
-            )
-            result = simulate_job(settings, out, on_start=progress.start, on_record=progress.record)
+            else:
+                if not profiles:
+                    raise UserInputError(
+                        "give at least one profile file or folder (or --resume RUN_DIR)"
+                    )
+                if chatbot is None:
+                    raise UserInputError("give the chatbot under test with --chatbot chatbot.yaml")
+                settings = SimulateSettings(
+                    profiles=profiles,
+                    chatbot=chatbot,
+                    simulator=simulator,
+                    model=model,
+                    model_base_url=model_base_url,
+                    cache=cache,
+                    concurrency=concurrency,
+                    seed=seed,
+                    max_turns=max_turns,
+                    repeat_limit=repeat_limit,
+                    repeat=repeat,
+                    probe=probe,
+                    max_failure_share=max_failure_share,
+                )
+                result = simulate_job(
+                    settings,
+                    out,
+                    on_start=progress.start,
+                    on_record=progress.record,
+                    on_probe=report_probe,
+                )
+    except ChatbotUnreachable as exc:
+        unreachable(exc.cause)
     _print(result)
+    warn_about_notes(result.store.iter_records())
+    exit_if_unhealthy(result.health)
 
 
 def _print(result: SimulationResult) -> None:

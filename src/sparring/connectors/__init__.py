@@ -22,6 +22,7 @@ from sparring.connectors._config import (
     create_connector,
     load_chatbot_config,
 )
+from sparring.connectors._probe import ProbeResult, probe
 from sparring.connectors._registry import (
     CONNECTORS,
     ENTRY_POINT_GROUP,
@@ -46,6 +47,7 @@ __all__ = [
     "ConnectorParams",
     "ConnectorSpec",
     "Conversation",
+    "ProbeResult",
     "Redactor",
     "Reply",
     "UnknownConnector",
@@ -55,6 +57,7 @@ __all__ = [
     "get_connector",
     "greeting_of",
     "load_chatbot_config",
+    "probe",
     "render_sensei_text",
     "within_timeout",
 ]

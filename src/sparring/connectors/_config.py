@@ -30,6 +30,7 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from sparring._keys import hint_unknown_keys
 from sparring._yaml import LineMap, format_key, load_yaml_with_lines, validation_problems
 from sparring.connectors._base import Connector, ConnectorContext, ConnectorParams
 from sparring.connectors._registry import UnknownConnector, get_connector
@@ -146,6 +147,14 @@ def _relocated(exc: ValidationError, prefix: tuple[str | int, ...]) -> list[Init
     return details
 
 
+def _params_section(data: dict[str, Any]) -> dict[str, type[BaseModel]]:
+    """The params model of the connector ``data`` names, for "did you mean" hints."""
+    try:
+        return {"params": get_connector(str(data.get("connector"))).params_model}
+    except UnknownConnector:
+        return {}
+
+
 def load_chatbot_config(path: Path | str) -> ChatbotConfig:
     """Load and validate ``chatbot.yaml``.
 
@@ -162,7 +171,10 @@ def load_chatbot_config(path: Path | str) -> ChatbotConfig:
     try:
         config = ChatbotConfig.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(validation_problems(path, exc, lines)) from exc
+        problems = validation_problems(path, exc, lines)
+        raise ConfigError(
+            hint_unknown_keys(problems, ChatbotConfig, _params_section(data))
+        ) from exc
     config._source = path
     config._lines = lines
     return config

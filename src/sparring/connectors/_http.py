@@ -103,6 +103,21 @@ class HttpClient:
             body = redact.text(response.text[:_SNIPPET])
             raise BadPayload(f"{where} answered with a body that is not JSON: {body!r}") from exc
 
+    async def reach(self, url: str) -> None:
+        """Check that the server at ``url`` answers at all: a ``GET`` whose status, even 404
+        or 405, proves it is up. Raises ``ChatbotTimeout`` or ``ChatbotCrash`` (refused,
+        unknown host, reset) with the transport's own message, redacted."""
+        redact = self._context.redact
+        try:
+            await self._get_client().get(url)
+        except httpx.TimeoutException as exc:
+            raise ChatbotTimeout(
+                f"no answer within {self._timeout:g} s from {redact.text(url)}"
+            ) from exc
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
+            detail = redact.text(str(exc)) or type(exc).__name__
+            raise ChatbotCrash(f"{redact.text(url)} cannot be reached: {detail}") from exc
+
     async def aclose(self) -> None:
         """Close the underlying client, if one was opened. Never raises."""
         if self._client is not None:

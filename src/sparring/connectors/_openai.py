@@ -117,6 +117,10 @@ class OpenAIConnector:
         """A new conversation with an empty history (plus the system prompt)."""
         return OpenAIConversation(self)
 
+    async def probe(self) -> None:
+        """Check the server answers (see ``HttpClient.reach``); raises ``ChatbotFailure``."""
+        await self.http.reach(self.endpoint)
+
     async def aclose(self) -> None:
         """Close the HTTP client."""
         await self.http.aclose()

@@ -106,6 +106,10 @@ class RasaConnector:
         """A new conversation (new sender id); no request is sent yet."""
         return RasaConversation(self)
 
+    async def probe(self) -> None:
+        """Check the server answers (see ``HttpClient.reach``); raises ``ChatbotFailure``."""
+        await self.http.reach(self.webhook)
+
     async def aclose(self) -> None:
         """Close the HTTP client."""
         await self.http.aclose()

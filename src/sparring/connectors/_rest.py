@@ -227,6 +227,10 @@ class RestConnector:
         """What ``new_conversation`` answered, read as a reply when paths are configured."""
         return self.parse(payload) if self._params.response_path else Reply(raw=payload)
 
+    async def probe(self) -> None:
+        """Check the server answers (see ``HttpClient.reach``); raises ``ChatbotFailure``."""
+        await self.http.reach(self._params.url)
+
     async def aclose(self) -> None:
         """Close the HTTP client."""
         await self.http.aclose()

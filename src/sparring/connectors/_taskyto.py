@@ -91,6 +91,10 @@ class TaskytoConnector:
             raise BadPayload("Taskyto's /conversation/new answered no conversation `id`")
         return TaskytoConversation(self, str(conversation_id), greeting)
 
+    async def probe(self) -> None:
+        """Check the server answers (see ``HttpClient.reach``); raises ``ChatbotFailure``."""
+        await self.http.reach(self.url)
+
     async def aclose(self) -> None:
         """Close the HTTP client."""
         await self.http.aclose()

@@ -4,6 +4,7 @@ from sparring.conversations._files import atomic_write, natural_key
 from sparring.conversations._import import ImportResult, ImportSenseiSettings, import_sensei_job
 from sparring.conversations._load import load_conversations
 from sparring.conversations._records import (
+    EMPTY_RESPONSE,
     MANIFEST_SCHEMA_VERSION,
     SCHEMA_VERSION,
     ConversationError,
@@ -44,6 +45,7 @@ from sparring.conversations._summary import (
 from sparring.types import SENSEI_BUTTONS_HEADER, ModelUsage
 
 __all__ = [
+    "EMPTY_RESPONSE",
     "EXPLORE_MODEL",
     "EXPLORE_PROFILES",
     "MANIFEST_SCHEMA_VERSION",

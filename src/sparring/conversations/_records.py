@@ -23,6 +23,10 @@ MANIFEST_SCHEMA_VERSION = 2
 
 InteractionStyle = str | dict[str, list[str]]
 """An interaction style: its name, or a name with options (``{change language: [es]}``)."""
+EMPTY_RESPONSE = "<EMPTY-RESPONSE>"
+"""What rules see for a chatbot turn with no text, messages or buttons (SENSEI's idiom:
+``not chatbot_returns('<EMPTY-RESPONSE>')``). Such a reply also ends the conversation
+with failure 500 (``no_response``)."""
 
 
 class ErrorCode(IntEnum):
@@ -110,10 +114,13 @@ class Turn(BaseModel):
         """The text with buttons rendered as SENSEI does (what rules match on).
 
         A text that already carries SENSEI's button block (``AVAILABLE BUTTONS:``, as in
-        imported SENSEI conversations) is returned verbatim.
+        imported SENSEI conversations) is returned verbatim; an empty chatbot turn is
+        ``EMPTY_RESPONSE``.
         """
         if SENSEI_BUTTONS_HEADER in self.text:
             return self.text
+        if self.role == "assistant" and not (self.text.strip() or self.messages or self.buttons):
+            return EMPTY_RESPONSE
         if self.role == "assistant" and (self.messages or self.buttons):
             return render_sensei_text(self.messages or [self.text], self.buttons)
         return self.text
@@ -121,12 +128,15 @@ class Turn(BaseModel):
 
 class OutputValue(BaseModel):
     """An extracted output data item: its value, type name, the strategy that produced it
-    and the snippet it came from (``evidence``)."""
+    and the snippet it came from (``evidence``); ``confidence`` is ``high``, ``low``
+    (offline: a sentence names the output but no span could be isolated, so ``value`` is
+    ``None``) or ``None`` (not assessed)."""
 
     value: Any = None
     type: str = "string"
     strategy: Strategy = Strategy.OFFLINE
     evidence: str | None = None
+    confidence: Literal["high", "low"] | None = None
 
 
 class ConversationRecord(BaseModel):
@@ -144,6 +154,10 @@ class ConversationRecord(BaseModel):
     profile_path: str | None = None
     index: int = 0
     seed: int | None = None
+    plan: str | None = None
+    """The planned conversation this one repeats (``simulate --repeat``), else ``None``."""
+    repeat: int | None = None
+    """Which repeat of ``plan`` (0-based), else ``None``."""
     simulator: str = "agenda"
     language: str | None = None
     role: str | None = None

@@ -3,7 +3,8 @@
 Layout (each stage has its slot; see docs/runs.md)::
 
     <run>/manifest.json                    RunManifest (which job, its typed settings)
-    <run>/conversations/<safe id>.json     one ConversationRecord per finished conversation
+    <run>/conversations/<id>.json          one ConversationRecord per finished conversation
+                                           (``/`` written ``__``: ``record_file_name``)
     <run>/summary.json                     RunSummary (written when the run ends)
     <run>/verdicts/<name>.json             check: one CheckReport per rule set
     <run>/evaluations/<name>.json          evaluate: breakdowns and ratings
@@ -64,13 +65,28 @@ _MAX_NAME = 200
 """Longest encoded id kept whole in a file name (bytes); longer ones are shortened."""
 
 
+_UNSAFE = re.compile(r"[^\w.#=@-]|__")
+"""What a readable record file name cannot hold as is (``/`` is written ``__``)."""
+
+
 def record_file_name(record_id: str) -> str:
-    """The file name of a record: its id percent-encoded (``/`` → ``%2F``, a leading
-    ``.`` → ``%2E``) plus ``.json``; reversible by ``record_id_from_name``. Ids whose
-    encoding passes 200 bytes are cut and end in ``+<hash>`` (their id is then read from
-    the file). Raises ``ValueError`` for an empty id."""
+    """The file name of a record: its id with ``/`` written ``__`` (``order/0`` →
+    ``order__0.json``), readable in a shell and reversible by ``record_id_from_name``. An id
+    holding other characters (spaces, ``+``, ``%``, ``__``…) or a leading ``.``, or longer
+    than 200 bytes, gets a readable stem with those replaced by ``_`` and ``+<hash>``
+    (its id is then read from the file). Raises ``ValueError`` for an empty id."""
     if not record_id:
         raise ValueError("a conversation record needs a non-empty id")
+    stem = record_id.replace("/", "__") if not _UNSAFE.search(record_id.replace("/", "")) else ""
+    if not stem or stem.startswith(".") or len(stem.encode()) > _MAX_NAME:
+        readable = re.sub(r"[^\w.#=@-]+", "_", record_id).lstrip(".")[:150]
+        digest = hashlib.sha256(record_id.encode("utf-8")).hexdigest()[:16]
+        stem = f"{readable}+{digest}"
+    return f"{stem}.json"
+
+
+def legacy_record_file_name(record_id: str) -> str:
+    """The percent-encoded file name runs written before 0.2 used (still read)."""
     name = quote(record_id, safe="")
     if name.startswith("."):
         name = "%2E" + name[1:]
@@ -81,9 +97,12 @@ def record_file_name(record_id: str) -> str:
 
 
 def record_id_from_name(file_name: str) -> str | None:
-    """The id encoded in a record's file name; ``None`` for a shortened name."""
+    """The id a record's file name encodes (current or percent-encoded names); ``None``
+    for a name with a hash, whose id must be read from the file."""
     stem = file_name.removesuffix(".json")
-    return None if "+" in stem else unquote(stem)
+    if "+" in stem:
+        return None
+    return unquote(stem) if "%" in stem else stem.replace("__", "/")
 
 
 class RunStore:
@@ -182,9 +201,12 @@ class RunStore:
         return ids
 
     def read(self, record_id: str) -> ConversationRecord:
-        """The stored record ``record_id``. Raises ``FileNotFoundError`` if absent,
-        ``ConfigError`` if its file does not validate."""
-        return self.read_file(self.record_path(record_id))
+        """The stored record ``record_id`` (under its current or its legacy file name).
+        Raises ``FileNotFoundError`` if absent, ``ConfigError`` if its file does not
+        validate."""
+        path = self.record_path(record_id)
+        legacy = self.conversations_dir / legacy_record_file_name(record_id)
+        return self.read_file(path if path.is_file() or not legacy.is_file() else legacy)
 
     @staticmethod
     def read_file(path: Path) -> ConversationRecord:

@@ -7,7 +7,12 @@ a warning for each:
 - ``conversation`` written as a list of one-key mappings (``- number: 4``), which SENSEI
   rejects; the mappings are merged;
 - a context line ``'personality: personalities/x-user'`` written as a quoted string (as
-  TRACER writes it), read as a personality reference.
+  TRACER writes it), read as a personality reference;
+- SENSEI's early flat layout (the wild bots' profiles): ``role``, ``context``,
+  ``ask_about``, ``language`` at the top level (read under ``user``), ``is_starter``,
+  ``fallback``, ``output`` (under ``chatbot``) and ``conversations`` (as
+  ``conversation``; next to ``user`` and ``chatbot`` sections it stays an error, as in
+  SENSEI).
 """
 
 from __future__ import annotations
@@ -111,8 +116,16 @@ def check_profile(path: Path | str) -> ProfileCheck:
         ]
         return result
     findings = Findings(path, lines)
+    document, flat = _nest_flat_layout(document)
+    findings.lines = AliasedLines(lines, flat)
+    if flat:
+        findings.warn(
+            (),
+            "SENSEI's early layout (top-level role, ask_about or conversations); "
+            "read as user, chatbot and conversation sections",
+        )
     document, aliased = _read_legacy_forms(document, findings)
-    findings.lines = AliasedLines(lines, aliased)
+    findings.lines = AliasedLines(lines, _compose(aliased, flat))
     custom_types, type_warnings = load_custom_types(path)
     findings.warnings += type_warnings
     profile: Profile | None = None
@@ -135,6 +148,52 @@ def check_profile(path: Path | str) -> ProfileCheck:
         profile._lines = findings.lines
         result.profile = profile
     return result
+
+
+_FLAT_SECTIONS: dict[str, tuple[str, ...]] = {
+    "user": ("language", "role", "context", "ask_about", "goals"),
+    "chatbot": ("is_starter", "fallback", "output"),
+}
+
+
+def _nest_flat_layout(document: dict[str, Any]) -> tuple[dict[str, Any], dict[KeyPath, KeyPath]]:
+    """SENSEI's early flat layout as sections, with where each key is written; unchanged
+    (and no aliases) when the document has any of the sections already."""
+    if {"user", "chatbot", "conversation"} & set(document) or not (
+        {"ask_about", "role", "conversations"} & set(document)
+    ):
+        return document, {}
+    nested: dict[str, Any] = {}
+    aliases: dict[KeyPath, KeyPath] = {}
+    for key, value in document.items():
+        section = next((s for s, keys in _FLAT_SECTIONS.items() if key in keys), None)
+        if section is not None:
+            nested.setdefault(section, {})[key] = value
+            aliases[(section, key)] = (key,)
+        elif key == "conversations":
+            nested["conversation"] = value
+            aliases[("conversation",)] = ("conversations",)
+        else:
+            nested[key] = value
+    return nested, aliases
+
+
+def _compose(
+    aliases: dict[KeyPath, KeyPath], flat: dict[KeyPath, KeyPath]
+) -> dict[KeyPath, KeyPath]:
+    """The aliases of the legacy forms, written-in-file paths mapped through ``flat``;
+    the most specific first (``AliasedLines`` takes the first prefix that matches)."""
+
+    def to_file(path: KeyPath) -> KeyPath:
+        for new, old in flat.items():
+            if path[: len(new)] == new:
+                return (*old, *path[len(new) :])
+        return path
+
+    composed = {new: to_file(old) for new, old in aliases.items()}
+    for new, old in flat.items():
+        composed.setdefault(new, old)
+    return dict(sorted(composed.items(), key=lambda item: -len(item[0])))
 
 
 def _read_legacy_forms(

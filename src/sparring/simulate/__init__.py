@@ -17,7 +17,9 @@ profile by ``plan_run``), the two user simulators (``AgendaSimulator``, offline;
 
 from sparring.simulate._agenda import AgendaSimulator
 from sparring.simulate._base import Exchange, UserSimulator
+from sparring.simulate._health import DEFAULT_MAX_CHATBOT_FAILURE_SHARE, RunHealth, assess_run
 from sparring.simulate._job import (
+    ChatbotUnreachable,
     SimulateSettings,
     SimulationResult,
     endpoint_of,
@@ -33,11 +35,14 @@ from sparring.simulate._simulation import SimulationOptions, SimulatorKind, make
 from sparring.simulate._spec import ConversationSpec, OutputSpec, StopCondition, render_value
 
 __all__ = [
+    "DEFAULT_MAX_CHATBOT_FAILURE_SHARE",
     "AgendaSimulator",
+    "ChatbotUnreachable",
     "ConversationSpec",
     "Exchange",
     "LLMSimulator",
     "OutputSpec",
+    "RunHealth",
     "RunnerLimits",
     "SimulateSettings",
     "SimulatedUtterance",
@@ -46,6 +51,7 @@ __all__ = [
     "SimulatorKind",
     "StopCondition",
     "UserSimulator",
+    "assess_run",
     "endpoint_of",
     "make_simulator",
     "plan_run",

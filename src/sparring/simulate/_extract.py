@@ -4,13 +4,13 @@ Each output has a name, a ``type`` and a ``description``. Two strategies fill th
 model-based one (SENSEI's) is ``sparring.simulate._extract_llm.extract_outputs_llm``; this
 module's ``extract_outputs_offline`` needs no model. The assistant turns are split into
 sentences; the description's and name's keywords (light stemming, a few synonyms such as
-price ~ cost ~ total) locate the relevant sentences — or the user question a turn answers
-— and a parser for the type (``sparring.simulate._values``) finds the value. Typed values:
+price ~ cost ~ total) locate the relevant sentences — or the user question a turn answers —
+and a parser for the type (``sparring.simulate._values``) finds the value. Typed values:
 later turns win (the confirmation usually closes the conversation), then more keyword
-overlap, then the value nearest a keyword. Strings: the phrase after "<head noun>
-is/are/:" ("Your order ID is 44de6a" → ``44de6a``), else the whole answer to a question
-about it. A value with no keyword near it (any number, any price) is never taken:
-``None`` is reported.
+overlap, then the value nearest a keyword. Strings: the phrase after "<head noun> is/are/:"
+("Your order ID is 44de6a" → ``44de6a``), else the span of a short answer to a question
+about it (``_spans``), else nothing, marked ``confidence="low"``. A value with no keyword
+near it (any number, any price) is never taken: ``None`` is reported.
 
 Types are read by ``sparring.profiles.read_output_type`` (SENSEI's ``int``, ``float``,
 ``money``, ``str``/``string``, ``bool``, ``time``/``date`` with an optional strftime
@@ -24,6 +24,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -32,6 +33,7 @@ from typing import Any, Protocol
 from sparring.conversations import OutputValue, Turn
 from sparring.profiles import OutputType, read_output_type
 from sparring.simulate._similarity import is_fallback
+from sparring.simulate._spans import answer_span, trim_clause
 from sparring.simulate._values import Candidate, find_values, format_value, value_kind
 
 __all__ = [
@@ -233,19 +235,26 @@ def extract_outputs_offline(
 
     Returns output name → ``OutputValue`` with ``strategy="offline"``, ``evidence`` the
     sentence (or question and answer) the value came from, and ``value=None`` when nothing
-    fits. ``today`` resolves relative dates when turns carry no timestamp (default: the
-    current date); assistant turns similar to ``fallback`` are ignored.
+    fits; a string output is a span or ``None`` with ``confidence="low"`` when a sentence
+    names it but no span can be isolated (``_spans``). ``today`` resolves relative dates
+    when turns carry no timestamp (default: the current date); assistant turns similar to
+    ``fallback`` are ignored.
     """
     sentences = _sentences(turns, today or date.today(), fallback)
     result: dict[str, OutputValue] = {}
     for name, otype, description in read_output_specs(outputs):
         keywords = _Keywords.of(name, description)
+        confidence: str | None = None
         if value_kind(otype) == "string":
-            value, evidence = _pick_string(sentences, keywords, otype.is_list)
+            value, evidence, confidence = _pick_string(sentences, keywords, otype.is_list)
         else:
             value, evidence = _pick_typed(sentences, keywords, otype)
         result[name] = OutputValue(
-            value=value, type=otype.name, strategy="offline", evidence=evidence
+            value=value,
+            type=otype.name,
+            strategy="offline",
+            evidence=evidence,
+            confidence=confidence,
         )
     return result
 
@@ -280,7 +289,9 @@ def _pick_typed(
     return format_value(kind, chosen.value, fmt), sentence.text
 
 
-_CUE = re.compile(r"\s*(?:[:=]|\s-\s|\b(?:is|are|was|were|will be|would be|reads)\b)\s*", re.I)
+_CUE = re.compile(
+    r"\s*(?:(?<!\d)[:=](?!\d)|\s-\s|\b(?:is|are|was|were|will be|would be|reads)\b)\s*", re.I
+)
 _CODE_LIKE = re.compile(r"[\w-]*\d[\w-]*")
 _SHORT_ANSWER = 8
 """Words at most in a direct answer to a question that names the output ("Paris.")."""
@@ -288,13 +299,16 @@ _SHORT_ANSWER = 8
 
 def _pick_string(
     sentences: Sequence[_Sentence], keywords: _Keywords, as_list: bool
-) -> tuple[Any, str | None]:
-    """Best first: the phrase after ``<head> is|are|:`` in a sentence naming the head noun;
-    then the whole answer to a user question naming the head and two keywords (or naming
-    the output itself, when the answer is short: "What is the capital…?" → "Paris."); then a
-    statement naming the head and two keywords. Ties go to more keywords, then the latest."""
+) -> tuple[Any, str | None, str | None]:
+    """(value, evidence, confidence). Best first: the span after ``<keyword> is|are|:`` in
+    a sentence naming the head noun; then the span of the answer to
+    a user question naming the head and two keywords, or the output itself (``_spans``);
+    then a statement naming the head and two keywords, which has no span: ``None`` with
+    ``confidence="low"``, as when one reply states several different spans (ambiguous).
+    Ties go to more keywords, then the latest."""
     need = min(2, len(keywords.all))
-    best: tuple[tuple[int, int, int], str, str] | None = None
+    best: tuple[tuple[int, int, int], str | None, str] | None = None
+    spans: defaultdict[int, set[str]] = defaultdict(set)
     for sentence in sentences:
         hits = keywords.hits(sentence.text)
         anchors = [p for p, k in hits if keywords.head in (None, k)]
@@ -303,24 +317,45 @@ def _pick_string(
             cued = _cued_phrase(sentence.text, min(anchors), min(p for p, _ in hits))
             tier = 3 if cued else (1 if overlap >= need else 0)
             key = (tier, overlap, sentence.order)
+            span = trim_clause(cued, as_list) if cued else None
+            spans[sentence.turn].update([span.casefold()] if span else [])
             if tier and (best is None or key > best[0]):
-                best = (key, cued or sentence.text.rstrip(".!?").strip(), sentence.text)
+                best = (key, span, sentence.text)
+                turn = sentence.turn
         asked = keywords.hits(sentence.question)
         asked_keys = {k for _, k in asked}
-        named = bool(asked_keys & keywords.name) and len(sentence.answer.split()) <= _SHORT_ANSWER
+        short = len(sentence.answer.split()) <= _SHORT_ANSWER
+        named = short and bool(asked_keys & (keywords.name | {keywords.head}))
         if named or (keywords.head in asked_keys and len(asked_keys) >= need):
-            answer = sentence.answer
-            key = (2, len({k for _, k in asked}), sentence.order)
-            if not answer.endswith("?") and (best is None or key > best[0]):
-                phrase = answer.rstrip(".!?").strip()
-                best = (key, phrase, f"{sentence.question.strip()} → {answer}")
+            key = (2, len(asked_keys), sentence.order)
+            if not sentence.answer.endswith("?") and (best is None or key > best[0]):
+                span = answer_span(sentence.answer, as_list) or _restated(
+                    sentence.answer, keywords, as_list
+                )
+                best = (key, span, f"{sentence.question.strip()} → {sentence.answer}")
     if best is None:
-        return None, None
-    _, phrase, evidence = best
+        return None, None, None
+    key, phrase, evidence = best
+    if phrase is None or (key[0] == 3 and len(spans[turn]) > 1):
+        return None, evidence, "low"
     if as_list:
         items = re.split(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", phrase)
-        return [item.strip() for item in items if item.strip()], evidence
-    return phrase, evidence
+        return [item.strip() for item in items if item.strip()], evidence, "high"
+    return phrase, evidence, "high"
+
+
+def _restated(answer: str, keywords: _Keywords, as_list: bool) -> str | None:
+    """The span after the cue in the one sentence of ``answer`` that restates the question
+    with a keyword ("What is the capital city of Spain?" → "… The capital of Spain is
+    Madrid"); ``None`` when no sentence, or several with different spans, do."""
+    found: set[str] = set()
+    for part in re.split(r"(?<=[.!?])\s+|\n+", answer):
+        hits = keywords.hits(part)
+        if hits and not part.strip().endswith("?"):
+            first = min(p for p, _ in hits)
+            cued = _cued_phrase(part, first, first)
+            found.update([trim_clause(cued, as_list)] if cued else [])
+    return found.pop() if len(found) == 1 else None
 
 
 def _cued_phrase(text: str, head_at: int, first_at: int) -> str | None:

@@ -19,7 +19,13 @@ from urllib.parse import urlsplit, urlunsplit
 from pydantic import Field
 
 from sparring import __version__
-from sparring.connectors import ChatbotConfig, create_connector, load_chatbot_config
+from sparring.connectors import (
+    ChatbotConfig,
+    ProbeResult,
+    create_connector,
+    load_chatbot_config,
+    probe,
+)
 from sparring.conversations import (
     ConversationRecord,
     RunManifest,
@@ -27,10 +33,12 @@ from sparring.conversations import (
     RunSummary,
     summarize,
 )
-from sparring.errors import UserInputError
+from sparring.errors import SparringError, UserInputError
 from sparring.jobs import JobSettings, new_run_dir, run_blocking
 from sparring.llm import Model, load_model
+from sparring.simulate._health import DEFAULT_MAX_CHATBOT_FAILURE_SHARE, RunHealth, assess_run
 from sparring.simulate._plan import plan_run
+from sparring.simulate._repeat import repeat_specs
 from sparring.simulate._runner import RunnerLimits
 from sparring.simulate._simulation import SimulationOptions, SimulatorKind, simulate
 from sparring.simulate._spec import ConversationSpec
@@ -40,6 +48,8 @@ logger = logging.getLogger(__name__)
 REPLY_TIMEOUT_MARGIN = 5.0
 """Seconds the runner waits beyond the connector's own ``timeout`` before recording a
 timeout itself (the connector normally reports it first)."""
+PROBE_TIMEOUT = 10.0
+"""Seconds the reachability probe waits for the chatbot."""
 DEFAULT_CONNECTOR_TIMEOUT = 20.0
 """Seconds assumed for a connector whose params have no ``timeout``."""
 
@@ -57,7 +67,10 @@ class SimulateSettings(JobSettings):
     ``seed`` drives variable picks and the simulators; ``max_turns`` caps user turns (code
     1000); ``repeat_limit`` identical replies in a row that end a conversation (code 1002,
     0 = off); ``reply_timeout`` seconds the runner waits for one reply (``None``: the
-    connector's ``timeout`` plus 5 s).
+    connector's ``timeout`` plus 5 s); ``repeat`` runs each planned conversation that
+    many times with the same seed (ids ``<id>#<r>``); ``probe`` checks the chatbot
+    answers before the first conversation; ``max_failure_share`` is the share of
+    conversations that may fail with chatbot failures before the run is unhealthy.
     """
 
     job: ClassVar[str] = "simulate"
@@ -73,6 +86,9 @@ class SimulateSettings(JobSettings):
     max_turns: int = Field(40, ge=1)
     repeat_limit: int = Field(3, ge=0)
     reply_timeout: float | None = Field(None, gt=0)
+    repeat: int = Field(1, ge=1)
+    probe: bool = True
+    max_failure_share: float = Field(DEFAULT_MAX_CHATBOT_FAILURE_SHARE, ge=0, le=1)
 
     def simulator_kind(self) -> SimulatorKind:
         """``simulator``, or ``llm`` with a model and ``agenda`` without. Raises
@@ -98,11 +114,25 @@ class SimulateSettings(JobSettings):
 @dataclass(frozen=True)
 class SimulationResult:
     """What a ``simulate`` job did: the run's store, its summary (also in
-    ``summary.json``), and how many conversations this call ran."""
+    ``summary.json``), how many conversations this call ran, and the run's health (a CI
+    gate fails an unhealthy run: every conversation failed, or too many got no answer)."""
 
     store: RunStore
     summary: RunSummary
     ran: int
+    health: RunHealth
+
+
+class ChatbotUnreachable(SparringError):
+    """The probe before the first conversation got no answer from the chatbot; ``cause``
+    is why (e.g. "All connection attempts failed"). Nothing was written."""
+
+    def __init__(self, cause: str | None) -> None:
+        super().__init__(f"the chatbot cannot be reached: {cause or 'no answer'}")
+        self.cause = cause
+
+
+OnProbe = Callable[[ProbeResult], None]
 
 
 async def simulate_job_async(
@@ -111,6 +141,7 @@ async def simulate_job_async(
     *,
     on_start: OnStart | None = None,
     on_record: OnRecord | None = None,
+    on_probe: OnProbe | None = None,
 ) -> SimulationResult:
     """Run ``settings`` into a new run directory ``out`` (default ``runs/<UTC time>``).
 
@@ -120,10 +151,12 @@ async def simulate_job_async(
     """
     kind = settings.simulator_kind()
     config = load_chatbot_config(settings.chatbot)
+    await _probe(settings, config, on_probe)
     model = load_model(settings.model, settings.model_base_url, settings.cache)
     specs, files = await plan_run(
         settings.profiles, seed=settings.seed, model=model, chatbot=config.info
     )
+    specs = repeat_specs(specs, settings.repeat)
     manifest = _manifest(settings, kind, config, files, specs)
     store = RunStore.create(Path(out) if out is not None else new_run_dir(), manifest)
     return await _run(store, settings, kind, config, model, specs, on_start, on_record)
@@ -135,6 +168,7 @@ async def resume_job_async(
     concurrency: int | None = None,
     on_start: OnStart | None = None,
     on_record: OnRecord | None = None,
+    on_probe: OnProbe | None = None,
 ) -> SimulationResult:
     """Finish an interrupted run: its own settings (read typed from the manifest), only the
     planned conversations that have no record yet. ``concurrency`` may differ from the
@@ -150,11 +184,12 @@ async def resume_job_async(
         settings = settings.model_copy(update={"concurrency": concurrency})
     kind = settings.simulator_kind()
     config = load_chatbot_config(settings.chatbot)
+    await _probe(settings, config, on_probe)
     model = load_model(settings.model, settings.model_base_url, settings.cache)
     specs, _ = await plan_run(
         settings.profiles, seed=settings.seed, model=model, chatbot=config.info
     )
-    specs = _still_planned(specs, store)
+    specs = _still_planned(repeat_specs(specs, settings.repeat), store)
     return await _run(store, settings, kind, config, model, specs, on_start, on_record)
 
 
@@ -164,9 +199,12 @@ def simulate_job(
     *,
     on_start: OnStart | None = None,
     on_record: OnRecord | None = None,
+    on_probe: OnProbe | None = None,
 ) -> SimulationResult:
     """``simulate_job_async`` for synchronous callers (see ``sparring.jobs.run_blocking``)."""
-    return run_blocking(simulate_job_async(settings, out, on_start=on_start, on_record=on_record))
+    return run_blocking(
+        simulate_job_async(settings, out, on_start=on_start, on_record=on_record, on_probe=on_probe)
+    )
 
 
 def resume_job(
@@ -175,10 +213,17 @@ def resume_job(
     concurrency: int | None = None,
     on_start: OnStart | None = None,
     on_record: OnRecord | None = None,
+    on_probe: OnProbe | None = None,
 ) -> SimulationResult:
     """``resume_job_async`` for synchronous callers."""
     return run_blocking(
-        resume_job_async(run_dir, concurrency=concurrency, on_start=on_start, on_record=on_record)
+        resume_job_async(
+            run_dir,
+            concurrency=concurrency,
+            on_start=on_start,
+            on_record=on_record,
+            on_probe=on_probe,
+        )
     )
 
 
@@ -208,7 +253,23 @@ async def _run(
         await connector.aclose()
     summary = summarize(store.iter_records())
     store.write_summary(summary)
-    return SimulationResult(store=store, summary=summary, ran=ran)
+    health = assess_run(store.iter_records(), settings.max_failure_share)
+    return SimulationResult(store=store, summary=summary, ran=ran, health=health)
+
+
+async def _probe(settings: SimulateSettings, config: ChatbotConfig, report: OnProbe | None) -> None:
+    """Check the chatbot answers before anything is written. Raises ``ChatbotUnreachable``."""
+    if not settings.probe:
+        return
+    connector = create_connector(config)
+    try:
+        result = await probe(connector, PROBE_TIMEOUT)
+    finally:
+        await connector.aclose()
+    if report is not None:
+        report(result)
+    if not result.reachable:
+        raise ChatbotUnreachable(result.cause)
 
 
 def _manifest(

@@ -60,6 +60,8 @@ class _Dialogue:
             profile_path=spec.profile_path,
             index=spec.index,
             seed=spec.seed,
+            plan=spec.plan,
+            repeat=spec.repeat,
             simulator=simulator_name,
             language=spec.language,
             role=spec.role,

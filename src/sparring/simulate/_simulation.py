@@ -130,6 +130,8 @@ def _skipped(
         profile_path=spec.profile_path,
         index=spec.index,
         seed=spec.seed,
+        plan=spec.plan,
+        repeat=spec.repeat,
         simulator=options.simulator,
         goals=list(spec.goals),
         variables=dict(spec.variables),

@@ -46,13 +46,16 @@ class ConversationSpec:
     picks); ``alternatives`` maps it to the other values its definition allows (used to
     recognise the chatbot's questions and to "change your mind"). ``fallback`` is the
     chatbot's fallback phrase: the profile's, else chatbot.yaml's ``info.fallback``
-    (``sparring.simulate._plan.fallback_of``).
+    (``sparring.simulate._plan.fallback_of``). ``plan`` and ``repeat`` name the planned
+    conversation and which of its repeats this is (``--repeat``).
     """
 
     id: str
     profile: str
     index: int = 0
     seed: int = 0
+    plan: str | None = None
+    repeat: int | None = None
     profile_path: str | None = None
     language: str | None = None
     role: str = ""

@@ -24,6 +24,7 @@ from sparring.check.functions._repetition import repeated_answers
 from sparring.check.functions._semantic import only_talks_about, semantic_content, utterance_index
 from sparring.check.functions._similarity import similarities, similarity_method
 from sparring.check.functions._tone import tone
+from sparring.check.functions._turns import numbers, reply_to, turn_after
 
 BUILT_INS = (
     "extract_float",
@@ -44,6 +45,9 @@ BUILT_INS = (
     "is_unique",
     "exists",
     "num_exist",
+    "reply_to",
+    "turn_after",
+    "numbers",
 )
 """Every built-in function name (SENSEI-check's, plus the paper's ``missing_outputs``)."""
 
@@ -63,12 +67,15 @@ __all__ = [
     "load_plugin_functions",
     "missing_slots",
     "num_exist",
+    "numbers",
     "only_talks_about",
     "repeated_answers",
+    "reply_to",
     "responds_in_same_language",
     "semantic_content",
     "similarities",
     "similarity_method",
     "tone",
+    "turn_after",
     "utterance_index",
 ]

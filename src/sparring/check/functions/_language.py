@@ -11,6 +11,7 @@ drift (``"ok"`` reads as Zulu). The detector is built once per language set.
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -56,7 +57,128 @@ MIN_CONFIDENCE = 0.5
 detection; shorter or mixed utterances below it are skipped, not judged."""
 
 MIN_LETTERS = 12
-"""Utterances with fewer letters are too short to identify and are skipped."""
+"""Utterances with fewer letters are too short for Lingua; they are read with
+``SHORT_MARKERS`` instead, and skipped when no marker decides."""
+
+SHORT_MARKERS: dict[str, frozenset[str]] = {
+    "ENGLISH": frozenset(
+        [
+            "hi",
+            "hello",
+            "hey",
+            "there",
+            "thanks",
+            "thank",
+            "you",
+            "yes",
+            "yeah",
+            "sorry",
+            "bye",
+            "goodbye",
+            "okay",
+            "sure",
+            "what",
+            "why",
+            "how",
+            "please",
+            "welcome",
+            "great",
+            "fine",
+            "good",
+            "morning",
+            "the",
+        ]
+    ),
+    "SPANISH": frozenset(
+        [
+            "hola",
+            "gracias",
+            "sí",
+            "si",
+            "claro",
+            "adiós",
+            "vale",
+            "perdón",
+            "lo",
+            "siento",
+            "buenos",
+            "buenas",
+            "días",
+            "qué",
+            "cómo",
+            "por",
+            "favor",
+            "bien",
+            "de",
+            "nada",
+            "el",
+            "la",
+        ]
+    ),
+    "FRENCH": frozenset(
+        [
+            "bonjour",
+            "salut",
+            "merci",
+            "oui",
+            "non",
+            "pardon",
+            "désolé",
+            "au",
+            "revoir",
+            "bien",
+            "sûr",
+            "d'accord",
+            "le",
+            "la",
+        ]
+    ),
+    "GERMAN": frozenset(
+        [
+            "hallo",
+            "danke",
+            "ja",
+            "nein",
+            "bitte",
+            "tschüss",
+            "entschuldigung",
+            "gut",
+            "guten",
+            "tag",
+            "morgen",
+            "der",
+            "die",
+            "das",
+        ]
+    ),
+    "ITALIAN": frozenset(
+        [
+            "ciao",
+            "grazie",
+            "sì",
+            "prego",
+            "scusa",
+            "arrivederci",
+            "buongiorno",
+            "bene",
+            "certo",
+            "il",
+        ]
+    ),
+    "PORTUGUESE": frozenset(
+        ["olá", "obrigado", "obrigada", "sim", "não", "desculpe", "tchau", "bom", "dia", "certo"]
+    ),
+}
+"""Greetings and function words that name the language of a short utterance ("Hi
+there!" is English): a small phrase table, decided only when one language alone has
+markers in the utterance."""
+
+
+def short_language(text: str) -> str | None:
+    """The language (Lingua name) ``SHORT_MARKERS`` give ``text``, or ``None``."""
+    words = set(re.findall(r"[\w']+", plain_text(text).lower()))
+    found = [name for name, markers in SHORT_MARKERS.items() if words & markers]
+    return found[0] if len(found) == 1 else None
 
 
 @functools.lru_cache(maxsize=16)
@@ -138,7 +260,8 @@ def responds_in_same_language(context: FunctionContext) -> bool:
     English) are left out, and a conversation with one utterance left is True. LLM
     strategy with a model configured (SENSEI's prompt). Offline, each chatbot utterance
     is compared with the language of the user's latest identifiable utterance; utterances
-    shorter than ``MIN_LETTERS`` letters or identified with confidence below
+    shorter than ``MIN_LETTERS`` letters are read with ``SHORT_MARKERS`` (skipped when no
+    single language's markers occur), longer ones identified with confidence below
     ``MIN_CONFIDENCE`` are skipped. The evidence lists the turns that differ.
     """
     record = conversation_of(context, "responds_in_same_language")
@@ -160,8 +283,9 @@ def responds_in_same_language(context: FunctionContext) -> bool:
     details: list[str] = []
     for index, role, text in kept:
         if sum(ch.isalpha() for ch in plain_text(text)) < MIN_LETTERS:
-            continue
-        name, confidence = identify(text, record)
+            name, confidence = short_language(text), 1.0
+        else:
+            name, confidence = identify(text, record)
         if name is None or confidence < MIN_CONFIDENCE:
             continue
         if role == "user":

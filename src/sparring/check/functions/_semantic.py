@@ -24,7 +24,12 @@ from sparring.check.functions._common import (
     utterances,
 )
 from sparring.check.functions._model import ask_model
-from sparring.check.functions._similarity import THRESHOLDS, similarities, similarity_method
+from sparring.check.functions._similarity import (
+    THRESHOLDS,
+    UNSURE_BANDS,
+    similarities,
+    similarity_method,
+)
 from sparring.conversations import ConversationRecord
 from sparring.errors import ModelRequired
 
@@ -69,7 +74,8 @@ def semantic_content(
 
     LLM strategy (SENSEI's YES/NO prompt) with a model configured. Offline: when
     ``content`` has numbers they decide (see ``numbers_agree``); otherwise the text
-    similarity must reach ``THRESHOLDS[similarity]``. ``similarity`` is ``tf-idf`` or
+    similarity must reach ``THRESHOLDS[similarity]``; within ``UNSURE_BANDS`` of it the
+    call raises ``ModelRequired`` (the verdict is unscored). ``similarity`` is ``tf-idf`` or
     ``embeddings`` (offline only; see ``_similarity``). ``None``/empty values are False.
     """
     if context.model is not None:
@@ -86,6 +92,12 @@ def semantic_content(
     agree = numbers_agree(text, content)
     method = similarity_method(similarity)
     score = similarities(content, [text], method)[0]
+    if agree is None and abs(score - THRESHOLDS[method]) < UNSURE_BANDS[method]:
+        raise ModelRequired(
+            "semantic_content",
+            f"{method} similarity {score:.2f} is too close to the threshold "
+            f"{THRESHOLDS[method]} to decide offline",
+        )
     verdict = agree if agree is not None else score >= THRESHOLDS[method]
     reason = (
         f"numbers {'agree' if agree else 'differ'}; " if agree is not None else ""

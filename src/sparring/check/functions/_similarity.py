@@ -24,6 +24,10 @@ from sparring.errors import UserInputError
 ENV = "SPARRING_SIMILARITY"
 METHODS = ("tf-idf", "embeddings")
 
+UNSURE_BANDS = {"tf-idf": 0.05, "embeddings": 0.05}
+"""Half-width of the band around a threshold where a similarity decides nothing: a
+``semantic_content`` verdict there is *unscored* (a model can judge it), not a coin toss
+between near-identical texts (0.24 fail, 0.26 pass)."""
 THRESHOLDS = {"tf-idf": 0.25, "embeddings": 0.6}
 """Similarity (0..1) from which two texts count as saying the same thing. The TF-IDF value
 was set on hand-made paraphrase / contradiction pairs (tests/check/functions); the

@@ -1,0 +1,61 @@
+"""The outcome of a check as CI sees it: one exit code and one line saying why.
+
+- ``0`` (PASS): no active rule failed or raised, at least one concluded something, and
+  (unless generic failures are left out) no conversation carries a generic failure;
+- ``1`` (FAIL): an active rule failed or raised an error, or a conversation carries a
+  generic failure (no response, timeout, loop limit, goals not completed, …: SENSEI's
+  generic rows) and they are counted;
+- ``3`` (NO VERDICT): every verdict of every rule is not applicable or unscored, e.g. all
+  rules are model-backed and no model is configured, or their filters matched nothing.
+  Never reported as a pass.
+
+Exit code 2 stays for bad input (rules, files), raised before anything is checked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sparring.check._verdicts import CheckReport
+
+EXIT_PASS = 0
+EXIT_FAIL = 1
+EXIT_NO_VERDICT = 3
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """``code`` is the exit code, ``status`` ``PASS``/``FAIL``/``NO VERDICT``, ``summary``
+    the one-line explanation shown on the console."""
+
+    code: int
+    status: str
+    summary: str
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def outcome(report: CheckReport, *, count_generic: bool = True) -> Outcome:
+    """The exit decision for ``report`` (see the module docstring); with
+    ``count_generic=False`` generic failures are reported but do not fail the check."""
+    failed = [r.rule for r in report.results if r.counts.fail]
+    raised = [r.rule for r in report.results if r.counts.error]
+    generic = [r for r in report.generic if r.counts.fail]
+    parts = []
+    if failed:
+        parts.append(f"{_plural(len(failed), 'rule')} failed")
+    if raised:
+        parts.append(f"{_plural(len(raised), 'rule')} raised errors")
+    if generic:
+        detail = ", ".join(f"{r.rule} {r.counts.fail}" for r in generic)
+        ignored = "" if count_generic else " (not counted: --no-generic)"
+        parts.append(f"generic failures: {detail}{ignored}")
+    if failed or raised or (generic and count_generic):
+        return Outcome(EXIT_FAIL, "FAIL", "; ".join(parts))
+    if report.inconclusive:
+        why = "every verdict of every rule is not applicable or unscored"
+        return Outcome(EXIT_NO_VERDICT, "NO VERDICT", "; ".join([why, *parts]))
+    total = sum(r.counts.passed for r in report.results)
+    return Outcome(EXIT_PASS, "PASS", "; ".join([f"{_plural(total, 'check')} passed", *parts]))

@@ -1,0 +1,42 @@
+"""What ``validate`` checks beyond each file's own format, so that ``simulate`` and
+``check`` do not reject later what it passed: a connector that cannot be built (a
+``python`` module that does not import, a bad parameter) and rule variables that none of
+the profiles given defines (misspellings, with "did you mean")."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from sparring.errors import ConfigError, Problem
+from sparring.profiles import Profile
+
+
+def connector_problems(path: Path) -> tuple[list[Problem], list[Problem]]:
+    """Errors and warnings of building the connector ``path`` describes (its ``python``
+    module is imported; no network is used). Unset ``${ENV}`` variables are warnings:
+    CI often validates without the secrets."""
+    from sparring.connectors import create_connector, load_chatbot_config
+
+    try:
+        config = load_chatbot_config(path)
+        connector = create_connector(config)
+    except ConfigError as exc:
+        unset = [p for p in exc.problems if "environment variable" in p.message]
+        return [p for p in exc.problems if p not in unset], unset
+    asyncio.run(connector.aclose())
+    return [], []
+
+
+def rule_variable_problems(path: Path, profiles: list[Profile]) -> list[Problem]:
+    """Variables the rules of ``path`` read that none of ``profiles`` defines."""
+    from sparring.check import load_rules
+    from sparring.check._names import profile_names, undefined_names
+
+    try:
+        rules = load_rules([path])
+    except ConfigError:
+        return []  # reported by the rule file's own check
+    names = profile_names(profiles)
+    structural, undefined = undefined_names(rules.active, names, "no profile given defines it")
+    return [*structural, *(p for problems in undefined.values() for p in problems)]

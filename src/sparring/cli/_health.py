@@ -1,0 +1,61 @@
+"""Console side of run health for ``simulate`` and ``chat``: the reachability probe before
+the first conversation and the exit decision after the last (``simulate._health``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NoReturn
+
+import typer
+from rich.markup import escape
+
+from sparring.cli._app import console, err_console
+from sparring.connectors import ProbeResult
+from sparring.conversations import ConversationRecord
+from sparring.simulate import RunHealth
+
+EXIT_UNHEALTHY = 1
+
+
+def report_probe(result: ProbeResult) -> None:
+    """Say on the console that the chatbot answered the probe."""
+    if result.reachable and result.checked:
+        console.print("The chatbot is reachable.", highlight=False)
+
+
+def unreachable(cause: str | None) -> NoReturn:
+    """Print why the chatbot cannot be reached and exit 1 (``typer.Exit``)."""
+    err_console.print(
+        f"[bold red]the chatbot cannot be reached[/]: {escape(cause or '')}",
+        highlight=False,
+        soft_wrap=True,
+    )
+    raise typer.Exit(EXIT_UNHEALTHY)
+
+
+def warn_about_notes(records: Iterable[ConversationRecord]) -> None:
+    """Say on the console what the simulator could not honour (e.g. an interaction style
+    such as ``change language`` that needs a model), once per note with its count."""
+    counts: dict[str, int] = {}
+    for record in records:
+        for note in dict.fromkeys(record.notes):
+            if "not applied" in note:
+                counts[note] = counts.get(note, 0) + 1
+    for note, count in counts.items():
+        err_console.print(
+            f"[yellow]warning[/]: {escape(note)} ({count} conversations)",
+            highlight=False,
+            soft_wrap=True,
+        )
+
+
+def exit_if_unhealthy(health: RunHealth) -> None:
+    """Exit 1 (``typer.Exit``) with the cause on the console when the run is unhealthy
+    (every conversation failed, or more than its share got no answer)."""
+    if health.healthy:
+        return
+    err_console.print(f"[bold red]run failed[/]: {escape(health.problem or '')}", highlight=False,
+                      soft_wrap=True)  # fmt: skip
+    if health.cause:
+        err_console.print(f"cause: {escape(health.cause)}", highlight=False, soft_wrap=True)
+    raise typer.Exit(EXIT_UNHEALTHY)

@@ -1,0 +1,175 @@
+"""Comparing two runs (``sparring diff BASELINE NEW``): what a team checks in CI against
+the last release.
+
+Each run is a run directory with its conversations and the verdicts ``sparring check``
+stored in it (``verdicts/<name>.json``; the same rule set's file in both runs, else each
+run's newest). The comparison, a pure function of the two runs' reports and records:
+
+- rules that newly fail (no failure or error before, some now), that were fixed (the
+  reverse), and that became flaky (flaky plans now, none before: ``check._flaky``);
+- conversations (matched by id: the same profiles and seed plan the same ids) whose verdict
+  on a rule changed, with the turns whose text differs;
+- the chatbot's response time (p50 and p95 over assistant turns, seconds) and the run's
+  model cost (US dollars) in each run.
+
+A *regression* — a rule that newly fails or newly flaky, or a conversation that went from
+pass to fail or error — makes ``diff`` exit 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from pydantic import BaseModel, Field
+
+from sparring.check._verdicts import CheckReport
+from sparring.conversations import ConversationRecord
+from sparring.conversations._summary import percentile
+
+_FAILING = frozenset({"fail", "error"})
+MAX_TURNS_SHOWN = 3
+
+
+class TurnChange(BaseModel):
+    """One turn whose text differs between the runs (``None``: the turn is missing)."""
+
+    index: int
+    role: str
+    baseline: str | None
+    new: str | None
+
+
+class VerdictChange(BaseModel):
+    """A conversation whose verdict on ``rule`` changed, with the turns that differ."""
+
+    rule: str
+    conversation: str
+    baseline: str
+    new: str
+    turns: list[TurnChange] = Field(default_factory=list)
+
+    @property
+    def regression(self) -> bool:
+        return self.baseline == "pass" and self.new in _FAILING
+
+
+class Timing(BaseModel):
+    """Response time (seconds, over assistant turns) and model cost (US dollars) of a run."""
+
+    p50: float | None = None
+    p95: float | None = None
+    cost: float = 0.0
+
+
+class RunDiff(BaseModel):
+    """The comparison of a new run with its baseline (see the module docstring)."""
+
+    newly_failing: list[str] = Field(default_factory=list)
+    fixed: list[str] = Field(default_factory=list)
+    newly_flaky: list[str] = Field(default_factory=list)
+    changed: list[VerdictChange] = Field(default_factory=list)
+    only_baseline: list[str] = Field(default_factory=list)
+    only_new: list[str] = Field(default_factory=list)
+    baseline_timing: Timing = Field(default_factory=Timing)
+    new_timing: Timing = Field(default_factory=Timing)
+    rules: list[str] = Field(default_factory=list)
+
+    @property
+    def regression(self) -> bool:
+        """Whether anything got worse (what makes ``diff`` exit 1)."""
+        return bool(
+            self.newly_failing or self.newly_flaky or any(c.regression for c in self.changed)
+        )
+
+
+def timing(records: Iterable[ConversationRecord]) -> Timing:
+    """p50/p95 response time and model cost of ``records``."""
+    latencies: list[float] = []
+    cost = 0.0
+    for record in records:
+        latencies += [t.latency for t in record.turns if t.latency is not None]
+        cost += sum(usage.cost for usage in record.usage.values())
+    if not latencies:
+        return Timing(cost=cost)
+    return Timing(p50=percentile(latencies, 50), p95=percentile(latencies, 95), cost=cost)
+
+
+def differing_turns(
+    baseline: ConversationRecord | None, new: ConversationRecord | None
+) -> list[TurnChange]:
+    """The turns whose text differs (at most ``MAX_TURNS_SHOWN``, from the first)."""
+    if baseline is None or new is None:
+        return []
+    changes = []
+    for index in range(max(len(baseline.turns), len(new.turns))):
+        old = baseline.turns[index] if index < len(baseline.turns) else None
+        now = new.turns[index] if index < len(new.turns) else None
+        if old is not None and now is not None and old.text == now.text:
+            continue
+        role = (now or old).role  # type: ignore[union-attr]
+        changes.append(
+            TurnChange(index=index, role=role, baseline=old and old.text, new=now and now.text)
+        )
+        if len(changes) == MAX_TURNS_SHOWN:
+            break
+    return changes
+
+
+def _statuses(report: CheckReport) -> dict[str, dict[str, str]]:
+    """Rule → conversation → status, for single-conversation rules and generic codes."""
+    found: dict[str, dict[str, str]] = {}
+    for result in [*report.results, *report.generic]:
+        if result.kind in ("single", "generic"):
+            found[result.rule] = {v.conversations[0]: v.status for v in result.verdicts}
+    return found
+
+
+def _failing(report: CheckReport) -> set[str]:
+    return {r.rule for r in [*report.results, *report.generic] if r.counts.fail or r.counts.error}
+
+
+def compare(
+    baseline: CheckReport,
+    new: CheckReport,
+    baseline_records: Sequence[ConversationRecord],
+    new_records: Sequence[ConversationRecord],
+) -> RunDiff:
+    """Compare ``new`` with ``baseline`` (reports of the same rules, and their records)."""
+    old_rules = {r.rule for r in [*baseline.results, *baseline.generic]}
+    rules = [r.rule for r in [*new.results, *new.generic] if r.rule in old_rules]
+    failing_before, failing_now = _failing(baseline), _failing(new)
+    flaky_before = {r.rule for r in baseline.repeats if r.flaky}
+    diff = RunDiff(
+        rules=rules,
+        newly_failing=[r for r in rules if r in failing_now and r not in failing_before],
+        fixed=[r for r in rules if r in failing_before and r not in failing_now],
+        newly_flaky=[r.rule for r in new.repeats if r.flaky and r.rule not in flaky_before],
+        only_baseline=sorted(set(baseline.conversations) - set(new.conversations)),
+        only_new=sorted(set(new.conversations) - set(baseline.conversations)),
+        baseline_timing=timing(baseline_records),
+        new_timing=timing(new_records),
+    )
+    diff.changed = _changed(rules, baseline, new, baseline_records, new_records)
+    return diff
+
+
+def _changed(
+    rules: Sequence[str],
+    baseline: CheckReport,
+    new: CheckReport,
+    baseline_records: Sequence[ConversationRecord],
+    new_records: Sequence[ConversationRecord],
+) -> list[VerdictChange]:
+    before, now = _statuses(baseline), _statuses(new)
+    old_by_id: Mapping[str, ConversationRecord] = {r.id: r for r in baseline_records}
+    new_by_id: Mapping[str, ConversationRecord] = {r.id: r for r in new_records}
+    changes = []
+    for rule in rules:
+        for conversation, status in now.get(rule, {}).items():
+            old = before.get(rule, {}).get(conversation)
+            if old is None or old == status:
+                continue
+            turns = differing_turns(old_by_id.get(conversation), new_by_id.get(conversation))
+            changes.append(VerdictChange(rule=rule, conversation=conversation, baseline=old,
+                                         new=status, turns=turns))  # fmt: skip
+    return changes
