@@ -35,7 +35,7 @@ from typing import Any
 from sparring.conversations import import_sensei
 from sparring.profiles import Profile, check_profile
 from sparring.simulate._extract import extract_outputs_offline
-from sparring.simulate._values import value_kind
+from sparring.values import value_kind
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 SETS = {

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pydantic import ValidationError
+
 
 class SparringError(Exception):
     """Root of every error sparring raises on purpose."""
@@ -214,3 +216,18 @@ class BudgetExceeded(SparringError):
     def code(self) -> int:
         """SENSEI's error code: 2000 (run budget) or 2001 (conversation budget)."""
         return 2001 if self.scope == "conversation" else 2000
+
+
+def validation_problems(
+    exc: ValidationError, file: str, *, prefix: tuple[str, ...] = (), what: str | None = None
+) -> list[Problem]:
+    """One located ``Problem`` per error of a Pydantic ``ValidationError``: in ``file``, at
+    the dotted key (under ``prefix``); ``what`` names the model in the message (``not a
+    valid <what>: …``)."""
+    lead = f"not a valid {what}: " if what else ""
+    return [
+        Problem(
+            file, None, ".".join([*prefix, *(str(p) for p in error["loc"])]), lead + error["msg"]
+        )
+        for error in exc.errors()
+    ]

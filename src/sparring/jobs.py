@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from sparring.errors import ConfigError, Problem
+from sparring.errors import ConfigError, validation_problems
 
 T = TypeVar("T")
 
@@ -46,15 +46,7 @@ class JobSettings(BaseModel):
         try:
             return cls.model_validate(settings)
         except ValidationError as exc:
-            problems = [
-                Problem(
-                    str(manifest),
-                    None,
-                    ".".join(["settings", *(str(part) for part in error["loc"])]),
-                    error["msg"],
-                )
-                for error in exc.errors()
-            ]
+            problems = validation_problems(exc, str(manifest), prefix=("settings",))
             raise ConfigError(problems) from None
 
 

@@ -18,7 +18,7 @@ from sparring.profiles import CustomType, load_profile, parse_output_type, read_
 from sparring.simulate._extract import extract_outputs_offline
 from sparring.simulate._extract_llm import extract_outputs_llm, output_schema
 from sparring.simulate._similarity import normalize, similarity
-from sparring.simulate._values import Money, parse_money, value_kind
+from sparring.values import Money, parse_money, value_kind
 
 TODAY = date(2024, 10, 28)
 

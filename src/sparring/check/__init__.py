@@ -27,6 +27,7 @@ from sparring.check._context import (
 from sparring.check._engine import SENSEI_GENERIC_CODES
 from sparring.check._expressions import Expression, parse_expression
 from sparring.check._job import CheckResult, CheckSettings, check_job, check_job_async
+from sparring.check._names import profile_names, undefined_names
 from sparring.check._namespace import (
     ButtonView,
     ChatbotView,
@@ -99,10 +100,12 @@ __all__ = [
     "load_rules",
     "parse_expression",
     "print_report",
+    "profile_names",
     "registered_functions",
     "rule_function",
     "run_chatbot_info",
     "store_verdicts",
+    "undefined_names",
     "write_csv",
     "write_json",
     "write_junit",

@@ -30,8 +30,7 @@ def connector_problems(path: Path) -> tuple[list[Problem], list[Problem]]:
 
 def rule_variable_problems(path: Path, profiles: list[Profile]) -> list[Problem]:
     """Variables the rules of ``path`` read that none of ``profiles`` defines."""
-    from sparring.check import load_rules
-    from sparring.check._names import profile_names, undefined_names
+    from sparring.check import load_rules, profile_names, undefined_names
 
     try:
         rules = load_rules([path])

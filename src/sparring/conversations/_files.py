@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from sparring.errors import ConfigError, Problem
+from sparring.errors import ConfigError, Problem, validation_problems
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -192,13 +192,4 @@ def validate_model(path: Path, data: Any, model: type[M]) -> M:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        problems = [
-            Problem(
-                str(path),
-                None,
-                ".".join(str(part) for part in error["loc"]),
-                f"not a valid {model.__name__}: {error['msg']}",
-            )
-            for error in exc.errors()
-        ]
-        raise ConfigError(problems) from exc
+        raise ConfigError(validation_problems(exc, str(path), what=model.__name__)) from exc

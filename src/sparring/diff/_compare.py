@@ -22,9 +22,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from pydantic import BaseModel, Field
 
-from sparring.check._verdicts import CheckReport
-from sparring.conversations import ConversationRecord
-from sparring.conversations._summary import percentile
+from sparring.check import CheckReport
+from sparring.conversations import ConversationRecord, percentile
 
 _FAILING = frozenset({"fail", "error"})
 MAX_TURNS_SHOWN = 3

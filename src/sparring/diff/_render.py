@@ -9,7 +9,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from sparring.conversations._files import atomic_write
+from sparring.conversations import atomic_write
 from sparring.diff._compare import RunDiff, Timing
 
 _SHOWN = 10

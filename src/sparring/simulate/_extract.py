@@ -5,7 +5,7 @@ model-based one (SENSEI's) is ``sparring.simulate._extract_llm.extract_outputs_l
 module's ``extract_outputs_offline`` needs no model. The assistant turns are split into
 sentences; the description's and name's keywords (light stemming, a few synonyms such as
 price ~ cost ~ total) locate the relevant sentences — or the user question a turn answers —
-and a parser for the type (``sparring.simulate._values``) finds the value. Typed values:
+and a parser for the type (``sparring.values``) finds the value. Typed values:
 later turns win (the confirmation usually closes the conversation), then more keyword
 overlap, then the value nearest a keyword. Strings: the phrase after "<head noun> is/are/:"
 ("Your order ID is 44de6a" → ``44de6a``), else the span of a short answer to a question
@@ -34,7 +34,7 @@ from sparring.conversations import OutputValue, Turn
 from sparring.profiles import OutputType, read_output_type
 from sparring.simulate._similarity import is_fallback
 from sparring.simulate._spans import answer_span, trim_clause
-from sparring.simulate._values import Candidate, find_values, format_value, value_kind
+from sparring.values import Candidate, find_values, format_value, value_kind
 
 __all__ = [
     "OutputSpecLike",

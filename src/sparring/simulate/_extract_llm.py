@@ -3,7 +3,7 @@
 The whole conversation goes to a model with a schema built from the outputs' types (read
 by ``sparring.profiles.read_output_type``); a value is reported only when the chatbot
 states or confirms it. Answers are normalised to the forms the offline strategy stores
-(``sparring.simulate._values``): money as ``"11.50 USD"``, times, dates, e-mail addresses
+(``sparring.values``): money as ``"11.50 USD"``, times, dates, e-mail addresses
 and phone numbers as found in the answer, formats applied.
 """
 
@@ -19,7 +19,7 @@ from sparring.conversations import OutputValue, Turn
 from sparring.errors import ModelError
 from sparring.profiles import OutputType
 from sparring.simulate._extract import OutputSpecs, read_output_specs
-from sparring.simulate._values import find_values, format_value, parse_money, value_kind
+from sparring.values import find_values, format_value, parse_money, value_kind
 
 if TYPE_CHECKING:
     from sparring.llm import Meter, Model

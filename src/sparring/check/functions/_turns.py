@@ -19,7 +19,7 @@ from datetime import date
 
 from sparring.check._context import FunctionContext, rule_function
 from sparring.check.functions._common import conversation_of, note
-from sparring.simulate._values import find_values
+from sparring.values import find_values
 
 _TODAY = date(2000, 1, 1)
 """Any date: numbers do not depend on it."""
