@@ -1,0 +1,178 @@
+"""The functionality model an exploration builds (``model.json``, ``sparring schema model``).
+
+After TRACER (Sotillo del Horno, "Automated Exploration and Profiling of Conversational
+Agents", 2025, §3.3–3.5): a chatbot is a set of *functionalities* (nodes), each with the
+*parameters* a user must give (with the *options* the bot offers) and the *outputs* the bot
+gives back, ordered into a workflow DAG by ``parents``. Both strategies (LLM sessions and
+the offline crawler) build this same model; each node records which one built it.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import ClassVar, Literal
+
+import networkx as nx
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from sparring.types import ModelUsage, Strategy
+
+MODEL_SCHEMA_VERSION = 1
+"""Version of ``model.json`` this sparring writes."""
+
+BotType = Literal["transactional", "informational", "unknown"]
+"""TRACER's classification (§3.5): a transactional bot completes tasks that need the
+user's input in order (orders, bookings); an informational bot answers independent
+questions."""
+
+ValueType = Literal["string", "int", "float", "money", "date", "time", "boolean"]
+"""The type of a parameter's values or an output, as profiles spell it."""
+
+
+def node_id(name: str) -> str:
+    """A functionality's id from its name: lower snake case of letters and digits
+    (``"Order pizza!"`` → ``order_pizza``); ``functionality`` when nothing is left."""
+    slug = re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_")
+    return slug or "functionality"
+
+
+class Parameter(BaseModel):
+    """Something the user gives for a functionality (TRACER's parameter).
+
+    ``options`` are the values the chatbot offered (buttons or an enumeration in its
+    text), verbatim; empty when the bot takes free input. ``question`` is the bot's
+    utterance that asked for it, when one was seen.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    description: str = ""
+    options: list[str] = Field(default_factory=list)
+    type: ValueType = "string"
+    question: str | None = None
+
+
+class Output(BaseModel):
+    """Something the chatbot gives back (a price, an order id, opening hours)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    description: str = ""
+    type: ValueType = "string"
+    example: str | None = None
+
+
+class Functionality(BaseModel):
+    """One node of the model: what the user can do, its inputs, outputs and place in the
+    workflow. ``parents`` are ids of nodes that come before it (empty: a starting point);
+    ``children`` are derived from every node's ``parents`` when the model is validated.
+
+    ``utterances`` are user messages that reached it (button texts the crawler pressed or
+    the explorer's messages), ``sessions`` the ids of the exploration conversations that
+    saw it, ``strategy`` which strategy built it.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    name: str
+    description: str = ""
+    parameters: list[Parameter] = Field(default_factory=list)
+    outputs: list[Output] = Field(default_factory=list)
+    parents: list[str] = Field(default_factory=list)
+    children: list[str] = Field(default_factory=list)
+    category: str | None = None
+    utterances: list[str] = Field(default_factory=list)
+    sessions: list[str] = Field(default_factory=list)
+    strategy: Strategy = Strategy.OFFLINE
+
+    def parameter(self, name: str) -> Parameter | None:
+        """The parameter called ``name`` (case-insensitive), or ``None``."""
+        wanted = name.lower()
+        return next((p for p in self.parameters if p.name.lower() == wanted), None)
+
+
+class ExplorationModel(BaseModel):
+    """What an exploration learnt about a chatbot (``model.json``).
+
+    ``languages`` are ISO 639-1 codes the bot answered in; ``fallback`` its message for
+    what it did not understand (``None`` when none was seen). ``complete`` is false when
+    the exploration was cut short (a model error, Ctrl-C, the bot going down): the model
+    holds what was learnt until then and ``notes`` say why. ``usage`` is tokens and cost
+    (US dollars) per module; ``sessions`` and ``turns`` count the exploration
+    conversations and their user turns.
+
+    Validation derives ``children`` from ``parents`` and raises ``ValueError`` for a
+    parent that is not a node, a duplicate id or a cycle.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    SCHEMA_KEY: ClassVar[str] = "model"
+
+    schema_version: int = MODEL_SCHEMA_VERSION
+    chatbot: str = ""
+    languages: list[str] = Field(default_factory=list)
+    fallback: str | None = None
+    bot_type: BotType = "unknown"
+    functionalities: list[Functionality] = Field(default_factory=list)
+    strategy: Strategy = Strategy.OFFLINE
+    complete: bool = True
+    notes: list[str] = Field(default_factory=list)
+    sessions: int = 0
+    turns: int = 0
+    usage: dict[str, ModelUsage] = Field(default_factory=dict)
+    created_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
+
+    @model_validator(mode="after")
+    def _link(self) -> ExplorationModel:
+        ids = [f.id for f in self.functionalities]
+        duplicates = sorted({i for i in ids if ids.count(i) > 1})
+        if duplicates:
+            raise ValueError(f"duplicate functionality ids: {', '.join(duplicates)}")
+        known = set(ids)
+        children: dict[str, list[str]] = {i: [] for i in ids}
+        for node in self.functionalities:
+            for parent in node.parents:
+                if parent not in known:
+                    raise ValueError(f"{node.id}: parent {parent!r} is not a functionality")
+                if node.id not in children[parent]:
+                    children[parent].append(node.id)
+        for node in self.functionalities:
+            node.children = children[node.id]
+        cycle = _cycle(self.graph())
+        if cycle:
+            raise ValueError(f"the workflow has a cycle: {' -> '.join(cycle)}")
+        return self
+
+    def node(self, node_id: str) -> Functionality:
+        """The node with ``node_id``; ``KeyError`` when there is none."""
+        for node in self.functionalities:
+            if node.id == node_id:
+                return node
+        raise KeyError(node_id)
+
+    def roots(self) -> list[Functionality]:
+        """Nodes without parents, in model order."""
+        return [f for f in self.functionalities if not f.parents]
+
+    def graph(self) -> nx.DiGraph:
+        """The workflow as a NetworkX ``DiGraph`` (node ids; edges parent → child; each
+        node's ``data`` attribute is its ``Functionality``)."""
+        graph = nx.DiGraph()
+        for node in self.functionalities:
+            graph.add_node(node.id, data=node)
+        for node in self.functionalities:
+            for parent in node.parents:
+                graph.add_edge(parent, node.id)
+        return graph
+
+
+def _cycle(graph: nx.DiGraph) -> list[str]:
+    try:
+        edges = nx.find_cycle(graph)
+    except nx.NetworkXNoCycle:
+        return []
+    return [str(a) for a, _ in edges] + [str(edges[0][0])]
