@@ -158,10 +158,10 @@ class ExplorationModel(BaseModel):
         """Nodes without parents, in model order."""
         return [f for f in self.functionalities if not f.parents]
 
-    def graph(self) -> nx.DiGraph:
+    def graph(self) -> nx.DiGraph[str]:
         """The workflow as a NetworkX ``DiGraph`` (node ids; edges parent → child; each
         node's ``data`` attribute is its ``Functionality``)."""
-        graph = nx.DiGraph()
+        graph: nx.DiGraph[str] = nx.DiGraph()
         for node in self.functionalities:
             graph.add_node(node.id, data=node)
         for node in self.functionalities:
@@ -170,7 +170,7 @@ class ExplorationModel(BaseModel):
         return graph
 
 
-def _cycle(graph: nx.DiGraph) -> list[str]:
+def _cycle(graph: nx.DiGraph[str]) -> list[str]:
     try:
         edges = nx.find_cycle(graph)
     except nx.NetworkXNoCycle:
