@@ -4,8 +4,9 @@
 
 - a callable ``(text) -> answer`` or ``(text, session_id) -> answer``, or
 - a class, instantiated once per conversation (with ``kwargs``), whose ``respond``
-  method (else ``__call__``) takes the same arguments; its optional ``close()`` is called
-  when the conversation ends.
+  method (else ``__call__``) takes the same arguments; its optional ``greeting()`` gives
+  what the bot says before the first user message (an answer as below), and its optional
+  ``close()`` is called when the conversation ends.
 
 Sync or async: sync calls run in a worker thread (``asyncio.to_thread``), so a slow bot
 never blocks the event loop (after a timeout the thread still finishes in the background).
@@ -183,10 +184,24 @@ class PythonConnector:
         respond: Any = getattr(bot, "respond", None)
         if not callable(respond):
             respond = bot
-        return PythonConversation(self, respond, bot)
+        conversation = PythonConversation(self, respond, bot)
+        greet = getattr(bot, "greeting", None)
+        if callable(greet):
+            conversation.greeting = await timed_reply(
+                _greet(greet, self.target_name), self.timeout, self.context.redact, to_reply
+            )
+        return conversation
 
     async def aclose(self) -> None:
         """Nothing to release."""
+
+
+async def _greet(greet: Callable[[], Any], name: str) -> Any:
+    try:
+        answer = await asyncio.to_thread(greet)
+        return await answer if inspect.isawaitable(answer) else answer
+    except Exception as exc:
+        raise ChatbotCrash(f"{name}.greeting() raised {type(exc).__name__}: {exc}") from exc
 
 
 @connector("python")
