@@ -22,7 +22,13 @@ from sparring.connectors._config import (
     create_connector,
     load_chatbot_config,
 )
-from sparring.connectors._probe import ProbeResult, probe
+from sparring.connectors._probe import (
+    ChatbotUnreachable,
+    ProbeResult,
+    endpoint_of,
+    ensure_reachable,
+    probe,
+)
 from sparring.connectors._registry import (
     CONNECTORS,
     ENTRY_POINT_GROUP,
@@ -42,6 +48,7 @@ __all__ = [
     "Button",
     "ChatbotConfig",
     "ChatbotInfo",
+    "ChatbotUnreachable",
     "Connector",
     "ConnectorContext",
     "ConnectorParams",
@@ -54,6 +61,8 @@ __all__ = [
     "available_connectors",
     "connector",
     "create_connector",
+    "endpoint_of",
+    "ensure_reachable",
     "get_connector",
     "greeting_of",
     "load_chatbot_config",

@@ -15,14 +15,13 @@ profile by ``plan_run``), the two user simulators (``AgendaSimulator``, offline;
 ``simulate`` (many, concurrently, streamed to a ``RunStore``).
 """
 
+from sparring.connectors import ChatbotUnreachable, endpoint_of
 from sparring.simulate._agenda import AgendaSimulator
 from sparring.simulate._base import Exchange, UserSimulator
 from sparring.simulate._health import DEFAULT_MAX_CHATBOT_FAILURE_SHARE, RunHealth, assess_run
 from sparring.simulate._job import (
-    ChatbotUnreachable,
     SimulateSettings,
     SimulationResult,
-    endpoint_of,
     resume_job,
     resume_job_async,
     simulate_job,

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar
-from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import Field
 
@@ -23,8 +22,9 @@ from sparring.connectors import (
     ChatbotConfig,
     ProbeResult,
     create_connector,
+    endpoint_of,
+    ensure_reachable,
     load_chatbot_config,
-    probe,
 )
 from sparring.conversations import (
     ConversationRecord,
@@ -33,7 +33,7 @@ from sparring.conversations import (
     RunSummary,
     summarize,
 )
-from sparring.errors import SparringError, UserInputError
+from sparring.errors import UserInputError
 from sparring.jobs import JobSettings, new_run_dir, run_blocking
 from sparring.llm import Model, load_model
 from sparring.simulate._health import DEFAULT_MAX_CHATBOT_FAILURE_SHARE, RunHealth, assess_run
@@ -121,15 +121,6 @@ class SimulationResult:
     summary: RunSummary
     ran: int
     health: RunHealth
-
-
-class ChatbotUnreachable(SparringError):
-    """The probe before the first conversation got no answer from the chatbot; ``cause``
-    is why (e.g. "All connection attempts failed"). Nothing was written."""
-
-    def __init__(self, cause: str | None) -> None:
-        super().__init__(f"the chatbot cannot be reached: {cause or 'no answer'}")
-        self.cause = cause
 
 
 OnProbe = Callable[[ProbeResult], None]
@@ -259,17 +250,8 @@ async def _run(
 
 async def _probe(settings: SimulateSettings, config: ChatbotConfig, report: OnProbe | None) -> None:
     """Check the chatbot answers before anything is written. Raises ``ChatbotUnreachable``."""
-    if not settings.probe:
-        return
-    connector = create_connector(config)
-    try:
-        result = await probe(connector, PROBE_TIMEOUT)
-    finally:
-        await connector.aclose()
-    if report is not None:
-        report(result)
-    if not result.reachable:
-        raise ChatbotUnreachable(result.cause)
+    if settings.probe:
+        await ensure_reachable(config, PROBE_TIMEOUT, report)
 
 
 def _manifest(
@@ -301,25 +283,6 @@ def _manifest(
         planned=[s.id for s in specs],
         settings=stored.model_dump(mode="json"),
     )
-
-
-def endpoint_of(config: ChatbotConfig) -> str | None:
-    """Where the connector talks to the chatbot, for the manifest: its URL without
-    credentials, query or fragment, or the Python target/module it loads."""
-    params = config.params.model_dump(mode="json")
-    for key in ("url", "base_url", "endpoint"):
-        value = params.get(key)
-        if isinstance(value, str) and value:
-            parts = urlsplit(value)
-            host = parts.hostname or ""
-            netloc = f"{host}:{parts.port}" if parts.port else host
-            path = f"{parts.path.rstrip('/')}{params.get('path') or ''}"
-            return urlunsplit((parts.scheme, netloc, path, "", ""))
-    for key in ("target", "module", "file", "script"):
-        value = params.get(key)
-        if isinstance(value, str) and value:
-            return f"{config.connector}:{value}"
-    return config.connector
 
 
 def _still_planned(specs: list[ConversationSpec], store: RunStore) -> list[ConversationSpec]:

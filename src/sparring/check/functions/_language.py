@@ -10,9 +10,7 @@ drift (``"ok"`` reads as Zulu). The detector is built once per language set.
 
 from __future__ import annotations
 
-import functools
-import re
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel
 
@@ -27,6 +25,7 @@ from sparring.check.functions._common import (
 )
 from sparring.check.functions._model import ask_model
 from sparring.conversations import ConversationRecord
+from sparring.language import MIN_LETTERS, identify_language, short_language
 
 CODES = {
     "ENGLISH": "ENG",
@@ -56,139 +55,6 @@ MIN_CONFIDENCE = 0.5
 """Lowest Lingua confidence (0..1) at which ``responds_in_same_language`` trusts a
 detection; shorter or mixed utterances below it are skipped, not judged."""
 
-MIN_LETTERS = 12
-"""Utterances with fewer letters are too short for Lingua; they are read with
-``SHORT_MARKERS`` instead, and skipped when no marker decides."""
-
-SHORT_MARKERS: dict[str, frozenset[str]] = {
-    "ENGLISH": frozenset(
-        [
-            "hi",
-            "hello",
-            "hey",
-            "there",
-            "thanks",
-            "thank",
-            "you",
-            "yes",
-            "yeah",
-            "sorry",
-            "bye",
-            "goodbye",
-            "okay",
-            "sure",
-            "what",
-            "why",
-            "how",
-            "please",
-            "welcome",
-            "great",
-            "fine",
-            "good",
-            "morning",
-            "the",
-        ]
-    ),
-    "SPANISH": frozenset(
-        [
-            "hola",
-            "gracias",
-            "sí",
-            "si",
-            "claro",
-            "adiós",
-            "vale",
-            "perdón",
-            "lo",
-            "siento",
-            "buenos",
-            "buenas",
-            "días",
-            "qué",
-            "cómo",
-            "por",
-            "favor",
-            "bien",
-            "de",
-            "nada",
-            "el",
-            "la",
-        ]
-    ),
-    "FRENCH": frozenset(
-        [
-            "bonjour",
-            "salut",
-            "merci",
-            "oui",
-            "non",
-            "pardon",
-            "désolé",
-            "au",
-            "revoir",
-            "bien",
-            "sûr",
-            "d'accord",
-            "le",
-            "la",
-        ]
-    ),
-    "GERMAN": frozenset(
-        [
-            "hallo",
-            "danke",
-            "ja",
-            "nein",
-            "bitte",
-            "tschüss",
-            "entschuldigung",
-            "gut",
-            "guten",
-            "tag",
-            "morgen",
-            "der",
-            "die",
-            "das",
-        ]
-    ),
-    "ITALIAN": frozenset(
-        [
-            "ciao",
-            "grazie",
-            "sì",
-            "prego",
-            "scusa",
-            "arrivederci",
-            "buongiorno",
-            "bene",
-            "certo",
-            "il",
-        ]
-    ),
-    "PORTUGUESE": frozenset(
-        ["olá", "obrigado", "obrigada", "sim", "não", "desculpe", "tchau", "bom", "dia", "certo"]
-    ),
-}
-"""Greetings and function words that name the language of a short utterance ("Hi
-there!" is English): a small phrase table, decided only when one language alone has
-markers in the utterance."""
-
-
-def short_language(text: str) -> str | None:
-    """The language (Lingua name) ``SHORT_MARKERS`` give ``text``, or ``None``."""
-    words = set(re.findall(r"[\w']+", plain_text(text).lower()))
-    found = [name for name, markers in SHORT_MARKERS.items() if words & markers]
-    return found[0] if len(found) == 1 else None
-
-
-@functools.lru_cache(maxsize=16)
-def _detector(names: frozenset[str]) -> Any:
-    from lingua import Language, LanguageDetectorBuilder
-
-    return LanguageDetectorBuilder.from_languages(
-        *(getattr(Language, n) for n in sorted(names))
-    ).build()
-
 
 def _languages_in_play(record: ConversationRecord | None) -> frozenset[str]:
     names = set(CODES)
@@ -205,11 +71,7 @@ def _languages_in_play(record: ConversationRecord | None) -> frozenset[str]:
 def identify(text: str, record: ConversationRecord | None = None) -> tuple[str | None, float]:
     """The Lingua language name (``ENGLISH``, …) of ``text`` and its confidence (0..1),
     among the languages in play for ``record``; ``(None, 0.0)`` when undecidable."""
-    detector = _detector(_languages_in_play(record))
-    values = detector.compute_language_confidence_values(plain_text(text))
-    if not values or values[0].value <= 0:
-        return None, 0.0
-    return values[0].language.name, float(values[0].value)
+    return identify_language(plain_text(text), _languages_in_play(record))
 
 
 class LanguageAnswer(BaseModel):
@@ -283,7 +145,7 @@ def responds_in_same_language(context: FunctionContext) -> bool:
     details: list[str] = []
     for index, role, text in kept:
         if sum(ch.isalpha() for ch in plain_text(text)) < MIN_LETTERS:
-            name, confidence = short_language(text), 1.0
+            name, confidence = short_language(plain_text(text)), 1.0
         else:
             name, confidence = identify(text, record)
         if name is None or confidence < MIN_CONFIDENCE:

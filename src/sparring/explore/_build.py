@@ -1,0 +1,196 @@
+"""From a crawl to the functionality model (the offline counterpart of TRACER's
+extraction and workflow inference, §3.3–3.5).
+
+- Every state but the start and the fallback is a node. At a state, options that lead to
+  the same next state are *values of one parameter* (the state's question, with those
+  options); an option that alone leads somewhere else is a *navigation* to its own node,
+  named after the option ("Custom", "Opening hours"). Options of the start state are
+  navigations. Options not tried are counted with the largest group.
+- A node reached by values is named after what its question asks ("choose size"); an
+  answer (asks and offers nothing) reached by values is the *confirmation* of the flow.
+- Paths are workflow edges: a node's parents are the nodes whose states lead to it; a
+  node reached from the start has none. Outputs are the typed values (money, times,
+  dates, numbers) and ids found in the node's reply. The bot is transactional when some
+  flow asks for two parameters in a row, informational otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import networkx as nx
+
+from sparring.explore._crawl import FREE, Crawl, State
+from sparring.explore._model import (
+    BotType,
+    ExplorationModel,
+    Functionality,
+    Output,
+    Parameter,
+    ValueType,
+)
+from sparring.explore._options import parameter_name
+from sparring.explore._session import Findings
+from sparring.types import Strategy
+from sparring.values import find_values, format_value
+
+_OUTPUT_KINDS: tuple[tuple[str, ValueType, str], ...] = (
+    ("money", "money", "price"),
+    ("time", "time", "time"),
+    ("date", "date", "date"),
+)
+_ID = re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9-]{4,}\b")
+
+
+def build_model(crawl: Crawl, findings: Findings, chatbot: str = "") -> ExplorationModel:
+    """The ``ExplorationModel`` of ``crawl`` (see the module docstring)."""
+    roles = _roles(crawl)
+    names: dict[str, str] = {}
+    for key, state in crawl.states.items():
+        if key == crawl.root or state.fallback:
+            continue
+        names[key] = _unique(_name(crawl, key, roles), set(names.values()))
+    nodes: list[Functionality] = []
+    for key, name in names.items():
+        state = crawl.states[key]
+        parents = sorted(
+            {names[s] for (s, _), d in crawl.transitions.items() if d == key and s in names},
+            key=list(names.values()).index,
+        )
+        nodes.append(
+            Functionality(
+                id=name,
+                name=name.replace("_", " "),
+                description=_first_sentence(state.text),
+                parameters=_parameters(crawl, state, roles),
+                outputs=_outputs(state),
+                parents=[p for p in parents if p != name],
+                utterances=sorted(
+                    {crawl.utterances[t] for t, dst in crawl.transitions.items() if dst == key}
+                ),
+                sessions=sorted(state.sessions),
+                strategy=Strategy.OFFLINE,
+            )
+        )
+    _break_cycles(nodes)
+    model = ExplorationModel(
+        chatbot=chatbot,
+        languages=findings.languages,
+        fallback=findings.fallback,
+        functionalities=nodes,
+        strategy=Strategy.OFFLINE,
+        sessions=crawl.sessions,
+        turns=crawl.turns,
+        notes=list(crawl.notes),
+    )
+    for node in model.functionalities:
+        node.category = _category(model, node)
+    model.bot_type = _bot_type(model)
+    return model
+
+
+def _roles(crawl: Crawl) -> dict[tuple[str, str], str]:
+    """``"value"`` or ``"navigation"`` for every tried (state, option)."""
+    roles: dict[tuple[str, str], str] = {}
+    by_state: dict[str, dict[str, list[str]]] = {}
+    for (src, option), dst in crawl.transitions.items():
+        by_state.setdefault(src, {}).setdefault(dst, []).append(option)
+    for src, groups in by_state.items():
+        largest = max(groups.values(), key=len)
+        for options in groups.values():
+            value = src != crawl.root and (options is largest or len(options) > 1)
+            for option in options:
+                roles[(src, option)] = "value" if value or option == FREE else "navigation"
+    return roles
+
+
+def _name(crawl: Crawl, key: str, roles: dict[tuple[str, str], str]) -> str:
+    incoming = [t for t, dst in crawl.transitions.items() if dst == key]
+    navigation = [t for t in incoming if roles.get(t) == "navigation"]
+    if navigation:
+        return _slug(crawl.utterances[navigation[0]])
+    state = crawl.states[key]
+    if state.offer.options or state.asks:
+        return _slug(f"choose {parameter_name(state.offer.question)}")
+    return "confirmation" if _outputs(state) else "answer"
+
+
+def _parameters(crawl: Crawl, state: State, roles: dict[tuple[str, str], str]) -> list[Parameter]:
+    if not (state.offer.options or state.asks):
+        return []
+    values = [o for o in state.options if roles.get((state.key, o), "value") == "value"]
+    if not values:
+        return []
+    options = [o for o in values if o != FREE]
+    return [
+        Parameter(
+            name=parameter_name(state.offer.question),
+            description=state.offer.question or "",
+            options=options,
+            type="string",
+            question=state.offer.question,
+        )
+    ]
+
+
+def _outputs(state: State) -> list[Output]:
+    found: list[Output] = []
+    for kind, vtype, name in _OUTPUT_KINDS:
+        values = find_values(kind, state.text, date.today())
+        if values:
+            example = str(format_value(kind, values[0].value, None))
+            found.append(Output(name=name, type=vtype, example=example))
+    ids = _ID.findall(state.text)
+    if ids:
+        found.append(Output(name="id", type="string", example=ids[0]))
+    return found
+
+
+def _category(model: ExplorationModel, node: Functionality) -> str:
+    """The name of the start-level node the node belongs to (its first root ancestor)."""
+    seen = {node.id}
+    current = node
+    while current.parents:
+        parent = model.node(current.parents[0])
+        if parent.id in seen:
+            break
+        seen.add(parent.id)
+        current = parent
+    return current.name
+
+
+def _bot_type(model: ExplorationModel) -> BotType:
+    for node in model.functionalities:
+        if node.parameters and any(model.node(c).parameters for c in node.children):
+            return "transactional"
+    return "informational" if model.functionalities else "unknown"
+
+
+def _break_cycles(nodes: list[Functionality]) -> None:
+    """Drop parent links that close a cycle (a bot that loops back); the first path wins."""
+    graph: nx.DiGraph[str] = nx.DiGraph()
+    graph.add_nodes_from(n.id for n in nodes)
+    for node in nodes:
+        kept = []
+        for parent in node.parents:
+            if not nx.has_path(graph, node.id, parent):
+                graph.add_edge(parent, node.id)
+                kept.append(parent)
+        node.parents = kept
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "_", text.lower()).strip("_") or "functionality"
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    candidate, n = name, 2
+    while candidate in taken:
+        candidate, n = f"{name}_{n}", n + 1
+    return candidate
+
+
+def _first_sentence(text: str) -> str:
+    sentence = re.split(r"(?<=[.!?])\s+", text.strip(), maxsplit=1)[0]
+    return sentence[:200]
