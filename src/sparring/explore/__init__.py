@@ -3,6 +3,15 @@ model, its workflow graph and test profiles (the TRACER method: Sotillo del Horn
 "Automated Exploration and Profiling of Conversational Agents", 2025, chapters 3–5).
 """
 
+from sparring.explore._graph import GraphFormat, GraphvizMissing, render_graph, workflow_svg
+from sparring.explore._job import (
+    DEFAULT_FORMATS,
+    ExplorationResult,
+    ExploreSettings,
+    explore_job,
+    explore_job_async,
+    save_model,
+)
 from sparring.explore._model import (
     MODEL_SCHEMA_VERSION,
     BotType,
@@ -16,15 +25,25 @@ from sparring.explore._model import (
 from sparring.explore._session import ExplorationContext, Findings, Session
 
 __all__ = [
+    "DEFAULT_FORMATS",
     "MODEL_SCHEMA_VERSION",
     "BotType",
     "ExplorationContext",
     "ExplorationModel",
+    "ExplorationResult",
+    "ExploreSettings",
     "Findings",
     "Functionality",
+    "GraphFormat",
+    "GraphvizMissing",
     "Output",
     "Parameter",
     "Session",
     "ValueType",
+    "explore_job",
+    "explore_job_async",
     "node_id",
+    "render_graph",
+    "save_model",
+    "workflow_svg",
 ]

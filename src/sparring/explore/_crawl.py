@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sparring.connectors import Reply
@@ -96,8 +97,11 @@ def free_answer(question: str | None) -> str:
 class Crawler:
     """Breadth-first crawl within ``ctx.sessions`` sessions of ``ctx.turns`` user turns."""
 
-    def __init__(self, ctx: ExplorationContext) -> None:
+    def __init__(
+        self, ctx: ExplorationContext, on_session: Callable[[Crawl], None] | None = None
+    ) -> None:
         self.ctx = ctx
+        self.on_session = on_session
         self.crawl = Crawl()
         self.frontier: deque[tuple[str, str]] = deque()
         self.attempted: set[tuple[str, str]] = set()
@@ -111,6 +115,8 @@ class Crawler:
             name = f"crawl-{self.crawl.sessions:03d}"
             async with self.ctx.session(name, Strategy.OFFLINE) as session:
                 await self._session(session)
+            if self.on_session is not None:
+                self.on_session(self.crawl)
             if session.failed and self.crawl.root is None:
                 self.crawl.notes.append("the chatbot failed before the crawl could start")
                 break

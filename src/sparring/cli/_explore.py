@@ -1,0 +1,107 @@
+"""``sparring explore``: map an unknown chatbot into a functionality model, its workflow
+graph and generated profiles (see ``sparring.explore``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
+from sparring.cli._health import unreachable
+from sparring.connectors import ChatbotUnreachable
+from sparring.explore import (
+    DEFAULT_FORMATS,
+    ExplorationModel,
+    ExplorationResult,
+    ExploreSettings,
+    explore_job,
+)
+
+
+@app.command("explore")
+def explore_command(
+    chatbot: Annotated[
+        Path, typer.Option("--chatbot", "-c", help="chatbot.yaml of the chatbot under test.")
+    ],
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Run directory (default runs/<time>).")
+    ] = None,
+    sessions: Annotated[int, typer.Option(min=1, help="Most exploration conversations.")] = 12,
+    turns: Annotated[int, typer.Option(min=1, help="Most user turns per conversation.")] = 12,
+    model: ModelOption = None,
+    profile_model: Annotated[
+        str | None, typer.Option(help="Model that writes the profiles (default: --model).")
+    ] = None,
+    model_base_url: ModelBaseUrlOption = None,
+    cache: CacheOption = False,
+    seed: Annotated[int, typer.Option(help="Seed for choices and generated values.")] = 0,
+    graph_format: Annotated[
+        list[str] | None,
+        typer.Option("--graph-format", help="Workflow graph formats: svg, png, pdf (repeat)."),
+    ] = None,
+    compact: Annotated[bool, typer.Option(help="Graph nodes show names only.")] = False,
+    top_down: Annotated[bool, typer.Option(help="Draw the graph top-down.")] = False,
+    nested_forward: Annotated[
+        bool, typer.Option(help="Chain dependent profile variables with forward().")
+    ] = False,
+    profiles: Annotated[
+        bool, typer.Option("--profiles/--no-profiles", help="Generate test profiles.")
+    ] = True,
+) -> None:
+    """Explore the chatbot: probe its languages and fallback, talk to it (offline: follow
+    every button and announced option; with --model: TRACER's exploration sessions), and
+    write explore/model.json, the workflow graph, the exploration conversations and
+    explore/profiles/*.yaml into the run directory."""
+    settings = ExploreSettings(
+        chatbot=chatbot,
+        sessions=sessions,
+        turns=turns,
+        model=model,
+        profile_model=profile_model,
+        model_base_url=model_base_url,
+        cache=cache,
+        seed=seed,
+        graph_formats=graph_format or list(DEFAULT_FORMATS),
+        compact=compact,
+        top_down=top_down,
+        nested_forward=nested_forward,
+        profiles=profiles,
+    )
+    try:
+        with console.status("exploring…") as status:
+            result = explore_job(settings, out, on_session=lambda m: status.update(_progress(m)))
+    except ChatbotUnreachable as exc:
+        unreachable(exc.cause)
+    print_exploration(result)
+
+
+def _progress(model: ExplorationModel) -> str:
+    return f"exploring… {model.sessions} sessions, {len(model.functionalities)} functionalities"
+
+
+def print_exploration(result: ExplorationResult) -> None:
+    """The model's summary, the files written and the problems met."""
+    model = result.model
+    state = "" if model.complete else " [yellow](partial)[/]"
+    console.print(
+        f"[bold]{len(model.functionalities)} functionalities[/]{state} "
+        f"({model.strategy.value}, {model.bot_type}; {model.sessions} sessions, "
+        f"{model.turns} user turns); languages: {', '.join(model.languages) or '?'}; "
+        f"fallback: {model.fallback!r}"
+    )
+    for node in model.functionalities:
+        parameters = ", ".join(
+            p.name + (f" [{'/'.join(p.options[:5])}]" if p.options else "") for p in node.parameters
+        )
+        after = f" (after {', '.join(node.parents)})" if node.parents else ""
+        console.print(f"  • {node.name}{after}" + (f": {parameters}" if parameters else ""))
+    for note in model.notes:
+        console.print(f"[yellow]note[/]: {note}")
+    for problem in result.problems:
+        console.print(f"[yellow]warning[/]: {problem}")
+    console.print(f"[bold]run[/]: {result.store.path}")
+    console.print(f"[bold]model[/]: {result.store.explore_model_path}")
+    for path in result.files:
+        console.print(f"[bold]wrote[/]: {path}")
