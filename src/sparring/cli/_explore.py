@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
 from sparring.cli._health import unreachable
@@ -96,7 +97,8 @@ def print_exploration(result: ExplorationResult) -> None:
             p.name + (f" [{'/'.join(p.options[:5])}]" if p.options else "") for p in node.parameters
         )
         after = f" (after {', '.join(node.parents)})" if node.parents else ""
-        console.print(f"  • {node.name}{after}" + (f": {parameters}" if parameters else ""))
+        line = f"  • {node.name}{after}" + (f": {parameters}" if parameters else "")
+        console.print(escape(line))
     for note in model.notes:
         console.print(f"[yellow]note[/]: {note}")
     for problem in result.problems:

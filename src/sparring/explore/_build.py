@@ -55,7 +55,7 @@ def build_model(crawl: Crawl, findings: Findings, chatbot: str = "") -> Explorat
     for key, name in names.items():
         state = crawl.states[key]
         parents = sorted(
-            {names[s] for (s, _), d in crawl.transitions.items() if d == key and s in names},
+            {names[s] for s, _, d in crawl.edges if d == key and s in names},
             key=list(names.values()).index,
         )
         nodes.append(
@@ -66,9 +66,7 @@ def build_model(crawl: Crawl, findings: Findings, chatbot: str = "") -> Explorat
                 parameters=_parameters(crawl, state, roles),
                 outputs=_outputs(state),
                 parents=[p for p in parents if p != name],
-                utterances=sorted(
-                    {crawl.utterances[t] for t, dst in crawl.transitions.items() if dst == key}
-                ),
+                utterances=sorted({crawl.utterances[s, o] for s, o, d in crawl.edges if d == key}),
                 sessions=sorted(state.sessions),
                 strategy=Strategy.OFFLINE,
             )
@@ -106,7 +104,7 @@ def _roles(crawl: Crawl) -> dict[tuple[str, str], str]:
 
 
 def _name(crawl: Crawl, key: str, roles: dict[tuple[str, str], str]) -> str:
-    incoming = [t for t, dst in crawl.transitions.items() if dst == key]
+    incoming = [(s, o) for s, o, d in sorted(crawl.edges) if d == key]
     navigation = [t for t in incoming if roles.get(t) == "navigation"]
     if navigation:
         return _slug(crawl.utterances[navigation[0]])

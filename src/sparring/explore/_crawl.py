@@ -74,11 +74,15 @@ class State:
 
 @dataclass
 class Crawl:
-    """The crawl's result: states by key, transitions ``(state, option) → state``, the
-    root (where conversations start), the sessions used and user turns sent."""
+    """The crawl's result: states by key, transitions ``(state, option) → state`` (the
+    first seen), every edge ``(state, option, state)`` seen (the same option may lead
+    elsewhere on another path: state the bot keeps, such as a custom pizza's toppings
+    asked after its size), the root (where conversations start), the sessions used and
+    user turns sent."""
 
     states: dict[str, State] = field(default_factory=dict)
     transitions: dict[tuple[str, str], str] = field(default_factory=dict)
+    edges: set[tuple[str, str, str]] = field(default_factory=set)
     utterances: dict[tuple[str, str], str] = field(default_factory=dict)
     root: str | None = None
     sessions: int = 0
@@ -141,6 +145,10 @@ class Crawler:
         while current is not None and session.user_turns < self.ctx.turns:
             option = self._untried(current)
             if option is None:
+                # Everything here was tried, maybe on another path: go on, since the bot may
+                # remember that path and answer differently.
+                option = current.options[0] if current.options else None
+            if option is None:
                 break
             current = await self._press(session, current, option)
 
@@ -193,7 +201,8 @@ class Crawler:
             return None
         nxt = self._state(reply, (*state.path, step), session, previous=state)
         if record:
-            self.crawl.transitions[(state.key, option)] = nxt.key
+            self.crawl.transitions.setdefault((state.key, option), nxt.key)
+            self.crawl.edges.add((state.key, option, nxt.key))
             self.crawl.utterances[(state.key, option)] = step.text
         return None if nxt.fallback else nxt
 

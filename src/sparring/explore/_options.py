@@ -23,6 +23,11 @@ _LEAD = re.compile(
     r"|between|either|like)\b|:)\s*",
     re.IGNORECASE,
 )
+_LEAD_END = re.compile(
+    r"(?:\b(?:have|has|choose|choices|options|offer|offers|select|pick|from|include|are|is"
+    r"|between|either|like)|:)\s*$",
+    re.IGNORECASE,
+)
 _ARTICLE = re.compile(r"^(?:(?:or|and|a|an|the|some|just|also|our)\s+)+", re.IGNORECASE)
 _TAIL = re.compile(r"\s+(?:with|for|on|in|to|you|that|which|if|please|at|from)\b.*$", re.IGNORECASE)
 _MAX_WORDS = 4
@@ -72,7 +77,8 @@ def text_options(text: str) -> list[str]:
         match = _ENUMERATION.search(sentence) or _PAIR.search(sentence)
         if match:
             items = re.split(r",\s+|,?\s+(?:and|or)\s+", match.group(1))
-            if not (_LEAD.match(sentence[: match.start(1)] + items[0]) or sentence.endswith("?")):
+            led = _LEAD.match(items[0]) or _LEAD_END.search(sentence[: match.start(1)])
+            if not (led or sentence.endswith("?")):
                 continue  # "from 11:00 am to 11:00 pm, and until …" lists nothing
             cleaned = [_clean(item, first=i == 0) for i, item in enumerate(items)]
             found = [item for item in cleaned if item]
