@@ -44,7 +44,14 @@ from sparring.check._reports import (
     write_json,
     write_junit,
 )
-from sparring.check._rules import Rule, RuleSet, RuleSpec, known_functions, load_rules
+from sparring.check._rules import (
+    DEFAULT_RULES,
+    Rule,
+    RuleSet,
+    RuleSpec,
+    known_functions,
+    load_rules,
+)
 from sparring.check._run import check, check_async
 from sparring.check._safety import (
     DEFAULT_LIMITS,
@@ -60,6 +67,7 @@ from sparring.results import Counts, Evidence, Status, Verdict
 
 __all__ = [
     "DEFAULT_LIMITS",
+    "DEFAULT_RULES",
     "RULE_FUNCTIONS",
     "SENSEI_COLUMNS",
     "SENSEI_GENERIC_CODES",

@@ -356,3 +356,9 @@ def rules_schema() -> dict[str, Any]:
 
 
 register_schema("rules", rules_schema)
+
+
+DEFAULT_RULES = Path(__file__).resolve().parent / "default_rules"
+"""The default rule set: rules that need nothing written by hand (no repeated answers,
+replies in the user's language, no empty buttons or links). ``sparring run`` checks with
+it; crashes, timeouts and goals not completed are the generic rows every check adds."""

@@ -3,6 +3,12 @@ model, its workflow graph and test profiles (the TRACER method: Sotillo del Horn
 "Automated Exploration and Profiling of Conversational Agents", 2025, chapters 3–5).
 """
 
+from sparring.explore._coverage import (
+    Coverage,
+    FunctionalityCoverage,
+    ParameterCoverage,
+    coverage,
+)
 from sparring.explore._graph import GraphFormat, GraphvizMissing, render_graph, workflow_svg
 from sparring.explore._job import (
     DEFAULT_FORMATS,
@@ -28,18 +34,22 @@ __all__ = [
     "DEFAULT_FORMATS",
     "MODEL_SCHEMA_VERSION",
     "BotType",
+    "Coverage",
     "ExplorationContext",
     "ExplorationModel",
     "ExplorationResult",
     "ExploreSettings",
     "Findings",
     "Functionality",
+    "FunctionalityCoverage",
     "GraphFormat",
     "GraphvizMissing",
     "Output",
     "Parameter",
+    "ParameterCoverage",
     "Session",
     "ValueType",
+    "coverage",
     "explore_job",
     "explore_job_async",
     "node_id",

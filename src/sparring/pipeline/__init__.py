@@ -1,0 +1,25 @@
+"""sparring.pipeline: the ``run`` job — explore, generate profiles, simulate, check with the
+default rule set, measure coverage and write the report, from one command. It sits above
+the stages (like the CLI) and uses only their public APIs."""
+
+from sparring.pipeline._job import (
+    COVERAGE_FILE,
+    EXPLORATION,
+    PipelineResult,
+    RunSettings,
+    exploration_store,
+    read_coverage,
+    run_job,
+    run_job_async,
+)
+
+__all__ = [
+    "COVERAGE_FILE",
+    "EXPLORATION",
+    "PipelineResult",
+    "RunSettings",
+    "exploration_store",
+    "read_coverage",
+    "run_job",
+    "run_job_async",
+]

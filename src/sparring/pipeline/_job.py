@@ -1,0 +1,218 @@
+"""The ``run`` job: explore → generate profiles → simulate → check → coverage → report.
+
+The one place that chains stages (like the CLI, it sits above them and uses only their
+public APIs). Layout of ``out``::
+
+    out/                      the simulate run of the generated profiles (manifest, conversations,
+      exploration/            summary, verdicts/, report/) — plus:
+      explore/model.json      the explore run (its own manifest and exploration conversations)
+      explore/profiles/       the model, graph, profiles and rules the run was tested with
+      explore/rules/          generated rules (with a model: stays on the explored topics)
+      coverage.json           which functionalities, parameters and options were exercised
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+import yaml
+from pydantic import Field
+
+from sparring.check import DEFAULT_RULES, CheckResult, CheckSettings, check_job_async
+from sparring.conversations import RunStore, Slot, atomic_write
+from sparring.errors import UserInputError
+from sparring.explore import (
+    Coverage,
+    ExplorationModel,
+    ExplorationResult,
+    ExploreSettings,
+    coverage,
+    explore_job_async,
+)
+from sparring.jobs import JobSettings, new_run_dir, run_blocking
+from sparring.simulate import SimulateSettings, SimulationResult, simulate_job_async
+
+logger = logging.getLogger(__name__)
+
+EXPLORATION = "exploration"
+"""The explore run's folder inside a ``run``'s directory."""
+COVERAGE_FILE = "coverage.json"
+
+
+class RunSettings(JobSettings):
+    """Settings of the ``run`` job: what ``explore``, ``simulate`` and ``check`` get.
+
+    ``sessions``/``turns`` bound the exploration; ``model`` serves every model-backed step
+    (``None``: offline strategies everywhere); ``rules`` are extra rule files or folders
+    checked beside the default rule set; ``concurrency`` conversations at once;
+    ``max_turns`` caps a simulated conversation's user turns.
+    """
+
+    job: ClassVar[str] = "run"
+
+    chatbot: Path
+    model: str | None = None
+    profile_model: str | None = None
+    model_base_url: str | None = None
+    cache: bool = False
+    sessions: int = Field(12, ge=1)
+    turns: int = Field(12, ge=1)
+    seed: int = 0
+    concurrency: int = Field(4, ge=1)
+    max_turns: int = Field(20, ge=1)
+    rules: list[Path] = Field(default_factory=list)
+
+
+@dataclass
+class PipelineResult:
+    """Each stage's result, the coverage, the report's path (``None`` when it could not
+    be written) and the exit code a CI gate reads (as ``check``: 0 pass, 1 failures)."""
+
+    path: Path
+    exploration: ExplorationResult
+    simulation: SimulationResult | None
+    check: CheckResult | None
+    coverage: Coverage | None
+    report: Path | None
+    exit_code: int
+
+
+Stage = Callable[[str], None]
+"""Told the name of each stage as it starts (``explore``, ``simulate``, ``check``, …)."""
+WriteReport = Callable[[Path], Path]
+
+
+async def run_job_async(
+    settings: RunSettings,
+    out: Path | str | None = None,
+    *,
+    on_stage: Stage | None = None,
+    write_report: WriteReport | None = None,
+) -> PipelineResult:
+    """Test the chatbot of ``settings`` end to end into ``out`` (default ``runs/<time>``).
+
+    Raises what the stages raise before they write anything (``UserInputError``,
+    ``ConfigError``, ``ChatbotUnreachable``), and ``UserInputError`` when the exploration
+    found nothing to test. ``write_report(run_dir) -> path`` writes the HTML report.
+    """
+    stage = on_stage or (lambda name: None)
+    root = Path(out) if out is not None else new_run_dir()
+    if (root / "manifest.json").exists() or (root / EXPLORATION).exists():
+        raise UserInputError(f"{root} already holds a run; pick another --out")
+    stage("explore")
+    explored = await explore_job_async(_explore_settings(settings), root / EXPLORATION)
+    profiles = sorted(explored.store.explore_profiles_dir.glob("*.yaml"))
+    if not profiles:
+        raise UserInputError(
+            f"the exploration found nothing to test ({len(explored.model.functionalities)} "
+            f"functionalities, no profile); see {explored.store.path}"
+        )
+    tested = _keep_exploration(explored, root)
+    stage("simulate")
+    simulation = await simulate_job_async(
+        SimulateSettings(
+            profiles=[tested / "profiles"],
+            chatbot=settings.chatbot,
+            model=settings.model,
+            model_base_url=settings.model_base_url,
+            cache=settings.cache,
+            concurrency=settings.concurrency,
+            seed=settings.seed,
+            max_turns=settings.max_turns,
+            probe=False,
+        ),
+        root,
+    )
+    stage("check")
+    rules = [DEFAULT_RULES, *_generated_rules(explored.model, settings, tested), *settings.rules]
+    checked = await check_job_async(
+        CheckSettings(
+            rules=rules,
+            run=root,
+            model=settings.model,
+            model_base_url=settings.model_base_url,
+            cache=settings.cache,
+        )
+    )
+    stage("coverage")
+    measured = coverage(explored.model, simulation.store.iter_records())
+    simulation.store.slot(Slot.EXPLORE)
+    atomic_write(root / COVERAGE_FILE, measured.model_dump_json(indent=2))
+    report = None
+    if write_report is not None:
+        stage("report")
+        report = write_report(root)
+    code = checked.outcome.exit_code
+    return PipelineResult(root, explored, simulation, checked, measured, report, code)
+
+
+def run_job(
+    settings: RunSettings,
+    out: Path | str | None = None,
+    *,
+    on_stage: Stage | None = None,
+    write_report: WriteReport | None = None,
+) -> PipelineResult:
+    """``run_job_async`` for synchronous callers."""
+    return run_blocking(run_job_async(settings, out, on_stage=on_stage, write_report=write_report))
+
+
+def read_coverage(run: Path) -> Coverage | None:
+    """The ``coverage.json`` of a ``run`` directory, or ``None`` when it has none."""
+    path = Path(run) / COVERAGE_FILE
+    if not path.is_file():
+        return None
+    return Coverage.model_validate_json(path.read_text(encoding="utf-8"))
+
+
+def _explore_settings(settings: RunSettings) -> ExploreSettings:
+    return ExploreSettings(
+        chatbot=settings.chatbot,
+        sessions=settings.sessions,
+        turns=settings.turns,
+        model=settings.model,
+        profile_model=settings.profile_model,
+        model_base_url=settings.model_base_url,
+        cache=settings.cache,
+        seed=settings.seed,
+    )
+
+
+def _keep_exploration(explored: ExplorationResult, root: Path) -> Path:
+    """Copy the explore slot (model, graph, profiles) into the tested run's own
+    ``explore/`` slot, so that run says what it was tested against."""
+    source = explored.store.path / Slot.EXPLORE.value
+    target = root / Slot.EXPLORE.value
+    shutil.copytree(source, target, dirs_exist_ok=True)
+    return target
+
+
+def _generated_rules(model: ExplorationModel, settings: RunSettings, tested: Path) -> list[Path]:
+    """With a model, a rule that the bot stays on the explored topics (SENSEI-check's
+    ``only_talks_about``, LLM only); none offline."""
+    if not settings.model or not model.functionalities:
+        return []
+    topics = sorted({f.category or f.name for f in model.functionalities})
+    rule = {
+        "name": "stays_on_explored_topics",
+        "description": "The chatbot keeps to the topics the exploration found",
+        "active": True,
+        "conversations": 1,
+        "oracle": f"only_talks_about({topics!r})",
+    }
+    folder = tested / "rules"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "stays_on_explored_topics.yaml"
+    path.write_text(yaml.safe_dump(rule, sort_keys=False), encoding="utf-8")
+    return [folder]
+
+
+def exploration_store(run: Path) -> RunStore | None:
+    """The explore run inside a ``run`` directory, or ``None``."""
+    path = Path(run) / EXPLORATION
+    return RunStore.open(path, clean=False) if (path / "manifest.json").exists() else None
