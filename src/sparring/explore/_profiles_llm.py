@@ -34,7 +34,6 @@ from sparring.explore._profiles import (
 )
 from sparring.explore._profiles_prompts import (
     ConversationDraft,
-    RepairedProfile,
     ScenarioPlan,
     VariablesDraft,
     conversation_messages,
@@ -47,7 +46,7 @@ from sparring.types import Strategy, TextModel
 MODULE = "explore.profiles"
 """The ``module`` tag of every model call of profile generation."""
 
-_FENCE = re.compile(r"^\s*```(?:ya?ml)?\s*\n(.*?)\n\s*```\s*$", re.DOTALL)
+_FENCE = re.compile(r"```(?:ya?ml)?[ \t]*\n(.*?)\n[ \t]*```", re.DOTALL)
 
 
 async def generate_profiles(
@@ -197,11 +196,10 @@ async def _repair(
     notes = [n for n in profile.notes if n not in problems]
     text, cost, repairs = profile.text, profile.cost, 0
     while problems and repairs < max_repairs:
-        reply = await llm.generate(repair_messages(text, problems), RepairedProfile, module=MODULE)
-        repaired: RepairedProfile = reply.parsed
+        reply = await llm.generate(repair_messages(text, problems), module=MODULE)
         repairs += 1
         cost += reply.cost
-        text = profile_header(model, scenario) + _strip(repaired.yaml)
+        text = profile_header(model, scenario) + _strip(reply.text)
         problems = validate_text(text, profile.name)
     if repairs:
         notes.append(f"repaired by the model {repairs} time(s) after validation errors")
@@ -221,8 +219,9 @@ async def _repair(
 
 
 def _strip(text: str) -> str:
-    """The YAML without Markdown fences and leading comment lines, ending in a newline."""
-    fenced = _FENCE.match(text)
+    """The YAML of a reply: the first fenced block if any (text around it dropped), else
+    the whole reply; leading comment lines removed; ending in a newline."""
+    fenced = _FENCE.search(text)
     body = fenced.group(1) if fenced else text
     lines = body.strip("\n").splitlines()
     while lines and lines[0].lstrip().startswith("#"):

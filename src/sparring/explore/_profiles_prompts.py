@@ -7,7 +7,7 @@ prompt of ``profile_builder.py``): realistic end-user scenarios with practical g
 no meta-conversation about the chatbot, ``{{variables}}`` only for input that varies,
 cleaned options plus one plausible unsupported value, short context sentences and
 granular typed outputs. Replies are structured (Pydantic schemas) instead of TRACER's
-free-text formats.
+free-text formats, except the repair, whose reply is the YAML itself (as TRACER's).
 """
 
 from __future__ import annotations
@@ -53,16 +53,13 @@ class VariablesDraft(BaseModel):
     variables: list[VariableDraft] = Field(default_factory=list)
 
 
-class RepairedProfile(BaseModel):
-    """A repaired profile: the whole YAML document."""
-
-    yaml: str
-
-
 _SYSTEM = (
     "You design test profiles for SENSEI, a user simulator that tests chatbots end to end. "
     "A profile describes one realistic user: a role, goals for one conversation, context "
     "and the data the chatbot should give back. Answer with JSON matching the schema."
+)
+_REPAIR_SYSTEM = (
+    "You repair SENSEI user profiles (YAML) so that they validate. Reply with YAML only."
 )
 _REALISTIC = (
     "Profiles are for realistic end users with practical goals. Never write goals about "
@@ -168,6 +165,6 @@ def repair_messages(text: str, problems: list[str]) -> Messages:
         "'conversation.number' a whole number, 'goal_style' with 'steps', "
         "'interaction_style' a list such as [single question], variables as "
         "'name: {function, type, data}' goal items (int and float ranges need min <= max). "
-        "Return the whole corrected YAML document in 'yaml'."
+        "Reply with the whole corrected YAML document only, no explanation."
     )
-    return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": user}]
+    return [{"role": "system", "content": _REPAIR_SYSTEM}, {"role": "user", "content": user}]
