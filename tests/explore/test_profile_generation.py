@@ -21,6 +21,7 @@ from sparring.explore._assemble import (
 )
 from sparring.explore._profiles import OFFLINE_NOTE, GeneratedProfile, Scenario, write_profiles
 from sparring.profiles import Profile, load_profile, plan_conversations, profile_files
+from sparring.simulate import SimulateSettings, simulate_job
 from sparring.types import Strategy
 
 SIZES = ["small", "medium", "large"]
@@ -343,3 +344,45 @@ def load_profile_text(profile: GeneratedProfile) -> Profile:
     with tempfile.TemporaryDirectory() as folder:
         (path,) = write_profiles([profile], folder)
         return load_profile(path)
+
+
+PIZZERIA_BOT = r"""
+connector: scripted
+params:
+  greeting: "Welcome to Luigi's! What can I get you?"
+  rules:
+    - match: "\\b(open|hours)\\b"
+      reply: "We open every day from 12:00 to 23:00."
+    - match: "\\bconfirm"
+      reply: "Your order is confirmed. The total price is 14.50$ and your order ID is ZX81Q."
+    - match: "\\b(pizza|custom)\\b"
+      reply: "Which size would you like? We have small, medium and large."
+    - match: "\\b(small|medium|large)\\b"
+      reply: "Great. What would you like to drink?"
+      buttons: [coke, water, sprite, beer]
+    - match: "\\b(coke|water|sprite|beer|drink)\\b"
+      reply: "How many cans do you want?"
+    - match: "\\b\\d+\\b"
+      reply: "Noted: {message}. Anything else?"
+  fallback: "Sorry, I did not understand."
+info:
+  languages: [en]
+  fallback: "Sorry, I did not understand."
+"""
+
+
+def test_generated_profiles_run_in_simulate(tmp_path: Path) -> None:
+    folder = tmp_path / "profiles"
+    write_profiles(generate(), folder)
+    chatbot = tmp_path / "chatbot.yaml"
+    chatbot.write_text(PIZZERIA_BOT, encoding="utf-8")
+    result = simulate_job(SimulateSettings(profiles=[folder], chatbot=chatbot), tmp_path / "run")
+    assert result.ran == 6 + 5 + 3 and result.health.healthy
+    records = {r.id: r for r in result.store.iter_records()}
+    first = records["Order pizza to Confirm order/0"]
+    assert first.variables["size"] == "small" and first.variables["drink"] == "coke"
+    said = [t.text for t in first.turns if t.role == "user"]
+    assert said[0] == "I want to order a pizza: size small, pizza type margherita"
+    assert first.outputs["price"].value == "14.50 USD" and first.outputs["price"].type == "money"
+    assert first.outputs["order_id"].value == "ZX81Q"
+    assert all(not r.errors for r in records.values())
