@@ -68,7 +68,7 @@ _REALISTIC = (
 )
 
 
-def describe_functionalities(model: ExplorationModel, nodes: list[Functionality]) -> str:
+def describe_functionalities(nodes: list[Functionality]) -> str:
     """One line per node: id, name, description, inputs with options, outputs, children."""
     lines = []
     for node in nodes:
@@ -95,7 +95,7 @@ def grouping_messages(model: ExplorationModel, language: str) -> Messages:
     user = (
         f"CHATBOT TYPE: {model.bot_type.upper()}\n"
         f"FUNCTIONALITIES (id, name, inputs, outputs, workflow):\n"
-        f"{describe_functionalities(model, model.functionalities)}\n\n"
+        f"{describe_functionalities(model.functionalities)}\n\n"
         f"Group these functionalities into about {count} distinct user scenarios; each "
         "scenario is ONE conversation a real user would have. Every functionality must be "
         "in at least one scenario; for a transactional chatbot a scenario follows the "
@@ -113,7 +113,7 @@ def conversation_messages(model: ExplorationModel, scenario: Scenario, language:
     user = (
         f"SCENARIO: {scenario.name}\nROLE: {scenario.role}\n"
         f"CHATBOT TYPE: {model.bot_type.upper()}\n"
-        f"FUNCTIONALITIES:\n{describe_functionalities(model, nodes)}\n\n"
+        f"FUNCTIONALITIES:\n{describe_functionalities(nodes)}\n\n"
         "Write 2-4 user-centric goals for one conversation. For a transactional chatbot "
         "they follow the workflow; for an informational one they are related questions. "
         "Use {{variable}} only where the user gives input that could vary between "
