@@ -1,0 +1,299 @@
+"""The deterministic assembly of profiles from scenarios (offline and LLM share it).
+
+After TRACER (Sotillo del Horno, 2025, §4.2; ``profile_builder.py`` and
+``conversation_params_node.py``): each scenario becomes a SENSEI profile with goals
+(``{{variables}}`` where the user gives input), typed variables, output data and
+conversation settings computed without a model:
+
+- ``number``: with a nested ``forward`` chain, the product of its value counts when at
+  most ``ALL_COMBINATIONS_UP_TO``, else ``SAMPLE_SHARE`` of it (but no fewer than the
+  largest variable); otherwise the largest variable's value count, or
+  ``DEFAULT_CONVERSATIONS`` when no variable has more than one value. Always written as
+  a whole number, which every SENSEI release and sparring read;
+- ``goal_style: steps``: twice the goals plus outputs, at least ``STEP_FLOOR`` and at
+  most ``STEP_CAP`` (TRACER's limits);
+- ``max_cost``: ``COST_PER_CONVERSATION`` US dollars per conversation, at least
+  ``MIN_COST``;
+- ``interaction_style: [single question]``, as in TRACER's published profiles.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import tempfile
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import yaml
+
+from sparring.explore._model import ExplorationModel, Functionality, Parameter, node_id
+from sparring.explore._profiles import (
+    OFFLINE_NOTE,
+    GeneratedProfile,
+    OutputDraft,
+    Scenario,
+    offline_scenarios,
+    profile_stem,
+)
+from sparring.explore._variables import (
+    DataSource,
+    VariableDef,
+    chain_forward,
+    data_sources,
+    define_variable,
+    goal_variables,
+    match_source,
+)
+from sparring.profiles import check_profile, library_names
+from sparring.types import Strategy
+
+STEP_FLOOR = 15
+STEP_CAP = 30
+"""Hard cap on ``goal_style: steps`` (user turns per conversation)."""
+DEFAULT_CONVERSATIONS = 3
+ALL_COMBINATIONS_UP_TO = 10
+SAMPLE_SHARE = 0.3
+COST_PER_CONVERSATION = 0.15
+MIN_COST = 0.5
+PERSONA_SHARE = 0.75
+"""Share of profiles given a persona from sparring's library (TRACER: 75 %, unseeded)."""
+
+_LANGUAGES = {
+    "en": "English",
+    "es": "Spanish",
+    "ca": "Catalan",
+    "fr": "French",
+    "de": "German",
+    "it": "Italian",
+    "pt": "Portuguese",
+    "nl": "Dutch",
+    "zh": "Chinese",
+    "ja": "Japanese",
+}
+_OUTPUT_TYPES = {"boolean": "bool"}
+
+
+def assemble_profiles(
+    model: ExplorationModel,
+    *,
+    scenarios: list[Scenario] | None = None,
+    seed: int = 0,
+    nested_forward: bool = False,
+) -> list[GeneratedProfile]:
+    """Profiles for ``scenarios`` (default: ``offline_scenarios(model)``), each validated
+    with sparring's loader (``valid`` and ``notes`` say how it went). The same model,
+    scenarios and ``seed`` give the same texts. Raises ``KeyError`` for a scenario that
+    names a node the model does not have.
+    """
+    chosen = offline_scenarios(model) if scenarios is None else scenarios
+    return [assemble_profile(model, s, seed=seed, nested_forward=nested_forward) for s in chosen]
+
+
+def assemble_profile(
+    model: ExplorationModel, scenario: Scenario, *, seed: int = 0, nested_forward: bool = False
+) -> GeneratedProfile:
+    """One scenario's profile document (see the module docstring), validated."""
+    document, notes = profile_document(model, scenario, seed=seed, nested_forward=nested_forward)
+    name = profile_stem(scenario.name)
+    text = profile_header(model, scenario) + dump_yaml(document)
+    problems = validate_text(text, name)
+    return GeneratedProfile(
+        name=name,
+        text=text,
+        strategy=scenario.strategy,
+        functionalities=list(scenario.functionalities),
+        valid=not problems,
+        notes=[*notes, *problems],
+        problems=problems,
+    )
+
+
+def profile_document(
+    model: ExplorationModel, scenario: Scenario, *, seed: int = 0, nested_forward: bool = False
+) -> tuple[dict[str, Any], list[str]]:
+    """The profile as a mapping (YAML's structure) and notes on how it was made."""
+    nodes = [model.node(i) for i in scenario.functionalities]
+    notes = list(scenario.notes)
+    if scenario.strategy == Strategy.OFFLINE and OFFLINE_NOTE not in notes:
+        notes.append(OFFLINE_NOTE)
+    goals, parameters = (
+        (list(scenario.goals), parameters_by_variable(nodes))
+        if scenario.goals
+        else offline_goals(nodes)
+    )
+    variables = _variables(model, scenario, goals, parameters)
+    if nested_forward and len(variables) > 1:
+        chain_forward(variables)
+    notes += [n for v in variables for n in v.notes]
+    outputs = _outputs(scenario.outputs, nodes)
+    context: list[Any] = []
+    persona = _persona(seed, scenario.name)
+    if persona:
+        context.append({"personality": persona})
+    context += scenario.context
+    user: dict[str, Any] = {"language": language_name(model.languages), "role": scenario.role}
+    if context:
+        user["context"] = context
+    user["goals"] = [*goals, *(v.item() for v in variables)]
+    chatbot: dict[str, Any] = {"is_starter": False}
+    if model.fallback:
+        chatbot["fallback"] = model.fallback
+    if outputs:
+        chatbot["output"] = [
+            {o.name: {"type": o.type, "description": o.description}} for o in outputs
+        ]
+    document = {
+        "test_name": scenario.name,
+        "user": user,
+        "chatbot": chatbot,
+        "conversation": conversation_settings(variables, len(goals), len(outputs), nested_forward),
+    }
+    return document, notes
+
+
+def offline_goals(nodes: list[Functionality]) -> tuple[list[str], dict[str, Parameter]]:
+    """One goal per node: its first utterance (else its name), followed by its parameters
+    as ``{{variables}}`` (``"Order pizza: size {{size}}, pizza type {{pizza_type}}"``);
+    and the parameter behind each variable. A parameter name two nodes use with different
+    options gets the node id in front (``drinks_size``)."""
+    goals: list[str] = []
+    parameters: dict[str, Parameter] = {}
+    for node in nodes:
+        lead = (node.utterances[0] if node.utterances else node.name).strip().rstrip(".")
+        parts = []
+        for parameter in node.parameters:
+            name = node_id(parameter.name)
+            if name in parameters and parameters[name].options != parameter.options:
+                name = f"{node.id}_{name}"
+            parameters.setdefault(name, parameter)
+            parts.append(f"{parameter.name.replace('_', ' ')} {{{{{name}}}}}")
+        goals.append(f"{lead}: {', '.join(parts)}" if parts else lead)
+    return goals, parameters
+
+
+def parameters_by_variable(nodes: list[Functionality]) -> dict[str, Parameter]:
+    """The nodes' parameters by variable name (``node_id`` of the parameter name; the
+    first node's wins)."""
+    found: dict[str, Parameter] = {}
+    for node in nodes:
+        for parameter in node.parameters:
+            found.setdefault(node_id(parameter.name), parameter)
+    return found
+
+
+def variable_sources(
+    model: ExplorationModel, scenario: Scenario, goals: list[str], parameters: dict[str, Parameter]
+) -> dict[str, tuple[DataSource | None, Parameter | None]]:
+    """For each ``{{variable}}`` of ``goals`` (in order of first use): its data source
+    (``None`` when none matches) and the parameter behind it (``None`` when none)."""
+    sources = data_sources(model, scenario.functionalities)
+    found: dict[str, tuple[DataSource | None, Parameter | None]] = {}
+    for name in goal_variables(goals):
+        parameter = parameters.get(name)
+        wanted = parameter.name if parameter is not None and parameter.options else name
+        found[name] = (match_source(wanted, sources), parameter)
+    return found
+
+
+def _variables(
+    model: ExplorationModel, scenario: Scenario, goals: list[str], parameters: dict[str, Parameter]
+) -> list[VariableDef]:
+    drafts = {d.name: d for d in scenario.variables}
+    language = model.languages[0] if model.languages else "en"
+    return [
+        define_variable(name, source, drafts.get(name), parameter, language)
+        for name, (source, parameter) in variable_sources(
+            model, scenario, goals, parameters
+        ).items()
+    ]
+
+
+def _outputs(drafts: list[OutputDraft], nodes: list[Functionality]) -> list[OutputDraft]:
+    if not drafts:
+        drafts = []
+        for node in nodes:
+            for output in node.outputs:
+                description = output.description or output.name.replace("_", " ")
+                if output.example:
+                    description += f" (e.g. {output.example})"
+                kind = _OUTPUT_TYPES.get(output.type, output.type)
+                drafts.append(OutputDraft(name=output.name, type=kind, description=description))
+    seen: set[str] = set()
+    kept = []
+    for draft in drafts:
+        name = node_id(draft.name)
+        if name not in seen:
+            seen.add(name)
+            kind = _OUTPUT_TYPES.get(draft.type, draft.type)
+            description = draft.description or name.replace("_", " ")
+            kept.append(OutputDraft(name=name, type=kind, description=description))
+    return kept
+
+
+def conversation_settings(
+    variables: list[VariableDef], goals: int, outputs: int, nested_forward: bool
+) -> dict[str, Any]:
+    """The ``conversation`` section (see the module docstring for the rules)."""
+    counts = [v.count for v in variables]
+    largest = max(counts, default=1)
+    if nested_forward and len(counts) > 1:
+        combinations = math.prod(counts)
+        number = (
+            combinations
+            if combinations <= ALL_COMBINATIONS_UP_TO
+            else max(round(combinations * SAMPLE_SHARE), largest)
+        )
+    else:
+        number = largest if largest > 1 else DEFAULT_CONVERSATIONS
+    steps = min(max(STEP_FLOOR, 2 * (goals + outputs)), STEP_CAP)
+    return {
+        "number": number,
+        "max_cost": max(round(COST_PER_CONVERSATION * number, 2), MIN_COST),
+        "goal_style": {"steps": steps},
+        "interaction_style": ["single question"],
+    }
+
+
+def _persona(seed: int, scenario: str) -> str | None:
+    rng = Random(f"{seed}:persona:{scenario}")
+    if rng.random() >= PERSONA_SHARE:
+        return None
+    return rng.choice(library_names())
+
+
+def language_name(codes: list[str]) -> str:
+    """The profile language for the model's first language (an ISO 639-1 code): its
+    English name when known, else the code as given; ``English`` when there is none."""
+    if not codes:
+        return "English"
+    return _LANGUAGES.get(codes[0].lower(), codes[0])
+
+
+def profile_header(model: ExplorationModel, scenario: Scenario) -> str:
+    """The YAML comment that opens a generated profile: what made it and from what."""
+    lines = [
+        f"# Generated by sparring explore ({scenario.strategy.value}) from the "
+        f"functionality model of {model.chatbot or 'the chatbot'}.",
+        f"# Covers: {', '.join(scenario.functionalities)}",
+    ]
+    if scenario.strategy == Strategy.OFFLINE:
+        lines.append(f"# {OFFLINE_NOTE}")
+    return "\n".join(lines) + "\n"
+
+
+def dump_yaml(document: dict[str, Any]) -> str:
+    """``document`` as block YAML, keys in the given order, Unicode kept."""
+    return yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100)
+
+
+def validate_text(text: str, name: str) -> list[str]:
+    """The errors sparring's loader finds in profile ``text`` (empty when it loads), each
+    as ``<name>.yaml:<line> [<key>]: <message>``. The text is checked as a file in a
+    temporary folder, so personas resolve from sparring's library only."""
+    with tempfile.TemporaryDirectory(prefix="sparring-profile-") as folder:
+        path = Path(folder) / f"{name}.yaml"
+        path.write_text(text, encoding="utf-8")
+        check = check_profile(path)
+    return [str(dataclasses.replace(p, file=path.name)) for p in check.errors]
