@@ -3,6 +3,7 @@ model, its workflow graph and test profiles (the TRACER method: Sotillo del Horn
 "Automated Exploration and Profiling of Conversational Agents", 2025, chapters 3–5).
 """
 
+from sparring.explore._assemble import STEP_CAP, assemble_profile, assemble_profiles
 from sparring.explore._coverage import (
     Coverage,
     FunctionalityCoverage,
@@ -28,11 +29,23 @@ from sparring.explore._model import (
     ValueType,
     node_id,
 )
+from sparring.explore._profiles import (
+    OFFLINE_NOTE,
+    GeneratedProfile,
+    OutputDraft,
+    Scenario,
+    VariableDraft,
+    offline_scenarios,
+    write_profiles,
+)
+from sparring.explore._profiles_llm import generate_profiles
 from sparring.explore._session import ExplorationContext, Findings, Session
 
 __all__ = [
     "DEFAULT_FORMATS",
     "MODEL_SCHEMA_VERSION",
+    "OFFLINE_NOTE",
+    "STEP_CAP",
     "BotType",
     "Coverage",
     "ExplorationContext",
@@ -42,18 +55,27 @@ __all__ = [
     "Findings",
     "Functionality",
     "FunctionalityCoverage",
+    "GeneratedProfile",
     "GraphFormat",
     "GraphvizMissing",
     "Output",
+    "OutputDraft",
     "Parameter",
     "ParameterCoverage",
+    "Scenario",
     "Session",
     "ValueType",
+    "VariableDraft",
+    "assemble_profile",
+    "assemble_profiles",
     "coverage",
     "explore_job",
     "explore_job_async",
+    "generate_profiles",
     "node_id",
+    "offline_scenarios",
     "render_graph",
     "save_model",
     "workflow_svg",
+    "write_profiles",
 ]

@@ -160,8 +160,14 @@ def offline_goals(nodes: list[Functionality]) -> tuple[list[str], dict[str, Para
     options gets the node id in front (``drinks_size``)."""
     goals: list[str] = []
     parameters: dict[str, Parameter] = {}
+    values = {o.lower() for n in nodes for p in n.parameters for o in p.options}
     for node in nodes:
-        lead = (node.utterances[0] if node.utterances else node.name).strip().rstrip(".")
+        # A node reached by answering a parent's question (the crawler's "choose size",
+        # reached by "Hawaiian") has no phrase of its own: its goal is its parameters.
+        leads = [u for u in node.utterances if u.lower() not in values]
+        reached_by_value = bool(node.utterances) and not leads
+        lead = "" if reached_by_value else (leads[0] if leads else node.name)
+        lead = lead.strip().rstrip(".")
         parts = []
         for parameter in node.parameters:
             name = node_id(parameter.name)
@@ -169,7 +175,10 @@ def offline_goals(nodes: list[Functionality]) -> tuple[list[str], dict[str, Para
                 name = f"{node.id}_{name}"
             parameters.setdefault(name, parameter)
             parts.append(f"{parameter.name.replace('_', ' ')} {{{{{name}}}}}")
-        goals.append(f"{lead}: {', '.join(parts)}" if parts else lead)
+        if parts:
+            goals.append(f"{lead}: {', '.join(parts)}" if lead else ", ".join(parts))
+        elif lead:
+            goals.append(lead)
     return goals, parameters
 
 

@@ -66,7 +66,9 @@ def build_model(crawl: Crawl, findings: Findings, chatbot: str = "") -> Explorat
                 parameters=_parameters(crawl, state, roles),
                 outputs=_outputs(state),
                 parents=[p for p in parents if p != name],
-                utterances=sorted({crawl.utterances[s, o] for s, o, d in crawl.edges if d == key}),
+                utterances=sorted(
+                    {crawl.utterances[s, o] for s, o, d in crawl.edges if d == key and o != FREE}
+                ),
                 sessions=sorted(state.sessions),
                 strategy=Strategy.OFFLINE,
             )

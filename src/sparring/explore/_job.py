@@ -36,6 +36,8 @@ from sparring.explore._crawl import Crawl, Crawler
 from sparring.explore._graph import GraphFormat, GraphvizMissing, render_graph
 from sparring.explore._model import ExplorationModel
 from sparring.explore._probing import probe_chatbot
+from sparring.explore._profiles import GeneratedProfile, write_profiles
+from sparring.explore._profiles_llm import generate_profiles
 from sparring.explore._session import ExplorationContext
 from sparring.jobs import JobSettings, new_run_dir, run_blocking
 from sparring.llm import load_model
@@ -83,12 +85,13 @@ class ExploreSettings(JobSettings):
 @dataclass
 class ExplorationResult:
     """What an ``explore`` job did: the run's store, the model (also in
-    ``explore/model.json``), the files written (graph, profiles) and problems met on the
-    way (no Graphviz, profiles that did not validate)."""
+    ``explore/model.json``), the files written (graph, profiles), the generated profiles
+    and problems met on the way (no Graphviz, profiles that did not validate)."""
 
     store: RunStore
     model: ExplorationModel
     files: list[Path] = field(default_factory=list)
+    profiles: list[GeneratedProfile] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
 
@@ -136,6 +139,19 @@ async def explore_job_async(
     save_model(store, explored)
     result = ExplorationResult(store, explored)
     result.files.extend(_graph(store, explored, settings, result.problems))
+    if settings.profiles and explored.functionalities:
+        writer = model
+        if settings.profile_model:
+            writer = load_model(settings.profile_model, settings.model_base_url, settings.cache)
+        result.profiles = await generate_profiles(
+            explored, writer, seed=settings.seed, nested_forward=settings.nested_forward
+        )
+        result.files.extend(write_profiles(result.profiles, store.explore_profiles_dir))
+        result.problems.extend(
+            f"profile {p.name} does not validate: {'; '.join(p.problems)}"
+            for p in result.profiles
+            if not p.valid
+        )
     return result
 
 

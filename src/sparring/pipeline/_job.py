@@ -147,7 +147,7 @@ async def run_job_async(
     if write_report is not None:
         stage("report")
         report = write_report(root)
-    code = checked.outcome.exit_code
+    code = checked.outcome.code
     return PipelineResult(root, explored, simulation, checked, measured, report, code)
 
 
