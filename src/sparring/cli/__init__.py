@@ -12,6 +12,7 @@ from sparring.cli import (  # noqa: F401  (registration)
     _diff,
     _explore,
     _profiles,
+    _run,
     _simulate,
 )
 from sparring.cli._app import app, main

@@ -154,8 +154,9 @@ def profile_document(
 
 
 def offline_goals(nodes: list[Functionality]) -> tuple[list[str], dict[str, Parameter]]:
-    """One goal per node: its first utterance (else its name), followed by its parameters
-    as ``{{variables}}`` (``"Order pizza: size {{size}}, pizza type {{pizza_type}}"``);
+    """The goals of a path: per node its first utterance (else its name; none for a node
+    reached by answering a question), then one goal per parameter as a ``{{variable}}``
+    (``"Order a pizza"``, ``"pizza {{pizza}}"``, ``"size {{size}}"``);
     and the parameter behind each variable. A parameter name two nodes use with different
     options gets the node id in front (``drinks_size``)."""
     goals: list[str] = []
@@ -175,10 +176,9 @@ def offline_goals(nodes: list[Functionality]) -> tuple[list[str], dict[str, Para
                 name = f"{node.id}_{name}"
             parameters.setdefault(name, parameter)
             parts.append(f"{parameter.name.replace('_', ' ')} {{{{{name}}}}}")
-        if parts:
-            goals.append(f"{lead}: {', '.join(parts)}" if lead else ", ".join(parts))
-        elif lead:
+        if lead:
             goals.append(lead)
+        goals.extend(parts)
     return goals, parameters
 
 

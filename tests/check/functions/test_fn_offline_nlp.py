@@ -128,3 +128,22 @@ def test_heavy_libraries_load_lazily() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_user_naming_an_option_does_not_switch_the_users_language(
+    record: Make, context: Ctx
+) -> None:
+    conv = record(
+        ("user", "I would like to order a pizza please"),
+        ("assistant", "Which pizza would you like? We have margherita and pepperoni."),
+        ("user", "pizza Margherita"),  # Lingua reads this as Italian
+        ("assistant", "What size would you like: small, medium or large?"),
+    )
+    assert responds_in_same_language(context(conv)) is True
+    switched = record(
+        ("user", "I would like to order a pizza please"),
+        ("assistant", "Which pizza would you like?"),
+        ("user", "Vorrei una pizza margherita grande, per favore"),
+        ("assistant", "What size would you like: small, medium or large?"),
+    )
+    assert responds_in_same_language(context(switched)) is False

@@ -112,6 +112,8 @@ class SameLanguageAnswer(BaseModel):
 
 
 _SERVER_ERROR = "Error: The server"
+MIN_USER_WORDS = 3
+"""User utterances with fewer words are read with ``SHORT_MARKERS`` only."""
 
 
 @rule_function("responds_in_same_language")
@@ -124,7 +126,9 @@ def responds_in_same_language(context: FunctionContext) -> bool:
     is compared with the language of the user's latest identifiable utterance; utterances
     shorter than ``MIN_LETTERS`` letters are read with ``SHORT_MARKERS`` (skipped when no
     single language's markers occur), longer ones identified with confidence below
-    ``MIN_CONFIDENCE`` are skipped. The evidence lists the turns that differ.
+    ``MIN_CONFIDENCE`` are skipped; a user utterance of fewer than ``MIN_USER_WORDS``
+    words (an option picked: "pizza Margherita") is read with the markers only, since
+    names are no evidence of a language. The evidence lists the turns that differ.
     """
     record = conversation_of(context, "responds_in_same_language")
     kept = [
@@ -144,7 +148,10 @@ def responds_in_same_language(context: FunctionContext) -> bool:
     different: list[int] = []
     details: list[str] = []
     for index, role, text in kept:
-        if sum(ch.isalpha() for ch in plain_text(text)) < MIN_LETTERS:
+        words = len(plain_text(text).split())
+        if sum(ch.isalpha() for ch in plain_text(text)) < MIN_LETTERS or (
+            role == "user" and words < MIN_USER_WORDS
+        ):
             name, confidence = short_language(plain_text(text)), 1.0
         else:
             name, confidence = identify(text, record)

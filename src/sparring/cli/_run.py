@@ -1,0 +1,99 @@
+"""``sparring run``: explore a chatbot, generate its profiles, simulate and check them, and
+write the report, from one command (see ``sparring.pipeline``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from sparring.check import print_report
+from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
+from sparring.cli._health import unreachable
+from sparring.connectors import ChatbotUnreachable
+from sparring.pipeline import PipelineResult, RunSettings, run_job
+
+
+@app.command("run")
+def run_command(
+    chatbot: Annotated[
+        Path, typer.Option("--chatbot", "-c", help="chatbot.yaml of the chatbot under test.")
+    ],
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Run directory (default runs/<time>).")
+    ] = None,
+    model: ModelOption = None,
+    profile_model: Annotated[
+        str | None, typer.Option(help="Model that writes the profiles (default: --model).")
+    ] = None,
+    model_base_url: ModelBaseUrlOption = None,
+    cache: CacheOption = False,
+    sessions: Annotated[int, typer.Option(min=1, help="Most exploration conversations.")] = 12,
+    turns: Annotated[int, typer.Option(min=1, help="Most user turns per exploration.")] = 12,
+    concurrency: Annotated[int, typer.Option(min=1, help="Conversations at once.")] = 4,
+    seed: Annotated[int, typer.Option(help="Seed for every choice.")] = 0,
+    max_turns: Annotated[
+        int, typer.Option(min=1, help="Most user turns per simulated conversation.")
+    ] = 20,
+    rules: Annotated[
+        list[Path] | None,
+        typer.Option("--rules", help="Extra rule files or folders (repeat)."),
+    ] = None,
+) -> None:
+    """Test a chatbot end to end: explore it, generate profiles from what was found,
+    simulate them, check the conversations with the default rule set (and --rules),
+    measure coverage of the explored functionalities, and write the report.
+
+    Exit 0 when every check passed, 1 on a failure, 2 on bad input, 3 when nothing
+    concluded (as `sparring check`).
+    """
+    settings = RunSettings(
+        chatbot=chatbot,
+        model=model,
+        profile_model=profile_model,
+        model_base_url=model_base_url,
+        cache=cache,
+        sessions=sessions,
+        turns=turns,
+        concurrency=concurrency,
+        seed=seed,
+        max_turns=max_turns,
+        rules=rules or [],
+    )
+    try:
+        with console.status("starting…") as status:
+            result = run_job(settings, out, on_stage=lambda name: status.update(f"{name}…"))
+    except ChatbotUnreachable as exc:
+        unreachable(exc.cause)
+    _print(result)
+    raise typer.Exit(result.exit_code)
+
+
+def _print(result: PipelineResult) -> None:
+    model = result.exploration.model
+    console.print(
+        f"[bold]explored[/]: {len(model.functionalities)} functionalities "
+        f"({model.strategy.value}), {len(result.exploration.profiles)} profiles"
+    )
+    if result.check is not None:
+        records = {record.id: record for record in result.check.records}
+        print_report(console, result.check.report, records)
+    if result.coverage is not None:
+        c = result.coverage
+        console.print(
+            f"[bold]coverage[/]: functionalities {_pct(c.functionality_share)}, "
+            f"parameters {_pct(c.parameter_share)}, option values {_pct(c.option_share)}"
+        )
+    console.print(f"[bold]run[/]: {result.path}")
+    if result.report is not None:
+        console.print(f"[bold]report[/]: {result.report}")
+    if result.check is not None:
+        decision = result.check.outcome
+        style = {"PASS": "bold green", "FAIL": "bold red"}.get(decision.status, "bold yellow")
+        console.print(f"[{style}]{decision.status}[/]: {escape(decision.summary)}", highlight=False)
+
+
+def _pct(share: float | None) -> str:
+    return "—" if share is None else f"{share:.0%}"
