@@ -121,7 +121,7 @@ def profile_document(
     goals, parameters = (
         (list(scenario.goals), parameters_by_variable(nodes))
         if scenario.goals
-        else offline_goals(nodes)
+        else offline_goals(nodes, model.functionalities)
     )
     variables = _variables(model, scenario, goals, parameters)
     if nested_forward and len(variables) > 1:
@@ -153,15 +153,18 @@ def profile_document(
     return document, notes
 
 
-def offline_goals(nodes: list[Functionality]) -> tuple[list[str], dict[str, Parameter]]:
+def offline_goals(
+    nodes: list[Functionality], everything: list[Functionality] | None = None
+) -> tuple[list[str], dict[str, Parameter]]:
     """The goals of a path: per node its first utterance (else its name; none for a node
     reached by answering a question), then one goal per parameter as a ``{{variable}}``
-    (``"Order a pizza"``, ``"pizza {{pizza}}"``, ``"size {{size}}"``);
+    (``"Order a pizza"``, ``"pizza {{pizza}}"``, ``"size {{size}}"``), an utterance that
+    is an option of any parameter in ``everything`` (default: ``nodes``) being no phrase;
     and the parameter behind each variable. A parameter name two nodes use with different
     options gets the node id in front (``drinks_size``)."""
     goals: list[str] = []
     parameters: dict[str, Parameter] = {}
-    values = {o.lower() for n in nodes for p in n.parameters for o in p.options}
+    values = {o.lower() for n in everything or nodes for p in n.parameters for o in p.options}
     for node in nodes:
         # A node reached by answering a parent's question (the crawler's "choose size",
         # reached by "Hawaiian") has no phrase of its own: its goal is its parameters.
