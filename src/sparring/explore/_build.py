@@ -47,8 +47,12 @@ def build_model(crawl: Crawl, findings: Findings, chatbot: str = "") -> Explorat
     """The ``ExplorationModel`` of ``crawl`` (see the module docstring)."""
     roles = _roles(crawl)
     names: dict[str, str] = {}
+    notes = list(crawl.notes)
+    root = crawl.states.get(crawl.root or "")
     for key, state in crawl.states.items():
-        if key == crawl.root or state.fallback:
+        if state.fallback:
+            continue
+        if key == crawl.root and (state.options or not state.path):
             continue
         names[key] = _unique(_name(crawl, key, roles), set(names.values()))
     nodes: list[Functionality] = []
@@ -68,6 +72,7 @@ def build_model(crawl: Crawl, findings: Findings, chatbot: str = "") -> Explorat
                 parents=[p for p in parents if p != name],
                 utterances=sorted(
                     {crawl.utterances[s, o] for s, o, d in crawl.edges if d == key and o != FREE}
+                    | ({state.path[-1].text} if key == crawl.root and state.path else set())
                 ),
                 sessions=sorted(state.sessions),
                 strategy=Strategy.OFFLINE,
@@ -82,8 +87,14 @@ def build_model(crawl: Crawl, findings: Findings, chatbot: str = "") -> Explorat
         strategy=Strategy.OFFLINE,
         sessions=crawl.sessions,
         turns=crawl.turns,
-        notes=list(crawl.notes),
+        notes=notes,
     )
+    if root is not None and not root.options:
+        model.notes.append(
+            "the chatbot offers no options to follow: the offline crawl only saw its answer "
+            f"to {root.path[-1].text if root.path else 'its greeting'!r}; explore with a model "
+            "(--model) for TRACER's sessions"
+        )
     for node in model.functionalities:
         node.category = _category(model, node)
     model.bot_type = _bot_type(model)
@@ -106,11 +117,13 @@ def _roles(crawl: Crawl) -> dict[tuple[str, str], str]:
 
 
 def _name(crawl: Crawl, key: str, roles: dict[tuple[str, str], str]) -> str:
+    state = crawl.states[key]
+    if key == crawl.root and state.path:
+        return _slug(state.path[-1].text)
     incoming = [(s, o) for s, o, d in sorted(crawl.edges) if d == key]
     navigation = [t for t in incoming if roles.get(t) == "navigation"]
     if navigation:
         return _slug(crawl.utterances[navigation[0]])
-    state = crawl.states[key]
     if state.offer.options or state.asks:
         return _slug(f"choose {parameter_name(state.offer.question)}")
     return "confirmation" if _outputs(state) else "answer"

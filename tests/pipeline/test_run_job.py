@@ -1,0 +1,81 @@
+"""``sparring run``: explore → profiles → simulate → check → coverage, on the in-process
+pizzeria, from Python and from the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sparring.cli import app
+from sparring.conversations import RunStore
+from sparring.pipeline import EXPLORATION, RunSettings, read_coverage, run_job
+from tests.explore.conftest import pizza_chatbot_yaml
+
+
+def test_a_run_tests_the_pizzeria_end_to_end(tmp_path: Path) -> None:
+    chatbot = pizza_chatbot_yaml(tmp_path, "text")
+    result = run_job(RunSettings(chatbot=chatbot, sessions=20, turns=10), tmp_path / "run")
+    root = tmp_path / "run"
+    # the exploration is a run of its own; the tested run keeps the model and profiles
+    assert RunStore.open(root / EXPLORATION).manifest.job == "explore"
+    assert (root / "explore" / "model.json").is_file()
+    profiles = sorted((root / "explore" / "profiles").glob("*.yaml"))
+    assert len(profiles) == len(result.exploration.profiles) >= 3
+    store = RunStore.open(root)
+    assert store.manifest.job == "simulate"
+    assert {r.profile for r in store.iter_records()} >= {"prices", "opening hours"}
+    assert result.check is not None
+    names = {r.rule for r in result.check.report.results}
+    assert {"no_repeated_answers", "replies_in_user_language", "no_empty_buttons_or_links"} <= names
+    assert result.exit_code == result.check.outcome.code == 0
+    saved = read_coverage(root)
+    assert saved is not None and saved == result.coverage
+    assert saved.functionality_share == 1.0
+    assert {f.id for f in saved.functionalities if f.covered} >= {"prices", "choose_size"}
+    size = next(f for f in saved.functionalities if f.id == "choose_size").parameters[0]
+    assert size.covered and set(size.covered_options) <= {"Small", "Medium", "Large"}
+
+
+class _Rude:
+    """A pizzeria that offers a button with an empty link (the default rules catch it)."""
+
+    def greeting(self) -> dict[str, object]:
+        return {"messages": ["Hi! Pick one:"], "buttons": [{"text": "Menu"}, {"text": " "}]}
+
+    def respond(self, text: str) -> dict[str, object]:
+        if "menu" in text.lower():
+            return {
+                "messages": ["We sell pizza for 9.00 €."],
+                "buttons": [{"text": "Order", "link": " "}],
+            }
+        return {"messages": ["Hi! Pick one:"], "buttons": [{"text": "Menu"}, {"text": " "}]}
+
+
+def test_the_cli_fails_a_bot_that_breaks_a_default_rule(tmp_path: Path) -> None:
+    chatbot = tmp_path / "rude.yaml"
+    chatbot.write_text(
+        json.dumps(
+            {
+                "connector": "python",
+                "params": {"target": "test_run_job:_Rude", "path": str(Path(__file__).parent)},
+            }
+        )
+    )
+    outcome = CliRunner().invoke(
+        app, ["run", "--chatbot", str(chatbot), "--out", str(tmp_path / "r")]
+    )
+    assert outcome.exit_code == 1, outcome.output
+    assert "no_empty_buttons_or_links" in outcome.output
+    assert "coverage" in outcome.output
+
+
+def test_a_run_does_not_overwrite_an_earlier_one(tmp_path: Path) -> None:
+    chatbot = pizza_chatbot_yaml(tmp_path, "buttons")
+    run_job(RunSettings(chatbot=chatbot, sessions=2, turns=4), tmp_path / "run")
+    from sparring.errors import UserInputError
+
+    with pytest.raises(UserInputError, match="already holds a run"):
+        run_job(RunSettings(chatbot=chatbot, sessions=2, turns=4), tmp_path / "run")
