@@ -11,6 +11,7 @@ from sparring.cli import (  # noqa: F401  (registration)
     _conversations,
     _diff,
     _profiles,
+    _report,
     _simulate,
 )
 from sparring.cli._app import app, main

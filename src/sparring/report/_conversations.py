@@ -18,8 +18,13 @@ from typing import Any
 from markupsafe import Markup
 
 from sparring.conversations import ConversationRecord
-from sparring.report._page import asset
-from sparring.report._section import ReportSection, SectionHtml, fragment, report_section
+from sparring.report._section import (
+    ReportSection,
+    SectionHtml,
+    asset,
+    render_template,
+    report_section,
+)
 from sparring.report._view import RunView
 from sparring.results import Verdict
 
@@ -61,8 +66,7 @@ def conversation_data(record: ConversationRecord, verdicts: list[Verdict]) -> di
         "failed": sorted({v.rule for v in shown if v.status in ("fail", "error")}),
         "verdicts": [_verdict(v) for v in shown],
         "turns": [
-            [t.role, t.text, t.latency, [[b.text, b.link] for b in t.buttons]]
-            for t in record.turns
+            [t.role, t.text, t.latency, [[b.text, b.link] for b in t.buttons]] for t in record.turns
         ],
         "outputs": [
             [name, _value(o.value), o.type, str(o.strategy), o.evidence, o.confidence]
@@ -80,27 +84,6 @@ def script_json(data: Any) -> Markup:
     return Markup(text)
 
 
-_TEMPLATE = """
-<div id="conversation-index">
-  <div class="controls">
-    <input type="search" id="conv-search" placeholder="filter by id, profile, rule or code" aria-label="filter">
-    <label><input type="checkbox" id="conv-failing"> failing only</label>
-    <span class="pager"><button type="button" id="conv-prev">‹ prev</button>
-    <span id="conv-range"></span><button type="button" id="conv-next">next ›</button></span>
-  </div>
-  <table id="conv-table">
-    <thead><tr><th>conversation</th><th>profile</th><th>simulator</th><th class="num">turns</th>
-    <th>generic failures</th><th>failed rules</th><th class="num">duration (s)</th></tr></thead>
-    <tbody></tbody>
-  </table>
-  <noscript><p>The conversation index and pages need JavaScript (inline, no network).</p></noscript>
-</div>
-<div id="conversation-page" class="conversation-page" hidden></div>
-<script type="application/json" id="sparring-conversations" data-page-size="{{ page_size }}">{{ data }}</script>
-<script>{{ script }}</script>
-"""
-
-
 @report_section
 class Conversations(ReportSection):
     """The index of conversations and a page for each one."""
@@ -113,8 +96,8 @@ class Conversations(ReportSection):
         verdicts = run.verdicts_by_conversation
         data = [conversation_data(r, verdicts.get(r.id, [])) for r in run.records]
         failing = sum(1 for item in data if item["errors"] or item["failed"])
-        html = fragment(
-            _TEMPLATE,
+        html = render_template(
+            "conversations.html.j2",
             data=script_json(data),
             script=asset("conversations.js"),
             page_size=PAGE_SIZE,

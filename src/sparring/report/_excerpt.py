@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-
-import re
 from urllib.parse import quote
 
 from markupsafe import Markup
 
 from sparring.conversations import ConversationRecord
-from sparring.report._section import fragment
+from sparring.report._section import render_template
 
 MAX_TEXT = 300
 """Characters of a turn's text shown in an excerpt (the conversation page shows all)."""
@@ -55,18 +54,9 @@ def excerpt_lines(record: ConversationRecord, turns: Iterable[int]) -> list[Exce
     return lines
 
 
-_TEMPLATE = """<div class="excerpt">
-{% for line in lines %}
-{% if line.index is none %}<div class="turn gap">…</div>
-{% else %}<div class="turn{{ ' hit' if line.hit }}"><span class="who">{{ line.index }} {{ line.role }}</span>{{ line.text }}</div>
-{% endif %}
-{% endfor %}
-</div>"""
-
-
 def excerpt_html(record: ConversationRecord, turns: Iterable[int]) -> Markup:
     """``excerpt_lines`` as an HTML fragment (escaped)."""
-    return fragment(_TEMPLATE, lines=excerpt_lines(record, turns))
+    return render_template("excerpt.html.j2", lines=excerpt_lines(record, turns))
 
 
 def conversation_href(record_id: str) -> str:

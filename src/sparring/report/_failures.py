@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from sparring.check import RuleResult, Verdict
 from sparring.report._excerpt import anchor, conversation_href, excerpt_html
-from sparring.report._section import ReportSection, SectionHtml, fragment, report_section
+from sparring.report._section import ReportSection, SectionHtml, render_template, report_section
 from sparring.report._view import GenericFailure, RunView
 
 MAX_EXCERPTS = 5
@@ -63,8 +63,10 @@ def _rule_group(run: RunView, report: str, result: RuleResult) -> Group:
     bad = [v for v in result.verdicts if v.status in ("fail", "error")]
     strategies = sorted({str(v.strategy) for v in result.verdicts}) or ["offline"]
     counts = result.counts
-    detail = (f"{counts.fail} failed, {counts.error} errors of {counts.total} checks · "
-              f"{result.kind} rule · strategy {', '.join(strategies)} · rule set {report}")  # fmt: skip
+    detail = (
+        f"{counts.fail} failed, {counts.error} errors of {counts.total} checks · {result.kind} "
+        f"rule · strategy {', '.join(strategies)} · rule set {report}"
+    )
     group = Group(anchor("rule", report, result.rule), result.rule, detail)
     for n, verdict in enumerate(bad[: MAX_EXCERPTS + MAX_LISTED]):
         target = group.items if n < MAX_EXCERPTS else group.rest
@@ -93,34 +95,6 @@ def _generic_group(name: str, failures: list[GenericFailure]) -> Group:
     return group
 
 
-_TEMPLATE = """
-{% macro item_html(item) %}
-<span class="status status-{{ item.status }}">{{ item.status }}</span>
-{% for id, href in item.links %}<a href="{{ href }}">{{ id }}</a>{{ ", " if not loop.last }}{% endfor %}
-{% if item.more %} and {{ item.more }} more{% endif %}
-{% endmacro %}
-{% for group in groups %}
-<h3 id="{{ group.anchor }}">{{ group.title }}</h3>
-<p class="muted-block">{{ group.detail }}</p>
-{% for item in group.items %}
-<div class="failure">
-  {{ item_html(item) }}
-  {% for line in item.lines %}<div class="why">{{ line }}</div>{% endfor %}
-  {{ item.excerpt or "" }}
-</div>
-{% endfor %}
-{% if group.rest %}
-<details><summary>{{ group.rest | length + group.omitted }} more</summary>
-<ul>{% for item in group.rest %}<li>{{ item_html(item) }} — {{ item.lines[0] }}</li>{% endfor %}</ul>
-{% if group.omitted %}<p>… and {{ group.omitted }} more (see the conversations index).</p>{% endif %}
-</details>
-{% endif %}
-{% else %}
-<p>No rule failed and no conversation carries a generic failure.</p>
-{% endfor %}
-"""
-
-
 @report_section
 class Failures(ReportSection):
     """Every failing rule verdict and generic failure, with excerpts."""
@@ -136,7 +110,7 @@ class Failures(ReportSection):
             if result.counts.fail or result.counts.error
         ]
         groups += [_generic_group(name, items) for name, items in run.generic_failures.items()]
-        html = fragment(_TEMPLATE, groups=groups)
+        html = render_template("failures.html.j2", groups=groups)
         failing = len({v.conversations[0] for _, r in run.rule_results() for v in r.verdicts
                        if v.status in ("fail", "error") and v.conversations})  # fmt: skip
         summary = (f"{failing} conversations fail a rule, "

@@ -8,17 +8,21 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import cache
-from importlib.resources import files
 from pathlib import Path
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from sparring import __version__
 from sparring.conversations import Slot, atomic_write
 from sparring.errors import UserInputError
-from sparring.report._section import ReportSection, SectionHtml, fragment, sections
+from sparring.report._section import (
+    ReportSection,
+    SectionHtml,
+    asset,
+    fragment,
+    render_template,
+    sections,
+)
 from sparring.report._view import RunView
 
 logger = logging.getLogger(__name__)
@@ -35,23 +39,6 @@ class RenderedSection:
     title: str
     html: Markup
     summary: str | None
-
-
-@cache
-def _environment() -> Environment:
-    return Environment(
-        loader=PackageLoader("sparring.report", "templates"),
-        autoescape=True,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-
-
-@cache
-def asset(name: str) -> Markup:
-    """The text of ``templates/<name>`` (CSS, JS) as markup, read once."""
-    return Markup(files("sparring.report").joinpath("templates", name).read_text("utf-8"))
 
 
 def _render_one(section: ReportSection, run: RunView) -> RenderedSection | None:
@@ -80,12 +67,11 @@ def render_report(run: RunView, chosen: Sequence[ReportSection] | None = None) -
     of a record or verdict file that cannot be read; a section that raises otherwise is
     shown as an error box."""
     run.records, run.check_reports  # noqa: B018  (read up front: bad files fail first)
-    rendered = [
-        done for section in (chosen or sections()) if (done := _render_one(section, run))
-    ]
-    page = _environment().get_template("page.html.j2")
+    chosen = sections() if chosen is None else chosen
+    rendered = [done for section in chosen if (done := _render_one(section, run))]
     chatbot = run.manifest.chatbot.get("info", {}) or {}
-    return page.render(
+    return render_template(
+        "page.html.j2",
         run=run,
         title=str(chatbot.get("name") or run.manifest.run_id),
         verdict=run.verdict,

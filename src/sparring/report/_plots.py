@@ -19,8 +19,8 @@ from sparring.conversations import percentile
 from sparring.report._section import (
     ReportSection,
     SectionHtml,
-    fragment,
     inline_svg,
+    render_template,
     report_section,
 )
 from sparring.report._view import RunView
@@ -66,19 +66,6 @@ def latency_plot(latencies: list[float]) -> Markup:
     return _svg(figure, "latency")
 
 
-_LATENCY = """
-<div class="plot">{{ plot }}</div>
-<table>
-<tr><th>profile</th><th class="num">timed turns</th><th class="num">p50 (s)</th>
-<th class="num">p95 (s)</th><th class="num">max (s)</th></tr>
-{% for profile, n, p50, p95, top in rows %}
-<tr><td>{{ profile }}</td><td class="num">{{ n }}</td><td class="num">{{ "%.3f" | format(p50) }}</td>
-<td class="num">{{ "%.3f" | format(p95) }}</td><td class="num">{{ "%.3f" | format(top) }}</td></tr>
-{% endfor %}
-</table>
-"""
-
-
 @report_section
 class ResponseTimes(ReportSection):
     """The distribution of the chatbot's response time per turn, p50/p95, per profile."""
@@ -100,7 +87,7 @@ class ResponseTimes(ReportSection):
             for p, ts in sorted(by_profile.items())
             if ts
         ]
-        html = fragment(_LATENCY, plot=latency_plot(latencies), rows=rows)
+        html = render_template("response_times.html.j2", plot=latency_plot(latencies), rows=rows)
         p50, p95 = percentile(latencies, 50), percentile(latencies, 95)
         summary = f"p50 {p50:.3f} s, p95 {p95:.3f} s over {len(latencies)} chatbot turns"
         return SectionHtml(html, summary=summary)
@@ -121,19 +108,6 @@ def cost_plot(by_module: dict[str, float], per_conversation: list[float]) -> Mar
     return _svg(figure, "cost")
 
 
-_COST = """
-<div class="plot">{{ plot }}</div>
-<table>
-<tr><th>module</th><th class="num">calls</th><th class="num">prompt tokens</th>
-<th class="num">completion tokens</th><th class="num">cost (US$)</th></tr>
-{% for module, u in usage %}
-<tr><td>{{ module }}</td><td class="num">{{ u.calls }}</td><td class="num">{{ u.prompt_tokens }}</td>
-<td class="num">{{ u.completion_tokens }}</td><td class="num">{{ "%.4f" | format(u.cost) }}</td></tr>
-{% endfor %}
-</table>
-"""
-
-
 @report_section
 class Cost(ReportSection):
     """Model cost and tokens by module and per conversation (shown when models were used)."""
@@ -148,7 +122,7 @@ class Cost(ReportSection):
     def render(self, run: RunView) -> SectionHtml:
         usage = run.summary.usage
         plot = cost_plot({m: u.cost for m, u in usage.items()}, [r.cost for r in run.records])
-        html = fragment(_COST, plot=plot, usage=list(usage.items()))
+        html = render_template("cost.html.j2", plot=plot, usage=list(usage.items()))
         total = run.summary.cost
         summary = f"US${total:.4f} over {run.summary.conversations} conversations"
         return SectionHtml(html, summary=summary)

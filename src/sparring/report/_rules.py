@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from sparring.check import CheckReport, RuleResult
 from sparring.report._excerpt import anchor
-from sparring.report._section import ReportSection, SectionHtml, fragment, report_section
+from sparring.report._section import ReportSection, SectionHtml, render_template, report_section
 from sparring.report._view import RunView
 
 
@@ -34,34 +34,10 @@ def _rows(name: str, results: list[RuleResult], generic: bool) -> list[Row]:
     for result in results:
         strategies = sorted({str(v.strategy) for v in result.verdicts})
         failed = result.counts.fail or result.counts.error
-        link = (anchor("failure", result.rule) if generic else anchor("rule", name, result.rule))
+        link = anchor("failure", result.rule) if generic else anchor("rule", name, result.rule)
         rows.append(Row(result, _status(result), ", ".join(strategies) or "offline",
                         link if failed else None))  # fmt: skip
     return rows
-
-
-_TEMPLATE = """
-{% for name, report, rows, generic in tables %}
-<h3>Rule set {{ name }}</h3>
-<p>{{ report.rule_files | length }} rule files · {{ report.conversations | length }} conversations ·
-model {{ report.model or "none (offline)" }} · checked {{ report.created_at.strftime("%Y-%m-%d %H:%M") }}
-{% for warning in report.warnings %}<br><span class="error">{{ warning }}</span>{% endfor %}</p>
-<table>
-<tr><th>rule</th><th>status</th><th>kind</th><th class="num">checks</th><th class="num">pass</th>
-<th class="num">fail</th><th class="num">errors</th><th class="num">unscored</th><th class="num">n/a</th>
-<th class="num">fail rate</th><th>strategy</th><th>description</th></tr>
-{% for row in rows + generic %}
-{% set c = row.result.counts %}
-<tr><td>{% if row.link %}<a href="#{{ row.link }}">{{ row.result.rule }}</a>{% else %}{{ row.result.rule }}{% endif %}</td>
-<td><span class="status status-{{ row.status }}">{{ row.status | replace("_", " ") }}</span></td>
-<td>{{ row.result.kind }}</td><td class="num">{{ c.total }}</td><td class="num">{{ c.passed }}</td>
-<td class="num">{{ c.fail }}</td><td class="num">{{ c.error }}</td><td class="num">{{ c.unscored }}</td>
-<td class="num">{{ c.not_applicable }}</td><td class="num">{{ row.result.sensei_row()["fail_rate"] }}</td>
-<td>{{ row.strategies }}</td><td>{{ row.result.description }}</td></tr>
-{% endfor %}
-</table>
-{% endfor %}
-"""
 
 
 @report_section
@@ -83,5 +59,7 @@ class Rules(ReportSection):
         ]
         results = [r for report in reports.values() for r in report.results]
         failing = sum(1 for r in results if r.failed)
-        summary = f"{len(results)} rules: {len(results) - failing} without failures, {failing} failing"
-        return SectionHtml(fragment(_TEMPLATE, tables=tables), summary=summary)
+        summary = (
+            f"{len(results)} rules: {len(results) - failing} without failures, {failing} failing"
+        )
+        return SectionHtml(render_template("rules.html.j2", tables=tables), summary=summary)

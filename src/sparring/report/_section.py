@@ -29,10 +29,11 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
+from importlib.resources import files
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from jinja2 import Environment, StrictUndefined, Template
+from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 from markupsafe import Markup
 
 from sparring.registry import Registry
@@ -121,7 +122,14 @@ def sections() -> list[ReportSection]:
     return sorted(REPORT_SECTIONS.items().values(), key=lambda s: (s.order, s.name))
 
 
-_ENV = Environment(autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+_ENV = Environment(
+    loader=PackageLoader("sparring.report", "templates"),
+    autoescape=True,
+    undefined=StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+"""The one Jinja environment of the report: autoescaped, undefined names are errors."""
 
 
 @lru_cache(maxsize=128)
@@ -134,6 +142,17 @@ def fragment(template: str, /, **context: Any) -> Markup:
     are escaped unless they are ``Markup``). Compiled templates are cached by their text.
     Raises ``jinja2.TemplateError`` for a bad template or an undefined name."""
     return Markup(_template(template).render(**context))
+
+
+def render_template(name: str, /, **context: Any) -> Markup:
+    """Render the report's own template ``templates/<name>`` (autoescaped) as markup."""
+    return Markup(_ENV.get_template(name).render(**context))
+
+
+@cache
+def asset(name: str) -> Markup:
+    """The text of ``templates/<name>`` (CSS, JS) as markup, read once."""
+    return Markup(files("sparring.report").joinpath("templates", name).read_text("utf-8"))
 
 
 _PROLOG = re.compile(r"<\?xml[^>]*\?>|<!DOCTYPE[^>]*>|<!--.*?-->", re.DOTALL)
