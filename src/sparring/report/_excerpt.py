@@ -21,12 +21,14 @@ AROUND = 1
 @dataclass(frozen=True)
 class ExcerptLine:
     """One line of an excerpt: a turn (``index``, 0-based; ``role``, ``text``) marked
-    ``hit`` when the failure points at it, or a gap (``index`` ``None``) for skipped turns."""
+    ``hit`` when the failure points at it, with the texts of its ``buttons``; or a gap
+    (``index`` ``None``) for skipped turns."""
 
     index: int | None
     role: str = ""
     text: str = ""
     hit: bool = False
+    buttons: tuple[str, ...] = ()
 
 
 def excerpt_lines(record: ConversationRecord, turns: Iterable[int]) -> list[ExcerptLine]:
@@ -44,10 +46,11 @@ def excerpt_lines(record: ConversationRecord, turns: Iterable[int]) -> list[Exce
         if index > previous + 1:
             lines.append(ExcerptLine(None))
         turn = record.turns[index]
-        text = turn.sensei_text
+        text = turn.text if turn.text.strip() or turn.buttons else turn.sensei_text
         if len(text) > MAX_TEXT:
             text = text[:MAX_TEXT] + "…"
-        lines.append(ExcerptLine(index, turn.role, text, index in hits))
+        buttons = tuple(button.text for button in turn.buttons)
+        lines.append(ExcerptLine(index, turn.role, text, index in hits, buttons))
         previous = index
     if lines and previous < total - 1:
         lines.append(ExcerptLine(None))
