@@ -5,6 +5,7 @@ raises is an error box, not a broken report."""
 from __future__ import annotations
 
 import importlib.metadata
+import re
 import sys
 from importlib.metadata import EntryPoint
 from pathlib import Path
@@ -142,3 +143,19 @@ def test_an_entry_point_plug_in_adds_a_section(
     section = '<section id="breakdowns" class="section">\n  <h2>Breakdowns</h2>\n  3 breakdowns'
     assert section in html
     assert REPORT_SECTIONS.failures() == []
+
+
+@pytest.mark.usefixtures("report_sections")
+def test_the_plug_in_example_of_the_docs_runs(tmp_path: Path) -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "report.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", doc, re.S)
+    example = next(block for block in blocks if "@report_section" in block)
+    assert len(example.splitlines()) <= 16
+    exec(compile(example, "docs/report.md", "exec"), {"draw_graph": lambda *_: SVG})
+    run = _run(tmp_path)
+    assert 'id="workflow"' not in render_report(run)  # no explore/model.json yet
+    (run.path / "explore").mkdir()
+    (run.path / "explore" / "model.json").write_text("{}", encoding="utf-8")
+    html = render_report(run)
+    assert '<p>14 nodes</p><svg width="80pt"' in html
+    assert "Workflow</a>: 12 of 14 nodes covered" in html
