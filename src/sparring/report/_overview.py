@@ -46,7 +46,7 @@ class Overview(ReportSection):
         html = render_template(
             "overview.html.j2",
             s=s,
-            chatbot=info.get("name") or run.manifest.chatbot.get("connector") or "unknown",
+            chatbot=info.get("name") or run.manifest.chatbot.get("connector") or "not recorded",
             endpoint=run.manifest.endpoint,
             job=run.manifest.job,
             source=run.manifest.settings.get("source") if run.imported else None,
