@@ -38,7 +38,7 @@ def _svg(figure: Figure, salt: str) -> Markup:
 
     buffer = io.StringIO()
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": salt}):
-        figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
+        figure.savefig(buffer, format="svg", metadata={"Date": None})
     return inline_svg(buffer.getvalue())
 
 
@@ -61,7 +61,7 @@ def latency_plot(latencies: list[float]) -> Markup:
                      label=f"p{q} {value:.3f} s")  # fmt: skip
     axes.set_xlabel("chatbot response time (s)")
     axes.set_ylabel("turns")
-    axes.legend(frameon=False)
+    axes.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     axes.spines[["top", "right"]].set_visible(False)
     return _svg(figure, "latency")
 
