@@ -12,6 +12,7 @@ from sparring.cli import (  # noqa: F401  (registration)
     _diff,
     _explore,
     _profiles,
+    _report,
     _run,
     _simulate,
 )

@@ -12,6 +12,7 @@ from rich.markup import escape
 
 from sparring.check import CheckSettings, check_job, print_report
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
+from sparring.cli._report import print_report_path
 
 
 @app.command("check")
@@ -84,6 +85,7 @@ def check_command(
     print_report(console, result.report, records, show_all=show_all)
     if result.stored is not None:
         console.print(f"Verdicts stored in {result.stored}", highlight=False)
+        print_report_path(run)
     decision = result.outcome
     style = {"PASS": "bold green", "FAIL": "bold red"}.get(decision.status, "bold yellow")
     console.print(f"[{style}]{decision.status}[/]: {escape(decision.summary)}", highlight=False)

@@ -17,6 +17,7 @@ from rich.progress import (
 
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
 from sparring.cli._health import exit_if_unhealthy, report_probe, unreachable, warn_about_notes
+from sparring.cli._report import print_report_path
 from sparring.conversations import ConversationRecord, render_summary
 from sparring.errors import UserInputError
 from sparring.simulate import (
@@ -131,6 +132,7 @@ def _print(result: SimulationResult) -> None:
     render_summary(result.summary, console)
     console.print(f"[bold]run[/]: {result.store.path}")
     console.print(f"[bold]summary[/]: {result.store.path / 'summary.json'}")
+    print_report_path(result.store.path)
 
 
 class _Progress:

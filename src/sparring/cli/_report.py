@@ -1,0 +1,47 @@
+"""``sparring report RUN [--open] [--out FILE]``: write the run's HTML report (see
+``sparring.report``); ``print_report_path`` is what ``simulate`` and ``check`` call after
+their job."""
+
+from __future__ import annotations
+
+import logging
+import webbrowser
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sparring.cli._app import app, console
+from sparring.report import write_report
+
+logger = logging.getLogger(__name__)
+
+
+@app.command("report")
+def report_command(
+    run: Annotated[Path, typer.Argument(help="The run directory (simulated or imported).")],
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write here (default RUN/report/index.html).")
+    ] = None,
+    open_browser: Annotated[
+        bool, typer.Option("--open", help="Open the report in the web browser.")
+    ] = False,
+) -> None:
+    """Write RUN's report: one self-contained HTML file (verdict, failures with excerpts,
+    rule results, response-time and cost plots, a page per conversation). Exit 2 when RUN
+    is not a run directory or a record cannot be read."""
+    path = write_report(run, out)
+    console.print(f"[bold]report[/]: {path}", highlight=False)
+    if open_browser:
+        webbrowser.open(path.resolve().as_uri())
+
+
+def print_report_path(run: Path) -> None:
+    """Write ``run``'s report after a job and print its path on one line; a report that
+    cannot be written is a warning, never the job's failure."""
+    try:
+        path = write_report(run)
+    except Exception as exc:  # the job's own result stands
+        logger.warning("the report could not be written: %s: %s", type(exc).__name__, exc)
+        return
+    console.print(f"[bold]report[/]: {path}", highlight=False)

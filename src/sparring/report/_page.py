@@ -1,0 +1,95 @@
+"""Assembling the report: every section that applies, in order, inside one
+self-contained HTML page (inline CSS and JS, no external resource), written atomically
+to ``<run>/report/index.html``."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from markupsafe import Markup
+
+from sparring import __version__
+from sparring.conversations import Slot, atomic_write
+from sparring.errors import UserInputError
+from sparring.report._section import (
+    ReportSection,
+    SectionHtml,
+    asset,
+    fragment,
+    render_template,
+    sections,
+)
+from sparring.report._view import RunView
+
+logger = logging.getLogger(__name__)
+
+REPORT_FILE = "index.html"
+"""The report's file name in the run's ``report/`` slot."""
+
+
+@dataclass(frozen=True)
+class RenderedSection:
+    """A section as the page shows it: anchor ``name``, ``title``, HTML and summary."""
+
+    name: str
+    title: str
+    html: Markup
+    summary: str | None
+
+
+def _render_one(section: ReportSection, run: RunView) -> RenderedSection | None:
+    try:
+        if not section.applies(run):
+            return None
+        out = section.render(run)
+    except UserInputError:
+        raise
+    except Exception as exc:  # a broken plug-in must not take the report down
+        logger.warning("report section %r failed: %s", section.name, exc, exc_info=True)
+        out = SectionHtml(
+            fragment(
+                '<p class="error">This section failed: {{ kind }}: {{ text }}</p>',
+                kind=type(exc).__name__,
+                text=str(exc),
+            ),
+            summary=f"{section.title}: the section failed to render",
+        )
+    return RenderedSection(section.name, section.title, out.markup, out.summary)
+
+
+def render_report(run: RunView, chosen: Sequence[ReportSection] | None = None) -> str:
+    """The report of ``run`` as one HTML document. ``chosen`` are the sections to render
+    (default: every registered one, by order). Raises ``UserInputError`` naming the file
+    of a record or verdict file that cannot be read; a section that raises otherwise is
+    shown as an error box."""
+    run.records, run.check_reports  # noqa: B018  (read up front: bad files fail first)
+    chosen = sections() if chosen is None else chosen
+    rendered = [done for section in chosen if (done := _render_one(section, run))]
+    chatbot = run.manifest.chatbot.get("info", {}) or {}
+    return render_template(
+        "page.html.j2",
+        run=run,
+        title=str(chatbot.get("name") or run.manifest.run_id),
+        verdict=run.verdict,
+        sections=rendered,
+        css=asset("report.css"),
+        generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        version=__version__,
+    )
+
+
+def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
+    """Write the report of the run at ``run_dir`` to ``out`` (default
+    ``<run>/report/index.html``), atomically; return its path. Raises ``UserInputError``
+    naming the file when ``run_dir`` is not a run or a record cannot be read, ``OSError``
+    when the report cannot be written."""
+    run = RunView.open(run_dir)
+    html = render_report(run)
+    target = Path(out) if out is not None else run.store.slot(Slot.REPORT) / REPORT_FILE
+    target.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(target, html, durable=False)
+    return target

@@ -1,0 +1,176 @@
+"""``RunView``: a read-only, cached view of one run directory, what every section reads.
+
+The report is a reader: records come through ``RunStore`` (loaded once), check's stored
+results through ``sparring.check``'s public ``CheckReport``; optional files of later jobs
+(``explore/model.json``, ``coverage.json``…) are found with ``optional_file`` and read by
+the sections that know them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Literal
+
+from sparring.check import CheckReport, RuleResult, Verdict
+from sparring.conversations import (
+    ConversationError,
+    ConversationRecord,
+    RunManifest,
+    RunStore,
+    RunSummary,
+    Slot,
+    summarize,
+)
+from sparring.errors import Problem, UserInputError
+
+VerdictStatus = Literal["passed", "failed", "no verdict"]
+
+
+@dataclass(frozen=True)
+class RunVerdict:
+    """The run's overall verdict as ``sparring check``'s exit code reads it: ``failed``
+    when a rule failed or raised, or a conversation carries a generic failure (500, 504,
+    1000, 1001…); ``no verdict`` when no rule concluded anything (or none was checked);
+    else ``passed``. ``reasons`` are short sentences saying why."""
+
+    status: VerdictStatus
+    reasons: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class GenericFailure:
+    """One generic failure recorded on a conversation: the record and its error."""
+
+    record: ConversationRecord
+    error: ConversationError
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+class RunView:
+    """A run directory, read once. Build it with ``RunView.open(path)``; every property is
+    computed on first use and cached (the records are read once, in natural order)."""
+
+    def __init__(self, store: RunStore) -> None:
+        self.store = store
+
+    @classmethod
+    def open(cls, path: str | Path) -> RunView:
+        """The run at ``path``. Raises ``UserInputError`` naming the path when it is not a
+        run directory (no ``manifest.json``) or its manifest does not validate."""
+        path = Path(path)
+        if not path.is_dir():
+            raise UserInputError(Problem(str(path), None, "", "not a run directory"))
+        return cls(RunStore.open(path, clean=False))
+
+    @property
+    def path(self) -> Path:
+        """The run directory."""
+        return self.store.path
+
+    @property
+    def manifest(self) -> RunManifest:
+        """The run's ``manifest.json``."""
+        return self.store.manifest
+
+    @property
+    def imported(self) -> bool:
+        """Whether the run was imported from another tool's files (SENSEI)."""
+        return self.manifest.job == "import-sensei"
+
+    @cached_property
+    def records(self) -> list[ConversationRecord]:
+        """Every conversation record. Raises ``ConfigError`` (a ``UserInputError``) naming
+        the file of a record that cannot be read or does not validate."""
+        return list(self.store.iter_records())
+
+    @cached_property
+    def records_by_id(self) -> dict[str, ConversationRecord]:
+        """The records by conversation id."""
+        return {record.id: record for record in self.records}
+
+    @cached_property
+    def summary(self) -> RunSummary:
+        """Counts, failures, response times and usage, computed from the records (so it
+        matches them even when ``summary.json`` is missing or stale)."""
+        return summarize(self.records)
+
+    @cached_property
+    def check_reports(self) -> dict[str, CheckReport]:
+        """The check reports stored in ``verdicts/``, by name, oldest first. Raises
+        ``ConfigError`` naming a verdict file that cannot be read."""
+        reports = {
+            name: self.store.read_result(Slot.VERDICTS, name, CheckReport)
+            for name in self.store.result_names(Slot.VERDICTS)
+        }
+        return dict(sorted(reports.items(), key=lambda item: item[1].created_at))
+
+    def rule_results(self) -> list[tuple[str, RuleResult]]:
+        """Every active rule's result, with the name of its report."""
+        return [(name, r) for name, report in self.check_reports.items() for r in report.results]
+
+    @cached_property
+    def verdicts_by_conversation(self) -> dict[str, list[Verdict]]:
+        """Rule verdicts (not the generic rows) by the first conversation they judged."""
+        found: defaultdict[str, list[Verdict]] = defaultdict(list)
+        for _, result in self.rule_results():
+            for verdict in result.verdicts:
+                if verdict.conversations:
+                    found[verdict.conversations[0]].append(verdict)
+        return dict(found)
+
+    @cached_property
+    def generic_failures(self) -> dict[str, list[GenericFailure]]:
+        """Generic failures by failure name (``no_response``, ``timeout``,
+        ``goal_not_completed``…), in code order."""
+        found: defaultdict[tuple[int, str], list[GenericFailure]] = defaultdict(list)
+        for record in self.records:
+            for error in record.errors:
+                found[(int(error.code), error.name)].append(GenericFailure(record, error))
+        return {name: items for (_, name), items in sorted(found.items())}
+
+    @cached_property
+    def simulators(self) -> Counter[str]:
+        """Conversations per user simulator (``agenda``, ``llm``, ``sensei``…)."""
+        return Counter(record.simulator for record in self.records)
+
+    @cached_property
+    def verdict(self) -> RunVerdict:
+        """The overall verdict (see ``RunVerdict``)."""
+        reasons: list[str] = []
+        failed = [r.rule for _, r in self.rule_results() if r.counts.fail]
+        raised = [r.rule for _, r in self.rule_results() if r.counts.error]
+        if failed:
+            reasons.append(f"{_plural(len(failed), 'rule')} failed: {', '.join(failed)}")
+        if raised:
+            reasons.append(f"{_plural(len(raised), 'rule')} raised errors: {', '.join(raised)}")
+        generic = self.generic_failures
+        if generic:
+            detail = ", ".join(f"{name} {len(items)}" for name, items in generic.items())
+            reasons.append(f"generic failures: {detail}")
+        if failed or raised or generic:
+            return RunVerdict("failed", reasons)
+        if not self.records:
+            return RunVerdict("no verdict", ["the run holds no conversations"])
+        if not self.check_reports:
+            return RunVerdict(
+                "no verdict",
+                [f"no rules checked: run `sparring check RULES --run {self.path}`"],
+            )
+        if all(report.inconclusive for report in self.check_reports.values()):
+            why = "every verdict of every rule is not applicable or unscored"
+            return RunVerdict("no verdict", [why])
+        passed = sum(r.counts.passed for _, r in self.rule_results())
+        return RunVerdict("passed", [f"{_plural(passed, 'check')} passed, no generic failure"])
+
+    def optional_file(self, relative: str) -> Path | None:
+        """``<run>/<relative>`` if it is a file inside the run, else ``None`` (what later
+        jobs' sections use for ``explore/model.json``, ``coverage.json``…)."""
+        candidate = (self.path / relative).resolve()
+        inside = candidate.is_relative_to(self.path.resolve())
+        return candidate if inside and candidate.is_file() else None
