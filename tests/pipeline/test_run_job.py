@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 
 from sparring.cli import app
 from sparring.conversations import RunStore
-from sparring.pipeline import EXPLORATION, RunSettings, read_coverage, run_job
+from sparring.explore import read_coverage
+from sparring.pipeline import EXPLORATION, RunSettings, run_job
 from tests.explore.conftest import pizza_chatbot_yaml
 
 

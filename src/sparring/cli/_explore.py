@@ -11,6 +11,7 @@ from rich.markup import escape
 
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
 from sparring.cli._health import unreachable
+from sparring.cli._report import print_report_path
 from sparring.connectors import ChatbotUnreachable
 from sparring.explore import (
     DEFAULT_FORMATS,
@@ -76,6 +77,7 @@ def explore_command(
     except ChatbotUnreachable as exc:
         unreachable(exc.cause)
     print_exploration(result)
+    print_report_path(result.store.path)
 
 
 def _progress(model: ExplorationModel) -> str:

@@ -14,6 +14,7 @@ from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app,
 from sparring.cli._health import unreachable
 from sparring.connectors import ChatbotUnreachable
 from sparring.pipeline import PipelineResult, RunSettings, run_job
+from sparring.report import write_report
 
 
 @app.command("run")
@@ -64,7 +65,12 @@ def run_command(
     )
     try:
         with console.status("starting…") as status:
-            result = run_job(settings, out, on_stage=lambda name: status.update(f"{name}…"))
+            result = run_job(
+                settings,
+                out,
+                on_stage=lambda name: status.update(f"{name}…"),
+                write_report=write_report,
+            )
     except ChatbotUnreachable as exc:
         unreachable(exc.cause)
     _print(result)

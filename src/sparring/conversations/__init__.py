@@ -1,6 +1,6 @@
 """Conversation and run records, the run store, summaries, SENSEI import/export."""
 
-from sparring.conversations._files import atomic_write, natural_key
+from sparring.conversations._files import atomic_write, natural_key, read_json_model
 from sparring.conversations._import import ImportResult, ImportSenseiSettings, import_sensei_job
 from sparring.conversations._load import load_conversations
 from sparring.conversations._records import (
@@ -77,6 +77,7 @@ __all__ = [
     "natural_key",
     "parse_sensei_buttons",
     "percentile",
+    "read_json_model",
     "record_file_name",
     "record_id_from_name",
     "render_summary",

@@ -5,10 +5,12 @@ model, its workflow graph and test profiles (the TRACER method: Sotillo del Horn
 
 from sparring.explore._assemble import STEP_CAP, assemble_profile, assemble_profiles
 from sparring.explore._coverage import (
+    COVERAGE_FILE,
     Coverage,
     FunctionalityCoverage,
     ParameterCoverage,
     coverage,
+    read_coverage,
 )
 from sparring.explore._graph import GraphFormat, GraphvizMissing, render_graph, workflow_svg
 from sparring.explore._job import (
@@ -42,6 +44,7 @@ from sparring.explore._profiles_llm import generate_profiles
 from sparring.explore._session import ExplorationContext, Findings, Session
 
 __all__ = [
+    "COVERAGE_FILE",
     "DEFAULT_FORMATS",
     "MODEL_SCHEMA_VERSION",
     "OFFLINE_NOTE",
@@ -74,6 +77,7 @@ __all__ = [
     "generate_profiles",
     "node_id",
     "offline_scenarios",
+    "read_coverage",
     "render_graph",
     "save_model",
     "workflow_svg",

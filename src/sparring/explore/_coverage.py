@@ -15,14 +15,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from pathlib import Path
 
 from pydantic import BaseModel, Field
 from rapidfuzz import fuzz, utils
 
-from sparring.conversations import ConversationRecord
+from sparring.conversations import ConversationRecord, read_json_model
 from sparring.explore._model import ExplorationModel, Functionality
 
 COVERAGE_SCHEMA_VERSION = 1
+COVERAGE_FILE = "coverage.json"
+"""The coverage file at the top of a tested run."""
 SIMILAR = 0.8
 """Similarity (0..1) at which a chatbot sentence counts as the node's."""
 
@@ -141,3 +144,12 @@ def _user_said(record: ConversationRecord, phrase: str, *, whole: bool = False) 
 
 def _share(covered: int, total: int) -> float | None:
     return covered / total if total else None
+
+
+def read_coverage(run: Path) -> Coverage | None:
+    """The ``coverage.json`` of a run directory, or ``None`` when it has none. Raises
+    ``ConfigError`` (file, key) when the file does not validate."""
+    path = Path(run) / COVERAGE_FILE
+    if not path.is_file():
+        return None
+    return read_json_model(path, Coverage)

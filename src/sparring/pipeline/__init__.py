@@ -3,23 +3,19 @@ default rule set, measure coverage and write the report, from one command. It si
 the stages (like the CLI) and uses only their public APIs."""
 
 from sparring.pipeline._job import (
-    COVERAGE_FILE,
     EXPLORATION,
     PipelineResult,
     RunSettings,
     exploration_store,
-    read_coverage,
     run_job,
     run_job_async,
 )
 
 __all__ = [
-    "COVERAGE_FILE",
     "EXPLORATION",
     "PipelineResult",
     "RunSettings",
     "exploration_store",
-    "read_coverage",
     "run_job",
     "run_job_async",
 ]

@@ -27,6 +27,7 @@ from sparring.check import DEFAULT_RULES, CheckResult, CheckSettings, check_job_
 from sparring.conversations import RunStore, Slot, atomic_write
 from sparring.errors import UserInputError
 from sparring.explore import (
+    COVERAGE_FILE,
     Coverage,
     ExplorationModel,
     ExplorationResult,
@@ -41,7 +42,6 @@ logger = logging.getLogger(__name__)
 
 EXPLORATION = "exploration"
 """The explore run's folder inside a ``run``'s directory."""
-COVERAGE_FILE = "coverage.json"
 
 
 class RunSettings(JobSettings):
@@ -160,14 +160,6 @@ def run_job(
 ) -> PipelineResult:
     """``run_job_async`` for synchronous callers."""
     return run_blocking(run_job_async(settings, out, on_stage=on_stage, write_report=write_report))
-
-
-def read_coverage(run: Path) -> Coverage | None:
-    """The ``coverage.json`` of a ``run`` directory, or ``None`` when it has none."""
-    path = Path(run) / COVERAGE_FILE
-    if not path.is_file():
-        return None
-    return Coverage.model_validate_json(path.read_text(encoding="utf-8"))
 
 
 def _explore_settings(settings: RunSettings) -> ExploreSettings:

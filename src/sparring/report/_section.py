@@ -46,6 +46,7 @@ _BUILTIN_MODULES = (
     "sparring.report._overview",
     "sparring.report._failures",
     "sparring.report._rules",
+    "sparring.report._exploration",
     "sparring.report._plots",
     "sparring.report._conversations",
 )
