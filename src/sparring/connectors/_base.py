@@ -34,6 +34,9 @@ class ConnectorParams(BaseModel):
 
     timeout: float = Field(default=20.0, gt=0)
     """Seconds to wait for one reply before recording a timeout (code 504)."""
+    requests_per_minute: float | None = Field(default=None, gt=0)
+    """Most user messages per minute to this chatbot, shared by all its conversations
+    (pacing for public bots); unset: no pacing."""
 
     def chatbot_info(self) -> dict[str, Any]:
         """What these params say about the chatbot, as ``ChatbotInfo`` fields (e.g. the

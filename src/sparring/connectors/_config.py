@@ -33,6 +33,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from sparring._keys import hint_unknown_keys
 from sparring._yaml import LineMap, format_key, load_yaml_with_lines, validation_problems
 from sparring.connectors._base import Connector, ConnectorContext, ConnectorParams
+from sparring.connectors._pacing import PacedConnector
 from sparring.connectors._registry import UnknownConnector, get_connector
 from sparring.connectors._secrets import UnsetVariables, resolve_params
 from sparring.errors import ConfigError, Problem
@@ -207,9 +208,11 @@ def create_connector(
         raise ConfigError(problems) from exc
     context = ConnectorContext(base_dir=Path(base_dir), redact=redact, transport=transport)
     try:
-        return spec.factory(params, context)
+        built = spec.factory(params, context)
     except ConfigError as exc:
         raise ConfigError([_locate(config, p) for p in exc.problems]) from exc
+    rate = getattr(params, "requests_per_minute", None)
+    return PacedConnector(built, rate) if rate else built
 
 
 def config_problem(config: ChatbotConfig, key: tuple[str | int, ...], message: str) -> Problem:

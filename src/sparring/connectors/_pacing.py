@@ -1,0 +1,62 @@
+"""Pacing: at most ``requests_per_minute`` user messages per minute to one chatbot.
+
+Public bots throttle or ban clients that talk too fast (TRACER spaced its sessions with
+45 ± 15 s cool-downs); a connector's ``requests_per_minute`` parameter (off by default, for
+local bots) makes every conversation of that connector share one leaky-bucket limiter
+(``aiolimiter``), so concurrent conversations and exploration sessions together stay
+within the rate. Waiting for the limiter is not counted in a reply's latency.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiolimiter import AsyncLimiter
+
+from sparring.connectors._base import Connector, Conversation
+from sparring.connectors._reply import Reply
+
+
+class PacedConversation:
+    """A conversation whose ``send`` waits for its connector's limiter first; every other
+    attribute (``greeting``, ``session_id``…) is the wrapped conversation's."""
+
+    def __init__(self, inner: Conversation, limiter: AsyncLimiter) -> None:
+        self._inner = inner
+        self._limiter = limiter
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def send(self, text: str) -> Reply:
+        """Wait for a slot, then send ``text`` (see ``Conversation.send``)."""
+        async with self._limiter:
+            pass
+        return await self._inner.send(text)
+
+    async def close(self) -> None:
+        """Close the wrapped conversation."""
+        await self._inner.close()
+
+
+class PacedConnector:
+    """A connector whose conversations share one limiter of ``per_minute`` messages."""
+
+    def __init__(self, inner: Connector, per_minute: float) -> None:
+        self._inner = inner
+        self.per_minute = per_minute
+        self._limiter = AsyncLimiter(per_minute, 60.0)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def __repr__(self) -> str:
+        return f"PacedConnector({self._inner!r}, {self.per_minute:g}/min)"
+
+    async def open(self) -> PacedConversation:
+        """Open a conversation of the wrapped connector, paced."""
+        return PacedConversation(await self._inner.open(), self._limiter)
+
+    async def aclose(self) -> None:
+        """Close the wrapped connector."""
+        await self._inner.aclose()
