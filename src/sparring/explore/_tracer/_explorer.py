@@ -89,6 +89,17 @@ class Outcome:
         """User messages sent in the session."""
         return sum(1 for t in self.turns if t.role == "user")
 
+    @property
+    def answered(self) -> bool:
+        """The chatbot answered at least one user message."""
+        users = 0
+        for turn in self.turns:
+            if turn.role == "user":
+                users += 1
+            elif users:
+                return True
+        return False
+
 
 class Explorer:
     """Runs sessions against ``ctx``'s chatbot with ``asker``'s model. ``fallbacks`` are

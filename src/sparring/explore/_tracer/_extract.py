@@ -11,6 +11,8 @@ a call).
 
 from __future__ import annotations
 
+import re
+
 from sparring.conversations import Turn
 from sparring.explore._model import Functionality, Parameter, node_id
 from sparring.explore._tracer._calls import Asker, chat
@@ -41,10 +43,10 @@ def _user_messages(turns: list[Turn]) -> list[str]:
 
 async def extract(asker: Asker, outcome: Outcome) -> list[Node]:
     """The nodes of ``outcome``'s session, merged by id (session-local merge), in the
-    order the model listed them; none without a user turn.
+    order the model listed them; none (and no call) when the chatbot answered nothing.
 
     Raises ``StepFailed`` (step ``extract``) when the model fails."""
-    if outcome.user_turns == 0:
+    if not outcome.answered:
         return []
     messages = chat("extract", EXTRACT, extract_user(transcript(outcome.turns), outcome.focus))
     result = await asker.ask("extract", outcome.name, messages, Extraction)
@@ -87,5 +89,20 @@ def _node(found: ExtractedFunctionality, outcome: Outcome) -> Node:
 
 
 def _verbatim_options(param: Parameter, offered: list[str], said: list[str]) -> Parameter:
-    options = list(dict.fromkeys(verbatim(o, offered, said) for o in param.options))
+    """Options re-spelt as offered. The bot message that enumerates them is read first:
+    the one naming most of them, closest together ("Small, Medium or Large" before "small
+    pizzas cost 8 €, medium 10 € …")."""
+
+    def rank(text: str) -> tuple[int, int]:
+        spans = [m.span() for o in param.options if (m := _find(o, text))]
+        if not spans:
+            return (0, 0)
+        return (-len(spans), max(e for _, e in spans) - min(b for b, _ in spans))
+
+    ranked = sorted(said, key=rank)
+    options = list(dict.fromkeys(verbatim(o, offered, ranked) for o in param.options))
     return param.model_copy(update={"options": options})
+
+
+def _find(option: str, text: str) -> re.Match[str] | None:
+    return re.search(rf"(?<!\w){re.escape(option.strip())}(?!\w)", text, re.IGNORECASE)

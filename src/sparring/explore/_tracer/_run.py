@@ -25,7 +25,7 @@ import asyncio
 from dataclasses import dataclass
 
 from sparring.explore._model import BotType, ExplorationModel, Functionality
-from sparring.explore._session import ExplorationContext
+from sparring.explore._session import ExplorationContext, Findings
 from sparring.explore._tracer import _refine as refine
 from sparring.explore._tracer._calls import Asker, StepFailed
 from sparring.explore._tracer._explorer import Explorer, Outcome
@@ -82,6 +82,12 @@ class _Exploration:
         try:
             self.probed = await probe(self.ctx, self.asker)
             self.notes += self.probed.notes
+            self.ctx.findings = Findings(
+                languages=list(self.probed.languages),
+                fallback=self.probed.fallback,
+                greeting=self.ctx.findings.greeting,
+                strategy=Strategy.LLM,
+            )
             await self._explore()
             await self._refine()
         except StepFailed as exc:
@@ -148,7 +154,7 @@ class _Exploration:
             self.outcomes.append(outcome)
             if outcome.bot_error is not None:
                 self.notes.append(f"{outcome.record_id}: the chatbot failed: {outcome.bot_error}")
-                if not _answered(outcome):
+                if not outcome.answered:
                     alive = False
         if not alive:
             self.notes.append("stopped: the chatbot failed before answering a session")
@@ -219,14 +225,3 @@ class _Exploration:
             turns=sum(o.user_turns for o in self.outcomes),
             usage={k: v.model_copy() for k, v in self.ctx.usage.items()},
         )
-
-
-def _answered(outcome: Outcome) -> bool:
-    """The chatbot answered at least one user message in the session."""
-    users = 0
-    for turn in outcome.turns:
-        if turn.role == "user":
-            users += 1
-        elif users:
-            return True
-    return False
