@@ -23,7 +23,7 @@ from sparring.conversations import Turn
 from sparring.explore._model import Functionality
 from sparring.explore._session import ExplorationContext, Session
 from sparring.explore._tracer import _prompts as prompts
-from sparring.explore._tracer._calls import STEP_MARKER, Asker
+from sparring.explore._tracer._calls import STEP_MARKER, Asker, StepFailed
 from sparring.explore._tracer._nodes import same_option, similarity, verbatim
 from sparring.explore._tracer._schemas import ExplorerTurn, Rephrasing
 from sparring.types import Strategy
@@ -73,13 +73,15 @@ def _clean(message: str) -> str:
 @dataclass
 class Outcome:
     """A finished session: its record id, ``turns`` as recorded, the focus it explored,
-    whether the chatbot failed (``bot_error``), and telemetry."""
+    whether the chatbot failed (``bot_error``) or the model did (``failure``: the session
+    stopped there), and telemetry."""
 
     name: str
     record_id: str
     focus: Functionality | None
     turns: list[Turn]
     bot_error: str | None = None
+    failure: StepFailed | None = None
     impersonations: int = 0
     fallbacks: int = 0
     notes: list[str] = field(default_factory=list)
@@ -127,7 +129,8 @@ class Explorer:
         """Explore in the session ``explore/<name>``: branch exploration of ``focus``, or
         general exploration (``known`` are the functionalities found so far).
 
-        Raises ``StepFailed`` when the model fails (the session's record is written)."""
+        A model failure ends the session and is returned as ``Outcome.failure`` (the
+        session's record is written either way)."""
         topic = prompts.branch_focus(focus) if focus else prompts.general_focus(known)
         system = f"{STEP_MARKER} explorer\n" + prompts.explorer_system(
             topic, self.languages, self.ctx.turns
@@ -136,6 +139,8 @@ class Explorer:
             outcome = Outcome(name, session.id, focus, [])
             try:
                 await self._converse(session, system, outcome)
+            except StepFailed as exc:
+                outcome.failure = exc
             finally:
                 outcome.turns = list(session.turns)
                 outcome.notes.extend(session.notes)

@@ -138,8 +138,11 @@ class _Exploration:
         known: list[Functionality],
         slot: _Done,
     ) -> None:
+        slot.outcome = await explorer.run(name, focus, known)
+        slot.failure = slot.outcome.failure
+        if slot.failure is not None:
+            return
         try:
-            slot.outcome = await explorer.run(name, focus, known)
             slot.nodes = await extract(self.asker, slot.outcome)
         except StepFailed as exc:
             slot.failure = exc
