@@ -43,7 +43,9 @@ async def explore_with_model(ctx: ExplorationContext, model: TextModel) -> Explo
     At most ``ctx.sessions`` sessions (besides the probing session) of at most
     ``ctx.turns`` user turns each, recorded as ``explore/llm-probe`` and
     ``explore/llm-s01``, ``explore/llm-s02``, …; ``ctx.checkpoint`` gets the model after
-    every session; model usage is added to ``ctx.usage`` per module (``explore.<step>``).
+    every session; model usage is added to ``ctx.usage`` per module (``explore.<step>``);
+    ``ctx.findings`` is replaced by what probing confirmed (strategy ``llm``), so the
+    session records carry the fallback.
 
     Never raises for the model or the chatbot: a failure gives the partial model with
     ``complete=False`` and a note. Re-raises ``asyncio.CancelledError`` and
