@@ -68,6 +68,7 @@ async def test_explores_the_pizzeria_end_to_end(
     assert size is not None and size.options == ["Small", "Medium", "Large"]
     assert [o.name for o in model.node("confirm_order").outputs] == ["total_price", "order_id"]
     assert model.node("show_prices").sessions == ["explore/llm-s01", "explore/llm-s02"]
+    assert model.node("show_prices").outputs[0].type == "money"  # "currency" mapped
 
 
 async def test_workflow_is_a_dag_with_branches_and_joins(

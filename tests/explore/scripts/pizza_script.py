@@ -123,7 +123,7 @@ def extraction(messages: Messages) -> dict[str, Any]:
 
     found: list[dict[str, Any]] = []
     if (t := turn("Small pizzas cost")) is not None:
-        price = {"name": "price_list", "type": "money", "example": "8.00 €"}
+        price = {"name": "price_list", "type": "currency", "example": "8.00 €"}  # a synonym
         found.append(_fn("show_prices", "Tells the price of each size.", t, outputs=[price]))
     if (t := turn("We are open")) is not None:
         hours = {"name": "opening_hours", "description": "Days and hours", "example": "12-23"}
@@ -138,7 +138,7 @@ def extraction(messages: Messages) -> dict[str, Any]:
         toppings = {"name": "toppings", "description": "free text"}
         found.append(_fn("choose_custom_toppings", "Asks for toppings.", t, parameters=[toppings]))
     if (t := turn("What size")) is not None:
-        size = {"name": "size", "options": ["small", "MEDIUM", "Large"]}
+        size = {"name": "size", "options": ["small", "MEDIUM", "Large"], "required": True}
         found.append(_fn("choose_pizza_size", "Asks for the size.", t, parameters=[size]))
     if (t := turn("Would you like a drink")) is not None:
         drink = {"name": "drink", "options": ["Coke", "Water", "No drink"]}

@@ -70,13 +70,17 @@ def _node(found: ExtractedFunctionality, outcome: Outcome) -> Node:
     turns = sorted({t for t in found.user_turns if 1 <= t <= len(users)})
     offered = [b.text for t in outcome.turns for b in t.buttons]
     said = [m for t in outcome.turns if t.role == "assistant" for m in t.messages]
-    parameters = [_verbatim_options(p, offered, said) for p in found.parameters]
+    parameters = [
+        _verbatim_options(p.to_parameter(), offered, said)
+        for p in found.parameters
+        if p.name.strip()
+    ]
     fn = Functionality(
         id=node_id(found.name),
         name=found.name.strip(),
         description=found.description.strip(),
         parameters=unite_parameters([], parameters),
-        outputs=unite_outputs([], found.outputs),
+        outputs=unite_outputs([], [o.to_output() for o in found.outputs if o.name.strip()]),
         utterances=list(dict.fromkeys(users[t - 1] for t in turns)),
         sessions=[outcome.record_id],
         strategy=Strategy.LLM,

@@ -176,16 +176,14 @@ class _Exploration:
         for slot in done:
             if slot.failure is not None:
                 failure = failure or slot.failure
-                continue
-            if slot.outcome is None or slot.nodes is None:
-                continue
-            where = slot.outcome.name
-            try:
-                added = await merge_session(self.asker, self.graph, slot.nodes, where)
-            except StepFailed as exc:
-                failure = failure or exc
-                continue
-            (front if slot.outcome.focus is not None else back).extend(added)
+            elif slot.outcome is not None and slot.nodes is not None:
+                where = slot.outcome.name
+                try:
+                    added = await merge_session(self.asker, self.graph, slot.nodes, where)
+                except StepFailed as exc:
+                    failure = failure or exc
+                    added = []
+                (front if slot.outcome.focus is not None else back).extend(added)
             self._checkpoint(complete=False)
         self.queue = [*front, *self.queue, *back]
         if failure is not None:

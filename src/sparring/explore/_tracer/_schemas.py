@@ -3,17 +3,18 @@
 TRACER (Sotillo del Horno, 2025, ch. 4–5; code: Chatbot-TRACER/TRACER) parses free text
 ("FUNCTIONALITY: name: …", "DUPLICATE_OF: …", "VALID"); here every step asks for a JSON
 object validated by one of these Pydantic models (``Model.generate`` retries once with
-the validation errors shown, then raises ``ModelError``). Parameters and outputs reuse
-the functionality model's own ``Parameter`` and ``Output``.
+the validation errors shown, then raises ``ModelError``). Replies are lenient where a
+model's wording varies (extra keys ignored, type names mapped) and are turned into the
+functionality model's own ``Parameter`` and ``Output``.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, cast, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from sparring.explore._model import Output, Parameter
+from sparring.explore._model import Output, Parameter, ValueType
 
 
 class _Reply(BaseModel):
@@ -55,6 +56,64 @@ class Rephrasing(_Reply):
     message: str
 
 
+_TYPES: dict[str, ValueType] = {
+    "integer": "int",
+    "number": "float",
+    "decimal": "float",
+    "currency": "money",
+    "price": "money",
+    "bool": "boolean",
+    "datetime": "date",
+}
+
+
+def value_type(text: str) -> ValueType:
+    """A model's type name as a ``ValueType`` (synonyms mapped; unknown: ``string``)."""
+    name = text.strip().lower()
+    if name in get_args(ValueType):
+        return cast(ValueType, name)
+    return _TYPES.get(name, "string")
+
+
+class ExtractedParameter(_Reply):
+    """A parameter as the model gives it (lenient: extra keys ignored, any type name)."""
+
+    name: str
+    description: str = ""
+    options: list[str] = Field(default_factory=list)
+    type: str = "string"
+    question: str | None = None
+
+    def to_parameter(self) -> Parameter:
+        """The model's ``Parameter``."""
+        return Parameter(
+            name=self.name.strip(),
+            description=self.description,
+            options=[o.strip() for o in self.options if o.strip()],
+            type=value_type(self.type),
+            question=self.question,
+        )
+
+
+class ExtractedOutput(_Reply):
+    """An output as the model gives it (lenient like ``ExtractedParameter``)."""
+
+    name: str
+    description: str = ""
+    type: str = "string"
+    example: str | int | float | None = None
+
+    def to_output(self) -> Output:
+        """The model's ``Output``."""
+        example = None if self.example is None else str(self.example)
+        return Output(
+            name=self.name.strip(),
+            description=self.description,
+            type=value_type(self.type),
+            example=example,
+        )
+
+
 class ExtractedFunctionality(_Reply):
     """One functionality found in a session (TRACER ``functionality_extraction``): what
     the chatbot does (snake_case ``name``), the ``parameters`` it asked the user for
@@ -63,8 +122,8 @@ class ExtractedFunctionality(_Reply):
 
     name: str
     description: str = ""
-    parameters: list[Parameter] = Field(default_factory=list)
-    outputs: list[Output] = Field(default_factory=list)
+    parameters: list[ExtractedParameter] = Field(default_factory=list)
+    outputs: list[ExtractedOutput] = Field(default_factory=list)
     user_turns: list[int] = Field(default_factory=list)
 
 
