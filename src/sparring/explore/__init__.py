@@ -42,6 +42,7 @@ from sparring.explore._profiles import (
 )
 from sparring.explore._profiles_llm import generate_profiles
 from sparring.explore._session import ExplorationContext, Findings, Session
+from sparring.explore._tracer import explore_with_model
 
 __all__ = [
     "COVERAGE_FILE",
@@ -74,6 +75,7 @@ __all__ = [
     "coverage",
     "explore_job",
     "explore_job_async",
+    "explore_with_model",
     "generate_profiles",
     "node_id",
     "offline_scenarios",

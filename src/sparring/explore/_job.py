@@ -30,7 +30,6 @@ from sparring.connectors import (
     load_chatbot_config,
 )
 from sparring.conversations import RunManifest, RunStore, Slot, atomic_write
-from sparring.errors import SparringError
 from sparring.explore._build import build_model
 from sparring.explore._crawl import Crawl, Crawler
 from sparring.explore._graph import GraphFormat, GraphvizMissing, render_graph
@@ -39,6 +38,7 @@ from sparring.explore._probing import probe_chatbot
 from sparring.explore._profiles import GeneratedProfile, write_profiles
 from sparring.explore._profiles_llm import generate_profiles
 from sparring.explore._session import ExplorationContext
+from sparring.explore._tracer import explore_with_model
 from sparring.jobs import JobSettings, new_run_dir, run_blocking
 from sparring.llm import load_model
 from sparring.types import TextModel
@@ -103,15 +103,24 @@ async def explore_job_async(
     out: Path | str | None = None,
     *,
     on_session: OnSession | None = None,
+    model: TextModel | None = None,
+    profile_model: TextModel | None = None,
 ) -> ExplorationResult:
     """Explore the chatbot of ``settings`` into a new run directory ``out``.
+
+    ``model`` and ``profile_model``, when given, are used instead of the ones the
+    settings name (a model built in Python, e.g. a ``ScriptedModel`` with a responder).
 
     Raises ``UserInputError``/``ConfigError`` for a bad chatbot.yaml or model spec and
     ``ChatbotUnreachable`` when the bot does not answer — before anything is written or a
     model is called. ``on_session`` sees the model after every session.
     """
     config = load_chatbot_config(settings.chatbot)
-    model = load_model(settings.model, settings.model_base_url, settings.cache)
+    if model is None:
+        model = load_model(settings.model, settings.model_base_url, settings.cache)
+    writer = profile_model or model
+    if profile_model is None and settings.profile_model:
+        writer = load_model(settings.profile_model, settings.model_base_url, settings.cache)
     if settings.probe:
         await ensure_reachable(config, PROBE_TIMEOUT)
     target = Path(out) if out is not None else new_run_dir()
@@ -140,9 +149,6 @@ async def explore_job_async(
     result = ExplorationResult(store, explored)
     result.files.extend(_graph(store, explored, settings, result.problems))
     if settings.profiles and explored.functionalities:
-        writer = model
-        if settings.profile_model:
-            writer = load_model(settings.profile_model, settings.model_base_url, settings.cache)
         result.profiles = await generate_profiles(
             explored, writer, seed=settings.seed, nested_forward=settings.nested_forward
         )
@@ -156,10 +162,19 @@ async def explore_job_async(
 
 
 def explore_job(
-    settings: ExploreSettings, out: Path | str | None = None, *, on_session: OnSession | None = None
+    settings: ExploreSettings,
+    out: Path | str | None = None,
+    *,
+    on_session: OnSession | None = None,
+    model: TextModel | None = None,
+    profile_model: TextModel | None = None,
 ) -> ExplorationResult:
     """``explore_job_async`` for synchronous callers."""
-    return run_blocking(explore_job_async(settings, out, on_session=on_session))
+    return run_blocking(
+        explore_job_async(
+            settings, out, on_session=on_session, model=model, profile_model=profile_model
+        )
+    )
 
 
 def save_model(store: RunStore, model: ExplorationModel) -> Path:
@@ -177,7 +192,7 @@ async def _explore(
     ctx.findings = await probe_chatbot(ctx)
     name = config.info.name or ""
     if model is not None:
-        return await _explore_with_model(ctx, model)
+        return await explore_with_model(ctx, model)
 
     def after_session(crawl: Crawl) -> None:
         ctx.checkpoint(build_model(crawl, ctx.findings, name))
@@ -192,10 +207,6 @@ async def _explore(
         ctx.checkpoint(partial)
         raise
     return build_model(crawl, ctx.findings, name)
-
-
-async def _explore_with_model(ctx: ExplorationContext, model: TextModel) -> ExplorationModel:
-    raise SparringError("the LLM exploration strategy is not available in this build")
 
 
 def _graph(
