@@ -56,9 +56,7 @@ def _responder(messages: list[dict[str, str]]) -> Any:
 def run(latency: float, concurrency: int, cost: float, folder: Path) -> dict[str, Any]:
     """One scripted exploration; its figures."""
     chatbot = pizza_chatbot_yaml(folder, "buttons")
-    model = ScriptedModel(
-        _responder, latency=latency, concurrency=concurrency, cost_per_call=cost
-    )
+    model = ScriptedModel(_responder, latency=latency, concurrency=concurrency, cost_per_call=cost)
     settings = ExploreSettings(chatbot=chatbot, sessions=4, turns=6)
     started = time.perf_counter()
     result = explore_job(settings, folder / f"run-{concurrency}", model=model)

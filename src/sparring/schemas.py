@@ -1,7 +1,8 @@
 """The JSON Schemas of the files users write, by name (``sparring schema NAME``).
 
 The owning packages register their formats — ``profile`` (``sparring.profiles``),
-``chatbot`` (``sparring.connectors``), ``rules`` (``sparring.check``) — and third-party
+``chatbot`` (``sparring.connectors``), ``rules`` (``sparring.check``), ``model`` (the
+explored functionality model, ``sparring.explore``) — and third-party
 packages add theirs through the entry-point group ``sparring.schemas``
 (``name = "package.module:ModelOrCallable"``)::
 
@@ -36,7 +37,7 @@ class UnknownSchema(UnknownName):
 SCHEMAS: Registry[SchemaSource] = Registry(
     "schema",
     group=ENTRY_POINT_GROUP,
-    builtins=("sparring.profiles", "sparring.connectors", "sparring.check"),
+    builtins=("sparring.profiles", "sparring.connectors", "sparring.check", "sparring.explore"),
     unknown=UnknownSchema,
 )
 """Every file format's schema source by name."""

@@ -10,7 +10,7 @@ Layout (each stage has its slot; see docs/runs.md)::
     <run>/evaluations/<name>.json          evaluate: breakdowns and ratings
     <run>/explore/model.json               explore: the functionality model and workflow
     <run>/explore/profiles/*.yaml          explore: the generated profiles
-    <run>/report/                          report: report.html and its assets
+    <run>/report/index.html                report: the self-contained HTML report
 
 A record file appears only once its conversation has ended and is complete: it is written
 to a hidden temporary file in the same folder, fsynced and renamed over its final name,

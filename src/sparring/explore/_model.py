@@ -16,6 +16,7 @@ from typing import ClassVar, Literal
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from sparring.schemas import register_schema
 from sparring.types import ModelUsage, Strategy
 
 MODEL_SCHEMA_VERSION = 1
@@ -176,3 +177,6 @@ def _cycle(graph: nx.DiGraph[str]) -> list[str]:
     except nx.NetworkXNoCycle:
         return []
     return [str(a) for a, _ in edges] + [str(edges[0][0])]
+
+
+register_schema("model", ExplorationModel)
