@@ -3,6 +3,7 @@ graph, recorded sessions, faults."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 from pathlib import Path
@@ -12,7 +13,7 @@ import yaml
 
 from sparring.connectors import ChatbotUnreachable
 from sparring.conversations import RunStore
-from sparring.explore import ExplorationModel, ExploreSettings, explore_job
+from sparring.explore import ExplorationModel, ExploreSettings, explore_job, explore_job_async
 from tests.explore.conftest import pizza_chatbot_yaml
 
 
@@ -128,3 +129,45 @@ def test_a_bot_that_is_down_is_reported_before_anything_is_written(tmp_path: Pat
     with pytest.raises(ChatbotUnreachable):
         explore_job(ExploreSettings(chatbot=chatbot, model=f"scripted:{script}"), tmp_path / "r")
     assert not (tmp_path / "r").exists()
+
+
+class _Slow:
+    """The test pizzeria, 50 ms per reply."""
+
+    def __init__(self) -> None:
+        from tests.explore.pizza_bot import PizzaBot
+
+        self.bot = PizzaBot()
+
+    def greeting(self) -> dict[str, object]:
+        return self.bot.greeting()
+
+    async def respond(self, text: str) -> dict[str, object]:
+        await asyncio.sleep(0.05)
+        return self.bot.respond(text)
+
+
+def test_an_interrupted_crawl_keeps_what_it_explored(tmp_path: Path) -> None:
+    settings = ExploreSettings(chatbot=_python_bot(tmp_path, "_Slow"), sessions=30, turns=10)
+
+    async def interrupted() -> None:
+        two_sessions = asyncio.Event()
+
+        def seen(model: ExplorationModel) -> None:
+            if model.sessions >= 2:
+                two_sessions.set()
+
+        task = asyncio.create_task(explore_job_async(settings, tmp_path / "r", on_session=seen))
+        await two_sessions.wait()
+        await asyncio.sleep(0.08)  # into the third session
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(interrupted())
+    saved = ExplorationModel.model_validate_json(
+        (tmp_path / "r" / "explore" / "model.json").read_text()
+    )
+    assert not saved.complete
+    assert any("interrupted" in note for note in saved.notes)
+    assert 0 < saved.sessions < 30 and saved.functionalities

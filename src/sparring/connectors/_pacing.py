@@ -2,9 +2,10 @@
 
 Public bots throttle or ban clients that talk too fast (TRACER spaced its sessions with
 45 ± 15 s cool-downs); a connector's ``requests_per_minute`` parameter (off by default, for
-local bots) makes every conversation of that connector share one leaky-bucket limiter
-(``aiolimiter``), so concurrent conversations and exploration sessions together stay
-within the rate. Waiting for the limiter is not counted in a reply's latency.
+local bots) makes every conversation of that connector share one limiter (``aiolimiter``
+with a bucket of one message), so messages are spaced at least ``60 / requests_per_minute``
+seconds apart, across concurrent conversations and exploration sessions alike. Waiting for
+the limiter is not counted in a reply's latency.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ class PacedConnector:
     def __init__(self, inner: Connector, per_minute: float) -> None:
         self._inner = inner
         self.per_minute = per_minute
-        self._limiter = AsyncLimiter(per_minute, 60.0)
+        self._limiter = AsyncLimiter(1, 60.0 / per_minute)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
