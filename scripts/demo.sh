@@ -105,7 +105,19 @@ elif [[ $status != 0 ]]; then
     exit "$status"
 fi
 
+auto=$(fresh_dir "${out}-run")
+step "testing it with nothing hand-written: sparring run --chatbot examples/$bot/chatbot.yaml (explore, generate profiles, simulate, check with the default rules, coverage)"
+run_status=0
+$PYTHON -m sparring run --chatbot "examples/$bot/chatbot.yaml" --out "$auto" --sessions 30 --turns 10 \
+    || run_status=$?
+if [[ $run_status == 1 ]]; then
+    note "some default rules failed on the generated profiles (listed above)"
+elif [[ $run_status != 0 ]]; then
+    exit "$run_status"
+fi
+
 step "done: the $bot chatbot was tested"
+note "report:       $out/report/index.html (from one command: $auto/report/index.html)"
 note "run:          $out"
 note "summary:      $out/summary.json"
 note "conversations: $out/conversations/"

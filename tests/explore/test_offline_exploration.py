@@ -171,3 +171,25 @@ def test_an_interrupted_crawl_keeps_what_it_explored(tmp_path: Path) -> None:
     assert not saved.complete
     assert any("interrupted" in note for note in saved.notes)
     assert 0 < saved.sessions < 30 and saved.functionalities
+
+
+def test_the_cli_prints_the_model_and_writes_what_it_was_asked_for(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from sparring.cli import app
+
+    chatbot = pizza_chatbot_yaml(tmp_path, "text")
+    out = tmp_path / "run"
+    args = ["explore", "--chatbot", str(chatbot), "--out", str(out), "--sessions", "20"]
+    args += ["--graph-format", "svg", "--graph-format", "pdf", "--compact", "--top-down"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "functionalities (offline, transactional" in result.output
+    assert "choose size (after order_a_pizza, custom): size [Small/Medium/Large]" in result.output
+    assert f"report: {out / 'report' / 'index.html'}" in result.output
+    assert list((out / "explore" / "profiles").glob("*.yaml"))
+    dot = (out / "explore" / "workflow.dot").read_text()
+    assert "rankdir=TB" in dot and "• size" not in dot  # top-down, compact
+    if shutil.which("dot"):
+        assert (out / "explore" / "workflow.pdf").read_bytes().startswith(b"%PDF")
+        assert not (out / "explore" / "workflow.png").exists()
