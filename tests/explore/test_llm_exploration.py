@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-from conftest import pizza_chatbot_yaml
 
 from sparring.conversations import ConversationRecord, RunStore
 from sparring.explore import ExplorationModel
 from sparring.explore._tracer import explore_with_model
 from sparring.llm import ScriptedModel
 from sparring.types import Strategy
-
-sys.path.insert(0, str(Path(__file__).resolve().parent / "scripts"))
-
-from llm_harness import Run, make_run_fixture  # noqa: F401 (the make_run fixture)
-from pizza_script import (
+from tests.explore.conftest import pizza_chatbot_yaml
+from tests.explore.scripts.llm_harness import Run, make_run_fixture  # noqa: F401 (the make_run fixture)
+from tests.explore.scripts.pizza_script import (
     ABANDON_MARK,
     CORRECTION_MARK,
     FALLBACK,

@@ -4,12 +4,9 @@ informational bot, and its building blocks (impersonation, merges, workflow rule
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-from conftest import pizza_chatbot_yaml
 
 from sparring.explore import Functionality, Parameter
 from sparring.explore._tracer import explore_with_model
@@ -20,12 +17,10 @@ from sparring.explore._tracer._refine import apply_workflow
 from sparring.explore._tracer._schemas import MergeGroup, Workflow, WorkflowNode
 from sparring.llm import ScriptedModel
 from sparring.types import Strategy
-
-sys.path.insert(0, str(Path(__file__).resolve().parent / "scripts"))
-
-from faq_bot import faq_responder
-from llm_harness import Run, bot_yaml, make_run_fixture  # noqa: F401 (make_run fixture)
-from pizza_script import failing_at, pizza_responder, step_of
+from tests.explore.conftest import pizza_chatbot_yaml
+from tests.explore.scripts.faq_bot import faq_responder
+from tests.explore.scripts.llm_harness import Run, bot_yaml, make_run_fixture  # noqa: F401 (make_run fixture)
+from tests.explore.scripts.pizza_script import failing_at, pizza_responder, step_of
 
 S01_NODES = {
     "show_prices",

@@ -52,8 +52,8 @@ def build_model(crawl: Crawl, findings: Findings, chatbot: str = "") -> Explorat
     for key, state in crawl.states.items():
         if state.fallback:
             continue
-        if key == crawl.root and (state.options or not state.path):
-            continue
+        if key == crawl.root and state.offer.options:
+            continue  # a menu: where conversations start, not something the user does
         names[key] = _unique(_name(crawl, key, roles), set(names.values()))
     nodes: list[Functionality] = []
     for key, name in names.items():
@@ -89,11 +89,11 @@ def build_model(crawl: Crawl, findings: Findings, chatbot: str = "") -> Explorat
         turns=crawl.turns,
         notes=notes,
     )
-    if root is not None and not root.options:
+    if root is not None and not root.offer.options:
         model.notes.append(
-            "the chatbot offers no options to follow: the offline crawl only saw its answer "
-            f"to {root.path[-1].text if root.path else 'its greeting'!r}; explore with a model "
-            "(--model) for TRACER's sessions"
+            "the chatbot offers no options to follow (no buttons, none announced in its text): "
+            "the offline crawl only saw its greeting and its answers to neutral messages; "
+            "explore with a model (--model) for TRACER's sessions"
         )
     for node in model.functionalities:
         node.category = _category(model, node)
@@ -118,8 +118,8 @@ def _roles(crawl: Crawl) -> dict[tuple[str, str], str]:
 
 def _name(crawl: Crawl, key: str, roles: dict[tuple[str, str], str]) -> str:
     state = crawl.states[key]
-    if key == crawl.root and state.path:
-        return _slug(state.path[-1].text)
+    if key == crawl.root:
+        return "greeting"
     incoming = [(s, o) for s, o, d in sorted(crawl.edges) if d == key]
     navigation = [t for t in incoming if roles.get(t) == "navigation"]
     if navigation:
@@ -130,8 +130,8 @@ def _name(crawl: Crawl, key: str, roles: dict[tuple[str, str], str]) -> str:
 
 
 def _parameters(crawl: Crawl, state: State, roles: dict[tuple[str, str], str]) -> list[Parameter]:
-    if not (state.offer.options or state.asks):
-        return []
+    if state.key == crawl.root or not (state.offer.options or state.asks):
+        return []  # the greeting's "What can I do for you?" is an invitation, not a parameter
     values = [o for o in state.options if roles.get((state.key, o), "value") == "value"]
     if not values:
         return []

@@ -157,6 +157,7 @@ class Crawler:
         path: tuple[Step, ...] = ()
         if greeting is None or not (read_offer(greeting).options or greeting.messages):
             greeting = await session.send(START_MESSAGE)
+            self.crawl.turns += 1
             path = (Step(START_MESSAGE),)
         if greeting is None:
             return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pizza_script import DONE, bot_lines, ids_in, say, step_of
+from tests.explore.scripts.pizza_script import DONE, bot_lines, ids_in, say, step_of
 
 FAQ_FALLBACK = "Sorry, I can only answer about hours, location and contact."
 
