@@ -69,3 +69,12 @@ async def test_reply_that_never_validates_raises_with_raw_text() -> None:
 async def test_free_text_call_has_no_parsed_value() -> None:
     gen = await ScriptedModel(["{not json"]).generate(ASK, module="test")
     assert gen.text == "{not json" and gen.parsed is None
+
+
+def test_a_fence_inside_a_json_string_is_not_taken_for_the_reply() -> None:
+    from sparring.llm._types import extract_json
+
+    reply = '{"yaml": "```yaml\\nname: x\\n```", "ok": true}'
+    assert extract_json(reply) == reply
+    assert extract_json('Sure:\n```json\n{"a": 1}\n```') == '{"a": 1}'
+    assert extract_json('Here it is: {"a": [1, 2]} hope it helps') == '{"a": [1, 2]}'

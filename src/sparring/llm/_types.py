@@ -130,16 +130,26 @@ _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 
 
 def extract_json(text: str) -> str:
-    """The JSON part of a reply: the content of a code fence if any, else the span from
-    the first ``{``/``[`` to the last ``}``/``]``, else the stripped text."""
+    """The JSON part of a reply: the whole text when it parses, else the content of a code
+    fence, else the span from the first ``{``/``[`` to the last ``}``/``]`` — the first of
+    these that parses as JSON (so a fence *inside* a JSON string value, such as a YAML
+    field holding ```yaml …```, is not mistaken for the reply), else the first that
+    exists, else the stripped text."""
+    candidates = [text.strip()]
     fenced = _FENCE.search(text)
     if fenced:
-        return fenced.group(1).strip()
+        candidates.append(fenced.group(1).strip())
     starts = [i for i in (text.find("{"), text.find("[")) if i >= 0]
     end = max(text.rfind("}"), text.rfind("]"))
     if starts and end > min(starts):
-        return text[min(starts) : end + 1]
-    return text.strip()
+        candidates.append(text[min(starts) : end + 1])
+    for candidate in candidates:
+        try:
+            json.loads(candidate)
+        except ValueError:
+            continue
+        return candidate
+    return candidates[1] if len(candidates) > 1 else candidates[0]
 
 
 def count_words(text: str) -> int:
