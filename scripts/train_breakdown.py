@@ -1,0 +1,50 @@
+"""Train the offline breakdown classifier from the DBDC3 English development data.
+
+Reproducible: the data are read in sorted order, the folds are ``GroupKFold`` by
+dialogue and the learner is deterministic (``sparring.evaluate._training``). Prints the
+nested grouped cross-validation figures beside "always breakdown" and writes the model
+as JSON (feature names and set version, standardisation, coefficients, threshold, data
+fingerprint, figures)::
+
+    PYTHONPATH=src python scripts/train_breakdown.py \
+        [--data ../shared/data/dbdc3/en-dev] \
+        [--out src/sparring/evaluate/data/breakdown-offline-v1.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from sparring.evaluate._classifier import MODEL_FILE
+from sparring.evaluate._dbdc import load_dbdc
+from sparring.evaluate._training import FOLDS, train
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data" / "dbdc3" / "en-dev"
+OUT = ROOT / "src" / "sparring" / "evaluate" / "data" / MODEL_FILE
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DATA, help="DBDC folder (default %(default)s)")
+    parser.add_argument("--out", type=Path, default=OUT, help="model file (default %(default)s)")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    dialogues = load_dbdc(args.data)
+    model, _ = train(dialogues, args.data, "DBDC3 English development (dbd-challenge/dbdc3)")
+    assert model.training is not None
+    print(f"{len(dialogues)} dialogues, {model.training.turns} annotated system turns")
+    print(f"nested GroupKFold({FOLDS}) by dialogue; shipped threshold {model.threshold:.3f}")
+    print(f"{'figure':20s} {'offline':>8s} {'always':>8s}")
+    for name, value in model.training.cv.items():
+        print(f"{name:20s} {value:8.3f} {model.training.baseline[name]:8.3f}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(model.model_dump(mode="json"), indent=1) + "\n", "utf-8")
+    print(f"wrote {args.out} in {time.perf_counter() - started:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""``sparring bench dbdc PATH [--detector NAME]… [--json F]``: score breakdown detectors on
+DBDC-format dialogues with DBDC's metrics (see ``sparring.evaluate._dbdc_metrics``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
+from sparring.evaluate._dbdc import load_dbdc
+from sparring.evaluate._dbdc_metrics import DbdcMetrics, evaluate_on_dbdc
+from sparring.evaluate._detectors import make_detector
+from sparring.jobs import run_blocking
+from sparring.llm import load_model
+
+bench_app = typer.Typer(name="bench", help="Benchmark sparring's judges on public data sets.")
+app.add_typer(bench_app)
+
+ROWS: tuple[tuple[str, Callable[[DbdcMetrics], float]], ...] = (
+    ("accuracy (T+X)", lambda m: m.tx.accuracy),
+    ("precision (T+X)", lambda m: m.tx.precision),
+    ("recall (T+X)", lambda m: m.tx.recall),
+    ("F1 (T+X)", lambda m: m.tx.f1),
+    ("accuracy (X)", lambda m: m.x.accuracy),
+    ("precision (X)", lambda m: m.x.precision),
+    ("recall (X)", lambda m: m.x.recall),
+    ("F1 (X)", lambda m: m.x.f1),
+    ("JSD (O,T,X)", lambda m: m.jsd),
+    ("JSD (O,T+X)", lambda m: m.jsd_o_tx),
+    ("JSD (O+T,X)", lambda m: m.jsd_ot_x),
+    ("MSE (O,T,X)", lambda m: m.mse),
+    ("MSE (O,T+X)", lambda m: m.mse_o_tx),
+    ("MSE (O+T,X)", lambda m: m.mse_ot_x),
+    ("F1 per dialogue", lambda m: m.dialogue_f1),
+    ("accuracy per dialogue", lambda m: m.dialogue_accuracy),
+)
+
+
+def metrics_table(results: list[DbdcMetrics], title: str) -> Table:
+    """The figures of each detector, one column each."""
+    table = Table("figure", *(r.detector for r in results), title=title)
+    for label, value in ROWS:
+        table.add_row(label, *(f"{value(r):.3f}" for r in results))
+    for label, count in (("turns", "turns"), ("unscored turns", "unscored")):
+        table.add_row(label, *(str(getattr(r, count)) for r in results))
+    return table
+
+
+@bench_app.command("dbdc")
+def dbdc_command(
+    path: Annotated[
+        Path, typer.Argument(help="A DBDC folder (searched for *.log.json) or one file.")
+    ],
+    detectors: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--detector", "-d", help="Detector name (repeatable; default: offline and always)."
+        ),
+    ] = None,
+    json_path: Annotated[
+        Path | None, typer.Option("--json", help="Write every figure as JSON.")
+    ] = None,
+    model: ModelOption = None,
+    model_base_url: ModelBaseUrlOption = None,
+    cache: CacheOption = False,
+) -> None:
+    """Score breakdown detectors on DBDC dialogues: accuracy, precision, recall and F1 of
+    breakdowns (T+X and X), JS divergence and MSE of the O/T/X distributions, and the
+    per-dialogue averages ChatChecker reports. `always` is the majority baseline."""
+    dialogues = load_dbdc(path)
+    text_model = load_model(model, model_base_url, cache)
+    built = [make_detector(name, model=text_model) for name in detectors or ["offline", "always"]]
+    results = [run_blocking(evaluate_on_dbdc(detector, dialogues)) for detector in built]
+    console.print(metrics_table(results, f"DBDC: {path} ({len(dialogues)} dialogues)"))
+    if json_path is not None:
+        payload = [r.model_dump(mode="json") for r in results]
+        json_path.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")

@@ -1,0 +1,113 @@
+"""The offline breakdown classifier as shipped: a logistic regression kept as plain JSON.
+
+``scripts/train_breakdown.py`` fits it with scikit-learn on the DBDC3 English development
+data and writes ``data/breakdown-offline-v1.json``: the feature names and the feature-set
+version they were computed with, the standardisation (means and scales), the
+coefficients and intercept, the decision threshold, a fingerprint of the training data
+and the grouped cross-validation figures. Inference is numpy alone, so the file does not
+depend on the scikit-learn version (no pickle).
+
+The file is read on first use (``shipped_classifier``) and checked against the code's
+``FEATURE_SET_VERSION`` and ``FEATURE_NAMES``: a difference raises
+``ClassifierMismatch`` rather than scoring with misaligned weights.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import json
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+from pydantic import BaseModel, Field, ValidationError
+
+from sparring.errors import SparringError
+from sparring.evaluate._features import FEATURE_NAMES, FEATURE_SET_VERSION
+
+MODEL_FILE = "breakdown-offline-v1.json"
+"""The shipped model, in ``sparring/evaluate/data/``."""
+MODEL_FORMAT = "sparring-logistic-v1"
+
+
+class ClassifierMismatch(SparringError):
+    """The model file cannot serve this code: unreadable, or trained on another feature
+    set (version or names differ). Retrain with ``scripts/train_breakdown.py``."""
+
+
+class TrainingInfo(BaseModel):
+    """Where the model came from: ``data`` (the corpus), ``fingerprint`` (SHA-256 over the
+    training files' names and bytes, sorted), counts, the ``learner`` and its settings,
+    the ``seed``, the scikit-learn version and the cross-validation protocol and figures
+    (``cv``: metric name → value; ``baseline``: the same for "always breakdown")."""
+
+    data: str
+    fingerprint: str
+    dialogues: int
+    turns: int
+    learner: str
+    seed: int
+    sklearn: str
+    protocol: str
+    cv: dict[str, float] = Field(default_factory=dict)
+    baseline: dict[str, float] = Field(default_factory=dict)
+
+
+class BreakdownClassifier(BaseModel):
+    """A standardised logistic regression: P(breakdown | x) =
+    σ(((x − means) / scales) · coefficients + intercept); a turn is a breakdown when that
+    probability reaches ``threshold``. Vectors are aligned with ``feature_names``."""
+
+    format: str = MODEL_FORMAT
+    feature_set_version: int
+    feature_names: list[str]
+    means: list[float]
+    scales: list[float]
+    coefficients: list[float]
+    intercept: float
+    threshold: float = Field(ge=0.0, le=1.0)
+    training: TrainingInfo | None = None
+
+    def check(self) -> None:
+        """Raise ``ClassifierMismatch`` unless the model fits the code's feature set."""
+        if self.format != MODEL_FORMAT:
+            raise ClassifierMismatch(f"model format {self.format!r}, expected {MODEL_FORMAT!r}")
+        if self.feature_set_version != FEATURE_SET_VERSION:
+            raise ClassifierMismatch(
+                f"the model was trained on feature set {self.feature_set_version}, this "
+                f"sparring computes feature set {FEATURE_SET_VERSION}; retrain it with "
+                "scripts/train_breakdown.py"
+            )
+        if tuple(self.feature_names) != FEATURE_NAMES:
+            raise ClassifierMismatch("the model's feature names differ from FEATURE_NAMES")
+        n = len(self.feature_names)
+        if not len(self.means) == len(self.scales) == len(self.coefficients) == n:
+            raise ClassifierMismatch("the model's vectors do not match its feature names")
+
+    def probabilities(self, matrix: NDArray[np.float64]) -> NDArray[np.float64]:
+        """P(breakdown) of each row of ``matrix`` (shape ``(n, len(feature_names))``)."""
+        if matrix.shape[0] == 0:
+            return np.zeros(0)
+        scales = np.asarray(self.scales)
+        z = (matrix - np.asarray(self.means)) / np.where(scales == 0, 1.0, scales)
+        logits = z @ np.asarray(self.coefficients) + self.intercept
+        return np.asarray(1.0 / (1.0 + np.exp(-logits)), dtype=np.float64)
+
+
+def load_classifier(path: Path) -> BreakdownClassifier:
+    """The classifier in the JSON file ``path``, checked (``ClassifierMismatch``)."""
+    try:
+        model = BreakdownClassifier.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, ValidationError) as exc:
+        raise ClassifierMismatch(f"cannot read the breakdown classifier {path}: {exc}") from exc
+    model.check()
+    return model
+
+
+@functools.cache
+def shipped_classifier() -> BreakdownClassifier:
+    """The classifier shipped in the package, read once on first use."""
+    resource = importlib.resources.files("sparring.evaluate") / "data" / MODEL_FILE
+    with importlib.resources.as_file(resource) as path:
+        return load_classifier(path)

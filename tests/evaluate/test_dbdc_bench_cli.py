@@ -1,0 +1,40 @@
+"""``sparring bench dbdc`` on a tiny DBDC fixture."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from dbdc_builders import write_dbdc
+from typer.testing import CliRunner
+
+from sparring.cli import app
+
+cli = CliRunner()
+
+
+def test_bench_dbdc_prints_and_writes_figures(tmp_path: Path) -> None:
+    data = write_dbdc(tmp_path / "data")
+    out = tmp_path / "figures.json"
+    result = cli.invoke(app, ["bench", "dbdc", str(data), "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "accuracy (T+X)" in result.output and "offline" in result.output
+    figures = json.loads(out.read_text())
+    assert [f["detector"] for f in figures] == ["offline", "always"]
+    always = figures[1]
+    assert always["turns"] == 5 and always["tx"]["accuracy"] == 0.6 and always["x"]["f1"] > 0
+
+
+def test_bench_dbdc_one_file_and_one_detector(tmp_path: Path) -> None:
+    data = write_dbdc(tmp_path)
+    result = cli.invoke(app, ["bench", "dbdc", str(data / "tiny" / "A.log.json"), "-d", "always"])
+    assert result.exit_code == 0, result.output
+    assert "always" in result.output and "offline" not in result.output
+
+
+def test_bench_dbdc_unknown_detector_or_no_data(tmp_path: Path) -> None:
+    data = write_dbdc(tmp_path / "data")
+    unknown = cli.invoke(app, ["bench", "dbdc", str(data), "-d", "offlin"])
+    assert unknown.exit_code != 0 and "offline" in str(unknown.exception)
+    empty = cli.invoke(app, ["bench", "dbdc", str(tmp_path / "nothing")])
+    assert empty.exit_code != 0 and "no DBDC dialogue" in str(empty.exception)

@@ -1,0 +1,180 @@
+"""The offline breakdown detector with the shipped classifier."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sparring.connectors import ChatbotInfo
+from sparring.conversations import (
+    ConversationError,
+    ConversationRecord,
+    ErrorCode,
+    Turn,
+    load_conversations,
+)
+from sparring.errors import UnknownName
+from sparring.evaluate._classifier import (
+    BreakdownClassifier,
+    ClassifierMismatch,
+    load_classifier,
+    shipped_classifier,
+)
+from sparring.evaluate._detectors import BREAKDOWN_DETECTORS, make_detector
+from sparring.evaluate._features import FEATURE_NAMES, FEATURE_SET_VERSION
+from sparring.evaluate._offline import LEXICAL_ERROR_TYPES, OfflineBreakdownDetector
+from sparring.evaluate._results import CHATBOT_CRASH, BreakdownDetector
+from sparring.types import Strategy
+
+INFO = ChatbotInfo()
+
+
+def record(*texts: str, errors: list[ConversationError] | None = None) -> ConversationRecord:
+    """Turns alternate user, assistant, user… from the first text."""
+    roles = ("user", "assistant")
+    turns = [Turn(role=roles[i % 2], text=t) for i, t in enumerate(texts)]
+    return ConversationRecord(id="c", profile="p", turns=turns, errors=errors or [])
+
+
+def test_the_shipped_model_loads_and_fits_the_feature_set() -> None:
+    model = shipped_classifier()
+    assert model.feature_set_version == FEATURE_SET_VERSION
+    assert tuple(model.feature_names) == FEATURE_NAMES
+    assert 0 < model.threshold < 1 and model.training is not None
+    assert model.training.turns == 4150 and len(model.training.fingerprint) == 64
+    assert model.training.cv["accuracy"] > model.training.baseline["accuracy"]
+    assert model.training.cv["f1"] > model.training.baseline["f1"]
+
+
+def test_a_model_of_another_feature_set_is_refused(tmp_path: Path) -> None:
+    data = shipped_classifier().model_dump(mode="json")
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps({**data, "feature_set_version": FEATURE_SET_VERSION + 1}))
+    with pytest.raises(ClassifierMismatch, match="retrain"):
+        load_classifier(path)
+    path.write_text(json.dumps({**data, "feature_names": data["feature_names"][::-1]}))
+    with pytest.raises(ClassifierMismatch, match="names"):
+        load_classifier(path)
+    path.write_text("{")
+    with pytest.raises(ClassifierMismatch, match="cannot read"):
+        load_classifier(path)
+
+
+def test_detector_is_registered_and_satisfies_the_protocol() -> None:
+    detector: BreakdownDetector = make_detector("offline")
+    assert detector.name == "offline" and detector.strategy is Strategy.OFFLINE
+    assert {"offline", "always"} <= set(BREAKDOWN_DETECTORS.names(plugins=False))
+    with pytest.raises(UnknownName):
+        make_detector("offlin")
+
+
+async def test_every_assistant_turn_is_judged_with_a_score() -> None:
+    conv = record("Hi", "Hello! How can I help?", "When do you open?", "At nine.", "Thanks")
+    result = await OfflineBreakdownDetector().detect(conv, INFO, [])
+    assert [t.turn for t in result.turns] == [1, 3]
+    for t in result.turns:
+        assert t.breakdown is not None and t.score is not None and 0 <= t.score <= 1
+        assert t.detector == "offline" and t.strategy is Strategy.OFFLINE
+        assert "P(breakdown)" in t.reasoning and t.error_types == []
+    assert result.conversation == "c" and result.detector == "offline"
+
+
+async def test_zero_chatbot_turns() -> None:
+    for conv in (record(), record("Hello?", errors=[])):
+        result = await OfflineBreakdownDetector().detect(conv, INFO, [])
+        assert result.turns == []
+
+
+async def test_crashed_turns_are_labelled_without_judging() -> None:
+    errors = [
+        ConversationError(code=ErrorCode.NO_RESPONSE, message="empty reply", turn=3),
+        ConversationError(code=ErrorCode.TIMEOUT, message="timed out", turn=4),
+        ConversationError(code=ErrorCode.GOAL_NOT_COMPLETED, message="goal", turn=1),
+    ]
+    conv = record("Hi", "Hello!", "Price?", "", "Hello??", errors=errors)
+    result = await OfflineBreakdownDetector().detect(conv, INFO, [CHATBOT_CRASH])
+    by_turn = {t.turn: t for t in result.turns}
+    assert sorted(by_turn) == [1, 3, 5]  # 3: the empty reply; 5: the reply that never came
+    for turn in (3, 5):
+        crash = by_turn[turn]
+        assert crash.breakdown is True and crash.score == 0.0
+        assert crash.error_types == [CHATBOT_CRASH] and "code 50" in crash.reasoning
+    assert CHATBOT_CRASH not in by_turn[1].error_types
+
+
+async def test_a_200_turn_conversation() -> None:
+    texts = [
+        f"Question {i}: what is {i} plus one?" if i % 2 == 0 else f"It is {i}." for i in range(200)
+    ]
+    result = await OfflineBreakdownDetector().detect(record(*texts), INFO, [])
+    assert len(result.turns) == 100 and all(t.score is not None for t in result.turns)
+
+
+async def test_lexical_error_types_only_when_in_the_taxonomy() -> None:
+    said = "Please choose a ticket type: one way, round trip or multi-city trip."
+    conv = record("Hi", said, "Round trip", said, "I said round trip!", said)
+    always = OfflineBreakdownDetector(threshold=0.0)  # every turn a breakdown
+    named = await always.detect(conv, INFO, list(LEXICAL_ERROR_TYPES))
+    assert [t.error_types for t in named.turns] == [[], ["redundancy"], ["redundancy"]]
+    assert "repeats turn 1" in named.turns[1].reasoning
+    unnamed = await always.detect(conv, INFO, ["ignore question"])
+    assert all(t.error_types == [] for t in unnamed.turns)
+    assert "repeats turn 1" in unnamed.turns[1].reasoning  # still said in the reasoning
+    never = await OfflineBreakdownDetector(threshold=1.0).detect(
+        conv, INFO, list(LEXICAL_ERROR_TYPES)
+    )
+    assert all(t.breakdown is False and t.error_types == [] for t in never.turns)
+
+
+async def test_ignored_question_and_lack_of_brevity_types() -> None:
+    long = " ".join(["blah"] * 80)
+    conv = record("What time is the last train to Boston?", "I like cats a lot.", "ok", long)
+    result = await OfflineBreakdownDetector(threshold=0.0).detect(
+        conv, INFO, list(LEXICAL_ERROR_TYPES)
+    )
+    assert result.turns[0].error_types == ["ignore question"]
+    assert result.turns[1].error_types == ["lack of brevity"]
+
+
+async def test_fallback_of_the_record_or_the_chatbot() -> None:
+    fallback = "Sorry, I did not catch that. Could you say it differently?"
+    conv = record("Blorp", fallback, "Zzz", fallback)
+    plain = await OfflineBreakdownDetector().detect(conv, INFO, [])
+    known = await OfflineBreakdownDetector().detect(conv, ChatbotInfo(fallback=fallback), [])
+    assert [t.score for t in plain.turns] != [t.score for t in known.turns]
+
+
+def test_a_custom_classifier_is_used() -> None:
+    zero = BreakdownClassifier(
+        feature_set_version=FEATURE_SET_VERSION,
+        feature_names=list(FEATURE_NAMES),
+        means=[0.0] * len(FEATURE_NAMES),
+        scales=[1.0] * len(FEATURE_NAMES),
+        coefficients=[0.0] * len(FEATURE_NAMES),
+        intercept=0.0,
+        threshold=0.6,
+    )
+    result = OfflineBreakdownDetector(zero).judge(record("Hi", "Hello"), INFO, [])
+    assert result.turns[0].score == 0.5 and result.turns[0].breakdown is False
+
+
+async def test_sensei_wild_conversations(shared_data: Path) -> None:
+    folder = shared_data / "sensei-wild" / "output"
+    if not folder.is_dir():
+        pytest.skip("sensei-wild conversations are absent")
+    records = list(load_conversations(folder))
+    assert len(records) > 50
+    detector = OfflineBreakdownDetector()
+    judged = 0
+    for conv in records:
+        result = await detector.detect(conv, INFO, [*LEXICAL_ERROR_TYPES, CHATBOT_CRASH])
+        chatbot_turns = {i for i, t in enumerate(conv.turns) if t.role == "assistant"}
+        assert chatbot_turns <= {t.turn for t in result.turns}
+        for t in result.turns:
+            assert t.breakdown is not None and t.score is not None
+            if CHATBOT_CRASH in t.error_types:
+                assert t.breakdown and t.score == 0.0
+        judged += len(result.turns)
+    assert judged > 150
