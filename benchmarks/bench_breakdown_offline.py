@@ -20,9 +20,7 @@ import time
 from pathlib import Path
 
 from sparring.connectors import ChatbotInfo
-from sparring.evaluate._classifier import shipped_classifier
-from sparring.evaluate._dbdc import load_dbdc
-from sparring.evaluate._offline import OfflineBreakdownDetector
+from sparring.evaluate import OfflineBreakdownDetector, load_dbdc, shipped_classifier
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "dbdc3" / "en-dev"

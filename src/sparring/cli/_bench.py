@@ -12,9 +12,7 @@ import typer
 from rich.table import Table
 
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
-from sparring.evaluate._dbdc import load_dbdc
-from sparring.evaluate._dbdc_metrics import DbdcMetrics, evaluate_on_dbdc
-from sparring.evaluate._detectors import make_detector
+from sparring.evaluate import DbdcMetrics, evaluate_on_dbdc, load_dbdc, make_detector
 from sparring.jobs import run_blocking
 from sparring.llm import load_model
 
