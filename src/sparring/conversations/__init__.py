@@ -11,10 +11,13 @@ from sparring.conversations._records import (
     ConversationRecord,
     ErrorCode,
     FailureCause,
+    FinishReason,
     InteractionStyle,
     OutputValue,
     RunManifest,
     Turn,
+    codes_of_finish_reason,
+    finish_reason_of_code,
 )
 from sparring.conversations._render import render_summary
 from sparring.conversations._sensei import (
@@ -57,6 +60,7 @@ __all__ = [
     "ErrorCode",
     "FailureCause",
     "Failures",
+    "FinishReason",
     "ImportResult",
     "ImportSenseiSettings",
     "InteractionStyle",
@@ -69,7 +73,9 @@ __all__ = [
     "Slot",
     "Turn",
     "atomic_write",
+    "codes_of_finish_reason",
     "export_sensei",
+    "finish_reason_of_code",
     "import_sensei",
     "import_sensei_job",
     "is_sensei_conversation",
