@@ -10,7 +10,13 @@ from chatchecker_bot import calls, write_chatchecker_bot, write_profile
 
 from sparring.connectors import ChatbotConfig, Reply, create_connector, load_chatbot_config
 from sparring.connectors._chatchecker_client import chatchecker_reply, is_chatchecker_client
-from sparring.conversations import ErrorCode, FailureCause, FinishReason
+from sparring.conversations import (
+    ErrorCode,
+    FailureCause,
+    FinishReason,
+    codes_of_finish_reason,
+    finish_reason_of_code,
+)
 from sparring.errors import BadPayload
 from sparring.simulate import SimulateSettings, simulate_job
 
@@ -95,3 +101,29 @@ def test_a_file_target_is_loaded_once_per_file(tmp_path: Path) -> None:
     targets = [getattr(c, "target", None) for c in (first, second, again)]
     assert targets[0] is targets[2] and targets[0] is not targets[1]
     assert isinstance(load_chatbot_config(one), ChatbotConfig)
+
+
+def test_the_turn_cap_is_max_turns_reached_with_the_loop_limit(tmp_path: Path) -> None:
+    bot = write_chatchecker_bot(tmp_path / "pizza_bot")
+    settings = SimulateSettings(
+        profiles=[write_profile(tmp_path / "profiles")], chatbot=bot, max_turns=1
+    )
+    (record,) = simulate_job(settings, tmp_path / "run").store.iter_records()
+    assert record.finish_reason is FinishReason.MAX_TURNS_REACHED
+    assert [e.code for e in record.errors] == [ErrorCode.EXCEEDED_LOOP_LIMIT]
+
+
+def test_finish_reasons_and_failure_codes_map_both_ways() -> None:
+    for reason in FinishReason:
+        for code in codes_of_finish_reason(reason):
+            assert finish_reason_of_code(code) is reason
+    assert codes_of_finish_reason(FinishReason.CHATBOT_ERROR) == (500, 504)
+    assert codes_of_finish_reason(FinishReason.USER_ENDED) == ()
+    assert finish_reason_of_code(1001) is None and finish_reason_of_code(777) is None
+
+
+def test_a_user_who_is_done_ends_the_chat(tmp_path: Path) -> None:
+    data = Path(__file__).parent.parent / "simulate" / "data"
+    settings = SimulateSettings(profiles=[data / "profiles"], chatbot=data / "chatbot.yaml")
+    records = list(simulate_job(settings, tmp_path / "run").store.iter_records())
+    assert {r.finish_reason for r in records} == {FinishReason.USER_ENDED}
