@@ -24,14 +24,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import importlib
-import importlib.util
 import inspect
-import sys
 import uuid
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from pydantic import Field
@@ -40,11 +35,11 @@ from sparring.connectors._base import ConnectorContext, ConnectorParams, timed_r
 from sparring.connectors._chatchecker_client import (
     chatchecker_greeting,
     chatchecker_reply,
-    install_chatchecker_stand_in,
     is_chatchecker_client,
 )
 from sparring.connectors._registry import connector
 from sparring.connectors._reply import Reply
+from sparring.connectors._targets import load_target
 from sparring.errors import BadPayload, ChatbotCrash, ConfigError, Problem
 from sparring.types import Button
 
@@ -60,62 +55,6 @@ class PythonParams(ConnectorParams):
     """Folder added to ``sys.path`` first (relative to ``chatbot.yaml``'s folder)."""
     kwargs: dict[str, Any] = Field(default_factory=dict)
     """Keyword arguments for the class's constructor (classes only)."""
-
-
-def load_target(target: str, path: str | None, base_dir: Path) -> Any:
-    """Import ``module:attr`` (after adding ``path`` to ``sys.path``). Raises ``ConfigError``."""
-    if path is not None:
-        folder = str((base_dir / path).resolve())
-        if folder not in sys.path:
-            sys.path.insert(0, folder)
-    module_name, _, attribute = target.partition(":")
-    try:
-        if module_name.endswith(".py"):
-            value: Any = _guarded(_load_file, base_dir / (path or "."), module_name)
-        else:
-            value = _guarded(importlib.import_module, module_name)
-        for part in attribute.split("."):
-            value = getattr(value, part)
-    except (ImportError, AttributeError) as exc:
-        raise ConfigError(Problem("", None, "target", f"cannot import {target}: {exc}")) from exc
-    if not callable(value):
-        raise ConfigError(Problem("", None, "target", f"{target} is not callable"))
-    return value
-
-
-def _guarded(load: Callable[..., Any], *args: Any) -> Any:
-    """``load(*args)``; a ChatChecker client importing ``chat_checker`` when ChatChecker is
-    not installed gets the stand-in (``install_chatchecker_stand_in``) and is loaded again."""
-    try:
-        return load(*args)
-    except ModuleNotFoundError as exc:
-        if (exc.name or "").partition(".")[0] != "chat_checker":
-            raise
-        if not install_chatchecker_stand_in():
-            raise
-        return load(*args)
-
-
-def _load_file(folder: Path, name: str) -> Any:
-    """Load the Python file ``folder/name`` as a module of its own (one per file, reused)."""
-    file = (folder / name).resolve()
-    if not file.is_file():
-        raise ImportError(f"no file {file}")
-    digest = hashlib.sha1(str(file).encode()).hexdigest()[:10]
-    module_name = f"_sparring_bot_{file.stem}_{digest}"
-    if module_name in sys.modules:
-        return sys.modules[module_name]
-    spec = importlib.util.spec_from_file_location(module_name, file)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load {file}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[module_name]
-        raise
-    return module
 
 
 def _takes_session_id(function: Callable[..., Any]) -> bool:
