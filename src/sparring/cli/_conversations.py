@@ -1,4 +1,5 @@
-"""CLI commands that move conversations between formats: ``import-sensei``, ``export-sensei``."""
+"""CLI commands that move conversations between formats: ``import-sensei``,
+``export-sensei``, ``import-chatchecker``."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ import typer
 
 from sparring.cli._app import app, console
 from sparring.conversations import (
+    ImportChatCheckerSettings,
     ImportSenseiSettings,
     RunStore,
     export_sensei,
+    import_chatchecker_job,
     import_sensei_job,
     load_conversations,
     render_summary,
@@ -29,6 +32,23 @@ def import_sensei_command(
 ) -> None:
     """Import SENSEI conversation files into a new sparring run directory."""
     result = import_sensei_job(ImportSenseiSettings(source=source), out)
+    render_summary(result.summary, console)
+    console.print(f"Imported {result.imported} conversations into [bold]{out}[/]")
+
+
+@app.command("import-chatchecker")
+def import_chatchecker_command(
+    source: Annotated[
+        Path,
+        typer.Argument(
+            help="ChatChecker runs folder, run, user folder (searched for dialogue_N.yaml) "
+            "or one dialogue file."
+        ),
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Run directory to create.")],
+) -> None:
+    """Import ChatChecker dialogue files (dialogue_N.yaml) into a new sparring run directory."""
+    result = import_chatchecker_job(ImportChatCheckerSettings(source=source), out)
     render_summary(result.summary, console)
     console.print(f"Imported {result.imported} conversations into [bold]{out}[/]")
 

@@ -10,6 +10,14 @@ The file's top level is exactly::
       type: task-oriented
       languages: [en]
       fallback: "Sorry, I did not understand."
+    user_simulation:           # optional: ChatChecker's user_simulation_config
+      max_user_turns: 15
+
+A ChatChecker chatbot is read two ways (``_chatchecker``): ``info: {chatchecker:
+path/to/config.yaml}`` fills ``info`` (keys written beside it win) and ``user_simulation``
+from ChatChecker's file; or ``load_chatbot_config`` is given ChatChecker's ``config.yaml``
+itself (or its folder), whose chatbot is then reached through the ``python`` connector at
+``chatbot_client.py:ChatbotClient`` beside it, as ChatChecker does.
 """
 
 from __future__ import annotations
@@ -33,6 +41,12 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from sparring._keys import hint_unknown_keys
 from sparring._yaml import LineMap, format_key, load_yaml_with_lines, validation_problems
 from sparring.connectors._base import Connector, ConnectorContext, ConnectorParams
+from sparring.connectors._chatchecker import (
+    CLIENT_TARGET,
+    UserSimulationConfig,
+    is_chatchecker_config,
+    load_chatchecker_config,
+)
 from sparring.connectors._pacing import PacedConnector
 from sparring.connectors._registry import UnknownConnector, get_connector
 from sparring.connectors._secrets import UnsetVariables, resolve_params
@@ -64,6 +78,38 @@ class ChatbotInfo(BaseModel):
     """Languages the chatbot speaks (ISO 639-1 codes); the first is the default."""
     fallback: str | None = None
     """The chatbot's fallback phrase, answered when it does not understand."""
+    interaction_method: str | None = None
+    """How users interact with it (ChatChecker's ``interaction_method``, e.g. text-based)."""
+    task: str | None = None
+    """What the chatbot must do in a dialogue (ChatChecker's ``task``): for judges, not
+    for simulated users."""
+    constraints: list[str] = []
+    """Expected behaviour, e.g. towards out-of-domain requests (ChatChecker's)."""
+    known_limitations: list[str] = []
+    """What the chatbot is not expected to do (ChatChecker's)."""
+
+    def prompt_text(self, *, task: bool = True) -> str:
+        """What a model prompt should say about the chatbot: one ``Label: value`` line per
+        field set (lists as ``- item`` lines), empty when nothing is known. ``task=False``
+        leaves the task out (ChatChecker hides it from simulated users and persona
+        generation)."""
+        lines: list[str] = []
+        for label, value in (
+            ("Name", self.name),
+            ("Description", self.description),
+            ("Type", self.type),
+            ("Interaction method", self.interaction_method),
+            ("Task", self.task if task else None),
+            ("Constraints", self.constraints),
+            ("Known limitations", self.known_limitations),
+            ("Languages", ", ".join(self.languages) or None),
+        ):
+            if isinstance(value, list) and value:
+                lines.append(f"{label}:")
+                lines.extend(f"- {item}" for item in value)
+            elif isinstance(value, str) and value:
+                lines.append(f"{label}: {value}")
+        return "\n".join(lines)
 
 
 class ChatbotConfig(BaseModel):
@@ -82,6 +128,9 @@ class ChatbotConfig(BaseModel):
     connector: str
     params: SerializeAsAny[ConnectorParams]
     info: ChatbotInfo = Field(default_factory=ChatbotInfo)
+    user_simulation: UserSimulationConfig | None = None
+    """How simulated users should behave with this bot (ChatChecker's
+    ``user_simulation_config``: typical and maximum turn length, ``max_user_turns``)."""
 
     _source: Path | None = PrivateAttr(default=None)
     _lines: LineMap = PrivateAttr(default_factory=LineMap)
@@ -162,13 +211,18 @@ def load_chatbot_config(path: Path | str) -> ChatbotConfig:
     Raises ``ConfigError`` listing every problem with file, line and key: YAML syntax,
     an unknown connector name, unknown or invalid ``params`` keys, a bad ``info`` block.
     ``${ENV}`` references are kept as written (resolved by ``create_connector``).
+    ``path`` may be a ChatChecker ``config.yaml`` or a folder holding ``chatbot.yaml`` (else
+    ChatChecker's ``config.yaml``); see the module docstring.
     """
-    path = Path(path)
+    path = _config_file(Path(path))
     data, lines = load_yaml_with_lines(path)
+    if is_chatchecker_config(data):
+        return _from_chatchecker(path)
     if not isinstance(data, dict):
         raise ConfigError(
             Problem(str(path), 1, "", "expected a mapping with `connector:` and `params:`")
         )
+    data = _with_chatchecker_info(path, data, lines)
     try:
         config = ChatbotConfig.model_validate(data)
     except ValidationError as exc:
@@ -179,6 +233,46 @@ def load_chatbot_config(path: Path | str) -> ChatbotConfig:
     config._source = path
     config._lines = lines
     return config
+
+
+def _config_file(path: Path) -> Path:
+    """``path`` itself, or for a folder its ``chatbot.yaml``, else its ``config.yaml``."""
+    if not path.is_dir():
+        return path
+    for name in ("chatbot.yaml", "config.yaml"):
+        if (path / name).is_file():
+            return path / name
+    raise ConfigError(Problem(str(path), None, "", "no chatbot.yaml or config.yaml in this folder"))
+
+
+def _from_chatchecker(path: Path) -> ChatbotConfig:
+    """The config of a ChatChecker chatbot folder: its client through ``python``."""
+    found = load_chatchecker_config(path)
+    config = ChatbotConfig(
+        connector="python",
+        params=get_connector("python").params_model.model_validate({"target": CLIENT_TARGET}),
+        info=ChatbotInfo.model_validate(found.info_fields()),
+        user_simulation=found.user_simulation_config,
+    )
+    config._source = path
+    return config
+
+
+def _with_chatchecker_info(path: Path, data: dict[str, Any], lines: LineMap) -> dict[str, Any]:
+    """``data`` with ``info: {chatchecker: FILE}`` replaced by that file's chatbot info
+    (``info``'s other keys win) and its ``user_simulation_config`` (unless given)."""
+    info = data.get("info")
+    if not isinstance(info, dict) or "chatchecker" not in info:
+        return data
+    reference, key = info["chatchecker"], ("info", "chatchecker")
+    if not isinstance(reference, str) or not (path.parent / reference).is_file():
+        message = f"expected the path of a ChatChecker config.yaml, not {reference!r}"
+        raise ConfigError(Problem(str(path), lines.line_of(key), format_key(key), message))
+    found = load_chatchecker_config(path.parent / reference)
+    given = {key: value for key, value in info.items() if key != "chatchecker"}
+    merged = {**data, "info": {**found.info_fields(), **given}}
+    merged.setdefault("user_simulation", found.user_simulation_config.model_dump())
+    return merged
 
 
 def create_connector(

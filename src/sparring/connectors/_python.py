@@ -6,7 +6,12 @@
 - a class, instantiated once per conversation (with ``kwargs``), whose ``respond``
   method (else ``__call__``) takes the same arguments; its optional ``greeting()`` gives
   what the bot says before the first user message (an answer as below), and its optional
-  ``close()`` is called when the conversation ends.
+  ``close()`` is called when the conversation ends;
+- a ChatChecker chatbot client (a class with ``set_up_chat``, ``get_response`` and
+  ``tear_down_chat``, see ``_chatchecker_client``): ``set_up_chat()`` gives the greeting,
+  ``get_response(text)`` → ``(text, is_finished)`` the reply (``is_finished`` is
+  ``Reply.ended``), ``tear_down_chat()`` closes the conversation, and the class methods
+  ``set_up_class()``/``tear_down_class()`` run once per connector.
 
 Sync or async: sync calls run in a worker thread (``asyncio.to_thread``), so a slow bot
 never blocks the event loop (after a timeout the thread still finishes in the background).
@@ -18,19 +23,23 @@ strings) and ``images``. An exception inside the bot becomes ``ChatbotCrash``.
 from __future__ import annotations
 
 import asyncio
-import importlib
+import contextlib
 import inspect
-import sys
 import uuid
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from pydantic import Field
 
 from sparring.connectors._base import ConnectorContext, ConnectorParams, timed_reply
+from sparring.connectors._chatchecker_client import (
+    chatchecker_greeting,
+    chatchecker_reply,
+    is_chatchecker_client,
+)
 from sparring.connectors._registry import connector
 from sparring.connectors._reply import Reply
+from sparring.connectors._targets import load_target
 from sparring.errors import BadPayload, ChatbotCrash, ConfigError, Problem
 from sparring.types import Button
 
@@ -38,30 +47,14 @@ from sparring.types import Button
 class PythonParams(ConnectorParams):
     """A Python callable or class that answers user messages."""
 
-    target: str = Field(pattern=r"^[\w.]+:[\w.]+$")
-    """Import path ``package.module:attribute`` of the bot (function or class)."""
+    target: str = Field(pattern=r"^([\w.]+|[\w./-]+\.py):[\w.]+$")
+    """Import path ``package.module:attribute`` of the bot (function or class), or
+    ``file.py:attribute``: a Python file (relative to ``path``, else to chatbot.yaml's
+    folder) loaded as ChatChecker loads ``chatbot_client.py``."""
     path: str | None = None
     """Folder added to ``sys.path`` first (relative to ``chatbot.yaml``'s folder)."""
     kwargs: dict[str, Any] = Field(default_factory=dict)
     """Keyword arguments for the class's constructor (classes only)."""
-
-
-def load_target(target: str, path: str | None, base_dir: Path) -> Any:
-    """Import ``module:attr`` (after adding ``path`` to ``sys.path``). Raises ``ConfigError``."""
-    if path is not None:
-        folder = str((base_dir / path).resolve())
-        if folder not in sys.path:
-            sys.path.insert(0, folder)
-    module_name, _, attribute = target.partition(":")
-    try:
-        value: Any = importlib.import_module(module_name)
-        for part in attribute.split("."):
-            value = getattr(value, part)
-    except (ImportError, AttributeError) as exc:
-        raise ConfigError(Problem("", None, "target", f"cannot import {target}: {exc}")) from exc
-    if not callable(value):
-        raise ConfigError(Problem("", None, "target", f"{target} is not callable"))
-    return value
 
 
 def _takes_session_id(function: Callable[..., Any]) -> bool:
@@ -119,10 +112,17 @@ class PythonConversation:
 
     greeting: Reply | None = None
 
-    def __init__(self, owner: PythonConnector, respond: Callable[..., Any], bot: Any) -> None:
+    def __init__(
+        self,
+        owner: PythonConnector,
+        respond: Callable[..., Any],
+        bot: Any,
+        parse: Callable[[Any], Reply] = to_reply,
+    ) -> None:
         self._owner = owner
         self._respond = respond
         self._bot = bot
+        self._parse = parse
         self._with_session = _takes_session_id(respond)
         self.session_id = uuid.uuid4().hex
 
@@ -139,19 +139,24 @@ class PythonConversation:
     async def send(self, text: str) -> Reply:
         """Call the bot with ``text``; convert its answer to a ``Reply``."""
         owner = self._owner
-        return await timed_reply(self._call(text), owner.timeout, owner.context.redact, to_reply)
+        return await timed_reply(self._call(text), owner.timeout, owner.context.redact, self._parse)
 
     async def close(self) -> None:
-        """Call the instance's ``close()`` (or ``aclose()``) if it has one; never raises."""
-        closer = getattr(self._bot, "aclose", None) or getattr(self._bot, "close", None)
-        if self._bot is None or closer is None:
+        """Call the instance's ``close()`` (or ``aclose()``, or a ChatChecker client's
+        ``tear_down_chat()``) if it has one; never raises."""
+        if self._bot is None:
             return
-        try:
-            result = closer()
-            if inspect.isawaitable(result):
-                await result
-        except Exception:  # closing must never fail a run
-            return
+        closer = next(
+            (
+                getattr(self._bot, name)
+                for name in ("aclose", "close", "tear_down_chat")
+                if callable(getattr(self._bot, name, None))
+            ),
+            None,
+        )
+        if closer is not None:
+            with contextlib.suppress(Exception):  # closing must never fail a run
+                await _maybe_in_thread(closer)
 
 
 class PythonConnector:
@@ -163,6 +168,9 @@ class PythonConnector:
         self.target_name = params.target
         self._kwargs = params.kwargs
         self.target = load_target(params.target, params.path, context.base_dir)
+        self.chatchecker = is_chatchecker_client(self.target)
+        self._class_ready = False
+        self._class_lock = asyncio.Lock()
         if self._kwargs and not inspect.isclass(self.target):
             message = f"{params.target} is not a class: it takes no kwargs"
             raise ConfigError(Problem("", None, "kwargs", message))
@@ -177,10 +185,14 @@ class PythonConnector:
         """
         if not inspect.isclass(self.target):
             return PythonConversation(self, self.target, None)
+        if self.chatchecker:
+            await self._set_up_class()
         try:
             bot: Any = self.target(**self._kwargs)
         except Exception as exc:
             raise ChatbotCrash(f"creating {self.target_name} raised: {exc}") from exc
+        if self.chatchecker:
+            return await self._open_chatchecker(bot)
         respond: Any = getattr(bot, "respond", None)
         if not callable(respond):
             respond = bot
@@ -188,20 +200,65 @@ class PythonConnector:
         greet = getattr(bot, "greeting", None)
         if callable(greet):
             conversation.greeting = await timed_reply(
-                _greet(greet, self.target_name), self.timeout, self.context.redact, to_reply
+                _greet(greet, f"{self.target_name}.greeting"),
+                self.timeout,
+                self.context.redact,
+                to_reply,
             )
         return conversation
 
+    async def _open_chatchecker(self, bot: Any) -> PythonConversation:
+        """A conversation with a ChatChecker client: ``set_up_chat()`` is its greeting."""
+        conversation = PythonConversation(self, bot.get_response, bot, chatchecker_reply)
+        name = f"{self.target_name}.set_up_chat"
+        try:
+            greeting = await timed_reply(
+                _greet(bot.set_up_chat, name),
+                self.timeout,
+                self.context.redact,
+                chatchecker_greeting,
+            )
+        except BaseException:
+            await conversation.close()
+            raise
+        conversation.greeting = greeting if greeting.messages else None
+        return conversation
+
+    async def _set_up_class(self) -> None:
+        """Call a ChatChecker client's ``set_up_class()`` once, before its first chat."""
+        async with self._class_lock:
+            if self._class_ready:
+                return
+            setup = getattr(self.target, "set_up_class", None)
+            if callable(setup):
+                await _greet(setup, f"{self.target_name}.set_up_class")
+            self._class_ready = True
+
     async def aclose(self) -> None:
-        """Nothing to release."""
+        """Call a ChatChecker client's ``tear_down_class()`` when its set-up ran; never
+        raises."""
+        teardown = getattr(self.target, "tear_down_class", None)
+        if self._class_ready and callable(teardown):
+            self._class_ready = False
+            with contextlib.suppress(Exception):
+                await _maybe_in_thread(teardown)
+
+
+async def _maybe_in_thread(function: Callable[[], Any]) -> Any:
+    """Call ``function``: a coroutine function on the loop, others in a worker thread."""
+    if inspect.iscoroutinefunction(function):
+        return await function()
+    answer = await asyncio.to_thread(function)
+    return await answer if inspect.isawaitable(answer) else answer
 
 
 async def _greet(greet: Callable[[], Any], name: str) -> Any:
+    """Call a bot's no-argument hook (``greeting()``, ``set_up_chat()``); its exception
+    is a ``ChatbotCrash`` naming ``name``."""
     try:
-        answer = await asyncio.to_thread(greet)
-        return await answer if inspect.isawaitable(answer) else answer
+        return await _maybe_in_thread(greet)
     except Exception as exc:
-        raise ChatbotCrash(f"{name}.greeting() raised {type(exc).__name__}: {exc}") from exc
+        raise ChatbotCrash(f"{name}() raised {type(exc).__name__}: {exc}") from exc
 
 
 @connector("python")

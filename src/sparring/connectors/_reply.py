@@ -14,7 +14,9 @@ class Reply(BaseModel):
 
     ``messages`` are the separate bot messages of the turn (Rasa may send several);
     ``latency`` is wall-clock seconds from sending the user message to the full reply;
-    ``raw`` keeps the decoded payload as received (never secrets).
+    ``raw`` keeps the decoded payload as received (never secrets); ``ended`` is set when
+    the chatbot said the conversation is over (a ChatChecker client's ``is_finished``): the
+    runner then ends it with the finish reason ``chatbot_ended_chat``.
     """
 
     messages: list[str] = Field(default_factory=list)
@@ -22,6 +24,7 @@ class Reply(BaseModel):
     images: list[str] = Field(default_factory=list)
     latency: float = 0.0
     raw: Any = None
+    ended: bool = False
 
     @property
     def text(self) -> str:

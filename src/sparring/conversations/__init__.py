@@ -1,7 +1,20 @@
-"""Conversation and run records, the run store, summaries, SENSEI import/export."""
+"""Conversation and run records, the run store, summaries, SENSEI import/export and
+ChatChecker import."""
 
+from sparring.conversations._chatchecker import (
+    ChatCheckerDialogue,
+    chatchecker_record,
+    import_chatchecker,
+    read_chatchecker_dialogue,
+)
 from sparring.conversations._files import atomic_write, natural_key, read_json_model
-from sparring.conversations._import import ImportResult, ImportSenseiSettings, import_sensei_job
+from sparring.conversations._import import (
+    ImportChatCheckerSettings,
+    ImportResult,
+    ImportSenseiSettings,
+    import_chatchecker_job,
+    import_sensei_job,
+)
 from sparring.conversations._load import load_conversations
 from sparring.conversations._records import (
     EMPTY_RESPONSE,
@@ -11,10 +24,13 @@ from sparring.conversations._records import (
     ConversationRecord,
     ErrorCode,
     FailureCause,
+    FinishReason,
     InteractionStyle,
     OutputValue,
     RunManifest,
     Turn,
+    codes_of_finish_reason,
+    finish_reason_of_code,
 )
 from sparring.conversations._render import render_summary
 from sparring.conversations._sensei import (
@@ -51,12 +67,15 @@ __all__ = [
     "MANIFEST_SCHEMA_VERSION",
     "SCHEMA_VERSION",
     "SENSEI_BUTTONS_HEADER",
+    "ChatCheckerDialogue",
     "ConversationError",
     "ConversationRecord",
     "Durations",
     "ErrorCode",
     "FailureCause",
     "Failures",
+    "FinishReason",
+    "ImportChatCheckerSettings",
     "ImportResult",
     "ImportSenseiSettings",
     "InteractionStyle",
@@ -69,7 +88,12 @@ __all__ = [
     "Slot",
     "Turn",
     "atomic_write",
+    "chatchecker_record",
+    "codes_of_finish_reason",
     "export_sensei",
+    "finish_reason_of_code",
+    "import_chatchecker",
+    "import_chatchecker_job",
     "import_sensei",
     "import_sensei_job",
     "is_sensei_conversation",
@@ -77,6 +101,7 @@ __all__ = [
     "natural_key",
     "parse_sensei_buttons",
     "percentile",
+    "read_chatchecker_dialogue",
     "read_json_model",
     "record_file_name",
     "record_id_from_name",

@@ -1,17 +1,24 @@
-"""The ``import-sensei`` job: SENSEI conversation files → a sparring run directory."""
+"""The import jobs: another tool's conversation files → a sparring run directory.
+
+``import-sensei`` reads SENSEI conversation files, ``import-chatchecker`` ChatChecker's
+``dialogue_N.yaml`` files (``_chatchecker``).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar
 
 from sparring import __version__
+from sparring.conversations._chatchecker import chatchecker_dialogue_files, import_chatchecker
 from sparring.conversations._load import load_conversations
-from sparring.conversations._records import RunManifest
+from sparring.conversations._records import ConversationRecord, RunManifest
 from sparring.conversations._store import RunStore
 from sparring.conversations._summary import RunSummary, summarize
+from sparring.errors import Problem, UserInputError
 from sparring.jobs import JobSettings
 
 
@@ -37,15 +44,53 @@ def import_sensei_job(settings: ImportSenseiSettings, out: Path | str) -> Import
     """Import every SENSEI conversation under ``settings.source`` into a new run ``out``;
     each record is written as it is read. Raises ``ConfigError`` (file, line, key) for a
     file that is not a SENSEI conversation, ``UserInputError`` when ``out`` holds a run."""
-    out = Path(out)
+    return _import_run(settings, load_conversations(settings.source), Path(out))
+
+
+class ImportChatCheckerSettings(JobSettings):
+    """Settings of the ``import-chatchecker`` job: ``source`` is a ChatChecker folder (a
+    chatbot's ``runs/``, one run or one user's folder, searched recursively for
+    ``dialogue_N.yaml``) or one dialogue file."""
+
+    job: ClassVar[str] = "import-chatchecker"
+
+    source: Path
+
+
+def import_chatchecker_job(settings: ImportChatCheckerSettings, out: Path | str) -> ImportResult:
+    """Import every ChatChecker dialogue under ``settings.source`` into a new run ``out``;
+    a record's id is the dialogue file's path relative to ``source`` without suffix (its
+    ``dialogue_id`` when ``source`` is the file). Raises ``UserInputError`` when ``source``
+    holds no dialogue or ``out`` holds a run, ``ConfigError`` (file, line, key) for a
+    dialogue file that does not read."""
+    source = settings.source
+    if not source.exists():
+        raise UserInputError(Problem(str(source), None, "", "no such file or folder"))
+    files = chatchecker_dialogue_files(source)
+    if not files:
+        message = "no ChatChecker dialogue files (dialogue_N.yaml) here"
+        raise UserInputError(Problem(str(source), None, "", message))
+    return _import_run(settings, _chatchecker_records(source, files), Path(out))
+
+
+def _chatchecker_records(source: Path, files: list[Path]) -> Iterator[ConversationRecord]:
+    for file in files:
+        relative = None if file == source else file.relative_to(source).with_suffix("")
+        yield import_chatchecker(file, id=None if relative is None else relative.as_posix())
+
+
+def _import_run(
+    settings: JobSettings, records: Iterable[ConversationRecord], out: Path
+) -> ImportResult:
+    """Create run ``out`` and write each record as it comes; then the manifest's profiles
+    and planned ids, and the summary."""
     manifest = RunManifest(
         run_id=out.name,
         created_at=datetime.now(UTC),
         sparring_version=__version__,
-        job=ImportSenseiSettings.job,
+        job=settings.job,
         settings=settings.model_dump(mode="json"),
     )
-    records = load_conversations(settings.source)
     store = RunStore.create(out, manifest)
     profiles: dict[str, None] = {}
     ids = []

@@ -70,6 +70,58 @@ class FailureCause(StrEnum):
     EMPTY_REPLY = "empty_reply"
 
 
+class FinishReason(StrEnum):
+    """Why a conversation ended: ChatChecker's five finish reasons, plus two of ours.
+
+    Every conversation ends for exactly one reason; a failure code (``errors``) says what
+    went wrong, the finish reason what stopped the dialogue (``finish_reason_of_code``,
+    ``codes_of_finish_reason``). Normal ends (the user or the chatbot ended the chat) have
+    no failure code.
+    """
+
+    MAX_TURNS_REACHED = "max_turns_reached"
+    """The cap on user turns was reached (failure 1000 when it is the run's ``max_turns``)."""
+    USER_ENDED = "user_ended_chat"
+    """The user simulator ended the conversation."""
+    CHATBOT_ENDED = "chatbot_ended_chat"
+    """The chatbot said the conversation is over (``Reply.ended``)."""
+    USER_SIMULATOR_ERROR = "user_simulator_error"
+    """The user simulator failed (failure 1003)."""
+    CHATBOT_ERROR = "chatbot_error"
+    """The chatbot crashed, timed out or answered garbage or nothing (failures 500, 504)."""
+    REPEATED_REPLY = "repeated_reply"
+    """Ours: the chatbot repeated the same reply until the runner stopped it (1002)."""
+    COST_LIMIT = "cost_limit_reached"
+    """Ours: a cost budget stopped the conversation (2000, 2001)."""
+
+
+_FINISH_REASON_OF_CODE = {
+    ErrorCode.NO_RESPONSE: FinishReason.CHATBOT_ERROR,
+    ErrorCode.TIMEOUT: FinishReason.CHATBOT_ERROR,
+    ErrorCode.EXCEEDED_LOOP_LIMIT: FinishReason.MAX_TURNS_REACHED,
+    ErrorCode.REPEATED_REPLY: FinishReason.REPEATED_REPLY,
+    ErrorCode.SIMULATOR_ERROR: FinishReason.USER_SIMULATOR_ERROR,
+    ErrorCode.EXCEEDED_MAX_COST: FinishReason.COST_LIMIT,
+    ErrorCode.EXCEEDED_CONVERSATION_COST: FinishReason.COST_LIMIT,
+}
+
+
+def finish_reason_of_code(code: int) -> FinishReason | None:
+    """The finish reason a failure code ends a conversation with; ``None`` for codes that
+    do not end it (1001 goal not completed is found after the end) and foreign codes."""
+    try:
+        return _FINISH_REASON_OF_CODE.get(ErrorCode(code))
+    except ValueError:
+        return None
+
+
+def codes_of_finish_reason(reason: FinishReason) -> tuple[ErrorCode, ...]:
+    """The failure codes that end a conversation with ``reason`` (empty for normal ends):
+    ``chatbot_error`` → 500, 504; ``max_turns_reached`` → 1000; ``user_simulator_error``
+    → 1003; ``repeated_reply`` → 1002; ``cost_limit_reached`` → 2000, 2001."""
+    return tuple(code for code, found in _FINISH_REASON_OF_CODE.items() if found is reason)
+
+
 def _known_code(value: Any) -> Any:
     """A known failure code as its ``ErrorCode``; other integers (foreign tools) stay."""
     try:
@@ -175,6 +227,9 @@ class ConversationRecord(BaseModel):
     turns: list[Turn] = Field(default_factory=list)
     outputs: dict[str, OutputValue] = Field(default_factory=dict)
     errors: list[ConversationError] = Field(default_factory=list)
+    finish_reason: FinishReason | None = None
+    """Why the conversation ended (``None`` in records written before sparring recorded it,
+    and in imports whose format does not say)."""
     usage: dict[str, ModelUsage] = Field(default_factory=dict)
     notes: list[str] = Field(default_factory=list)
     started_at: datetime | None = None

@@ -9,6 +9,12 @@ Agents", §3–4) and SENSEI release 1.1.5's are read; docs/profiles.md describe
 and what differs from SENSEI.
 """
 
+from sparring.profiles._chatchecker_personas import (
+    ChatCheckerPersona,
+    ChatCheckerPersonaProfile,
+    load_chatchecker_persona,
+    load_chatchecker_personas,
+)
 from sparring.profiles._conversation import (
     STYLE_NAMES,
     AllAnswered,
@@ -67,6 +73,8 @@ __all__ = [
     "STYLE_NAMES",
     "AllAnswered",
     "ChangeLanguage",
+    "ChatCheckerPersona",
+    "ChatCheckerPersonaProfile",
     "Chatbot",
     "Combinations",
     "Conversation",
@@ -98,6 +106,8 @@ __all__ = [
     "fill_goals",
     "is_any_item",
     "library_names",
+    "load_chatchecker_persona",
+    "load_chatchecker_personas",
     "load_custom_types",
     "load_profile",
     "parse_output_type",

@@ -4,7 +4,9 @@ Drives the turn loop, applies the stop condition, detects the generic failures w
 SENSEI's codes (500 no response, 504 timeout, 1000 loop limit, 1001 goals not completed,
 2000/2001 cost) plus ours (1002 the chatbot repeats the same reply, 1003 the user
 simulator failed), and extracts the output data at the end. It never raises for a failing
-chatbot: the failure is recorded on the conversation.
+chatbot: the failure is recorded on the conversation. Every record gets the reason its
+conversation ended (``FinishReason``, ChatChecker's names): the user or the chatbot
+(``Reply.ended``) ended it, the turn cap, or the failure that stopped it.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from sparring.conversations import (
     ConversationRecord,
     ErrorCode,
     FailureCause,
+    FinishReason,
     Turn,
+    finish_reason_of_code,
 )
 from sparring.errors import BudgetExceeded, ChatbotFailure, ModelError
 from sparring.llm import Meter, Model
@@ -81,6 +85,12 @@ class _Dialogue:
         self.record.errors.append(
             ConversationError(code=code, message=message, turn=turn, cause=cause)
         )
+        self.end(finish_reason_of_code(code))
+
+    def end(self, reason: FinishReason | None) -> None:
+        """Record why the conversation ended; the first reason given stands."""
+        if self.record.finish_reason is None:
+            self.record.finish_reason = reason
 
     def add_user(self, text: str) -> None:
         self.record.turns.append(Turn(role="user", text=text, timestamp=_now()))
@@ -154,15 +164,20 @@ async def _turn_loop(
     while True:
         if user_turns >= cap:
             _at_cap(spec, dialogue, limits, user_turns)
+            dialogue.end(FinishReason.MAX_TURNS_REACHED)
             return
         exchange = Exchange(dialogue.record.turns, reply, fallback, fallbacks)
         utterance = await simulator.next_utterance(exchange)
         if utterance is None:
+            dialogue.end(FinishReason.USER_ENDED)
             return
         dialogue.add_user(utterance)
         user_turns += 1
         reply = await _send(conversation, utterance, limits)
         dialogue.add_reply(reply)
+        if reply.ended:  # the chatbot closed the chat (a farewell, possibly empty)
+            dialogue.end(FinishReason.CHATBOT_ENDED)
+            return
         if not reply.messages and not reply.buttons:
             dialogue.fail(
                 ErrorCode.NO_RESPONSE,
