@@ -13,13 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 from sparring.errors import ConfigError, Problem
 from sparring.profiles import (
+    PersonaFile,
     PlannedConversation,
     Profile,
     check_profiles,
     is_any_item,
+    load_persona_files,
     plan_conversations,
     profile_files,
 )
+from sparring.simulate._persona_plan import persona_names, persona_spec, with_persona
 from sparring.simulate._spec import ConversationSpec, OutputSpec, StopCondition
 
 if TYPE_CHECKING:
@@ -51,11 +54,21 @@ async def plan_run(
     seed: int,
     model: Model | None = None,
     chatbot: ChatbotInfo | None = None,
+    personas: Iterable[Path | str] = (),
 ) -> tuple[list[ConversationSpec], list[Path]]:
     """Load and plan every profile; return the specs (ids ``<profile>/<index>``) and the
     profile files. Two profiles with the same ``test_name`` get their file stem added.
-    ``chatbot`` is chatbot.yaml's ``info`` (its fallback serves profiles that set none)."""
-    profiles = load_profiles(paths)
+    ``chatbot`` is chatbot.yaml's ``info`` (its fallback serves profiles that set none).
+
+    ``personas`` (persona files or folders) play every planned conversation of every
+    profile (ids ``<profile>+<persona>/<index>``), replacing a profile's own
+    ``user.persona`` (which plays its conversations under their usual ids); with no
+    profiles, each persona is one conversation of its own (``<persona>/0``, see
+    ``_persona_plan``). Every file is checked before planning: ``ConfigError`` lists
+    every problem."""
+    loaded = load_persona_files(personas)
+    paths = list(paths)
+    profiles = load_profiles(paths) if paths or not loaded else []
     names = [p.name for p in profiles]
     specs: list[ConversationSpec] = []
     for position, profile in enumerate(profiles):
@@ -63,9 +76,32 @@ async def plan_run(
         if names.count(name) > 1 and profile.source is not None:
             name = f"{name}-{profile.source.stem}"
         for planned in await plan_conversations(profile, seed=seed + position * 7919, model=model):
-            specs.append(spec_from_plan(profile, planned, name=name, seed=seed, chatbot=chatbot))
+            spec = spec_from_plan(profile, planned, name=name, seed=seed, chatbot=chatbot)
+            if loaded:
+                specs += _played_by(spec, loaded, seed, chatbot)
+            elif profile.persona_file is not None:
+                path, persona = profile.persona_file
+                specs.append(with_persona(spec, persona, path, None, seed=seed, chatbot=chatbot))
+            else:
+                specs.append(spec)
+    if not profiles:
+        for (path, persona), name in zip(loaded, persona_names(loaded), strict=True):
+            specs.append(persona_spec(persona, path, name, seed=seed, chatbot=chatbot))
     files = [p.source for p in profiles if p.source is not None]
     return specs, files
+
+
+def _played_by(
+    spec: ConversationSpec,
+    players: list[tuple[Path, PersonaFile]],
+    seed: int,
+    chatbot: ChatbotInfo | None,
+) -> list[ConversationSpec]:
+    """``spec`` once per persona."""
+    return [
+        with_persona(spec, persona, path, name, seed=seed, chatbot=chatbot)
+        for (path, persona), name in zip(players, persona_names(players), strict=True)
+    ]
 
 
 def spec_from_plan(
