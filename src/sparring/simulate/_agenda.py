@@ -70,9 +70,9 @@ class AgendaSimulator:
         self._mind_changed = False
         styles = spec.style_names()
         self.all_at_once = "all questions" in styles
-        self.text_styles = [
-            s for s in styles if s in ("make spelling mistakes", "long phrases", "short phrases")
-        ]
+        # typos last: shortening must still recognise the words it removes
+        self.text_styles = [s for s in ("long phrases", "short phrases") if s in styles]
+        self.text_styles += ["make spelling mistakes"] if "make spelling mistakes" in styles else []
         self.change_mind = "change your mind" in styles
         for style in styles:
             if needs_model(style):
@@ -83,6 +83,7 @@ class AgendaSimulator:
         self.changed_variables: dict[str, Any] = {}
         self.behaviours = set(spec.behaviours)
         self._vague_asked: set[str] = set()
+        self._vague_pending: str | None = None
         self._last_item: str | None = None
         self._repeated = False
         for behaviour in sorted(self.behaviours & {"change_goal", "vague_answers"}):
@@ -93,7 +94,10 @@ class AgendaSimulator:
         return len(self.agenda)
 
     async def next_utterance(self, exchange: Exchange) -> str | None:
+        vague = self._vague_pending
         utterance = self._choose(exchange)
+        if self._vague_pending == vague:
+            self._vague_pending = None  # a vague answer counts for one chatbot turn
         if utterance is None:
             return None
         self._last_utterance = utterance
@@ -103,6 +107,8 @@ class AgendaSimulator:
 
     def _choose(self, exchange: Exchange) -> str | None:
         reply = exchange.reply
+        if exchange.fallback and self._vague_pending is not None:
+            return self._give(self._vague_pending)  # not understood: now precisely
         if exchange.fallback and self._last_utterance is not None:
             if exchange.fallbacks_in_a_row < _GIVE_UP:
                 template = _REPHRASE[(exchange.fallbacks_in_a_row - 1) % len(_REPHRASE)]
@@ -174,7 +180,12 @@ class AgendaSimulator:
             return None
         if "vague_answers" in self.behaviours and name not in self._vague_asked:
             self._vague_asked.add(name)
+            self._vague_pending = name
             return self.rng.choice(_VAGUE)
+        return self._give(name)
+
+    def _give(self, name: str) -> str:
+        """The value of variable ``name`` (``change your mind``: after another one)."""
         self.answered.add(name)
         value = render_value(self.values[name])
         if self.change_mind and not self._mind_changed:
