@@ -71,8 +71,8 @@ class AgendaSimulator:
         styles = spec.style_names()
         self.all_at_once = "all questions" in styles
         # typos last: shortening must still recognise the words it removes
-        self.text_styles = [s for s in ("long phrases", "short phrases") if s in styles]
-        self.text_styles += ["make spelling mistakes"] if "make spelling mistakes" in styles else []
+        transforms = ("long phrases", "short phrases", "make spelling mistakes")
+        self.text_styles: list[str] = [s for s in transforms if s in styles]
         self.change_mind = "change your mind" in styles
         for style in styles:
             if needs_model(style):
