@@ -149,3 +149,10 @@ def test_profile_naming_a_missing_or_bad_persona_is_located(tmp_path: Path) -> N
     found = {(p.file, p.key) for p in caught.value.problems}
     assert (str(tmp_path / "p.yaml"), "user.persona") in found
     assert (str(tmp_path / "bad.yaml"), "mood") in found
+
+
+def test_the_example_in_docs_loads(tmp_path: Path) -> None:
+    doc = Path(__file__).resolve().parents[2] / "docs" / "personas.md"
+    example = doc.read_text(encoding="utf-8").split("```yaml\n")[1].split("```")[0]
+    persona = load_persona_file(write(tmp_path / "rosa.yaml", example))
+    assert persona.offline_behaviours() == ["long_turns", "typos", "repeat_question"]
