@@ -8,8 +8,14 @@ import textwrap
 from pathlib import Path
 
 from sparring.connectors import Reply
-from sparring.conversations import ConversationRecord
-from sparring.simulate import AgendaSimulator, SimulateSettings, run_conversation, simulate_job
+from sparring.conversations import ConversationRecord, RunStore
+from sparring.simulate import (
+    AgendaSimulator,
+    SimulateSettings,
+    resume_job,
+    run_conversation,
+    simulate_job,
+)
 from sparring.simulate._spec import ConversationSpec, StopCondition
 
 from .fakes import FakeConnector, pizza_bot
@@ -128,3 +134,18 @@ def test_a_profile_names_its_persona(tmp_path: Path) -> None:
     assert [r.id for r in records] == ["order/0", "order/1", "order/2"]  # usual ids
     assert {r.persona for r in records} == {"Rosa Delgado"}
     assert all("short phrases" in r.interaction_styles for r in records)
+
+
+def test_two_personas_times_a_profile_and_resume(tmp_path: Path) -> None:
+    rosa = write(tmp_path / "rosa.yaml", CHALLENGING)
+    tom = write(tmp_path / "tom.yaml", "name: Tom\ntask: Order a pizza.\n")
+    records = run(tmp_path, "both", personas=[rosa, tom])
+    ids = [r.id for r in records]
+    assert ids == [f"order+{p}/{i}" for p in ("rosa", "tom") for i in range(3)]
+    assert len({r.seed for r in records}) == 6
+    store = RunStore.open(tmp_path / "both")
+    store.record_path("order+tom/1").unlink()
+    result = resume_job(tmp_path / "both")
+    assert result.ran == 1
+    resumed = {r.id: r for r in result.store.iter_records()}
+    assert sorted(resumed) == sorted(ids) and resumed["order+tom/1"].persona == "Tom"
