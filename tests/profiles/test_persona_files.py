@@ -7,7 +7,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from sparring.cli import app
 from sparring.errors import ConfigError
 from sparring.profiles import (
     PersonaFile,
@@ -156,3 +158,12 @@ def test_the_example_in_docs_loads(tmp_path: Path) -> None:
     example = doc.read_text(encoding="utf-8").split("```yaml\n")[1].split("```")[0]
     persona = load_persona_file(write(tmp_path / "rosa.yaml", example))
     assert persona.offline_behaviours() == ["long_turns", "typos", "repeat_question"]
+
+
+def test_validate_checks_persona_files(tmp_path: Path) -> None:
+    good = write(tmp_path / "rosa.yaml", PERSONA)
+    bad = write(tmp_path / "bad.yaml", "name: X\ntask: do it\nhobby: chess\n")
+    result = CliRunner().invoke(app, ["validate", str(good), str(bad)])
+    assert result.exit_code == 2
+    assert f"OK persona {good}" in result.output.replace("\n", "")
+    assert f"{bad}:3 [hobby]: unknown key" in result.output.replace("\n", "")
