@@ -15,8 +15,9 @@ from sparring.conversations import RunStore
 from sparring.llm import ScriptedModel
 from sparring.profiles import BigFive, PersonaFile
 from sparring.simulate import run_conversation
-from sparring.simulate._persona_plan import persona_spec
+from sparring.simulate._persona_plan import persona_spec, with_persona
 from sparring.simulate._persona_simulator import PersonaSimulator, split_end_token
+from sparring.simulate._spec import ConversationSpec
 
 from .fakes import FakeConnector, pizza_bot
 
@@ -119,3 +120,21 @@ def test_cli_simulate_with_a_persona_and_no_profile(tmp_path: Path) -> None:
     assert [t.text for t in record.turns if t.role == "user"][-1] == "Fine. Bye."
     manifest = RunStore.open(out).manifest
     assert manifest.settings["personas"] == [str(persona.resolve())]
+
+
+def test_a_persona_playing_a_profile_gets_its_goals_and_values() -> None:
+    planned = ConversationSpec(
+        id="order/0",
+        profile="order",
+        role="a customer ordering pizza",
+        goals=("a large pizza", "how much is it"),
+        variables={"size": "large"},
+        interaction_styles=("single question",),
+    )
+    spec = with_persona(planned, PERSONA, Path("gus.yaml"), "gus", seed=0, max_words=20)
+    assert spec.id == "order+gus/0" and spec.seed != planned.seed
+    prompt = PersonaSimulator(spec, ScriptedModel([])).system_prompt()
+    assert "As a customer ordering pizza:\n- a large pizza\n- how much is it" in prompt
+    assert "Use exactly these values when the chatbot asks: size = large." in prompt
+    assert "Ask about one goal per message." in prompt and "below 20 words" in prompt
+    assert "# The chatbot" not in prompt  # none was given

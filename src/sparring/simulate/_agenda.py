@@ -149,13 +149,13 @@ class AgendaSimulator:
         if not given:
             return None
         name = self.rng.choice(given)
-        value = render_value(self.rng.choice(self._others(name)))
-        old = self.values[name]
-        self.values[name] = self.changed_variables[name] = value
+        new = self.rng.choice(self._others(name))
+        old, value = render_value(self.values[name]), render_value(new)
+        self.values[name] = self.changed_variables[name] = new
         self.answered.discard(name)  # asked again, the user gives the new value
-        self._protected.append(str(value))
+        self._protected.append(value)
         self.notes.append(
-            f"changed goal variable '{name}' from {render_value(old)!r} to {value!r} "
+            f"changed goal variable '{name}' from {old!r} to {value!r} "
             "(persona behaviour change_goal)"
         )
         label = name.replace("_", " ")

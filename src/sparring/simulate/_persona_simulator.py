@@ -100,7 +100,9 @@ class PersonaSimulator:
             "persona; never say that you are simulating, an AI or a tester.",
         ]
         if spec.chatbot is not None:
-            info = spec.chatbot.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
+            info = spec.chatbot.model_dump(
+                mode="json", exclude={"fallback"}, exclude_none=True, exclude_defaults=True
+            )
             about = "\n".join(f"{k}: {v}" for k, v in info.items())
             sections.append(f"# The chatbot\n{about or '(not described)'}")
         sections.append(f"# Who you are\n{persona.prompt_text()}")
