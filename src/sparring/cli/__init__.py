@@ -12,6 +12,7 @@ from sparring.cli import (  # noqa: F401  (registration)
     _conversations,
     _diff,
     _explore,
+    _personas,
     _profiles,
     _report,
     _run,

@@ -1,7 +1,7 @@
 """``sparring validate PATH…`` and ``sparring schema NAME``.
 
-``validate`` checks every file format users write — profiles, rule files and
-``chatbot.yaml`` — telling them apart by their top-level keys.
+``validate`` checks every file format users write — profiles, rule files, persona files
+and ``chatbot.yaml`` — telling them apart by their top-level keys.
 
 ``schema`` prints the JSON Schema of a file format users write, looked up in the
 library's registry (``sparring.schemas``: the packages register their formats,
@@ -21,7 +21,7 @@ from rich.markup import escape
 from sparring.cli._app import EXIT_USER_ERROR, app, console, err_console
 from sparring.cli._cross_checks import connector_problems, rule_variable_problems
 from sparring.errors import ConfigError, Problem, UserInputError
-from sparring.profiles import Profile, check_profiles, profile_files
+from sparring.profiles import Profile, check_profiles, load_persona_file, profile_files
 from sparring.schemas import json_schema
 
 _RULE_KEYS = frozenset({"oracle", "then", "if", "when", "yields", "on-error"})
@@ -29,7 +29,8 @@ _PROFILE_KEYS = frozenset({"test_name", "llm", "user", "chatbot", "conversation"
 
 
 def _kind(path: Path) -> str:
-    """``chatbot``, ``rules``, ``profile`` or ``unknown``, from the top-level keys."""
+    """``chatbot``, ``rules``, ``persona``, ``profile`` or ``unknown``, from the top-level
+    keys."""
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
@@ -40,6 +41,8 @@ def _kind(path: Path) -> str:
         return "chatbot"
     if keys & _RULE_KEYS:
         return "rules"
+    if "task" in keys and not keys & _PROFILE_KEYS:
+        return "persona"
     return "profile" if keys & _PROFILE_KEYS or not keys else "unknown"
 
 
@@ -48,6 +51,12 @@ def _other_problems(path: Path, kind: str) -> list[Problem]:
     if kind == "unknown":
         message = "not a profile, rule file or chatbot.yaml (none of their top-level keys)"
         return [Problem(str(path), None, "", message)]
+    if kind == "persona":
+        try:
+            load_persona_file(path)
+        except ConfigError as exc:
+            return exc.problems
+        return []
     try:
         from sparring.check import load_rules
 

@@ -39,6 +39,14 @@ def simulate_command(
     chatbot: Annotated[
         Path | None, typer.Option("--chatbot", "-c", help="chatbot.yaml of the chatbot under test.")
     ] = None,
+    persona: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--persona",
+            help="Persona file or folder (repeatable): plays every profile's conversations, "
+            "or one conversation of its own when no profile is given.",
+        ),
+    ] = None,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Run directory (default runs/<time>).")
     ] = None,
@@ -75,7 +83,7 @@ def simulate_command(
         bool, typer.Option("--probe/--no-probe", help="Check the chatbot answers before starting.")
     ] = True,
 ) -> None:
-    """Simulate users from PROFILES against the chatbot under test.
+    """Simulate users from PROFILES (and/or --persona files) against the chatbot under test.
 
     Conversations are written to the run directory as each one ends; with --resume an
     interrupted run is finished, with its own settings, without redoing finished
@@ -93,14 +101,16 @@ def simulate_command(
                     on_probe=report_probe,
                 )
             else:
-                if not profiles:
+                if not profiles and not persona:
                     raise UserInputError(
-                        "give at least one profile file or folder (or --resume RUN_DIR)"
+                        "give at least one profile file or folder, or --persona FILE "
+                        "(or --resume RUN_DIR)"
                     )
                 if chatbot is None:
                     raise UserInputError("give the chatbot under test with --chatbot chatbot.yaml")
                 settings = SimulateSettings(
-                    profiles=profiles,
+                    profiles=profiles or [],
+                    personas=persona or [],
                     chatbot=chatbot,
                     simulator=simulator,
                     model=model,

@@ -238,6 +238,14 @@ class ConversationRecord(BaseModel):
     """Wall-clock seconds from the first to the last turn."""
     source: str | None = None
     """Where the record came from when imported (a SENSEI YAML path)."""
+    persona: str | None = None
+    """The name of the persona file that played the user (``simulate --persona`` or a
+    profile's ``user.persona``), else ``None``."""
+    persona_path: str | None = None
+    """That persona file."""
+    ended_by_user: bool = False
+    """True when the user simulator ended the conversation itself (its goals done, or a
+    persona's ``END_CONVERSATION``), not a limit or a failure."""
     extra: dict[str, Any] = Field(default_factory=dict)
     """Fields of a foreign format that have no place above, kept so an export reproduces
     them; keyed by format (``extra["sensei"]``: serial, response time report, verbatim

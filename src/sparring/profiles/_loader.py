@@ -30,6 +30,7 @@ from sparring.errors import ConfigError, Problem
 from sparring.profiles._checks import Findings, check_goals
 from sparring.profiles._messages import explain_unknown_keys
 from sparring.profiles._model import PersonalityRef, Profile
+from sparring.profiles._persona_files import PersonaFile, load_persona_file
 from sparring.profiles._personas import ResolvedPersona, resolve_persona
 from sparring.profiles._types import load_custom_types, parse_output_type, read_output_type
 
@@ -130,6 +131,7 @@ def check_profile(path: Path | str) -> ProfileCheck:
     findings.warnings += type_warnings
     profile: Profile | None = None
     personas: list[ResolvedPersona] = []
+    persona_file: tuple[Path, PersonaFile] | None = None
     try:
         profile = Profile.model_validate(document, context={"custom_types": custom_types})
     except ValidationError as exc:
@@ -137,12 +139,14 @@ def check_profile(path: Path | str) -> ProfileCheck:
     check_goals(document, findings)
     if profile is not None:
         personas = _resolve_personas(profile, findings)
+        persona_file = _persona_file(profile, findings)
         _check_outputs(profile, custom_types, findings)
     result.errors = sorted(findings.errors, key=lambda p: (p.line or 0, p.key))
     result.warnings = sorted(findings.warnings, key=lambda p: (p.line or 0, p.key))
     if profile is not None and not result.errors:
         profile._source = path
         profile._personas = personas
+        profile._persona_file = persona_file
         profile._custom_types = custom_types
         profile._warnings = result.warnings
         profile._lines = findings.lines
@@ -257,6 +261,25 @@ def _resolve_personas(profile: Profile, findings: Findings) -> list[ResolvedPers
         except ConfigError as exc:
             findings.errors += exc.problems
     return resolved
+
+
+def _persona_file(profile: Profile, findings: Findings) -> tuple[Path, PersonaFile] | None:
+    """The persona file ``user.persona`` names, relative to the profile (sparring's
+    extension); a missing or invalid file is an error at ``user.persona``."""
+    reference = profile.user.persona
+    if reference is None:
+        return None
+    path = findings.path.parent / Path(reference).expanduser()
+    if not path.is_file():
+        findings.error(("user", "persona"), f"persona file not found: {path}")
+        return None
+    try:
+        return path, load_persona_file(path)
+    except ConfigError as exc:
+        count = len(exc.problems)
+        findings.error(("user", "persona"), f"persona file {path} has {count} problem(s)")
+        findings.errors += exc.problems
+        return None
 
 
 def _check_outputs(profile: Profile, custom_types: dict[str, Any], findings: Findings) -> None:

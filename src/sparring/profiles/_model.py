@@ -29,6 +29,7 @@ from sparring._yaml import LineMap
 from sparring.errors import Problem
 from sparring.profiles._conversation import Conversation
 from sparring.profiles._data import VariableData
+from sparring.profiles._persona_files import PersonaFile
 from sparring.profiles._personas import ResolvedPersona, resolve_persona
 from sparring.profiles._selectors import Selector
 from sparring.profiles._types import CustomType, OutputType, builtin_types, parse_output_type
@@ -107,6 +108,9 @@ class User(_Strict):
     role: str
     context: list[ContextItem] = Field(default_factory=list)
     goals: list[GoalItem] = Field(min_length=1)
+    persona: str | None = Field(default=None, min_length=1)
+    """sparring's extension: a persona file (``_persona_files``) that plays this user,
+    as a path relative to the profile."""
 
     @field_validator("language", mode="before")
     @classmethod
@@ -184,6 +188,7 @@ class Profile(_Strict):
 
     _source: Path | None = PrivateAttr(default=None)
     _personas: list[ResolvedPersona] | None = PrivateAttr(default=None)
+    _persona_file: tuple[Path, PersonaFile] | None = PrivateAttr(default=None)
     _custom_types: dict[str, CustomType] | None = PrivateAttr(default=None)
     _warnings: list[Problem] = PrivateAttr(default_factory=list)
     _lines: LineMap | None = PrivateAttr(default=None)
@@ -266,6 +271,12 @@ class Profile(_Strict):
                 if isinstance(item, PersonalityRef)
             ]
         return list(self._personas)
+
+    @property
+    def persona_file(self) -> tuple[Path, PersonaFile] | None:
+        """The persona file ``user.persona`` names and its path, loaded by ``load_profile``
+        (``None`` when the profile names none)."""
+        return self._persona_file
 
     def context_texts(self) -> list[str]:
         """The user's context as texts: persona instructions first, then the profile's own

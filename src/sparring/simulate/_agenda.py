@@ -6,6 +6,14 @@ first reacts to the chatbot — it answers a question about one of its goal vari
 picks the offered option that matches its goal — and otherwise pops the next agenda item
 (``single question``) or all of them (``all questions``). No model is needed; with a seed,
 the same conversation is produced every time.
+
+A persona's agenda behaviours (``spec.behaviours``, see ``_persona_plan``) make the user
+harder to serve: ``vague_answers`` answers the first question about each goal variable
+vaguely (the value comes when the chatbot asks again); ``repeat_question`` asks a goal
+again, once, after the chatbot answered it; ``change_goal`` changes one variable already
+given to another of its options, once, when the chatbot is not asking anything — the new
+value is what the user wants from then on (``changed_variables``, which the runner puts on
+the record).
 """
 
 from __future__ import annotations
@@ -30,6 +38,13 @@ _REPHRASE = ("Sorry, I meant: {u}", "Let me say it another way: {u}", "What I wa
 _TEMPLATE_VARIABLE = re.compile(r"\{\{\s*(\w+)\s*\}\}")
 _GIVE_UP = 3
 """Fallbacks in a row after which the simulator changes topic (the SENSEI paper, §4)."""
+_VAGUE = ("Not sure, something normal I guess.", "Whatever you think is best.", "Hmm, the usual?")
+_AGAIN = ("Sorry, again: {u}", "I asked: {u}", "Once more: {u}")
+_CHANGES = (
+    "Actually, can I change the {name} to {value}?",
+    "Wait, I'd rather have {value} as the {name}.",
+    "Change of plan: make the {name} {value}, please.",
+)
 
 
 class AgendaSimulator:
@@ -55,20 +70,34 @@ class AgendaSimulator:
         self._mind_changed = False
         styles = spec.style_names()
         self.all_at_once = "all questions" in styles
-        self.text_styles = [
-            s for s in styles if s in ("make spelling mistakes", "long phrases", "short phrases")
-        ]
+        # typos last: shortening must still recognise the words it removes
+        transforms = ("long phrases", "short phrases", "make spelling mistakes")
+        self.text_styles: list[str] = [s for s in transforms if s in styles]
         self.change_mind = "change your mind" in styles
         for style in styles:
             if needs_model(style):
                 self.notes.append(f"interaction style '{style}' needs a model; not applied")
         self._protected = [render_value(v) for v in spec.variables.values() if v is not None]
+        self.values: dict[str, Any] = dict(spec.variables)
+        """What the user wants now (``change_goal`` may change one value)."""
+        self.changed_variables: dict[str, Any] = {}
+        self.behaviours = set(spec.behaviours)
+        self._vague_asked: set[str] = set()
+        self._vague_pending: str | None = None
+        self._last_item: str | None = None
+        self._repeated = False
+        for behaviour in sorted(self.behaviours & {"change_goal", "vague_answers"}):
+            if not spec.variables:
+                self.notes.append(f"behaviour '{behaviour}' needs a goal variable; not applied")
 
     def goals_left(self) -> int:
         return len(self.agenda)
 
     async def next_utterance(self, exchange: Exchange) -> str | None:
+        vague = self._vague_pending
         utterance = self._choose(exchange)
+        if self._vague_pending == vague:
+            self._vague_pending = None  # a vague answer counts for one chatbot turn
         if utterance is None:
             return None
         self._last_utterance = utterance
@@ -78,13 +107,15 @@ class AgendaSimulator:
 
     def _choose(self, exchange: Exchange) -> str | None:
         reply = exchange.reply
+        if exchange.fallback and self._vague_pending is not None:
+            return self._give(self._vague_pending)  # not understood: now precisely
         if exchange.fallback and self._last_utterance is not None:
             if exchange.fallbacks_in_a_row < _GIVE_UP:
                 template = _REPHRASE[(exchange.fallbacks_in_a_row - 1) % len(_REPHRASE)]
                 return template.format(u=self._last_utterance)
             self.notes.append(f"changed topic after {_GIVE_UP} fallbacks in a row")
         elif reply is not None:
-            answer = self._answer(reply)
+            answer = self._answer(reply) or self._repeat() or self._change_goal()
             if answer is not None:
                 return answer
         return self._next_agenda_item()
@@ -96,8 +127,39 @@ class AgendaSimulator:
             return None
         if self.all_at_once:
             items, self.agenda = self.agenda, []
-            return " ".join(_sentence(i) for i in items)
-        return self.agenda.pop(0)
+            self._last_item = " ".join(_sentence(i) for i in items)
+        else:
+            self._last_item = self.agenda.pop(0)
+        return self._last_item
+
+    def _repeat(self) -> str | None:
+        """``repeat_question``: the goal just answered, asked again (once)."""
+        if "repeat_question" not in self.behaviours or self._repeated:
+            return None
+        if self._last_item is None or self._last_utterance != self._last_item:
+            return None
+        self._repeated = True
+        return self.rng.choice(_AGAIN).format(u=self._last_item)
+
+    def _change_goal(self) -> str | None:
+        """``change_goal``: a variable already given changes to another option (once)."""
+        if "change_goal" not in self.behaviours or self.changed_variables:
+            return None
+        given = [n for n in self.spec.variables if n in self.answered and self._others(n)]
+        if not given:
+            return None
+        name = self.rng.choice(given)
+        new = self.rng.choice(self._others(name))
+        old, value = render_value(self.values[name]), render_value(new)
+        self.values[name] = self.changed_variables[name] = new
+        self.answered.discard(name)  # asked again, the user gives the new value
+        self._protected.append(value)
+        self.notes.append(
+            f"changed goal variable '{name}' from {old!r} to {value!r} "
+            "(persona behaviour change_goal)"
+        )
+        label = name.replace("_", " ")
+        return self.rng.choice(_CHANGES).format(name=label, value=value)
 
     def _already_given(self, goal: str) -> bool:
         names = self._goal_variables.get(goal, set())
@@ -116,8 +178,16 @@ class AgendaSimulator:
         name = self._asked_variable(text)
         if name is None:
             return None
+        if "vague_answers" in self.behaviours and name not in self._vague_asked:
+            self._vague_asked.add(name)
+            self._vague_pending = name
+            return self.rng.choice(_VAGUE)
+        return self._give(name)
+
+    def _give(self, name: str) -> str:
+        """The value of variable ``name`` (``change your mind``: after another one)."""
         self.answered.add(name)
-        value = render_value(self.spec.variables[name])
+        value = render_value(self.values[name])
         if self.change_mind and not self._mind_changed:
             other = self._alternative(name)
             if other is not None:
@@ -129,7 +199,7 @@ class AgendaSimulator:
         """The offered button whose text or payload is one of the goal values, and its
         variable."""
         for button in buttons:
-            for name, value in self.spec.variables.items():
+            for name, value in self.values.items():
                 wanted = {_norm(v) for v in _flat_values({name: value})}
                 if _norm(button.text) in wanted or _norm(button.link or "") in wanted:
                     return name, button
@@ -139,7 +209,7 @@ class AgendaSimulator:
         """The unanswered variable the text asks about: named, or ≥2 of its options listed."""
         low = text.lower()
         best: tuple[int, str] | None = None
-        for name, value in self.spec.variables.items():
+        for name, value in self.values.items():
             if value is None or name in self.answered:
                 continue
             score = 0
@@ -155,9 +225,13 @@ class AgendaSimulator:
         return best[1] if best else None
 
     def _alternative(self, name: str) -> str | None:
-        chosen = {_norm(v) for v in _flat_values({name: self.spec.variables[name]})}
-        others = [v for v in self.spec.alternatives.get(name, []) if _norm(v) not in chosen]
+        others = self._others(name)
         return render_value(self.rng.choice(others)) if others else None
+
+    def _others(self, name: str) -> list[Any]:
+        """The options of variable ``name`` other than the value the user wants now."""
+        chosen = {_norm(v) for v in _flat_values({name: self.values[name]})}
+        return [v for v in self.spec.alternatives.get(name, []) if _norm(v) not in chosen]
 
 
 def _flat_values(variables: dict[str, Any]) -> list[Any]:

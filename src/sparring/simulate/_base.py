@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from sparring.connectors import Reply
 from sparring.conversations import Turn
@@ -37,3 +37,12 @@ class UserSimulator(Protocol):
     async def next_utterance(self, exchange: Exchange) -> str | None: ...
 
     def goals_left(self) -> int: ...
+
+
+@runtime_checkable
+class ChangesGoals(Protocol):
+    """A user simulator that may change goal values mid-conversation (a persona's
+    ``change_goal``): ``changed_variables`` maps each changed variable to the value the
+    user wants at the end; the runner puts them on the record's ``variables``."""
+
+    changed_variables: dict[str, Any]

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from sparring import __version__
 from sparring.connectors import (
@@ -61,7 +61,9 @@ OnStart = Callable[[int], None]
 class SimulateSettings(JobSettings):
     """Settings of the ``simulate`` job (stored in the run's manifest).
 
-    ``profiles`` are profile files or folders; ``chatbot`` the ``chatbot.yaml``;
+    ``profiles`` are profile files or folders; ``personas`` persona files or folders that
+    play every profile's conversations, or, with no profiles, one conversation each
+    (docs/personas.md); one of the two must be given. ``chatbot`` the ``chatbot.yaml``;
     ``simulator`` ``llm`` or ``agenda`` (``None``: ``llm`` with a model, else ``agenda``);
     ``model`` a model spec (``None``: offline); ``concurrency`` conversations at once;
     ``seed`` drives variable picks and the simulators; ``max_turns`` caps user turns (code
@@ -75,7 +77,8 @@ class SimulateSettings(JobSettings):
 
     job: ClassVar[str] = "simulate"
 
-    profiles: list[Path] = Field(min_length=1)
+    profiles: list[Path] = Field(default_factory=list)
+    personas: list[Path] = Field(default_factory=list)
     chatbot: Path
     simulator: SimulatorKind | None = None
     model: str | None = None
@@ -89,6 +92,12 @@ class SimulateSettings(JobSettings):
     repeat: int = Field(1, ge=1)
     probe: bool = True
     max_failure_share: float = Field(DEFAULT_MAX_CHATBOT_FAILURE_SHARE, ge=0, le=1)
+
+    @model_validator(mode="after")
+    def _something_to_simulate(self) -> SimulateSettings:
+        if not self.profiles and not self.personas:
+            raise ValueError("give at least one profile or persona file")
+        return self
 
     def simulator_kind(self) -> SimulatorKind:
         """``simulator``, or ``llm`` with a model and ``agenda`` without. Raises
@@ -145,7 +154,11 @@ async def simulate_job_async(
     await _probe(settings, config, on_probe)
     model = load_model(settings.model, settings.model_base_url, settings.cache)
     specs, files = await plan_run(
-        settings.profiles, seed=settings.seed, model=model, chatbot=config.info
+        settings.profiles,
+        seed=settings.seed,
+        model=model,
+        chatbot=config.info,
+        personas=settings.personas,
     )
     specs = repeat_specs(specs, settings.repeat)
     manifest = _manifest(settings, kind, config, files, specs)
@@ -178,7 +191,11 @@ async def resume_job_async(
     await _probe(settings, config, on_probe)
     model = load_model(settings.model, settings.model_base_url, settings.cache)
     specs, _ = await plan_run(
-        settings.profiles, seed=settings.seed, model=model, chatbot=config.info
+        settings.profiles,
+        seed=settings.seed,
+        model=model,
+        chatbot=config.info,
+        personas=settings.personas,
     )
     specs = _still_planned(repeat_specs(specs, settings.repeat), store)
     return await _run(store, settings, kind, config, model, specs, on_start, on_record)
@@ -268,6 +285,7 @@ def _manifest(
         update={
             "simulator": kind,
             "profiles": [p.resolve() for p in files],
+            "personas": [p.resolve() for p in settings.personas],
             "chatbot": settings.chatbot.resolve(),
         }
     )

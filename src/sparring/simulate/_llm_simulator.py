@@ -18,7 +18,7 @@ from sparring.llm import Meter, Model
 from sparring.simulate._base import Exchange
 from sparring.simulate._spec import ConversationSpec, render_value
 
-_STYLE_HINTS = {
+STYLE_HINTS = {
     "long phrases": "Write long, elaborate messages.",
     "short phrases": "Write very short messages, a few words each.",
     "change your mind": "At some point change your mind about one of your choices, then settle.",
@@ -96,7 +96,7 @@ class LLMSimulator:
         if spec.variables:
             values = ", ".join(f"{k} = {render_value(v)}" for k, v in spec.variables.items())
             lines.append(f"Use exactly these values when the chatbot asks: {values}.")
-        hints = [_STYLE_HINTS.get(s, "") for s in spec.style_names()]
+        hints = [STYLE_HINTS.get(s, "") for s in spec.style_names()]
         if self._language_switch:
             hints.append(f"Write one of your messages in {self._language_switch}.")
         hints = [h for h in hints if h]

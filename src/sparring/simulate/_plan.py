@@ -13,12 +13,21 @@ from typing import TYPE_CHECKING, Any
 
 from sparring.errors import ConfigError, Problem
 from sparring.profiles import (
+    PersonaFile,
     PlannedConversation,
     Profile,
     check_profiles,
     is_any_item,
+    load_persona_files,
     plan_conversations,
     profile_files,
+)
+from sparring.simulate._persona_plan import (
+    MAX_TURN_WORDS,
+    TYPICAL_TURN_WORDS,
+    persona_names,
+    persona_spec,
+    with_persona,
 )
 from sparring.simulate._spec import ConversationSpec, OutputSpec, StopCondition
 
@@ -51,21 +60,58 @@ async def plan_run(
     seed: int,
     model: Model | None = None,
     chatbot: ChatbotInfo | None = None,
+    personas: Iterable[Path | str] = (),
+    turn_words: tuple[int | None, int | None] = (TYPICAL_TURN_WORDS, MAX_TURN_WORDS),
 ) -> tuple[list[ConversationSpec], list[Path]]:
     """Load and plan every profile; return the specs (ids ``<profile>/<index>``) and the
     profile files. Two profiles with the same ``test_name`` get their file stem added.
-    ``chatbot`` is chatbot.yaml's ``info`` (its fallback serves profiles that set none)."""
-    profiles = load_profiles(paths)
+    ``chatbot`` is chatbot.yaml's ``info`` (its fallback serves profiles that set none).
+
+    ``personas`` (persona files or folders) play every planned conversation of every
+    profile (ids ``<profile>+<persona>/<index>``), replacing a profile's own
+    ``user.persona`` (which plays its conversations under their usual ids); with no
+    profiles, each persona is one conversation of its own (``<persona>/0``, see
+    ``_persona_plan``). ``turn_words`` is the typical and maximum user turn length in
+    words told to a persona-playing model (ChatChecker's ``user_simulation_config``).
+    Every file is checked before planning: ``ConfigError`` lists every problem."""
+    loaded = load_persona_files(personas)
+    paths = list(paths)
+    profiles = load_profiles(paths) if paths or not loaded else []
     names = [p.name for p in profiles]
+    typical, longest = turn_words
     specs: list[ConversationSpec] = []
     for position, profile in enumerate(profiles):
         name = profile.name
         if names.count(name) > 1 and profile.source is not None:
             name = f"{name}-{profile.source.stem}"
+        players = _players(profile, loaded)
         for planned in await plan_conversations(profile, seed=seed + position * 7919, model=model):
-            specs.append(spec_from_plan(profile, planned, name=name, seed=seed, chatbot=chatbot))
+            spec = spec_from_plan(profile, planned, name=name, seed=seed, chatbot=chatbot)
+            specs += [
+                with_persona(spec, persona, path, player, seed=seed, chatbot=chatbot,
+                             typical_words=typical, max_words=longest)
+                for path, persona, player in players
+            ] or [spec]  # fmt: skip
+    if not profiles:
+        for (path, persona), name in zip(loaded, persona_names(loaded), strict=True):
+            specs.append(
+                persona_spec(persona, path, name, seed=seed, chatbot=chatbot,
+                             typical_words=typical, max_words=longest)
+            )  # fmt: skip
     files = [p.source for p in profiles if p.source is not None]
     return specs, files
+
+
+def _players(
+    profile: Profile, loaded: list[tuple[Path, PersonaFile]]
+) -> list[tuple[Path, PersonaFile, str | None]]:
+    """Who plays ``profile``'s conversations: every ``--persona`` (with its name for the
+    ids), else the profile's own ``user.persona`` (no name: the ids stay), else nobody."""
+    if loaded:
+        return [(p, f, n) for (p, f), n in zip(loaded, persona_names(loaded), strict=True)]
+    if profile.persona_file is not None:
+        return [(*profile.persona_file, None)]
+    return []
 
 
 def spec_from_plan(

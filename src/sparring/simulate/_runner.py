@@ -27,7 +27,7 @@ from sparring.conversations import (
 )
 from sparring.errors import BudgetExceeded, ChatbotFailure, ModelError
 from sparring.llm import Meter, Model
-from sparring.simulate._base import Exchange, UserSimulator
+from sparring.simulate._base import ChangesGoals, Exchange, UserSimulator
 from sparring.simulate._extract import extract_outputs_offline
 from sparring.simulate._extract_llm import extract_outputs_llm
 from sparring.simulate._similarity import RepetitionTracker, is_fallback
@@ -76,6 +76,8 @@ class _Dialogue:
             interaction_styles=list(spec.interaction_styles),
             settings=dict(spec.settings),
             fallback=spec.fallback,
+            persona=spec.persona.name if spec.persona is not None else None,
+            persona_path=spec.persona_path,
             started_at=_now(),
         )
         self.clock = time.perf_counter()
@@ -169,6 +171,7 @@ async def _turn_loop(
         exchange = Exchange(dialogue.record.turns, reply, fallback, fallbacks)
         utterance = await simulator.next_utterance(exchange)
         if utterance is None:
+            dialogue.record.ended_by_user = True
             dialogue.end(FinishReason.USER_ENDED)
             return
         dialogue.add_user(utterance)
@@ -257,6 +260,8 @@ async def _finish(
         left = simulator.goals_left() + len(missing)
         if left:
             dialogue.fail(ErrorCode.GOAL_NOT_COMPLETED, f"{left} goals left to complete.")
+    if isinstance(simulator, ChangesGoals) and simulator.changed_variables:
+        record.variables.update(simulator.changed_variables)
     record.notes.extend(simulator.notes)
     record.ended_at = _now()
     record.duration = round(time.perf_counter() - dialogue.clock, 6)

@@ -20,6 +20,7 @@ from sparring.llm import Meter, Model
 from sparring.simulate._agenda import AgendaSimulator
 from sparring.simulate._base import UserSimulator
 from sparring.simulate._llm_simulator import LLMSimulator
+from sparring.simulate._persona_simulator import PersonaSimulator
 from sparring.simulate._runner import RunnerLimits, run_conversation
 from sparring.simulate._spec import ConversationSpec
 
@@ -40,7 +41,9 @@ class SimulationOptions:
 def make_simulator(
     spec: ConversationSpec, options: SimulationOptions, meter: Meter | None
 ) -> UserSimulator:
-    """The user simulator for one conversation, seeded by the conversation's seed.
+    """The user simulator for one conversation, seeded by the conversation's seed: with
+    ``llm``, ``PersonaSimulator`` when a persona plays the user, else ``LLMSimulator``;
+    else ``AgendaSimulator`` (which acts out a persona's behaviours offline).
 
     Raises ``ValueError`` when the LLM simulator is asked for without a model.
     """
@@ -48,6 +51,8 @@ def make_simulator(
     if options.simulator == "llm":
         if options.model is None:
             raise ValueError("the llm user simulator needs a model: pass --model")
+        if spec.persona is not None:
+            return PersonaSimulator(spec, options.model, meter, rng, options.temperature)
         return LLMSimulator(spec, options.model, meter, rng, options.temperature)
     return AgendaSimulator(spec, rng)
 
@@ -136,5 +141,7 @@ def _skipped(
         goals=list(spec.goals),
         variables=dict(spec.variables),
         settings=dict(spec.settings),
+        persona=spec.persona.name if spec.persona is not None else None,
+        persona_path=spec.persona_path,
         errors=[ConversationError(code=int(ErrorCode.EXCEEDED_MAX_COST), message=message)],
     )

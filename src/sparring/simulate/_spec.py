@@ -8,7 +8,11 @@ read only this.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from sparring.connectors import ChatbotInfo
+    from sparring.profiles import PersonaFile
 
 StopKind = Literal["steps", "all_answered", "max_cost"]
 
@@ -48,6 +52,12 @@ class ConversationSpec:
     chatbot's fallback phrase: the profile's, else chatbot.yaml's ``info.fallback``
     (``sparring.simulate._plan.fallback_of``). ``plan`` and ``repeat`` name the planned
     conversation and which of its repeats this is (``--repeat``).
+
+    ``persona`` is the persona file playing the user (``persona_path`` its file), with
+    ``behaviours`` the ones the agenda simulator acts out beyond interaction styles
+    (``change_goal``, ``repeat_question``, ``vague_answers``); ``typical_turn_words`` and
+    ``max_turn_words`` are ChatChecker's turn-length guidance for the LLM simulator (words);
+    ``chatbot`` is chatbot.yaml's ``info``, shown to a persona-playing model.
     """
 
     id: str
@@ -71,6 +81,12 @@ class ConversationSpec:
     stop: StopCondition = field(default_factory=StopCondition)
     settings: dict[str, Any] = field(default_factory=dict)
     run_max_cost: float | None = None
+    persona: PersonaFile | None = None
+    persona_path: str | None = None
+    behaviours: tuple[str, ...] = ()
+    typical_turn_words: int | None = None
+    max_turn_words: int | None = None
+    chatbot: ChatbotInfo | None = None
 
     def style_names(self) -> list[str]:
         """Interaction style names (``change language`` for ``{change language: [...]}``)."""

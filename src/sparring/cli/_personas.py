@@ -1,0 +1,83 @@
+"""``sparring personas generate``: write persona files for a chatbot (docs/personas.md)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
+from sparring.connectors import load_chatbot_config
+from sparring.errors import ModelRequired, UserInputError
+from sparring.jobs import run_blocking
+from sparring.llm import load_model
+from sparring.personas import GeneratedKind, generate_personas, tester_personas, write_personas
+from sparring.personas._breakdown_types import load_breakdown_types
+
+personas_app = typer.Typer(
+    name="personas", help="Persona files: simulated users with a personality and a task."
+)
+app.add_typer(personas_app)
+
+
+class Kind(StrEnum):
+    standard = "standard"
+    challenging = "challenging"
+    adversarial = "adversarial"
+    tester = "tester"
+
+
+_GENERATED: dict[Kind, GeneratedKind] = {
+    Kind.standard: "standard",
+    Kind.challenging: "challenging",
+    Kind.adversarial: "adversarial",
+}
+
+
+@personas_app.command("generate")
+def generate(
+    chatbot: Annotated[
+        Path, typer.Option("--chatbot", "-c", help="chatbot.yaml (its info describes the bot).")
+    ],
+    kind: Annotated[Kind, typer.Option("--type", "-t", help="Kind of persona.")] = Kind.standard,
+    n: Annotated[int, typer.Option("-n", min=1, help="How many personas (not for tester).")] = 3,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write them to.")] = Path(
+        "personas"
+    ),
+    breakdowns: Annotated[
+        Path | None,
+        typer.Option(help="tester: YAML of breakdown types (name: description), one tester each."),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed for the variety asked of the model.")] = 0,
+    model: ModelOption = None,
+    model_base_url: ModelBaseUrlOption = None,
+    cache: CacheOption = False,
+) -> None:
+    """Generate persona files for the chatbot --chatbot describes; write them to --out.
+
+    standard, challenging and adversarial personas need --model; tester personas (one per
+    breakdown type in --breakdowns) are written offline from the types' descriptions
+    without one. Existing files are never overwritten.
+    """
+    info = load_chatbot_config(chatbot).info
+    llm = load_model(model, model_base_url, cache)
+    if kind is Kind.tester:
+        if breakdowns is None:
+            raise UserInputError("--type tester needs --breakdowns FILE (breakdown types)")
+        types = load_breakdown_types(breakdowns)
+        personas = run_blocking(tester_personas(types, info, llm))
+    else:
+        try:
+            generated = _GENERATED[kind]
+            personas = run_blocking(generate_personas(info, generated, n, llm, seed=seed))
+        except ModelRequired as exc:
+            raise UserInputError(str(exc)) from exc
+    for path in write_personas(personas, out):
+        console.print(f"wrote {escape(str(path))}", highlight=False)
+    if kind is not Kind.tester and len(personas) < n:
+        console.print(
+            f"[yellow]warning[/]: asked for {n} personas, the model wrote {len(personas)}"
+        )

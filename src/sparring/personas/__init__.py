@@ -1,0 +1,34 @@
+"""sparring.personas: generating persona files for a chatbot (ChatChecker's standard,
+challenging and adversarial personas, and one tester persona per breakdown type).
+
+    personas = await generate_personas(config.info, "challenging", 5, model, seed=0)
+    write_personas(personas, "personas/")          # personas/challenging-<name>.yaml
+
+The file format is ``sparring.profiles.PersonaFile`` (docs/personas.md); simulating with
+personas is ``sparring simulate --persona FILE`` (``sparring.simulate``).
+"""
+
+from sparring.personas._generation import (
+    BATCH_SIZE,
+    MODULE,
+    GeneratedKind,
+    generate_personas,
+    offline_tester,
+    slug,
+    tester_personas,
+    write_personas,
+)
+from sparring.personas._prompts import PersonaDraft, PersonaDrafts
+
+__all__ = [
+    "BATCH_SIZE",
+    "MODULE",
+    "GeneratedKind",
+    "PersonaDraft",
+    "PersonaDrafts",
+    "generate_personas",
+    "offline_tester",
+    "slug",
+    "tester_personas",
+    "write_personas",
+]
