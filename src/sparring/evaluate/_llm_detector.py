@@ -13,7 +13,7 @@ cost (US dollars) are stored on every judged turn.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
@@ -224,14 +224,18 @@ class GhasselDetector(_LlmDetector):
         return reply.decision == "BREAKDOWN", reply.score, [], reply.reasoning
 
 
-def detector_usage(results: Sequence[ConversationBreakdowns]) -> ModelUsage:
-    """Calls, tokens and cost (US dollars) summed over every judged turn."""
+def total_usage(usages: Iterable[ModelUsage | None]) -> ModelUsage:
+    """Calls, tokens and cost (US dollars) summed (``None`` counts nothing)."""
     total = ModelUsage()
-    for conversation in results:
-        for turn in conversation.turns:
-            if turn.usage is not None:
-                total.calls += turn.usage.calls
-                total.prompt_tokens += turn.usage.prompt_tokens
-                total.completion_tokens += turn.usage.completion_tokens
-                total.cost += turn.usage.cost
+    for usage in usages:
+        if usage is not None:
+            total.calls += usage.calls
+            total.prompt_tokens += usage.prompt_tokens
+            total.completion_tokens += usage.completion_tokens
+            total.cost += usage.cost
     return total
+
+
+def detector_usage(results: Iterable[ConversationBreakdowns]) -> ModelUsage:
+    """Calls, tokens and cost (US dollars) summed over every judged turn."""
+    return total_usage(turn.usage for conversation in results for turn in conversation.turns)

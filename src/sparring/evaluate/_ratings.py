@@ -26,6 +26,7 @@ from sparring.conversations import ConversationRecord
 from sparring.errors import ModelError
 from sparring.evaluate._llm_detector import MODULE, usage_of
 from sparring.evaluate._prompts import prompt_text, rating_messages
+from sparring.evaluate._results import EVALUATION_SCHEMA_VERSION
 from sparring.evaluate._taxonomy import data_file, load_located
 from sparring.llm import Model
 from sparring.types import ModelUsage
@@ -125,6 +126,21 @@ class ConversationRatings(BaseModel):
     def scored(self) -> bool:
         """Whether the model's reply gave every rating."""
         return self.error is None
+
+
+class RatingEvaluation(BaseModel):
+    """``evaluations/ratings.json``: the rated conversations, the dimensions and model."""
+
+    schema_version: int = EVALUATION_SCHEMA_VERSION
+    model: str
+    dimensions: list[RatingDimension] = Field(default_factory=list)
+    conversations: list[ConversationRatings] = Field(default_factory=list)
+    usage: ModelUsage = Field(default_factory=ModelUsage)
+
+    @property
+    def keys(self) -> list[str]:
+        """The dimension keys rated, in order."""
+        return [d.key for d in self.dimensions]
 
 
 @functools.lru_cache(maxsize=32)
