@@ -10,6 +10,7 @@ from sparring.cli import (  # noqa: F401  (registration)
     _connectors,
     _conversations,
     _diff,
+    _evaluate,
     _explore,
     _profiles,
     _report,

@@ -233,3 +233,48 @@ class EvaluationStatistics(BaseModel):
     detector: str | None = None
     conversations: list[ConversationStats] = Field(default_factory=list)
     run: RunStats
+
+
+def _five(summary: FiveNumbers | None) -> str:
+    if summary is None:
+        return "–"
+    values = (summary.min, summary.q1, summary.median, summary.q3, summary.max)
+    return " / ".join(f"{v:g}" for v in values)
+
+
+def _number(value: float | None, digits: int = 2) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def table_rows(stats: RunStats) -> list[tuple[str, str]]:
+    """The run's columns as ``(label, value)`` lines for a terminal table (five-number
+    summaries as ``min / Q1 / median / Q3 / max``; ``–`` where there is no value)."""
+    rows = [
+        ("conversations", str(stats.conversations)),
+        ("user turns / chatbot turns", f"{stats.user_turns} / {stats.chatbot_turns}"),
+        ("chatbot turns per conversation", _five(stats.chatbot_turns_per_conversation)),
+        ("words per user turn", _five(stats.user_words)),
+        ("words per chatbot turn", _five(stats.chatbot_words)),
+        ("MTLD user / chatbot", f"{_number(stats.user_mtld)} / {_number(stats.chatbot_mtld)}"),
+        ("chatbot crashes", str(stats.crashes)),
+    ]
+    found = stats.breakdowns
+    if found is not None:
+        rows += [
+            ("breakdown detector", found.detector),
+            (
+                "dialogues with breakdowns",
+                f"{found.dialogues_with_breakdowns} of {stats.conversations}",
+            ),
+            ("total breakdowns", str(found.breakdowns)),
+            ("breakdowns per chatbot turn", _number(found.breakdowns_per_chatbot_turn, 3)),
+            ("unique breakdown types", str(found.unique_types)),
+            ("mean turn of the first breakdown", _number(found.first_breakdown_turn, 1)),
+            ("unscored turns", str(found.unscored_turns)),
+        ]
+        top = ", ".join(f"{name} {count}" for name, count in list(found.types.items())[:5])
+        rows.append(("most frequent types", top or "–"))
+    for key, mean in stats.mean_ratings.items():
+        rows.append((f"mean rating: {key}", f"{mean:.2f}"))
+    rows.append(("evaluation cost (US$)", f"{stats.evaluation_cost:.4f}"))
+    return rows
