@@ -277,3 +277,9 @@ def test_an_imported_sensei_run_is_evaluated(
         t.error_types for c in evaluation.conversations for t in c.turns if t.usage is None
     ]
     assert crash_types and all(types == [CHATBOT_CRASH] for types in crash_types)
+
+
+def test_a_model_built_in_code_is_used_instead_of_the_spec(run: Path) -> None:
+    model = ScriptedModel(responder)
+    result = evaluate_job(EvaluateSettings(run=run, model="my-judge", ratings=False), model)
+    assert len(model.requests) == 3 and result.breakdowns["chatchecker"].model == "scripted"

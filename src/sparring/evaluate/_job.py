@@ -290,9 +290,13 @@ def _statistics(
     )
 
 
-async def evaluate_job_async(settings: EvaluateSettings) -> EvaluateResult:
+async def evaluate_job_async(
+    settings: EvaluateSettings, model: Model | None = None
+) -> EvaluateResult:
     """Load and check everything, then detect breakdowns, rate and compute statistics, and
-    store them in the run (see the module docstring).
+    store them in the run (see the module docstring). ``model``, when given, is used
+    instead of loading ``settings.model`` (a model built in code, e.g. a ``ScriptedModel``
+    with a responder).
 
     Raises ``UserInputError`` when ``settings.run`` is not a run or holds no
     conversations, ``ConfigError`` (file, line, key) for a bad taxonomy or dimensions file
@@ -302,7 +306,8 @@ async def evaluate_job_async(settings: EvaluateSettings) -> EvaluateResult:
     store = RunStore.open(settings.run)
     taxonomy = load_taxonomy(settings.taxonomy)
     dimension_set = load_dimensions(settings.dimensions)
-    model = load_model(settings.model, settings.model_base_url, settings.cache)
+    if model is None:
+        model = load_model(settings.model, settings.model_base_url, settings.cache)
     if settings.ratings and model is None:
         raise ModelRequired("dialogue ratings", "there is no offline rating")
     detectors = _detectors(settings, model, taxonomy)
@@ -352,6 +357,6 @@ async def evaluate_job_async(settings: EvaluateSettings) -> EvaluateResult:
     )
 
 
-def evaluate_job(settings: EvaluateSettings) -> EvaluateResult:
-    """``evaluate_job_async`` for synchronous callers (same result and errors)."""
-    return run_blocking(evaluate_job_async(settings))
+def evaluate_job(settings: EvaluateSettings, model: Model | None = None) -> EvaluateResult:
+    """``evaluate_job_async`` for synchronous callers (same arguments, result and errors)."""
+    return run_blocking(evaluate_job_async(settings, model))
