@@ -82,10 +82,11 @@ def heatmap(counts: dict[str, Counter[str]]) -> Markup | None:
         key=lambda t: (-sum(c[t] for c in columns.values()), t),
     )
     grid = [[columns[p][t] for p in columns] for t in types]
-    figure = _figure(min(2.5 + 0.45 * len(columns), 14.0), 1.2 + 0.32 * len(types))
+    figure = _figure(min(4.5 + 0.55 * len(columns), 16.0), 2.0 + 0.3 * len(types))
     axes = figure.add_subplot()
     image = axes.imshow(grid, cmap="Reds", aspect="auto", vmin=0)
-    axes.set_xticks(range(len(columns)), list(columns), rotation=45, ha="right")
+    labels = [p if len(p) <= 28 else p[:27] + "…" for p in columns]
+    axes.set_xticks(range(len(columns)), labels, rotation=45, ha="right")
     axes.set_yticks(range(len(types)), types)
     top = max(max(row) for row in grid)
     for y, row in enumerate(grid):
