@@ -11,6 +11,7 @@ from sparring.cli import (  # noqa: F401  (registration)
     _connectors,
     _conversations,
     _diff,
+    _evaluate,
     _explore,
     _personas,
     _profiles,

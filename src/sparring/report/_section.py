@@ -47,6 +47,7 @@ _BUILTIN_MODULES = (
     "sparring.report._failures",
     "sparring.report._rules",
     "sparring.report._exploration",
+    "sparring.report._breakdowns",
     "sparring.report._plots",
     "sparring.report._conversations",
 )

@@ -1,0 +1,154 @@
+"""``sparring evaluate RUN``: breakdown detection, dialogue ratings and ChatChecker's
+statistics over a run; ``sparring evaluate breakdowns RUN`` and ``sparring evaluate ratings
+RUN`` run one part."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+from typer.core import TyperGroup
+
+from sparring.cli._app import (
+    EXIT_USER_ERROR,
+    CacheOption,
+    ModelBaseUrlOption,
+    ModelOption,
+    app,
+    console,
+    err_console,
+)
+from sparring.cli._report import print_report_path
+from sparring.errors import ModelRequired
+from sparring.evaluate._job import DetectorName, EvaluateSettings, evaluate_job
+from sparring.evaluate._stats import table_rows
+
+
+class _RunOrCommand(TyperGroup):
+    """``evaluate RUN …`` without a sub-command runs everything (the hidden ``all``)."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if args and args != ["--help"] and not any(a in self.commands for a in args):
+            args = ["all", *args]
+        return super().parse_args(ctx, args)
+
+
+evaluate_app = typer.Typer(
+    name="evaluate",
+    cls=_RunOrCommand,
+    no_args_is_help=True,
+    help="Evaluate a run: breakdowns (per chatbot turn), ratings (per conversation), "
+    "statistics. `sparring evaluate RUN [--model M]` runs all that the settings allow.",
+)
+app.add_typer(evaluate_app)
+
+RunArgument = Annotated[Path, typer.Argument(help="A run directory (simulated or imported).")]
+TaxonomyOption = Annotated[
+    Path | None, typer.Option("--taxonomy", help="Error taxonomy YAML (default: 26 types).")
+]
+DimensionsOption = Annotated[
+    Path | None,
+    typer.Option("--dimensions", help="Rating dimensions YAML (default: ChatChecker's)."),
+]
+ConcurrencyOption = Annotated[
+    int, typer.Option("--concurrency", min=1, help="Conversations evaluated at once.")
+]
+
+
+def _run(**settings: Any) -> None:
+    try:
+        result = evaluate_job(EvaluateSettings(**settings))
+    except ModelRequired as exc:
+        err_console.print(f"[bold red]error[/]: {escape(str(exc))}", highlight=False)
+        raise typer.Exit(EXIT_USER_ERROR) from exc
+    table = Table("statistic", "value", title=f"Evaluation of {result.run}")
+    for label, value in table_rows(result.statistics.run):
+        table.add_row(escape(label), escape(value))
+    console.print(table)
+    console.print(f"{result.judged} conversations judged now", highlight=False)
+    for path in result.stored:
+        console.print(f"stored: {path}", highlight=False)
+    print_report_path(result.run)
+
+
+@evaluate_app.command("all", hidden=True)
+def evaluate_all(
+    run: RunArgument,
+    model: ModelOption = None,
+    model_base_url: ModelBaseUrlOption = None,
+    cache: CacheOption = False,
+    detector: Annotated[
+        list[str] | None,
+        typer.Option("--detector", help="chatchecker, ghassel or offline (repeatable)."),
+    ] = None,
+    ratings: Annotated[
+        bool | None, typer.Option("--ratings/--no-ratings", help="Rate (default: with a model).")
+    ] = None,
+    taxonomy: TaxonomyOption = None,
+    dimensions: DimensionsOption = None,
+    concurrency: ConcurrencyOption = 4,
+) -> None:
+    """Run everything the settings allow: breakdowns (offline without a model), ratings
+    (with a model), statistics."""
+    _run(
+        run=run,
+        model=model,
+        model_base_url=model_base_url,
+        cache=cache,
+        detectors=detector or None,
+        ratings=ratings,
+        taxonomy=taxonomy,
+        dimensions=dimensions,
+        concurrency=concurrency,
+    )
+
+
+@evaluate_app.command("breakdowns")
+def evaluate_breakdowns(
+    run: RunArgument,
+    model: ModelOption = None,
+    model_base_url: ModelBaseUrlOption = None,
+    cache: CacheOption = False,
+    detector: Annotated[
+        DetectorName | None,
+        typer.Option("--detector", help="Default: chatchecker with a model, offline without."),
+    ] = None,
+    taxonomy: TaxonomyOption = None,
+    concurrency: ConcurrencyOption = 4,
+) -> None:
+    """Judge every chatbot turn: breakdown or not, score, error types, reasoning."""
+    _run(
+        run=run,
+        model=model,
+        model_base_url=model_base_url,
+        cache=cache,
+        detectors=[detector] if detector else None,
+        ratings=False,
+        taxonomy=taxonomy,
+        concurrency=concurrency,
+    )
+
+
+@evaluate_app.command("ratings")
+def evaluate_ratings(
+    run: RunArgument,
+    model: ModelOption = None,
+    model_base_url: ModelBaseUrlOption = None,
+    cache: CacheOption = False,
+    dimensions: DimensionsOption = None,
+    concurrency: ConcurrencyOption = 4,
+) -> None:
+    """Rate every conversation 1–5 on ChatChecker's dimensions (needs --model)."""
+    _run(
+        run=run,
+        model=model,
+        model_base_url=model_base_url,
+        cache=cache,
+        detectors=[],
+        ratings=True,
+        dimensions=dimensions,
+        concurrency=concurrency,
+    )

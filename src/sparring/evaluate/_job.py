@@ -1,0 +1,362 @@
+"""The ``evaluate`` job: breakdown detection, dialogue ratings and statistics over a run.
+
+    from sparring.evaluate import EvaluateSettings, evaluate_job
+    result = evaluate_job(EvaluateSettings(run="runs/x", model="gpt-4o-mini"))
+    print(result.statistics.run.breakdowns, result.stored)
+
+Works on any run directory (simulated, or imported with ``sparring import-sensei``). It
+stores, in the run's ``evaluations/`` slot, ``breakdowns-<detector>.json`` per detector
+(``BreakdownEvaluation``), ``ratings.json`` (``RatingEvaluation``) and
+``statistics.json`` (``EvaluationStatistics``). Re-running it judges only the
+conversations not judged yet by the same detector and model (or left with unscored turns);
+results are saved every few seconds, so an interrupted job loses little. Without a model
+the offline detector runs (``sparring.evaluate._offline``) and ratings are skipped; asking
+for an LLM detector or for ratings without a model raises ``ModelRequired`` before any work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar, Literal, TypeVar
+
+from pydantic import BaseModel, Field, ValidationError
+
+from sparring.connectors import ChatbotInfo
+from sparring.conversations import ConversationRecord, RunStore, Slot
+from sparring.errors import ConfigError, ModelRequired, Problem, UserInputError
+from sparring.evaluate._llm_detector import (
+    ChatCheckerDetector,
+    GhasselDetector,
+    detector_usage,
+    total_usage,
+)
+from sparring.evaluate._ratings import (
+    ConversationRatings,
+    RatingDimension,
+    RatingEvaluation,
+    load_dimensions,
+    rate_conversation,
+)
+from sparring.evaluate._results import (
+    EVALUATION_SCHEMA_VERSION,
+    BreakdownDetector,
+    ConversationBreakdowns,
+)
+from sparring.evaluate._stats import EvaluationStatistics, conversation_stats, run_stats
+from sparring.evaluate._taxonomy import Taxonomy, load_taxonomy
+from sparring.jobs import JobSettings, run_blocking
+from sparring.llm import Model, load_model
+from sparring.types import ModelUsage
+
+DetectorName = Literal["chatchecker", "ghassel", "offline"]
+OFFLINE_MODULE = "sparring.evaluate._offline"
+SAVE_INTERVAL = 2.0
+"""Seconds between two saves of a result while the job runs (and once at the end)."""
+PREFERENCE = ("chatchecker", "offline", "ghassel")
+"""Which stored detector's breakdowns the statistics use when this run asked for none."""
+RATINGS, STATISTICS = "ratings", "statistics"
+
+T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
+
+
+class EvaluateSettings(JobSettings):
+    """Settings of the ``evaluate`` job.
+
+    ``run`` is a run directory; ``model`` serves the LLM detectors and ratings (``None``:
+    the offline detector, no ratings); ``detectors`` to run (``None``: ``chatchecker`` with
+    a model, ``offline`` without; ``[]``: none); ``ratings`` (``None``: when a model is
+    configured); ``taxonomy``/``dimensions`` replace the shipped files; ``concurrency`` is
+    conversations evaluated at once (each one's turns also run concurrently, within the
+    model's own concurrency).
+    """
+
+    job: ClassVar[str] = "evaluate"
+
+    run: Path
+    model: str | None = None
+    model_base_url: str | None = None
+    cache: bool = False
+    detectors: list[DetectorName] | None = None
+    ratings: bool | None = None
+    taxonomy: Path | None = None
+    dimensions: Path | None = None
+    concurrency: int = Field(4, ge=1)
+
+
+class BreakdownEvaluation(BaseModel):
+    """``evaluations/breakdowns-<detector>.json``: every judged conversation of a run by one
+    detector, the model that judged (``None`` offline) and the calls' usage (US dollars)."""
+
+    schema_version: int = EVALUATION_SCHEMA_VERSION
+    detector: str
+    model: str | None = None
+    conversations: list[ConversationBreakdowns] = Field(default_factory=list)
+    usage: ModelUsage = Field(default_factory=ModelUsage)
+
+
+@dataclass(frozen=True)
+class EvaluateResult:
+    """What the job did: ``breakdowns`` by detector and ``ratings`` (run now or stored
+    before), the ``statistics``, the files ``stored`` and how many conversations were
+    ``judged`` now (by any detector or the rater)."""
+
+    run: Path
+    breakdowns: dict[str, BreakdownEvaluation]
+    ratings: RatingEvaluation | None
+    statistics: EvaluationStatistics
+    stored: list[Path]
+    judged: int
+
+
+def chatbot_info(store: RunStore) -> ChatbotInfo:
+    """chatbot.yaml's ``info`` as the run's manifest recorded it (empty when none: imported
+    runs). Raises ``ConfigError`` when it does not validate."""
+    info = store.manifest.chatbot.get("info") or {}
+    try:
+        return ChatbotInfo.model_validate(info)
+    except ValidationError as exc:
+        problem = Problem(str(store.path / "manifest.json"), None, "chatbot.info", str(exc))
+        raise ConfigError(problem) from exc
+
+
+def offline_detector() -> BreakdownDetector:
+    """The offline detector, imported by module path when first needed. Raises
+    ``ModelRequired`` when this installation has none."""
+    try:
+        module = importlib.import_module(OFFLINE_MODULE)
+    except ImportError as exc:
+        raise ModelRequired("breakdown detection", "no offline detector is installed") from exc
+    detector: BreakdownDetector = module.OfflineBreakdownDetector()
+    return detector
+
+
+def _detectors(
+    settings: EvaluateSettings, model: Model | None, taxonomy: Taxonomy
+) -> list[BreakdownDetector]:
+    names = settings.detectors
+    if names is None:
+        names = ["chatchecker"] if model is not None else ["offline"]
+    detectors: list[BreakdownDetector] = []
+    for name in dict.fromkeys(names):
+        if name == "offline":
+            detectors.append(offline_detector())
+        elif model is None:
+            raise ModelRequired(f"breakdown detection with the {name} detector")
+        else:
+            kind = ChatCheckerDetector if name == "chatchecker" else GhasselDetector
+            detectors.append(kind(model, taxonomy))
+    return detectors
+
+
+def _stored(store: RunStore, name: str, model: type[M]) -> M | None:
+    """A stored result, or ``None`` when absent (``ConfigError`` when invalid)."""
+    path = store.result_path(Slot.EVALUATIONS, name)
+    return store.read_result(Slot.EVALUATIONS, name, model) if path.is_file() else None
+
+
+async def _each(
+    records: Sequence[ConversationRecord],
+    work: Callable[[ConversationRecord], Awaitable[T]],
+    limit: int,
+    save: Callable[[list[T]], None],
+) -> list[T]:
+    """``work`` on every record, ``limit`` at a time; ``save`` the results so far every
+    ``SAVE_INTERVAL`` seconds and once at the end. Results come back in record order."""
+    slots = asyncio.Semaphore(limit)
+    done: dict[int, T] = {}
+    last = time.monotonic()
+
+    async def one(index: int, record: ConversationRecord) -> None:
+        nonlocal last
+        async with slots:
+            done[index] = await work(record)
+        if time.monotonic() - last >= SAVE_INTERVAL:
+            last = time.monotonic()
+            save([done[i] for i in sorted(done)])
+
+    await asyncio.gather(*(one(i, r) for i, r in enumerate(records)))
+    results = [done[i] for i in sorted(done)]
+    save(results)
+    return results
+
+
+async def _detect(
+    store: RunStore,
+    detector: BreakdownDetector,
+    model_name: str | None,
+    records: list[ConversationRecord],
+    chatbot: ChatbotInfo,
+    taxonomy: list[str],
+    limit: int,
+) -> tuple[BreakdownEvaluation, int]:
+    name = f"breakdowns-{detector.name}"
+    previous = _stored(store, name, BreakdownEvaluation)
+    kept: dict[str, ConversationBreakdowns] = {}
+    if previous is not None and previous.model == model_name:
+        kept = {
+            c.conversation: c
+            for c in previous.conversations
+            if all(t.breakdown is not None for t in c.turns)
+        }
+    todo = [r for r in records if r.id not in kept]
+
+    def result(new: list[ConversationBreakdowns]) -> BreakdownEvaluation:
+        by_id = {**kept, **{c.conversation: c for c in new}}
+        ordered = [by_id[r.id] for r in records if r.id in by_id]
+        return BreakdownEvaluation(
+            detector=detector.name,
+            model=model_name,
+            conversations=ordered,
+            usage=detector_usage(ordered),
+        )
+
+    async def work(record: ConversationRecord) -> ConversationBreakdowns:
+        return await detector.detect(record, chatbot, taxonomy)
+
+    def save(new: list[ConversationBreakdowns]) -> None:
+        store.write_result(Slot.EVALUATIONS, name, result(new))
+
+    new = await _each(todo, work, limit, save)
+    return result(new), len(todo)
+
+
+async def _rate(
+    store: RunStore,
+    model: Model,
+    records: list[ConversationRecord],
+    chatbot: ChatbotInfo,
+    dimensions: list[RatingDimension],
+    limit: int,
+) -> tuple[RatingEvaluation, int]:
+    previous = _stored(store, RATINGS, RatingEvaluation)
+    kept: dict[str, ConversationRatings] = {}
+    same_keys = previous is not None and previous.keys == [d.key for d in dimensions]
+    if previous is not None and previous.model == model.name and same_keys:
+        kept = {c.conversation: c for c in previous.conversations if c.scored}
+    todo = [r for r in records if r.id not in kept]
+
+    def result(new: list[ConversationRatings]) -> RatingEvaluation:
+        by_id = {**kept, **{c.conversation: c for c in new}}
+        ordered = [by_id[r.id] for r in records if r.id in by_id]
+        usage = total_usage(c.usage for c in ordered)
+        return RatingEvaluation(
+            model=model.name, dimensions=dimensions, conversations=ordered, usage=usage
+        )
+
+    async def work(record: ConversationRecord) -> ConversationRatings:
+        return await rate_conversation(model, record, chatbot, dimensions)
+
+    def save(new: list[ConversationRatings]) -> None:
+        store.write_result(Slot.EVALUATIONS, RATINGS, result(new))
+
+    new = await _each(todo, work, limit, save)
+    return result(new), len(todo)
+
+
+def _primary(ran: Sequence[str], stored: Sequence[str]) -> str | None:
+    """The detector whose breakdowns the statistics count: the first this job ran, else
+    the stored one first in ``PREFERENCE``."""
+    if ran:
+        return ran[0]
+    ranked = sorted(stored, key=lambda n: PREFERENCE.index(n) if n in PREFERENCE else 99)
+    return ranked[0] if ranked else None
+
+
+def _statistics(
+    records: list[ConversationRecord],
+    breakdowns: dict[str, BreakdownEvaluation],
+    ratings: RatingEvaluation | None,
+    detector: str | None,
+) -> EvaluationStatistics:
+    judged = {
+        name: {c.conversation: c for c in evaluation.conversations}
+        for name, evaluation in breakdowns.items()
+    }
+    rated = {c.conversation: c for c in ratings.conversations} if ratings else {}
+    rows = []
+    for record in records:
+        others = [j[record.id] for n, j in judged.items() if n != detector and record.id in j]
+        mine = judged[detector].get(record.id) if detector else None
+        rows.append(conversation_stats(record, mine, rated.get(record.id), other_breakdowns=others))
+    primary = breakdowns[detector].conversations if detector else None
+    return EvaluationStatistics(
+        detector=detector, conversations=rows, run=run_stats(records, rows, primary, detector)
+    )
+
+
+async def evaluate_job_async(
+    settings: EvaluateSettings, model: Model | None = None
+) -> EvaluateResult:
+    """Load and check everything, then detect breakdowns, rate and compute statistics, and
+    store them in the run (see the module docstring). ``model``, when given, is used
+    instead of loading ``settings.model`` (a model built in code, e.g. a ``ScriptedModel``
+    with a responder).
+
+    Raises ``UserInputError`` when ``settings.run`` is not a run or holds no
+    conversations, ``ConfigError`` (file, line, key) for a bad taxonomy or dimensions file
+    or model spec, ``ModelRequired`` (naming ``--model``) when an LLM detector or ratings
+    are asked for without a model — all before any work.
+    """
+    store = RunStore.open(settings.run)
+    taxonomy = load_taxonomy(settings.taxonomy)
+    dimension_set = load_dimensions(settings.dimensions)
+    if model is None:
+        model = load_model(settings.model, settings.model_base_url, settings.cache)
+    if settings.ratings and model is None:
+        raise ModelRequired("dialogue ratings", "there is no offline rating")
+    detectors = _detectors(settings, model, taxonomy)
+    chatbot = chatbot_info(store)
+    records = list(store.iter_records())
+    if not records:
+        raise UserInputError(Problem(str(settings.run), None, "", "the run has no conversations"))
+    names = [t.name for t in taxonomy.types_for(chatbot)]
+    model_name = model.name if model is not None else None
+    breakdowns: dict[str, BreakdownEvaluation] = {}
+    for name in store.result_names(Slot.EVALUATIONS):
+        stored_result = (
+            _stored(store, name, BreakdownEvaluation) if name.startswith("breakdowns-") else None
+        )
+        if stored_result is not None:
+            breakdowns[stored_result.detector] = stored_result
+    stored: list[Path] = []
+    judged = 0
+    ran: list[str] = []
+    for detector in detectors:
+        spec = model_name if detector.strategy == "llm" else None
+        evaluation, count = await _detect(
+            store, detector, spec, records, chatbot, names, settings.concurrency
+        )
+        breakdowns[detector.name] = evaluation
+        ran.append(detector.name)
+        stored.append(store.result_path(Slot.EVALUATIONS, f"breakdowns-{detector.name}"))
+        judged += count
+    ratings = _stored(store, RATINGS, RatingEvaluation)
+    if model is not None and settings.ratings is not False:
+        dimensions = dimension_set.for_chatbot(chatbot)
+        ratings, count = await _rate(
+            store, model, records, chatbot, dimensions, settings.concurrency
+        )
+        stored.append(store.result_path(Slot.EVALUATIONS, RATINGS))
+        judged += count
+    detector_name = _primary(ran, list(breakdowns))
+    statistics = _statistics(records, breakdowns, ratings, detector_name)
+    stored.append(store.write_result(Slot.EVALUATIONS, STATISTICS, statistics))
+    return EvaluateResult(
+        run=store.path,
+        breakdowns=breakdowns,
+        ratings=ratings,
+        statistics=statistics,
+        stored=stored,
+        judged=judged,
+    )
+
+
+def evaluate_job(settings: EvaluateSettings, model: Model | None = None) -> EvaluateResult:
+    """``evaluate_job_async`` for synchronous callers (same arguments, result and errors)."""
+    return run_blocking(evaluate_job_async(settings, model))

@@ -1,0 +1,119 @@
+"""``sparring evaluate``: the whole evaluation, ``breakdowns`` and ``ratings`` from the
+command line with a ``scripted:FILE`` model; ``ratings`` without a model names --model."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from sparring.cli import app, main
+from sparring.conversations import ConversationRecord as Record
+from sparring.conversations import RunManifest, RunStore, Turn
+
+runner = CliRunner()
+KEYS = ["task_success", "efficiency", "appropriateness", "naturalness", "overall"]
+SCRIPT = {
+    "rules": [
+        {
+            "match": "Conversation to rate",
+            "reply": {key: {"reasoning": "ok", "rating": 4} for key in KEYS},
+        },
+        {
+            "match": '(?s)utterance to judge\\n\\d+\\. Chatbot: "[^"]*weather',
+            "reply": {
+                "reasoning": "Off topic.",
+                "score": 0.2,
+                "decision": "breakdown",
+                "breakdown_types": ["topic transition error"],
+            },
+        },
+        {
+            "match": "utterance to judge",
+            "reply": {"reasoning": "Fine.", "score": 0.9, "decision": "no_breakdown"},
+        },
+    ],
+    "cost_per_call": 0.001,
+}
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Path:
+    manifest = RunManifest(
+        run_id="run",
+        created_at=datetime(2026, 1, 2, tzinfo=UTC),
+        sparring_version="0.1.0",
+        chatbot={"connector": "scripted", "info": {"description": "Takes pizza orders."}},
+    )
+    store = RunStore.create(tmp_path / "run", manifest)
+    texts = ["A margherita", "Nice weather!", "Hello?", "Ordered.", "Thanks", "Bye"]
+    turns = [Turn(role="user" if i % 2 == 0 else "assistant", text=t) for i, t in enumerate(texts)]
+    store.write(Record(id="a", profile="pizza", turns=turns))
+    return store.path
+
+
+@pytest.fixture
+def script(tmp_path: Path) -> str:
+    path = tmp_path / "judge.yaml"
+    path.write_text(yaml.safe_dump(SCRIPT), encoding="utf-8")
+    return f"scripted:{path}"
+
+
+def test_evaluate_run_prints_chatcheckers_table_and_the_report(run: Path, script: str) -> None:
+    result = runner.invoke(app, ["evaluate", str(run), "--model", script], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "dialogues with breakdowns" in result.output and "1 of 1" in result.output
+    assert "topic transition error 1" in result.output
+    assert "mean rating: overall" in result.output and "4.00" in result.output
+    assert "MTLD user / chatbot" in result.output and "evaluation cost (US$)" in result.output
+    assert f"report: {run / 'report' / 'index.html'}" in result.output
+    stored = json.loads((run / "evaluations" / "breakdowns-chatchecker.json").read_text())
+    assert [t["breakdown"] for t in stored["conversations"][0]["turns"]] == [True, False, False]
+    assert 'id="dialogue-breakdowns"' in (run / "report" / "index.html").read_text()
+
+
+def test_ghassels_detector_and_unscored_turns_judged_again(run: Path, tmp_path: Path) -> None:
+    ghassel = tmp_path / "ghassel.yaml"
+    ghassel.write_text(
+        yaml.safe_dump(
+            {"replies": [[{"reasoning": "ok", "decision": "NON-BREAKDOWN", "score": 1.0}]]},
+        ),
+        encoding="utf-8",
+    )
+    args = ["evaluate", "breakdowns", str(run), "--model", f"scripted:{ghassel}"]
+    result = runner.invoke(app, [*args, "--detector", "ghassel"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output  # one scripted reply for three turns
+    assert re.search(r"unscored turns\s*│\s*2", result.output)
+    ghassel.write_text(
+        yaml.safe_dump(
+            {
+                "replies": [[{"reasoning": "ok", "decision": "NON-BREAKDOWN", "score": 1.0}]],
+                "exhausted": "cycle",
+            }
+        ),
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, [*args, "--detector", "ghassel"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "1 conversations judged now" in result.output
+    assert re.search(r"unscored turns\s*│\s*0", result.output)
+    assert (run / "evaluations" / "breakdowns-ghassel.json").is_file()
+    assert not (run / "evaluations" / "ratings.json").exists()
+
+
+def test_ratings_without_a_model_names_the_setting(
+    run: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("SPARRING_MODEL", raising=False)
+    monkeypatch.setattr("sys.argv", ["sparring", "evaluate", "ratings", str(run)])
+    with pytest.raises(SystemExit) as caught:
+        main()
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert "dialogue ratings needs a language model" in err and "--model" in err
+    assert not (run / "evaluations").exists()

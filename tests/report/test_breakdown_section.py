@@ -1,0 +1,69 @@
+"""The breakdown section: after ``evaluate``, the report shows the detectors, a heatmap of
+breakdown types × profile and the breakdown turns (types, score, reasoning, excerpt, link
+to the conversation); text from the model is escaped; without evaluations it is absent."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from report_builders import HOSTILE, conversation, make_run
+
+from sparring.evaluate._job import EvaluateSettings, evaluate_job
+from sparring.llm import ScriptedModel
+from sparring.report import RunView, render_report
+
+
+def responder(messages: list[dict[str, str]]) -> dict[str, Any]:
+    judged = messages[-1]["content"].split("# Latest chatbot utterance to judge")[-1]
+    if "stupid" in judged:
+        return {
+            "reasoning": f"Insults the user {HOSTILE}",
+            "score": 0.05,
+            "decision": "breakdown",
+            "breakdown_types": ["lack of sociality", "ignore request"],
+        }
+    return {"reasoning": "Fine.", "score": 0.9, "decision": "no_breakdown", "breakdown_types": []}
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    records = [
+        conversation("ok/0", ["Hello", "Here is your hat"], profile="polite"),
+        conversation("rude/0", ["Hello", "You are stupid"], profile="rude"),
+        conversation("rude/1", ["You are stupid", "Bye"], profile="rude"),
+    ]
+    path = make_run(tmp_path / "run", records).path
+    model = ScriptedModel(responder)
+    monkeypatch.setattr("sparring.evaluate._job.load_model", lambda *args: model)
+    evaluate_job(EvaluateSettings(run=path, model="scripted", ratings=False))
+    return path
+
+
+def section(html: str) -> str:
+    start = html.index('id="dialogue-breakdowns"')
+    return html[start : html.index("</section>", start)]
+
+
+@pytest.mark.usefixtures("report_sections")
+def test_the_breakdown_section_appears_after_evaluate(run: Path) -> None:
+    html = render_report(RunView.open(run))
+    assert "2 breakdowns in 2 of 3 conversations (chatchecker)" in html
+    part = section(html)
+    assert "<svg" in part and "lack of sociality" in part  # the heatmap, text kept as text
+    assert '<a href="#conv=rude%2F0">rude/0</a> · turn 4' in part
+    assert '<a href="#conv=rude%2F1">rude/1</a> · turn 2' in part
+    assert '<span class="tag">ignore request</span>' in part and "score 0.05" in part
+    assert HOSTILE not in html and "Insults the user &lt;/script&gt;" in part
+    assert part.count('class="excerpt"') == 2
+    assert re.search(r"<td>chatchecker</td><td>scripted</td><td class=\"num\">3</td>", part)
+    # the section sits between the rules (30) and the response times (50)
+    assert html.index('id="dialogue-breakdowns"') < html.index('id="response-times"')
+
+
+@pytest.mark.usefixtures("report_sections")
+def test_no_section_without_evaluations(tmp_path: Path) -> None:
+    path = make_run(tmp_path / "run", [conversation("a/0", ["hi"])]).path
+    assert 'id="dialogue-breakdowns"' not in render_report(RunView.open(path))
