@@ -37,7 +37,13 @@ class UnknownSchema(UnknownName):
 SCHEMAS: Registry[SchemaSource] = Registry(
     "schema",
     group=ENTRY_POINT_GROUP,
-    builtins=("sparring.profiles", "sparring.connectors", "sparring.check", "sparring.explore"),
+    builtins=(
+        "sparring.profiles",
+        "sparring.connectors",
+        "sparring.check",
+        "sparring.explore",
+        "sparring.evaluate",
+    ),
     unknown=UnknownSchema,
 )
 """Every file format's schema source by name."""

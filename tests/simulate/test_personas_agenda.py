@@ -7,6 +7,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import yaml
+
 from sparring.connectors import Reply
 from sparring.conversations import ConversationRecord, RunStore
 from sparring.simulate import (
@@ -149,3 +151,24 @@ def test_two_personas_times_a_profile_and_resume(tmp_path: Path) -> None:
     assert result.ran == 1
     resumed = {r.id: r for r in result.store.iter_records()}
     assert sorted(resumed) == sorted(ids) and resumed["order+tom/1"].persona == "Tom"
+
+
+async def test_chatcheckers_user_simulation_config_reaches_the_plan(tmp_path: Path) -> None:
+    from sparring.connectors import load_chatbot_config
+    from sparring.simulate._job import _user_simulation
+    from sparring.simulate._plan import plan_run
+
+    persona = write(tmp_path / "rosa.yaml", CHALLENGING)
+    config = yaml.safe_load((DATA / "chatbot.yaml").read_text(encoding="utf-8"))
+    config["user_simulation"] = {
+        "max_user_turns": 3,
+        "typical_user_turn_length": "8 words",
+        "max_user_turn_length": "30 words",
+    }
+    chatbot = load_chatbot_config(write(tmp_path / "limited.yaml", yaml.safe_dump(config)))
+    assert _user_simulation(load_chatbot_config(DATA / "chatbot.yaml")) == {}
+    options = _user_simulation(chatbot)
+    assert options == {"turn_words": (8, 30), "persona_turns": 3}
+    [spec], _ = await plan_run([], seed=0, personas=[persona], chatbot=chatbot.info, **options)
+    assert spec.stop.steps == 3
+    assert (spec.typical_turn_words, spec.max_turn_words) == (8, 30)

@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sparring.conversations import ConversationRecord
-from sparring.errors import ConfigError, Problem
 
 if TYPE_CHECKING:
     from sparring.connectors import ChatbotInfo
@@ -200,23 +199,13 @@ def run_chatbot_info(path: str | Path) -> ChatbotInfo | None:
     """chatbot.yaml's ``info`` as the run directory at ``path`` recorded it in its manifest
     (``None`` for a folder of conversations, or a run that recorded none). Raises
     ``ConfigError`` when the manifest or its ``info`` does not validate."""
-    from pydantic import ValidationError
-
-    from sparring.connectors import ChatbotInfo
+    from sparring.connectors import recorded_info
     from sparring.conversations import RunStore
 
     if not (Path(path) / "manifest.json").is_file():
         return None
-    info = RunStore.open(path, clean=False).manifest.chatbot.get("info")
-    if not info:
-        return None
-    try:
-        return ChatbotInfo.model_validate(info)
-    except ValidationError as exc:
-        message = f"the run's chatbot info does not validate: {exc}"
-        raise ConfigError(
-            Problem(str(Path(path) / "manifest.json"), None, "chatbot.info", message)
-        ) from exc
+    store = RunStore.open(path, clean=False)
+    return recorded_info(store.manifest.chatbot, store.path / "manifest.json")
 
 
 class Namespaces:

@@ -13,7 +13,7 @@ from rich.logging import RichHandler
 from rich.markup import escape
 
 from sparring import __version__
-from sparring.errors import UserInputError
+from sparring.errors import ModelRequired, UserInputError
 
 app = typer.Typer(
     name="sparring",
@@ -102,9 +102,13 @@ def report_user_error(exc: UserInputError) -> None:
 
 
 def main() -> None:
-    """Console entry point: runs the app and maps user errors to exit code 2."""
+    """Console entry point: runs the app and maps user errors, and a step that needs a
+    model run without one, to exit code 2."""
     try:
         app()
     except UserInputError as exc:
         report_user_error(exc)
+        sys.exit(EXIT_USER_ERROR)
+    except ModelRequired as exc:
+        err_console.print(f"[bold red]error[/]: {escape(str(exc))}", highlight=False)
         sys.exit(EXIT_USER_ERROR)

@@ -21,6 +21,7 @@ from sparring.connectors._config import (
     ChatbotInfo,
     create_connector,
     load_chatbot_config,
+    recorded_info,
 )
 from sparring.connectors._probe import (
     ChatbotUnreachable,
@@ -67,6 +68,7 @@ __all__ = [
     "greeting_of",
     "load_chatbot_config",
     "probe",
+    "recorded_info",
     "render_sensei_text",
     "within_timeout",
 ]

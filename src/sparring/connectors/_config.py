@@ -321,3 +321,17 @@ def _locate(config: ChatbotConfig, problem: Problem) -> Problem:
         return problem
     key = tuple(problem.key.split(".")) if problem.key else ()
     return config_problem(config, ("params", *key), problem.message)
+
+
+def recorded_info(chatbot: Mapping[str, Any], manifest: Path) -> ChatbotInfo | None:
+    """chatbot.yaml's ``info`` as a run's ``manifest`` recorded it (its ``chatbot``
+    mapping); ``None`` when it recorded none. Raises ``ConfigError`` (the manifest,
+    ``chatbot.info``) when it does not validate. Every job that reads a run uses this."""
+    info = chatbot.get("info")
+    if not info:
+        return None
+    try:
+        return ChatbotInfo.model_validate(info)
+    except ValidationError as exc:
+        message = f"the run's chatbot info does not validate: {exc}"
+        raise ConfigError(Problem(str(manifest), None, "chatbot.info", message)) from exc

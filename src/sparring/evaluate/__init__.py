@@ -27,12 +27,29 @@ from sparring.evaluate._detectors import (
     make_detector,
 )
 from sparring.evaluate._features import FEATURE_SET_VERSION
+from sparring.evaluate._job import (
+    BreakdownEvaluation,
+    EvaluateResult,
+    EvaluateSettings,
+    evaluate_job,
+    evaluate_job_async,
+)
+from sparring.evaluate._llm_detector import ChatCheckerDetector, GhasselDetector, crash_turns
 from sparring.evaluate._offline import (
     IGNORE_QUESTION,
     LACK_OF_BREVITY,
     LEXICAL_ERROR_TYPES,
     REDUNDANCY,
     OfflineBreakdownDetector,
+)
+from sparring.evaluate._ratings import (
+    ConversationRatings,
+    DimensionRating,
+    DimensionSet,
+    RatingDimension,
+    RatingEvaluation,
+    load_dimensions,
+    rate_conversation,
 )
 from sparring.evaluate._results import (
     CHATBOT_CRASH,
@@ -41,6 +58,16 @@ from sparring.evaluate._results import (
     ConversationBreakdowns,
     TurnBreakdown,
 )
+from sparring.evaluate._stats import (
+    BreakdownStats,
+    ConversationStats,
+    EvaluationStatistics,
+    FiveNumbers,
+    RunStats,
+    conversation_stats,
+    run_stats,
+)
+from sparring.evaluate._taxonomy import ErrorType, Taxonomy, load_taxonomy
 
 __all__ = [
     "BREAKDOWN_DETECTORS",
@@ -56,21 +83,46 @@ __all__ = [
     "BinaryMetrics",
     "BreakdownClassifier",
     "BreakdownDetector",
+    "BreakdownEvaluation",
+    "BreakdownStats",
+    "ChatCheckerDetector",
     "ClassifierMismatch",
     "ConversationBreakdowns",
+    "ConversationRatings",
+    "ConversationStats",
     "DbdcDialogue",
     "DbdcMetrics",
     "DbdcTurn",
     "DetectorFactory",
+    "DimensionRating",
+    "DimensionSet",
+    "ErrorType",
+    "EvaluateResult",
+    "EvaluateSettings",
+    "EvaluationStatistics",
+    "FiveNumbers",
+    "GhasselDetector",
     "OfflineBreakdownDetector",
+    "RatingDimension",
+    "RatingEvaluation",
+    "RunStats",
+    "Taxonomy",
     "TurnBreakdown",
     "TurnOutcome",
     "breakdown_detector",
+    "conversation_stats",
+    "crash_turns",
     "dbdc_metrics",
+    "evaluate_job",
+    "evaluate_job_async",
     "evaluate_on_dbdc",
     "load_classifier",
     "load_dbdc",
+    "load_dimensions",
+    "load_taxonomy",
     "make_detector",
     "parse_dialogue",
+    "rate_conversation",
+    "run_stats",
     "shipped_classifier",
 ]

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, Literal, TypeVar
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
-from sparring.connectors import ChatbotInfo
+from sparring.connectors import ChatbotInfo, recorded_info
 from sparring.conversations import ConversationRecord, RunStore, Slot
-from sparring.errors import ConfigError, ModelRequired, Problem, UserInputError
+from sparring.errors import ModelRequired, Problem, UserInputError
 from sparring.evaluate._llm_detector import (
     ChatCheckerDetector,
     GhasselDetector,
@@ -117,12 +117,8 @@ class EvaluateResult:
 def chatbot_info(store: RunStore) -> ChatbotInfo:
     """chatbot.yaml's ``info`` as the run's manifest recorded it (empty when none: imported
     runs). Raises ``ConfigError`` when it does not validate."""
-    info = store.manifest.chatbot.get("info") or {}
-    try:
-        return ChatbotInfo.model_validate(info)
-    except ValidationError as exc:
-        problem = Problem(str(store.path / "manifest.json"), None, "chatbot.info", str(exc))
-        raise ConfigError(problem) from exc
+    recorded = recorded_info(store.manifest.chatbot, store.path / "manifest.json")
+    return recorded if recorded is not None else ChatbotInfo()
 
 
 def offline_detector() -> BreakdownDetector:

@@ -46,17 +46,16 @@ def utterance(
 
 
 def chatbot_facts(chatbot: ChatbotInfo | None) -> str:
-    """What is known of the chatbot, one fact a line (empty when nothing is)."""
+    """What is known of the chatbot, one fact a line (empty when nothing is): chatbot.yaml's
+    info — with ChatChecker's task, constraints and known limitations when its config.yaml
+    gave them (``ChatbotInfo.prompt_text``) — and the fallback message."""
     if chatbot is None:
         return ""
-    facts = [
-        ("Name", chatbot.name),
-        ("Description", chatbot.description),
-        ("Type", chatbot.type),
-        ("Languages", ", ".join(chatbot.languages) if chatbot.languages else None),
-        ("Fallback message", chatbot.fallback),
-    ]
-    return "\n".join(f"- {label}: {value}" for label, value in facts if value)
+    lines = [f"- {line}" if not line.startswith("- ") else f"  {line}"
+             for line in chatbot.prompt_text().splitlines()]  # fmt: skip
+    if chatbot.fallback:
+        lines.append(f"- Fallback message: {chatbot.fallback}")
+    return "\n".join(lines)
 
 
 # Breakdown detection (ChatChecker) -----------------------------------------------------

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import Field, model_validator
 
@@ -37,6 +37,7 @@ from sparring.errors import UserInputError
 from sparring.jobs import JobSettings, new_run_dir, run_blocking
 from sparring.llm import Model, load_model
 from sparring.simulate._health import DEFAULT_MAX_CHATBOT_FAILURE_SHARE, RunHealth, assess_run
+from sparring.simulate._persona_plan import MAX_TURN_WORDS, TYPICAL_TURN_WORDS
 from sparring.simulate._plan import plan_run
 from sparring.simulate._repeat import repeat_specs
 from sparring.simulate._runner import RunnerLimits
@@ -158,6 +159,7 @@ async def simulate_job_async(
         seed=settings.seed,
         model=model,
         chatbot=config.info,
+        **_user_simulation(config),
         personas=settings.personas,
     )
     specs = repeat_specs(specs, settings.repeat)
@@ -195,6 +197,7 @@ async def resume_job_async(
         seed=settings.seed,
         model=model,
         chatbot=config.info,
+        **_user_simulation(config),
         personas=settings.personas,
     )
     specs = _still_planned(repeat_specs(specs, settings.repeat), store)
@@ -314,3 +317,16 @@ def _still_planned(specs: list[ConversationSpec], store: RunStore) -> list[Conve
             "started?): %s", len(missing), ", ".join(sorted(missing)[:5]),
         )  # fmt: skip
     return kept
+
+
+def _user_simulation(config: ChatbotConfig) -> dict[str, Any]:
+    """``plan_run``'s turn lengths and persona turn limit from ChatChecker's
+    ``user_simulation_config`` when chatbot.yaml has one (else the defaults)."""
+    simulation = config.user_simulation
+    if simulation is None:
+        return {}
+    typical, longest = simulation.typical_words, simulation.max_words
+    return {
+        "turn_words": (typical or TYPICAL_TURN_WORDS, longest or MAX_TURN_WORDS),
+        "persona_turns": simulation.turn_limit,
+    }

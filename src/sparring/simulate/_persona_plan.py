@@ -97,9 +97,11 @@ def persona_spec(
     typical_words: int | None = TYPICAL_TURN_WORDS,
     max_words: int | None = MAX_TURN_WORDS,
     chatbot: ChatbotInfo | None = None,
+    turns: int = PERSONA_TURNS,
 ) -> ConversationSpec:
     """The one conversation of ``persona`` alone (id ``<name>/0``): its task is the goal,
-    the chatbot may greet first, ``PERSONA_TURNS`` user turns at most."""
+    the chatbot may greet first, ``turns`` user turns at most (ChatChecker's
+    ``max_user_turns``; default ``PERSONA_TURNS``)."""
     styles, behaviours = persona_styles(persona, ())
     about = chatbot.name or chatbot.description if chatbot is not None else None
     return ConversationSpec(
@@ -112,7 +114,7 @@ def persona_spec(
         interaction_styles=styles,
         is_starter=True,
         fallback=chatbot.fallback if chatbot is not None else None,
-        stop=StopCondition("steps", steps=PERSONA_TURNS),
+        stop=StopCondition("steps", steps=turns),
         persona=persona,
         persona_path=str(path),
         behaviours=behaviours,

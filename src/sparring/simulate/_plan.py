@@ -24,6 +24,7 @@ from sparring.profiles import (
 )
 from sparring.simulate._persona_plan import (
     MAX_TURN_WORDS,
+    PERSONA_TURNS,
     TYPICAL_TURN_WORDS,
     persona_names,
     persona_spec,
@@ -62,6 +63,7 @@ async def plan_run(
     chatbot: ChatbotInfo | None = None,
     personas: Iterable[Path | str] = (),
     turn_words: tuple[int | None, int | None] = (TYPICAL_TURN_WORDS, MAX_TURN_WORDS),
+    persona_turns: int = PERSONA_TURNS,
 ) -> tuple[list[ConversationSpec], list[Path]]:
     """Load and plan every profile; return the specs (ids ``<profile>/<index>``) and the
     profile files. Two profiles with the same ``test_name`` get their file stem added.
@@ -72,7 +74,8 @@ async def plan_run(
     ``user.persona`` (which plays its conversations under their usual ids); with no
     profiles, each persona is one conversation of its own (``<persona>/0``, see
     ``_persona_plan``). ``turn_words`` is the typical and maximum user turn length in
-    words told to a persona-playing model (ChatChecker's ``user_simulation_config``).
+    words told to a persona-playing model and ``persona_turns`` the most user turns of a
+    persona playing alone (ChatChecker's ``user_simulation_config``).
     Every file is checked before planning: ``ConfigError`` lists every problem."""
     loaded = load_persona_files(personas)
     paths = list(paths)
@@ -96,7 +99,7 @@ async def plan_run(
         for (path, persona), name in zip(loaded, persona_names(loaded), strict=True):
             specs.append(
                 persona_spec(persona, path, name, seed=seed, chatbot=chatbot,
-                             typical_words=typical, max_words=longest)
+                             typical_words=typical, max_words=longest, turns=persona_turns)
             )  # fmt: skip
     files = [p.source for p in profiles if p.source is not None]
     return specs, files
