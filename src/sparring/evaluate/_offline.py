@@ -18,7 +18,7 @@ with no chatbot turn recorded, is put at the index the missing reply would have 
 from __future__ import annotations
 
 from sparring.connectors import ChatbotInfo
-from sparring.conversations import ConversationRecord, ErrorCode
+from sparring.conversations import ConversationRecord, ErrorCode, Turn
 from sparring.evaluate._classifier import BreakdownClassifier, shipped_classifier
 from sparring.evaluate._detectors import breakdown_detector
 from sparring.evaluate._features import (
@@ -32,7 +32,7 @@ from sparring.evaluate._results import (
     ConversationBreakdowns,
     TurnBreakdown,
 )
-from sparring.types import Strategy, TextModel
+from sparring.types import SENSEI_BUTTONS_HEADER, Strategy, TextModel
 
 REDUNDANCY = "redundancy"
 IGNORE_QUESTION = "ignore question"
@@ -132,12 +132,19 @@ class OfflineBreakdownDetector:
 
 
 def record_features(record: ConversationRecord, chatbot: ChatbotInfo) -> ConversationFeatures:
-    """The features of ``record``'s chatbot turns: the turn's text (its messages when it
-    has no text; buttons are left out) and the fallback phrase (the record's, else the
-    chatbot's). Training computes them through here too."""
+    """The features of ``record``'s chatbot turns: what the turn said (its messages, else
+    its text without SENSEI's rendering of the buttons — a long button list is no long
+    reply) and the fallback phrase (the record's, else the chatbot's). Training computes
+    them through here too."""
     roles = [t.role for t in record.turns]
-    texts = [t.text or " ".join(t.messages) for t in record.turns]
+    texts = [_said(t) for t in record.turns]
     return conversation_features(roles, texts, record.fallback or chatbot.fallback)
+
+
+def _said(turn: Turn) -> str:
+    if turn.messages:
+        return " ".join(turn.messages)
+    return turn.text.split(SENSEI_BUTTONS_HEADER, 1)[0].strip()
 
 
 def _crashed_turns(record: ConversationRecord) -> dict[int, str]:
