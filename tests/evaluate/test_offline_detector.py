@@ -178,3 +178,21 @@ async def test_sensei_wild_conversations(shared_data: Path) -> None:
                 assert t.breakdown and t.score == 0.0
         judged += len(result.turns)
     assert judged > 150
+
+
+async def test_senseis_failure_placeholder_is_a_crash_without_judgement() -> None:
+    from sparring.connectors import ChatbotInfo
+    from sparring.conversations import ConversationRecord, Turn
+    from sparring.evaluate import CHATBOT_CRASH, OfflineBreakdownDetector
+
+    record = ConversationRecord(
+        id="ada/0",
+        profile="ada",
+        turns=[
+            Turn(role="user", text="Do you lend laptops to students?"),
+            Turn(role="assistant", text="Error: The server did not respond."),
+        ],
+    )
+    judged = await OfflineBreakdownDetector().detect(record, ChatbotInfo(), [CHATBOT_CRASH])
+    [turn] = judged.turns
+    assert turn.breakdown is True and turn.error_types == [CHATBOT_CRASH] and turn.score == 0.0

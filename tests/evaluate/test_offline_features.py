@@ -80,3 +80,13 @@ def test_long_reply_and_empty_texts() -> None:
     assert np.isfinite(f.matrix).all()
     nothing = conversation_features([U, U], ["a", "b"])
     assert nothing.turns == [] and nothing.matrix.shape == (0, len(FEATURE_NAMES))
+
+
+def test_a_value_of_the_asked_kind_answers_a_question() -> None:
+    from sparring.evaluate._features import answers_with_value
+
+    assert answers_with_value("how much will it cost", "The total is $14.00.")
+    assert answers_with_value("how long will it take?", "Ready in about 15 minutes.")
+    assert answers_with_value("How many pizzas did I order?", "You ordered 2 pizzas.")
+    assert not answers_with_value("how much will it cost", "We are open until 11 pm.")
+    assert not answers_with_value("what is your name?", "$14.00")

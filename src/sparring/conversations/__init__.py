@@ -34,6 +34,7 @@ from sparring.conversations._records import (
 )
 from sparring.conversations._render import render_summary
 from sparring.conversations._sensei import (
+    SENSEI_SERVER_ERROR,
     export_sensei,
     import_sensei,
     is_sensei_conversation,
@@ -67,6 +68,7 @@ __all__ = [
     "MANIFEST_SCHEMA_VERSION",
     "SCHEMA_VERSION",
     "SENSEI_BUTTONS_HEADER",
+    "SENSEI_SERVER_ERROR",
     "ChatCheckerDialogue",
     "ConversationError",
     "ConversationRecord",

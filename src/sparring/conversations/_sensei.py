@@ -32,6 +32,9 @@ from sparring.conversations._records import ConversationError, ConversationRecor
 from sparring.errors import ConfigError, Problem
 from sparring.types import SENSEI_BUTTONS_HEADER, Button
 
+SENSEI_SERVER_ERROR = "Error: The server"
+"""How SENSEI's chatbot turns begin when the chatbot failed (``Error: The server did not
+respond.``): judges read such a turn as a crash, not as something the bot said."""
 SENSEI = "sensei"
 """Key of SENSEI's leftovers in ``ConversationRecord.extra`` and the imported records'
 ``simulator``."""

@@ -22,11 +22,14 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 
 import numpy as np
 from numpy.typing import NDArray
 from rapidfuzz import fuzz
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
+
+from sparring.values import find_values
 
 FEATURE_SET_VERSION = 1
 """Version of ``FEATURE_NAMES`` and their definitions (the model file records it)."""
@@ -190,6 +193,26 @@ def answers_yes_no(text: str) -> bool:
     return bool(tokens) and tokens[0] in _YES_NO_WORDS
 
 
+_ASKED_KINDS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (re.compile(r"\b(how much|cost|costs|price|prices|pay|charge|fee)\b"), ("money",)),
+    (re.compile(r"\b(how long|when|what time|how soon|wait)\b"), ("time", "date")),
+    (re.compile(r"\b(how many|how old|what number)\b"), ("int",)),
+)
+"""What a question asks for, read lexically, and the value kinds (``sparring.values``)
+that answer it: "how much will it cost" is answered by "$14.00" though no word is shared."""
+
+
+def answers_with_value(question: str, reply: str) -> bool:
+    """Whether ``reply`` holds a value of the kind ``question`` asks for (a price for "how
+    much", a time or duration for "how long"/"when", a number for "how many")."""
+    asked = question.lower()
+    today = date.today()
+    for pattern, kinds in _ASKED_KINDS:
+        if pattern.search(asked) and any(find_values(k, reply, today) for k in kinds):
+            return True
+    return False
+
+
 def has_phrase(text: str, phrases: Sequence[str]) -> bool:
     """Any of ``phrases`` (lower case) occurs in ``text``."""
     low = " ".join(text.lower().replace("’", "'").split())
@@ -279,6 +302,7 @@ def _turn_features(
     ignored = (
         asked
         and not yes_no_answer
+        and not answers_with_value(user_text, text)
         and user_overlap == 0.0
         and (float(sims[i, user]) < 0.2 if user is not None else True)
     )

@@ -18,7 +18,7 @@ with no chatbot turn recorded, is put at the index the missing reply would have 
 from __future__ import annotations
 
 from sparring.connectors import ChatbotInfo
-from sparring.conversations import ConversationRecord, ErrorCode, Turn
+from sparring.conversations import SENSEI_SERVER_ERROR, ConversationRecord, ErrorCode, Turn
 from sparring.evaluate._classifier import BreakdownClassifier, shipped_classifier
 from sparring.evaluate._detectors import breakdown_detector
 from sparring.evaluate._features import (
@@ -149,7 +149,8 @@ def _said(turn: Turn) -> str:
 
 def _crashed_turns(record: ConversationRecord) -> dict[int, str]:
     """Index → message of the chatbot turns that failed (codes 500/504): the error's own
-    turn when it is the chatbot's, else the one after it (the reply never came)."""
+    turn when it is the chatbot's, else the one after it (the reply never came); and the
+    turns holding SENSEI's failure placeholder (``Error: The server did not respond.``)."""
     crashed: dict[int, str] = {}
     for error in record.errors:
         if int(error.code) not in CRASH_CODES or error.turn is None:
@@ -158,6 +159,9 @@ def _crashed_turns(record: ConversationRecord) -> dict[int, str]:
         if not (0 <= turn < len(record.turns) and record.turns[turn].role == "assistant"):
             turn += 1
         crashed.setdefault(turn, f"{error.message} (code {int(error.code)})")
+    for index, turn_ in enumerate(record.turns):  # SENSEI's placeholder for a failed reply
+        if turn_.role == "assistant" and _said(turn_).startswith(SENSEI_SERVER_ERROR):
+            crashed.setdefault(index, _said(turn_))
     return crashed
 
 

@@ -24,7 +24,7 @@ from sparring.check.functions._common import (
     utterances,
 )
 from sparring.check.functions._model import ask_model
-from sparring.conversations import ConversationRecord
+from sparring.conversations import SENSEI_SERVER_ERROR, ConversationRecord
 from sparring.language import MIN_LETTERS, identify_language, short_language
 
 CODES = {
@@ -111,7 +111,6 @@ class SameLanguageAnswer(BaseModel):
     reason: str = ""
 
 
-_SERVER_ERROR = "Error: The server"
 MIN_USER_WORDS = 3
 """User utterances with fewer words are read with ``SHORT_MARKERS`` only."""
 
@@ -134,7 +133,7 @@ def responds_in_same_language(context: FunctionContext) -> bool:
     kept = [
         u
         for u in utterances(record)
-        if not (u[1] == "assistant" and u[2].startswith(_SERVER_ERROR))
+        if not (u[1] == "assistant" and u[2].startswith(SENSEI_SERVER_ERROR))
     ]
     if len(kept) <= 1:
         note(context, "responds_in_same_language", reason="nothing to compare")
