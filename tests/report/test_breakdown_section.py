@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from report_builders import HOSTILE, conversation, make_run
 
-from sparring.evaluate._job import EvaluateSettings, evaluate_job
+from sparring.evaluate import EvaluateSettings, evaluate_job
 from sparring.llm import ScriptedModel
-from sparring.report import RunView, render_report
+from sparring.report import RunView, render_report, write_report
 
 
 def responder(messages: list[dict[str, str]]) -> dict[str, Any]:
@@ -67,3 +67,20 @@ def test_the_breakdown_section_appears_after_evaluate(run: Path) -> None:
 def test_no_section_without_evaluations(tmp_path: Path) -> None:
     path = make_run(tmp_path / "run", [conversation("a/0", ["hi"])]).path
     assert 'id="dialogue-breakdowns"' not in render_report(RunView.open(path))
+
+
+@pytest.mark.usefixtures("report_sections")
+def test_breakdown_turns_are_marked_on_the_conversation_page(run: Path, tmp_path: Path) -> None:
+    from test_report_browser import CHROMIUM, chromium, console_errors
+
+    html = render_report(RunView.open(run))
+    data = html[html.index('id="sparring-conversations"') :]
+    assert '"breakdowns":[[3,0.05,["lack of sociality","ignore request"]' in data
+    if CHROMIUM is None:
+        pytest.skip("chromium is not installed")
+    report = write_report(run)
+    done = chromium(tmp_path, report.as_uri() + "#conv=rude%2F0", "--dump-dom")
+    assert console_errors(done.stderr) == []
+    page = done.stdout.split('id="conversation-page"')[1]
+    assert page.count('class="breakdown-note"') == 1
+    assert "breakdown (chatchecker, score 0.05): lack of sociality, ignore request" in page

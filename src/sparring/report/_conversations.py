@@ -18,6 +18,8 @@ from typing import Any
 from markupsafe import Markup
 
 from sparring.conversations import ConversationRecord
+from sparring.evaluate import ConversationBreakdowns
+from sparring.report._breakdowns import stored_breakdowns
 from sparring.report._section import (
     ReportSection,
     SectionHtml,
@@ -42,10 +44,16 @@ def _verdict(verdict: Verdict) -> list[Any]:
     return [verdict.rule, verdict.status, text, str(verdict.strategy), verdict.turns]
 
 
-def conversation_data(record: ConversationRecord, verdicts: list[Verdict]) -> dict[str, Any]:
+def conversation_data(
+    record: ConversationRecord,
+    verdicts: list[Verdict],
+    breakdowns: ConversationBreakdowns | None = None,
+) -> dict[str, Any]:
     """What the browser needs to show ``record`` (its index row and its page); the
-    verdicts that judged it (not applicable ones left out). Times are seconds, cost US$."""
+    verdicts that judged it (not applicable ones left out) and the turns a breakdown
+    detector judged a breakdown. Times are seconds, cost US$."""
     shown = [v for v in verdicts if v.status != "not_applicable"]
+    broken = breakdowns.breakdowns if breakdowns is not None else []
     return {
         "id": record.id,
         "profile": record.profile,
@@ -73,6 +81,7 @@ def conversation_data(record: ConversationRecord, verdicts: list[Verdict]) -> di
             for name, o in record.outputs.items()
         ],
         "variables": _value(record.variables),
+        "breakdowns": [[b.turn, b.score, b.error_types, b.reasoning, b.detector] for b in broken],
     }
 
 
@@ -94,7 +103,9 @@ class Conversations(ReportSection):
 
     def render(self, run: RunView) -> SectionHtml:
         verdicts = run.verdicts_by_conversation
-        data = [conversation_data(r, verdicts.get(r.id, [])) for r in run.records]
+        stored = stored_breakdowns(run.path)
+        judged = {c.conversation: c for c in stored[0].conversations} if stored else {}
+        data = [conversation_data(r, verdicts.get(r.id, []), judged.get(r.id)) for r in run.records]
         failing = sum(1 for item in data if item["errors"] or item["failed"])
         html = render_template(
             "conversations.html.j2",

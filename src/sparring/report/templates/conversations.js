@@ -113,6 +113,8 @@
       nodes.push(el("ul", {}, c.goals.map(function (g) { return el("li", { text: g }); })));
     }
     if (c.notes.length) { nodes.push(el("p", { "class": "error", text: "Notes: " + c.notes.join("; ") })); }
+    var broken = new Map();
+    (c.breakdowns || []).forEach(function (b) { broken.set(b[0], b); });
     nodes.push(el("h4", { text: "Turns" }));
     nodes.push(el("div", { "class": "turns" }, c.turns.map(function (t, i) {
       var meta = "#" + i + " " + (t[0] === "user" ? "user" : "chatbot") +
@@ -123,7 +125,14 @@
           return el("span", { "class": "tag", title: b[1] || "", text: "▣ " + b[0] });
         })));
       }
-      return el("div", { "class": "bubble " + t[0] + (hits.has(i) ? " hit" : "") }, parts);
+      var b = broken.get(i);
+      if (b) {
+        var label = "breakdown (" + b[4] + (b[1] === null ? "" : ", score " + b[1].toFixed(2)) + ")" +
+          (b[2].length ? ": " + b[2].join(", ") : "");
+        parts.push(el("div", { "class": "breakdown-note", title: b[3], text: label + " — " + b[3] }));
+      }
+      return el("div", { "class": "bubble " + t[0] + (hits.has(i) ? " hit" : "") +
+        (b ? " broken" : "") }, parts);
     })));
     if (c.outputs.length) {
       nodes.push(el("h4", { text: "Outputs" }));
