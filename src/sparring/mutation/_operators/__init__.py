@@ -1,0 +1,2 @@
+"""The built-in mutation operators; importing this package registers them (one module
+per kind of project)."""
