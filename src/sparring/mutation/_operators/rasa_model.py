@@ -167,18 +167,38 @@ def trim_end(lines: list[str], start: int, end: int) -> int:
 def delete_lines(text: str, start: int, end: int) -> str:
     """``text`` without lines ``start``–``end`` and one of the blank separators around
     them: the following ones, or the preceding ones when the deleted lines end their
-    list (what follows is less indented, or nothing does)."""
+    list (what follows is less indented, starts differently, or is nothing)."""
     lines = text.splitlines(keepends=True)
     after = end
     while after < len(lines) and is_blank(lines[after]):
         after += 1
-    last = after == len(lines) or indent_of(lines[after]) < indent_of(lines[start])
+    last = (
+        after == len(lines)
+        or indent_of(lines[after]) < indent_of(lines[start])
+        or lines[after].lstrip()[:1] != lines[start].lstrip()[:1]
+    )
     if not last:
         end = after
     else:
         while start > 0 and is_blank(lines[start - 1]):
             start -= 1
     return "".join(lines[:start] + lines[end:])
+
+
+def cut_lines(text: str, start: int, end: int) -> str:
+    """``text`` without lines ``start``–``end``, nothing else."""
+    lines = text.splitlines(keepends=True)
+    return "".join(lines[:start] + lines[end:])
+
+
+def replace_line(text: str, number: int, col: int, old: str, new: str) -> str:
+    """``text`` with ``old`` (found at ``col`` of line ``number``) replaced by ``new``."""
+    lines = text.splitlines(keepends=True)
+    line = lines[number]
+    if line[col : col + len(old)] != old:
+        raise ValueError(f"line {number + 1} no longer reads {old!r}")
+    lines[number] = line[:col] + new + line[col + len(old) :]
+    return "".join(lines)
 
 
 def delete_each(text: str, ranges: Iterable[tuple[int, int]]) -> str:
