@@ -164,11 +164,26 @@ def trim_end(lines: list[str], start: int, end: int) -> int:
     return end
 
 
+def _with_comment_above(lines: list[str], start: int) -> int:
+    """``start`` moved up over the comment lines written just above it, at its indent
+    (a YAML element's own comment; a Markdown ``##`` header has none)."""
+    if lines[start].lstrip().startswith("#"):
+        return start
+    while start > 0:
+        above = lines[start - 1]
+        if not (above.lstrip().startswith("#") and indent_of(above) == indent_of(lines[start])):
+            break
+        start -= 1
+    return start
+
+
 def delete_lines(text: str, start: int, end: int) -> str:
-    """``text`` without lines ``start``–``end`` and one of the blank separators around
-    them: the following ones, or the preceding ones when the deleted lines end their
-    list (what follows is less indented, starts differently, or is nothing)."""
+    """``text`` without lines ``start``–``end`` (with the comment just above them) and
+    one of the blank separators around them: the following ones, or the preceding ones
+    when the deleted lines end their list (what follows is less indented, starts
+    differently, or is nothing)."""
     lines = text.splitlines(keepends=True)
+    start = _with_comment_above(lines, start)
     after = end
     while after < len(lines) and is_blank(lines[after]):
         after += 1
@@ -218,6 +233,11 @@ def line_offsets(text: str) -> list[int]:
     for line in text.splitlines(keepends=True):
         offsets.append(offsets[-1] + len(line))
     return offsets
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 example``, ``3 examples``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def numbered(names: Iterable[str]) -> list[str]:

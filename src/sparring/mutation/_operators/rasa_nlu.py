@@ -21,6 +21,7 @@ from sparring.mutation._operators.rasa_model import (
     delete_each,
     delete_lines,
     numbered,
+    plural,
     replace_line,
 )
 from sparring.mutation._operators.rasa_regex import RegexSite, regex_sites
@@ -102,7 +103,7 @@ class DeleteIntent(RasaOperator):
             examples += sum(len(block.examples) for block in blocks)
             if blocks:
                 files[file.path] = delete_each(file.text, [(b.start, b.end) for b in blocks])
-        said = f"Deleted intent `{intent}` and its {examples} training examples."
+        said = f"Deleted intent `{intent}` and its training data ({plural(examples, 'example')})."
         return files, said
 
 
@@ -121,7 +122,8 @@ class DeleteSynonyms(RasaOperator):
 
     @staticmethod
     def _edit(file: TrainingFile, block: NluBlock) -> tuple[dict[str, str], str]:
-        said = f"Deleted the {len(block.examples)} synonyms of `{block.name}`."
+        values = plural(len(block.examples), "value")
+        said = f"Deleted the synonyms of `{block.name}` ({values})."
         return {file.path: delete_lines(file.text, block.start, block.end)}, said
 
 
