@@ -4,6 +4,7 @@ the domain (``domain.yml``, or the YAML files of a ``domain/`` folder) and ``con
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from sparring.errors import ConfigError, Problem
@@ -29,13 +30,21 @@ def _files(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
     return sorted(found, key=lambda p: p.as_posix())
 
 
+# Parsing is pure and costs far more than reading: each file's parse is kept by its text,
+# so listing locations and applying one reads the files again but parses them once.
+_read_training_yaml = lru_cache(maxsize=64)(rasa_yaml.read_training)
+_read_training_markdown = lru_cache(maxsize=64)(rasa_markdown.read_training)
+_read_domain = lru_cache(maxsize=16)(rasa_yaml.read_domain)
+_read_config = lru_cache(maxsize=16)(rasa_yaml.read_config)
+
+
 def training_files(root: Path) -> list[TrainingFile]:
     """Every YAML and Markdown file under ``data/``, sorted by path."""
     files: list[TrainingFile] = []
     for path in _files(root / "data", (*_YAML, ".md")):
-        relative, text = _read(root, path)
-        reader = rasa_markdown if path.suffix.lower() == ".md" else rasa_yaml
-        files.append(reader.read_training(relative, text))
+        markdown = path.suffix.lower() == ".md"
+        reader = _read_training_markdown if markdown else _read_training_yaml
+        files.append(reader(*_read(root, path)))
     return files
 
 
@@ -43,13 +52,13 @@ def domain_files(root: Path) -> list[YamlFile]:
     """``domain.yml`` (or ``.yaml``), else every YAML file of ``domain/``."""
     paths = [root / name for name in ("domain.yml", "domain.yaml") if (root / name).is_file()]
     paths = paths[:1] or _files(root / "domain", _YAML)
-    return [rasa_yaml.read_domain(*_read(root, path)) for path in paths]
+    return [_read_domain(*_read(root, path)) for path in paths]
 
 
 def config_file(root: Path) -> YamlFile | None:
     for name in ("config.yml", "config.yaml"):
         if (root / name).is_file():
-            return rasa_yaml.read_config(*_read(root, root / name))
+            return _read_config(*_read(root, root / name))
     return None
 
 
