@@ -164,6 +164,11 @@ def trim_end(lines: list[str], start: int, end: int) -> int:
     return end
 
 
+def _is_comment(line: str) -> bool:
+    """A YAML comment line (not a Markdown ``##`` header)."""
+    return line.lstrip().startswith("#") and not line.startswith("##")
+
+
 def _with_comment_above(lines: list[str], start: int) -> int:
     """``start`` moved up over the comment lines written just above it, at its indent
     (a YAML element's own comment; a Markdown ``##`` header has none)."""
@@ -187,10 +192,13 @@ def delete_lines(text: str, start: int, end: int) -> str:
     after = end
     while after < len(lines) and is_blank(lines[after]):
         after += 1
+    probe = after  # the next element, past comments (a Markdown header is one)
+    while probe < len(lines) and (is_blank(lines[probe]) or _is_comment(lines[probe])):
+        probe += 1
     last = (
-        after == len(lines)
-        or indent_of(lines[after]) < indent_of(lines[start])
-        or lines[after].lstrip()[:1] != lines[start].lstrip()[:1]
+        probe == len(lines)
+        or indent_of(lines[probe]) < indent_of(lines[start])
+        or lines[probe].lstrip()[:1] != lines[start].lstrip()[:1]
     )
     if not last:
         end = after
