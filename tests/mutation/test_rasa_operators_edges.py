@@ -122,3 +122,17 @@ def test_delete_lines_keeps_one_blank_separator() -> None:
     assert delete_lines(text, 4, 5) == "items:\n  - a\n\n  - c\nnext: 1\n"
     assert delete_lines(text, 6, 7) == "items:\n  - a\n\n  # about b\n  - b\nnext: 1\n"
     assert delete_lines(text, 1, 2) == "items:\n  # about b\n  - b\n\n  - c\nnext: 1\n"
+
+
+def test_markdown_rules_and_or_intents(tmp_path: Path) -> None:
+    stories = "## s\n* greet OR hello\n  - utter_greet\n\n>> r\n* bye\n  - utter_bye\n"
+    root = write_project(tmp_path, {"data/core.md": stories})
+    operator = OPERATORS.get("rasa.delete_step")
+    assert [loc.key for loc in operator.locations(root)] == [
+        "story:s/step 1",
+        "story:s/step 2",
+        "rule:r/step 1",
+        "rule:r/step 2",
+    ]
+    _, said = operator.apply(root, Location(file="data/core.md", key="story:s/step 1"))
+    assert said == "Deleted intent `greet OR hello` (step 1) of story `s`."

@@ -40,7 +40,8 @@ def _step(number: int, line: str) -> Step | None:
         return None
     user = _USER.match(line)
     if user:
-        return Step("intent", re.split(r"[{\s]", user.group(1))[0], number, number + 1)
+        name = re.sub(r"\{.*?\}", "", user.group(1)).strip()  # entities dropped
+        return Step("intent", name, number, number + 1)
     bot = _BOT.match(line)
     if bot and "{" not in bot.group(1):
         return Step("action", bot.group(1), number, number + 1)
