@@ -1,0 +1,188 @@
+"""Rasa 2.x/3.x YAML files (training data, domain, config) located in their text.
+
+The files are *composed* by ruamel.yaml (not loaded): every node keeps the marks where it
+starts and ends, so each block, step, response and list entry is known by its lines and
+characters, and an operator can cut or rewrite exactly those.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from sparring._yaml import yaml_error_problem
+from sparring.errors import ConfigError
+from sparring.mutation._operators.rasa_model import (
+    Dialogue,
+    Entry,
+    Example,
+    NluBlock,
+    Payload,
+    Response,
+    Span,
+    Step,
+    TrainingFile,
+    YamlFile,
+    is_blank,
+    line_offsets,
+    trim_end,
+)
+
+NLU_KINDS = ("intent", "synonym", "regex", "lookup")
+_STEP_KINDS = {"intent": "intent", "user": "intent", "action": "action", "bot": "action"}
+_ITEM = re.compile(r"^\s*-\s+(.*?)\s*$")
+
+
+def compose(path: str, text: str) -> Node | None:
+    """The node tree of ``text`` (``None`` when empty); ``ConfigError`` if invalid."""
+    try:
+        node: Node | None = YAML(typ="rt").compose(text)
+    except YAMLError as exc:
+        raise ConfigError(yaml_error_problem(path, exc, text)) from exc
+    return node
+
+
+def get(node: Any, key: str) -> Any:
+    """The value node of ``key`` in a mapping node, else ``None``."""
+    if isinstance(node, MappingNode):
+        for key_node, value in node.value:
+            if isinstance(key_node, ScalarNode) and key_node.value == key:
+                return value
+    return None
+
+
+def items(node: Any) -> list[Any]:
+    """The item nodes of a sequence node (``[]`` for anything else)."""
+    return list(node.value) if isinstance(node, SequenceNode) else []
+
+
+def scalar(node: Any) -> str | None:
+    return str(node.value) if isinstance(node, ScalarNode) else None
+
+
+def lines_of(node: Node, lines: list[str]) -> tuple[int, int]:
+    """The whole lines of a block node: from its first line to its last content line."""
+    start = node.start_mark.line
+    mark = node.end_mark
+    end = mark.line
+    if end < len(lines) and not is_blank(lines[end][: mark.column]):
+        end += 1
+    return start, trim_end(lines, start, max(end, start + 1))
+
+
+def _first_key(node: Any, keys: tuple[str, ...] | dict[str, str]) -> tuple[str, Any] | None:
+    if isinstance(node, MappingNode):
+        for key_node, value in node.value:
+            if isinstance(key_node, ScalarNode) and key_node.value in keys:
+                return str(key_node.value), value
+    return None
+
+
+def _examples(node: Any, lines: list[str]) -> tuple[Example, ...]:
+    """The ``- example`` lines of a literal ``examples: |`` block."""
+    if not isinstance(node, ScalarNode) or node.style not in ("|", ">"):
+        return ()
+    found: list[Example] = []
+    for number in range(node.start_mark.line + 1, lines_of(node, lines)[1]):
+        match = _ITEM.match(lines[number])
+        if match:
+            found.append(Example(number, match.start(1), match.group(1)))
+    return tuple(found)
+
+
+def read_training(path: str, text: str) -> TrainingFile:
+    """The NLU blocks, stories and rules of a YAML training-data file."""
+    root = compose(path, text)
+    lines = text.splitlines(keepends=True)
+    blocks: list[NluBlock] = []
+    for item in items(get(root, "nlu")):
+        head = _first_key(item, NLU_KINDS)
+        name = scalar(head[1]) if head else None
+        if head and name is not None:
+            start, end = lines_of(item, lines)
+            examples = _examples(get(item, "examples"), lines)
+            blocks.append(NluBlock(head[0], name, start, end, examples))
+    dialogues: list[Dialogue] = []
+    for section, kind in (("stories", "story"), ("rules", "rule")):
+        for item in items(get(root, section)):
+            name = scalar(get(item, kind))
+            if name is None:
+                continue
+            steps: list[Step] = []
+            for step in items(get(item, "steps")):
+                head = _first_key(step, _STEP_KINDS)
+                step_kind = _STEP_KINDS[head[0]] if head else "other"
+                step_name = (scalar(head[1]) if head else None) or ""
+                steps.append(Step(step_kind, step_name, *lines_of(step, lines)))
+            dialogues.append(Dialogue(kind, name, *lines_of(item, lines), tuple(steps)))
+    dialogues.sort(key=lambda dialogue: dialogue.start)
+    return TrainingFile(path, text, tuple(blocks), tuple(dialogues))
+
+
+def _response(key: Node, value: Node, text: str, lines: list[str]) -> Response:
+    offsets = line_offsets(text)
+    block = value.start_mark.line > key.start_mark.line and not getattr(value, "flow_style", False)
+    if block:
+        start, end = lines_of(value, lines)
+        body = Span(offsets[start], offsets[end], start)
+    else:
+        body = Span(value.start_mark.index, value.end_mark.index, value.start_mark.line)
+    texts: list[tuple[int, Span]] = []
+    payloads: list[tuple[int, int, Payload]] = []
+    for variation, item in enumerate(items(value), start=1):
+        node = get(item, "text")
+        if isinstance(node, ScalarNode):
+            texts.append((variation, _span(node)))
+        for button, entry in enumerate(items(get(item, "buttons")), start=1):
+            payload = get(entry, "payload")
+            if isinstance(payload, ScalarNode):
+                style = payload.style if payload.style in ('"', "'") else None
+                payloads.append((variation, button, Payload(_span(payload), payload.value, style)))
+    return Response(str(key.value), key.start_mark.line, body, block, tuple(texts), tuple(payloads))
+
+
+def _span(node: Node) -> Span:
+    return Span(node.start_mark.index, node.end_mark.index, node.start_mark.line)
+
+
+def read_domain(path: str, text: str) -> YamlFile:
+    """The intents and responses (``responses``, or Rasa 1.x ``templates``) of a domain."""
+    root = compose(path, text)
+    lines = text.splitlines(keepends=True)
+    intents: list[Entry] = []
+    for item in items(get(root, "intents")):
+        name = scalar(item)
+        if name is None and isinstance(item, MappingNode) and item.value:
+            name = scalar(item.value[0][0])
+        if name is not None:
+            intents.append(Entry("intents", name, *lines_of(item, lines)))
+    responses: list[Response] = []
+    for section in ("responses", "templates"):
+        node = get(root, section)
+        if isinstance(node, MappingNode):
+            for key, value in node.value:
+                responses.append(_response(key, value, text, lines))
+    return YamlFile(path, text, tuple(intents), tuple(responses))
+
+
+def read_config(path: str, text: str) -> YamlFile:
+    """The named pipeline components and policies of ``config.yml``, with the settings
+    naming fallback actions."""
+    root = compose(path, text)
+    lines = text.splitlines(keepends=True)
+    entries: list[Entry] = []
+    settings: dict[str, str] = {}
+    for section in ("pipeline", "policies"):
+        for item in items(get(root, section)):
+            name = scalar(get(item, "name"))
+            if name is None:
+                continue
+            entries.append(Entry(section, name, *lines_of(item, lines)))
+            for key, value in item.value:
+                if str(key.value).endswith("fallback_action_name") and scalar(value):
+                    settings[str(key.value)] = str(value.value)
+    return YamlFile(path, text, entries=tuple(entries), settings=settings)
