@@ -46,18 +46,20 @@ class Durations(BaseModel):
 
 class OriginalResult(BaseModel):
     """The unmutated bot's run (the job's output folder itself): its conversations, the
-    rules and generic codes that failed on it (false positives, never used to kill), and
-    how long it took."""
+    rules and generic codes that failed on it (false positives, never used to kill), what
+    the builder noted (``cached model reused``), and how long it took."""
 
     conversations: int = 0
     false_positives: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
     durations: Durations = Field(default_factory=Durations)
 
 
 class MutantResult(BaseModel):
     """One mutant's outcome: what it is, its status, what killed it (rule names, generic
     failure names such as ``goal_not_completed``, or ``unreachable``), where its run is
-    (relative to the job's folder), why it was stillborn or errored, and the durations."""
+    (relative to the job's folder), why it was stillborn or errored, what the builder
+    noted, and the durations."""
 
     id: str
     operator: str
@@ -68,6 +70,7 @@ class MutantResult(BaseModel):
     killed_by: list[str] = Field(default_factory=list)
     run: str | None = None
     reason: str | None = None
+    notes: list[str] = Field(default_factory=list)
     durations: Durations = Field(default_factory=Durations)
 
 
