@@ -85,16 +85,24 @@ def mutant_folder(mutant_id: str) -> str:
 
 
 async def run_bot(
-    builder: MutantBuilder, plan: RunPlan, files: dict[str, str], run_dir: Path, build_dir: Path
+    builder: MutantBuilder,
+    plan: RunPlan,
+    files: dict[str, str],
+    run_dir: Path,
+    build_dir: Path,
+    durations: Durations | None = None,
 ) -> BotRun:
     """Copy the project with ``files`` written over it, build, simulate into ``run_dir``,
-    check, and close the bot (always). Raises ``BuildFailed``, ``ChatbotUnreachable``."""
+    check, and close the bot (always); ``durations`` is filled as each step ends. Raises
+    ``BuildFailed``, ``ChatbotUnreachable``."""
     project = copy_project(plan.project, files, build_dir / "project")
-    durations = Durations()
+    durations = durations if durations is not None else Durations()
     started = time.monotonic()
-    built: BuiltBot = await builder.build(project, build_dir)
     try:
+        built: BuiltBot = await builder.build(project, build_dir)
+    finally:
         durations.build = time.monotonic() - started
+    try:
         started = time.monotonic()
         simulated = await simulate_job_async(_simulate_settings(plan, built.chatbot), run_dir)
         durations.run = time.monotonic() - started
@@ -159,7 +167,7 @@ async def run_mutant(
         run=folder.relative_to(out).as_posix(),
     )
     try:
-        run = await run_bot(builder, plan, mutant.files, folder, folder / BUILD)
+        run = await run_bot(builder, plan, mutant.files, folder, folder / BUILD, result.durations)
     except BuildFailed as exc:
         return result.model_copy(update={"status": "stillborn", "reason": exc.reason})
     except ChatbotUnreachable as exc:
