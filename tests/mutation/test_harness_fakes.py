@@ -13,7 +13,7 @@ from pathlib import Path
 
 from sparring.mutation import Location
 from sparring.mutation._builders import BuildFailed, BuiltBot, CopyBuilder
-from sparring.mutation._processes import kill_group, spawn
+from sparring.mutation._processes import spawn, stop
 
 BOT = '''
 import re
@@ -204,6 +204,13 @@ class FakeBuilder(CopyBuilder):
         if "!!broken" in (project / "replies.txt").read_text():
             raise BuildFailed("replies.txt is broken")
         built = await super().build(project, work)
+        try:
+            return await self._serve(built, project, work)
+        except BaseException:  # cancelled: a builder cleans up after itself
+            await built.close()
+            raise
+
+    async def _serve(self, built: BuiltBot, project: Path, work: Path) -> BuiltBot:
         if "!!unreachable" in (project / "replies.txt").read_text():
             built.chatbot = work / "chatbot.yaml"
             built.chatbot.write_text(UNREACHABLE.format(port=free_port()))
@@ -213,10 +220,10 @@ class FakeBuilder(CopyBuilder):
                 with self.pids.open("a") as out:
                     out.write(f"{process.pid}\n")
 
-            async def stop() -> None:
-                await asyncio.to_thread(kill_group, process.pid, 2.0)
+            async def close() -> None:
+                await stop(process, 2.0)
 
-            built.closers.append(stop)
+            built.closers.append(close)
         if self.delay:
             await asyncio.sleep(self.delay)
         return built

@@ -54,37 +54,51 @@ def tracked() -> dict[int, str]:
 
 
 def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, exited but not yet reaped, does not)."""
     try:
-        os.killpg(pid, 0)
+        os.kill(pid, 0)
     except (ProcessLookupError, PermissionError):
         return False
-    return True
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state not in ("Z", "X")
 
 
 def kill_group(pid: int, grace: float = GRACE) -> None:
-    """SIGTERM the group led by ``pid``, SIGKILL it after ``grace`` seconds; untrack it.
-    Never raises. Blocking: call it from a thread in async code."""
+    """SIGTERM the group led by ``pid``, SIGKILL what is left after ``grace`` seconds (or
+    once the leader is gone: stragglers); untrack it. Never raises, never reaps (the
+    process's owner does). Blocking: call it from a thread in async code."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGTERM)
-        deadline = time.monotonic() + grace
-        while time.monotonic() < deadline and _alive(pid):
-            _reap(pid)
-            time.sleep(0.05)
-        if _alive(pid):
-            os.killpg(pid, signal.SIGKILL)
-    _reap(pid)
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline and _alive(pid):
+        time.sleep(0.05)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
     untrack(pid)
-
-
-def _reap(pid: int) -> None:
-    with contextlib.suppress(ChildProcessError, OSError):
-        os.waitpid(pid, os.WNOHANG)
 
 
 def kill_all(grace: float = 3.0) -> None:
     """Kill every tracked process group (the ``atexit`` hook)."""
     for pid in tracked():
         kill_group(pid, grace)
+
+
+async def stop(process: asyncio.subprocess.Process, grace: float = GRACE) -> None:
+    """Stop a process ``spawn`` started: SIGTERM its group, SIGKILL after ``grace``
+    seconds, reap it, untrack it. Never raises; finishes even when cancelled."""
+
+    async def stopping() -> None:
+        await asyncio.to_thread(kill_group, process.pid, grace)
+        with contextlib.suppress(Exception):
+            await process.wait()
+
+    try:
+        await asyncio.shield(stopping())
+    finally:
+        untrack(process.pid)
 
 
 async def spawn(
@@ -111,9 +125,7 @@ async def run_to_end(
     try:
         return await asyncio.wait_for(process.wait(), timeout)
     finally:
-        if process.returncode is None:
-            await asyncio.shield(asyncio.to_thread(kill_group, process.pid, 3.0))
-        untrack(process.pid)
+        await stop(process, 3.0)
 
 
 @contextlib.contextmanager
