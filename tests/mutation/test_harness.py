@@ -45,7 +45,9 @@ def test_every_mutant_is_judged_against_the_original(tmp_path: Path) -> None:
     assert result.original.false_positives == ["mentions_delivery"]
     assert {m.id: (m.status, m.killed_by) for m in result.mutants} == EXPECTED
     assert result.score == 5 / 8 and result.complete
-    rows = {row.operator: (row.total, row.killed, row.live, row.stillborn) for row in result.operators}
+    rows = {
+        row.operator: (row.total, row.killed, row.live, row.stillborn) for row in result.operators
+    }
     assert rows == {"fake.break_build": (1, 0, 0, 1), "fake.crash": (2, 2, 0, 0),
                     "fake.drop_reply": (6, 3, 3, 0)}  # fmt: skip
     assert result.killed_by_table()["confirms_the_order"] == [

@@ -15,7 +15,7 @@ from sparring.mutation import Location
 from sparring.mutation._builders import BuildFailed, BuiltBot, CopyBuilder
 from sparring.mutation._processes import spawn, stop
 
-BOT = '''
+BOT = """
 import re
 from pathlib import Path
 
@@ -38,7 +38,7 @@ class Bot:
                     raise RuntimeError("crashed")
                 return reply
         return "Sorry, I did not understand."
-'''
+"""
 
 DONE = "Done: your order is confirmed. The total price is 14.50$ and your order ID is ZX81Q."
 REPLIES = f"""\
