@@ -25,7 +25,7 @@ class Mutation(ReportSection):
 
     name = "mutation"
     title = "Mutation testing"
-    order = 70
+    order = 65
 
     def applies(self, run: RunView) -> bool:
         return run.optional_file(MUTATION_FILE) is not None
