@@ -160,13 +160,14 @@ class RasaBuilder:
     async def _serve(self, helper: ModuleType, model: Path, work: Path, built: BuiltBot) -> None:
         ports = reserve_ports(2)
         servers: Any = helper.RasaServers(ports[0], ports[1], model, log_dir=work / "logs")
+        pids: list[int] = []
 
         async def stop() -> None:
             try:
                 await asyncio.shield(asyncio.to_thread(servers.stop))
             finally:
-                for process in list(getattr(servers, "_processes", [])):
-                    untrack(process.pid)
+                for pid in pids:
+                    untrack(pid)
                 release_ports(ports)
 
         built.closers.append(stop)
@@ -174,8 +175,9 @@ class RasaBuilder:
             try:
                 servers.start()
             finally:
-                for process in getattr(servers, "_processes", []):
-                    track(process.pid, f"rasa on port {ports[0]}")
+                pids.extend(p.pid for p in getattr(servers, "_processes", []))
+                for pid in pids:
+                    track(pid, f"rasa on port {ports[0]}")
             await self._wait_ready(servers, work)
             _write_chatbot(self.chatbot, servers.url, built.chatbot)
         except BaseException as exc:
