@@ -13,6 +13,7 @@ from sparring.cli import (  # noqa: F401  (registration)
     _diff,
     _evaluate,
     _explore,
+    _mutate,
     _personas,
     _profiles,
     _report,

@@ -49,6 +49,7 @@ _BUILTIN_MODULES = (
     "sparring.report._exploration",
     "sparring.report._breakdowns",
     "sparring.report._plots",
+    "sparring.report._mutation",
     "sparring.report._conversations",
 )
 

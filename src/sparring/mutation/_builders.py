@@ -1,0 +1,119 @@
+"""Building a mutant into a chatbot sparring can talk to.
+
+A ``MutantBuilder`` turns a project folder (the original, or a copy with a mutant's files
+written over it) into a ``BuiltBot``: the path of a ``chatbot.yaml`` pointing at the bot,
+and an async ``close()`` that stops whatever serves it. A build that fails because of the
+mutant (training fails, the server never starts, the chatbot.yaml no longer loads) raises
+``BuildFailed``: that mutant is *stillborn*.
+
+Builders per kind of project:
+
+- ``rasa``: ``RasaBuilder`` (``_build_rasa``): train with the project's Rasa environment and
+  model cache, serve on free ports.
+- ``aiml``, ``prompt`` and other in-process bots: ``CopyBuilder``, the copy's own
+  ``chatbot.yaml`` as is (a ``python`` connector whose target is ``file.py:Class`` loads
+  the copy's file, so each mutant gets its own module reading its own mutated files; a
+  prompt mutant's chatbot.yaml carries the mutated prompt).
+- ``taskyto``: not built yet (needs a builder that serves the Taskyto project).
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from sparring.connectors import load_chatbot_config
+from sparring.errors import SparringError, UserInputError
+
+logger = logging.getLogger(__name__)
+
+SKIPPED = ("models", ".rasa", "__pycache__", ".git", "results", ".pytest_cache")
+"""Folders never copied with a project (trained models, caches, VCS)."""
+
+
+class BuildFailed(Exception):
+    """The mutant could not be built or served; ``reason`` says why (log paths included)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+Closer = Callable[[], Awaitable[None]]
+
+
+@dataclass
+class BuiltBot:
+    """A served bot: ``chatbot`` is the ``chatbot.yaml`` pointing at it; ``close()`` stops
+    its servers (idempotent, never raises). ``timings`` are seconds per build step
+    (``train``, ``serve``…), ``notes`` what the builder wants reported (``model reused``)."""
+
+    chatbot: Path
+    closers: list[Closer] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    async def close(self) -> None:
+        while self.closers:
+            closer = self.closers.pop()
+            try:
+                await closer()
+            except Exception:  # closing must never fail a run
+                logger.warning("stopping a mutant's bot failed", exc_info=True)
+
+
+class MutantBuilder(Protocol):
+    """Builds a project folder into a served bot. ``workers`` is how many builds the
+    machine runs well at once (the default pool size)."""
+
+    workers: int
+
+    async def build(self, project: Path, work: Path) -> BuiltBot:
+        """Build ``project`` (a folder this build owns); ``work`` is a folder for logs and
+        generated files. Raises ``BuildFailed``; cleans up after itself when it raises
+        or is cancelled."""
+        ...
+
+
+def copy_project(source: Path, files: Mapping[str, str], target: Path) -> Path:
+    """Copy ``source`` to ``target`` (without ``SKIPPED`` folders) and write ``files``
+    (relative path → text) over it; return ``target``."""
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns(*SKIPPED), symlinks=True)
+    for relative, text in files.items():
+        path = target / relative
+        if not path.resolve().is_relative_to(target.resolve()):
+            raise ValueError(f"a mutant may only write inside the project: {relative}")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return target
+
+
+class CopyBuilder:
+    """In-process bots (``aiml``, ``prompt``, any ``python`` connector): the copy's own
+    ``chatbot.yaml`` (``chatbot``, relative to the project). Nothing to start or stop."""
+
+    def __init__(self, chatbot: str = "chatbot.yaml", workers: int = 4) -> None:
+        self.chatbot = chatbot
+        self.workers = workers
+
+    async def build(self, project: Path, work: Path) -> BuiltBot:
+        path = project / self.chatbot
+        if not path.is_file():
+            raise BuildFailed(f"no {self.chatbot} in the project")
+        try:
+            config = load_chatbot_config(path)
+        except SparringError as exc:
+            raise BuildFailed(f"{self.chatbot} does not load: {exc}") from exc
+        target = getattr(config.params, "target", "")
+        if config.connector == "python" and ".py:" not in str(target):
+            raise UserInputError(
+                f"{path}: mutate needs a `file.py:Name` target for the python connector (a "
+                f"module target is imported once and shared by every mutant), not {target!r}"
+            )
+        return BuiltBot(path)

@@ -1,0 +1,236 @@
+"""Running the original and each mutant: build → simulate → check → close.
+
+Layout of the job's folder ``out``::
+
+    out/                      the ORIGINAL's simulate run (manifest, conversations, summary,
+                              verdicts/, report/) — so `sparring report out` works — plus:
+      mutation.json           settings, sampled ids, results (``_result``), rewritten
+                              atomically as each mutant finishes
+      build/                  the original's build (logs, generated chatbot.yaml)
+      mutants/<safe id>/      each mutant's own simulate run, its build/ folder beside
+
+Every bot gets the same profiles, seed and rules. The original runs first; a mutant's
+run is judged against it (``_kill``). Mutants run in a pool of ``workers``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shutil
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sparring.check import CheckReport, CheckSettings, check_job_async
+from sparring.connectors import ChatbotUnreachable
+from sparring.conversations import record_file_name
+from sparring.errors import SparringError
+from sparring.mutation._builders import BuildFailed, BuiltBot, MutantBuilder, copy_project
+from sparring.mutation._kill import failing, judge
+from sparring.mutation._model import Mutant
+from sparring.mutation._result import (
+    UNREACHABLE,
+    Durations,
+    MutantResult,
+    MutationResult,
+    OriginalResult,
+)
+from sparring.simulate import SimulateSettings, simulate_job_async
+
+logger = logging.getLogger(__name__)
+
+MUTANTS = "mutants"
+BUILD = "build"
+ORIGINAL_ENTRIES = ("manifest.json", "summary.json", "conversations", "verdicts", BUILD)
+"""What a half-done original run leaves in ``out`` (removed before it is run again)."""
+
+OnMutant = Callable[[MutantResult], None]
+
+
+class OriginalFailed(SparringError):
+    """The unmutated bot could not be built or reached: nothing can be compared to it."""
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """What every bot is run with: profiles, rules, and simulate/check settings."""
+
+    project: Path
+    profiles: list[Path]
+    rules: list[Path]
+    seed: int = 0
+    model: str | None = None
+    model_base_url: str | None = None
+    cache: bool = False
+    concurrency: int = 4
+    max_turns: int = 40
+
+
+@dataclass
+class BotRun:
+    """One bot's run: its check report and the seconds each step took."""
+
+    report: CheckReport
+    conversations: int
+    durations: Durations
+    notes: list[str]
+
+
+def mutant_folder(mutant_id: str) -> str:
+    """The mutant's folder name under ``mutants/`` (its id, made file-name safe)."""
+    return record_file_name(mutant_id).removesuffix(".json")
+
+
+async def run_bot(
+    builder: MutantBuilder,
+    plan: RunPlan,
+    files: dict[str, str],
+    run_dir: Path,
+    build_dir: Path,
+    durations: Durations | None = None,
+) -> BotRun:
+    """Copy the project with ``files`` written over it, build, simulate into ``run_dir``,
+    check, and close the bot (always); ``durations`` is filled as each step ends. Raises
+    ``BuildFailed``, ``ChatbotUnreachable``."""
+    project = copy_project(plan.project, files, build_dir / "project")
+    durations = durations if durations is not None else Durations()
+    started = time.monotonic()
+    try:
+        built: BuiltBot = await builder.build(project, build_dir)
+    finally:
+        durations.build = time.monotonic() - started
+    try:
+        started = time.monotonic()
+        simulated = await simulate_job_async(_simulate_settings(plan, built.chatbot), run_dir)
+        durations.run = time.monotonic() - started
+        started = time.monotonic()
+        checked = await check_job_async(
+            CheckSettings(
+                rules=plan.rules,
+                run=run_dir,
+                model=plan.model,
+                model_base_url=plan.model_base_url,
+                cache=plan.cache,
+            )
+        )
+        durations.check = time.monotonic() - started
+    finally:
+        await built.close()
+        shutil.rmtree(project, ignore_errors=True)
+    notes = [*built.notes, *(f"{k} {v:.1f} s" for k, v in built.timings.items())]
+    return BotRun(checked.report, simulated.summary.conversations, durations, notes)
+
+
+async def run_original(builder: MutantBuilder, plan: RunPlan, out: Path) -> BotRun:
+    """The original bot's run, into ``out`` itself. Raises ``OriginalFailed``."""
+    for name in ORIGINAL_ENTRIES:
+        leftover = out / name
+        if leftover.is_dir():
+            shutil.rmtree(leftover)
+        elif leftover.exists():
+            leftover.unlink()
+    try:
+        return await run_bot(builder, plan, {}, out, out / BUILD)
+    except BuildFailed as exc:
+        raise OriginalFailed(f"the original bot could not be built: {exc.reason}") from exc
+    except ChatbotUnreachable as exc:
+        raise OriginalFailed(f"the original bot is unreachable: {exc.cause}") from exc
+
+
+def original_result(run: BotRun) -> OriginalResult:
+    return OriginalResult(
+        conversations=run.conversations,
+        false_positives=failing(run.report),
+        notes=run.notes,
+        durations=run.durations,
+    )
+
+
+async def run_mutant(
+    builder: MutantBuilder, plan: RunPlan, mutant: Mutant, false_positives: list[str], out: Path
+) -> MutantResult:
+    """Build, run and judge one mutant. Never raises for the mutant's failures
+    (stillborn, unreachable, our own error): they are its status."""
+    folder = out / MUTANTS / mutant_folder(mutant.id)
+    if folder.exists():
+        shutil.rmtree(folder)  # an unfinished attempt: start the mutant over
+    result = MutantResult(
+        id=mutant.id,
+        operator=mutant.operator,
+        location=mutant.location,
+        description=mutant.description,
+        diff=mutant.diff,
+        status="live",
+        run=folder.relative_to(out).as_posix(),
+    )
+    try:
+        run = await run_bot(builder, plan, mutant.files, folder, folder / BUILD, result.durations)
+    except BuildFailed as exc:
+        return result.model_copy(update={"status": "stillborn", "reason": exc.reason})
+    except ChatbotUnreachable as exc:
+        update = {"status": "killed", "killed_by": [UNREACHABLE], "reason": exc.cause}
+        return result.model_copy(update=update)
+    except Exception as exc:
+        logger.warning("mutant %s: %s", mutant.id, exc, exc_info=True)
+        reason = f"{type(exc).__name__}: {exc}"
+        return result.model_copy(update={"status": "error", "reason": reason})
+    kill = judge(false_positives, run.report)
+    status = "killed" if kill.killed else "live"
+    return result.model_copy(
+        update={
+            "status": status,
+            "killed_by": list(kill.killed_by),
+            "durations": run.durations,
+            "notes": run.notes,
+        }
+    )
+
+
+async def run_mutants(
+    builder: MutantBuilder,
+    plan: RunPlan,
+    mutants: Sequence[Mutant],
+    state: MutationResult,
+    out: Path,
+    workers: int,
+    on_mutant: OnMutant | None = None,
+) -> None:
+    """Run ``mutants`` ``workers`` at a time; each result is added to ``state`` and
+    ``mutation.json`` rewritten as it finishes. Cancelling stops the pool: running builds
+    are closed by their own ``finally``."""
+    assert state.original is not None
+    false_positives = state.original.false_positives
+    gate = asyncio.Semaphore(workers)
+
+    async def one(mutant: Mutant) -> None:
+        async with gate:
+            result = await run_mutant(builder, plan, mutant, false_positives, out)
+        state.add(result, datetime.now(UTC))
+        state.write(out)
+        if on_mutant is not None:
+            on_mutant(result)
+
+    tasks = [asyncio.create_task(one(m)) for m in mutants]
+    try:
+        await asyncio.gather(*tasks)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _simulate_settings(plan: RunPlan, chatbot: Path) -> SimulateSettings:
+    return SimulateSettings(
+        profiles=plan.profiles,
+        chatbot=chatbot,
+        model=plan.model,
+        model_base_url=plan.model_base_url,
+        cache=plan.cache,
+        concurrency=plan.concurrency,
+        seed=plan.seed,
+        max_turns=plan.max_turns,
+        probe=True,
+    )

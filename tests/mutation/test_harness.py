@@ -1,0 +1,160 @@
+"""The mutate harness end to end with a fake in-process bot: the original first (its
+failures are false positives), killed / live / stillborn mutants, mutation.json, resume,
+the sample, and the report section."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_harness_fakes import OPERATORS, DropReply, FakeBuilder, make_project
+
+from sparring.errors import UserInputError
+from sparring.mutation._harness import OriginalFailed
+from sparring.mutation._job import MutateSettings, mutate_job, resume_mutate_job
+from sparring.mutation._result import read_mutation
+from sparring.mutation._sample import apply_mutant, sample_mutants
+from sparring.report import write_report
+
+EXPECTED = {
+    "fake.break_build@replies.txt#build": ("stillborn", []),
+    "fake.crash@replies.txt#crash:price": ("killed", ["no_response"]),
+    "fake.crash@replies.txt#crash:server": ("killed", ["unreachable"]),
+    "fake.drop_reply@replies.txt#reply:both": ("live", []),
+    "fake.drop_reply@replies.txt#reply:drink": ("killed", ["confirms_the_order"]),
+    "fake.drop_reply@replies.txt#reply:hours": ("live", []),
+    "fake.drop_reply@replies.txt#reply:pizza": ("killed", ["confirms_the_order"]),
+    "fake.drop_reply@replies.txt#reply:price": ("live", []),
+    "fake.drop_reply@replies.txt#reply:size": ("killed", ["confirms_the_order"]),
+}
+
+
+def settings(root: Path, **extra: object) -> MutateSettings:
+    project, profiles, rules = make_project(root)
+    return MutateSettings.model_validate(
+        {"project": project, "kind": "aiml", "profiles": [profiles], "rules": [rules], **extra}
+    )
+
+
+def test_every_mutant_is_judged_against_the_original(tmp_path: Path) -> None:
+    result = mutate_job(settings(tmp_path), tmp_path / "out", builder=FakeBuilder(),
+                        operators=OPERATORS)  # fmt: skip
+    assert result.original is not None and result.original.conversations == 1
+    # mentions_delivery fails on the original: a false positive, it kills no mutant
+    assert result.original.false_positives == ["mentions_delivery"]
+    assert {m.id: (m.status, m.killed_by) for m in result.mutants} == EXPECTED
+    assert result.score == 5 / 8 and result.complete
+    rows = {
+        row.operator: (row.total, row.killed, row.live, row.stillborn) for row in result.operators
+    }
+    assert rows == {"fake.break_build": (1, 0, 0, 1), "fake.crash": (2, 2, 0, 0),
+                    "fake.drop_reply": (6, 3, 3, 0)}  # fmt: skip
+    assert result.killed_by_table()["confirms_the_order"] == [
+        "fake.drop_reply@replies.txt#reply:drink",
+        "fake.drop_reply@replies.txt#reply:pizza",
+        "fake.drop_reply@replies.txt#reply:size",
+    ]
+
+
+def test_mutation_json_holds_the_settings_diffs_runs_and_durations(tmp_path: Path) -> None:
+    mutate_job(settings(tmp_path, seed=3), tmp_path / "out", builder=FakeBuilder(),
+               operators=OPERATORS)  # fmt: skip
+    data = json.loads((tmp_path / "out" / "mutation.json").read_text())
+    assert data["schema_version"] == 1 and data["complete"] is True
+    assert data["settings"]["seed"] == 3 and data["settings"]["kind"] == "aiml"
+    assert Path(data["settings"]["project"]).is_absolute()
+    assert data["sampled"] == sorted(EXPECTED)
+    live = next(m for m in data["mutants"] if m["id"].endswith("reply:hours"))
+    assert live["status"] == "live" and live["operator"] == "fake.drop_reply"
+    assert "-hours :: " in live["diff"] and live["diff"].startswith("--- a/replies.txt")
+    assert live["location"] == {"file": "replies.txt", "key": "reply:hours", "line": 6}
+    assert set(live["durations"]) == {"build", "run", "check"}
+    run = tmp_path / "out" / live["run"]
+    assert (run / "manifest.json").is_file() and list((run / "verdicts").glob("*.json"))
+    assert not (run / "build" / "project").exists()  # the copy is removed after the run
+    stillborn = next(m for m in data["mutants"] if m["status"] == "stillborn")
+    assert stillborn["reason"] == "replies.txt is broken" and stillborn["killed_by"] == []
+    # the job's folder is the original's run: a report target
+    assert (tmp_path / "out" / "manifest.json").is_file()
+
+
+def test_the_report_of_the_job_folder_has_the_mutation_section(tmp_path: Path) -> None:
+    mutate_job(settings(tmp_path), tmp_path / "out", builder=FakeBuilder(), operators=OPERATORS)
+    html = write_report(tmp_path / "out").read_text()
+    assert 'id="mutation"' in html
+    assert "mutation score 62%: 5 killed, 3 live, 1 stillborn" in html
+    assert "fake.drop_reply@replies.txt#reply:hours" in html and "-hours :: " in html
+
+
+def test_resume_runs_only_the_unfinished_mutants(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    mutate_job(settings(tmp_path), out, builder=FakeBuilder(), operators=OPERATORS)
+    state = read_mutation(out)
+    assert state is not None
+    # as if interrupted: two mutants never finished (one left a half-written run)
+    state.mutants = [m for m in state.mutants if not m.id.endswith(("reply:size", "build"))]
+    state.complete = False
+    state.write(out)
+    manifests = (out / "mutants").glob("*/manifest.json")
+    finished = {p.parent.name: p.stat().st_mtime_ns for p in manifests}
+    builder = FakeBuilder()
+    resumed = resume_mutate_job(out, builder=builder, operators=OPERATORS)
+    # builds are named by their mutant folder; the original ("out") was not run again
+    assert len(builder.built) == 2 and "out" not in builder.built
+    assert any(name.startswith("fake.drop_reply@replies.txt#reply_size") for name in builder.built)
+    assert {m.id: (m.status, m.killed_by) for m in resumed.mutants} == EXPECTED
+    assert resumed.complete and resumed.score == 5 / 8
+    for name, mtime in finished.items():
+        if name not in builder.built:  # finished mutants' runs are untouched
+            assert (out / "mutants" / name / "manifest.json").stat().st_mtime_ns == mtime
+
+
+def test_resume_after_an_interrupted_original_runs_it_again(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    mutate_job(settings(tmp_path), out, builder=FakeBuilder(), operators=[DropReply()])
+    state = read_mutation(out)
+    assert state is not None
+    state.original, state.mutants = None, []
+    state.write(out)
+    builder = FakeBuilder()
+    resumed = resume_mutate_job(out, builder=builder, operators=[DropReply()])
+    assert builder.built[0] == "out" and len(builder.built) == 7
+    assert resumed.original is not None and resumed.score == 0.5
+
+
+def test_the_sample_is_seeded_and_stable(tmp_path: Path) -> None:
+    project = make_project(tmp_path)[0]
+    first = [m.id for m in sample_mutants(project, "aiml", 4, seed=1, operators=OPERATORS)]
+    again = [m.id for m in sample_mutants(project, "aiml", 4, seed=1, operators=OPERATORS)]
+    other = [m.id for m in sample_mutants(project, "aiml", 4, seed=3, operators=OPERATORS)]
+    assert first == again == sorted(first) and len(first) == 4 and first != other
+    rebuilt = apply_mutant(project, first[0], OPERATORS)
+    assert rebuilt.id == first[0] and rebuilt.files and rebuilt.diff
+    with pytest.raises(UserInputError, match="no location"):
+        apply_mutant(project, "fake.drop_reply@replies.txt#reply:nothing", OPERATORS)
+
+
+def test_a_sampled_job_runs_that_many_mutants(tmp_path: Path) -> None:
+    result = mutate_job(settings(tmp_path, sample=3, seed=5), tmp_path / "out",
+                        builder=FakeBuilder(), operators=OPERATORS)  # fmt: skip
+    assert len(result.mutants) == len(result.sampled) == 3
+    assert all(EXPECTED[m.id] == (m.status, m.killed_by) for m in result.mutants)
+
+
+def test_an_original_that_cannot_be_built_stops_the_job(tmp_path: Path) -> None:
+    job = settings(tmp_path)
+    (job.project / "replies.txt").write_text("!!broken\n")
+    with pytest.raises(OriginalFailed, match="could not be built"):
+        mutate_job(job, tmp_path / "out", builder=FakeBuilder(), operators=[DropReply()])
+
+
+def test_bad_input_stops_before_anything_is_written(tmp_path: Path) -> None:
+    job = settings(tmp_path)
+    (job.rules[0] / "bad.yaml").write_text("name: bad\noracle: (\n")
+    with pytest.raises(UserInputError):
+        mutate_job(job, tmp_path / "out", builder=FakeBuilder(), operators=OPERATORS)
+    assert not (tmp_path / "out").exists()
+    (job.rules[0] / "bad.yaml").unlink()
+    with pytest.raises(UserInputError, match="no mutation operator applies"):
+        mutate_job(job, tmp_path / "out", builder=FakeBuilder(), operators=[])
