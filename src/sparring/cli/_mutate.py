@@ -23,10 +23,16 @@ from sparring.cli._report import print_report_path
 
 # The job's names are not exported from sparring.mutation yet (its __init__ is owned
 # elsewhere); switch to `from sparring.mutation import …` once they are.
-from sparring.mutation._harness import OriginalFailed
-from sparring.mutation._job import MutateSettings, mutate_job, resume_mutate_job
-from sparring.mutation._model import ProjectKind
-from sparring.mutation._result import MUTATION_FILE, MutantResult, MutationResult
+from sparring.mutation import (
+    MUTATION_FILE,
+    MutantResult,
+    MutateSettings,
+    MutationResult,
+    OriginalFailed,
+    ProjectKind,
+    mutate_job,
+    resume_mutate_job,
+)
 
 EXIT_ORIGINAL_FAILED = 1
 LIVE_DIFFS_SHOWN = 10

@@ -2,6 +2,23 @@
 same profiles and rules against every mutant, count the mutants killed (SENSEI §7.1;
 TRACER's thesis, chapter 6)."""
 
+from sparring.mutation._build_rasa import RasaBuilder
+from sparring.mutation._builders import (
+    BuildFailed,
+    BuiltBot,
+    CopyBuilder,
+    MutantBuilder,
+    copy_project,
+)
+from sparring.mutation._harness import OriginalFailed
+from sparring.mutation._job import (
+    MutateSettings,
+    mutate_job,
+    mutate_job_async,
+    resume_mutate_job,
+    resume_mutate_job_async,
+)
+from sparring.mutation._kill import Kill, failing, judge
 from sparring.mutation._model import (
     Location,
     Mutant,
@@ -16,16 +33,56 @@ from sparring.mutation._registry import (
     mutation_operator,
     operators_for,
 )
+from sparring.mutation._result import (
+    MUTATION_FILE,
+    UNREACHABLE,
+    Durations,
+    MutantResult,
+    MutantStatus,
+    MutationResult,
+    OperatorRow,
+    OriginalResult,
+    mutation_score,
+    read_mutation,
+)
+from sparring.mutation._sample import apply_mutant, sample_mutants
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "MUTATION_FILE",
     "OPERATORS",
+    "UNREACHABLE",
+    "BuildFailed",
+    "BuiltBot",
+    "CopyBuilder",
+    "Durations",
+    "Kill",
     "Location",
     "Mutant",
+    "MutantBuilder",
+    "MutantResult",
+    "MutantStatus",
+    "MutateSettings",
     "MutationOperator",
+    "MutationResult",
+    "OperatorRow",
+    "OriginalFailed",
+    "OriginalResult",
     "ProjectKind",
+    "RasaBuilder",
+    "apply_mutant",
+    "copy_project",
+    "failing",
+    "judge",
     "mutant_id",
+    "mutate_job",
+    "mutate_job_async",
     "mutation_operator",
+    "mutation_score",
     "operators_for",
+    "read_mutation",
+    "resume_mutate_job",
+    "resume_mutate_job_async",
+    "sample_mutants",
     "unified_diff",
 ]

@@ -11,7 +11,7 @@ from pathlib import Path
 from sparring.conversations import read_json_model
 
 # Not exported from sparring.mutation yet (its __init__ is owned elsewhere).
-from sparring.mutation._result import MUTATION_FILE, MutationResult
+from sparring.mutation import MUTATION_FILE, MutationResult
 from sparring.report._section import ReportSection, SectionHtml, render_template, report_section
 from sparring.report._view import RunView
 
