@@ -8,17 +8,10 @@ from typing import Annotated
 
 import typer
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
 from rich.table import Table
 
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
+from sparring.cli._progress import CountingProgress, percent
 from sparring.cli._report import print_report_path
 
 # The job's names are not exported from sparring.mutation yet (its __init__ is owned
@@ -93,12 +86,19 @@ def mutate_command(
     bot cannot be built or reached, 2 on bad input, 130 when interrupted (resume it with
     --resume OUT).
     """
-    view = _View()
+    view = CountingProgress("mutants", "killed")
+
+    def killed(result: MutantResult) -> None:
+        view.advance(result.status == "killed")
+
     try:
         with view:
             if resume is not None:
                 result = resume_mutate_job(
-                    resume, workers=workers, on_sample=view.start, on_mutant=view.mutant
+                    resume,
+                    workers=workers,
+                    on_sample=view.start,
+                    on_mutant=killed,
                 )
                 folder = resume
             else:
@@ -109,7 +109,12 @@ def mutate_command(
                     max_turns=max_turns,
                 )  # fmt: skip
                 folder = out or _default_out()
-                result = mutate_job(settings, folder, on_sample=view.start, on_mutant=view.mutant)
+                result = mutate_job(
+                    settings,
+                    folder,
+                    on_sample=view.start,
+                    on_mutant=killed,
+                )
     except OriginalFailed as exc:
         console.print(f"[bold red]error[/]: {escape(str(exc))}", highlight=False)
         raise typer.Exit(EXIT_ORIGINAL_FAILED) from None
@@ -161,7 +166,7 @@ def print_result(result: MutationResult, folder: Path) -> None:
         table.add_column(column)
     for row in result.operators:
         cells = (row.total, row.killed, row.live, row.stillborn, row.error)
-        table.add_row(escape(row.operator), *map(str, cells), _pct(row.score))
+        table.add_row(escape(row.operator), *map(str, cells), percent(row.score))
     console.print(table)
     killers = Table(title="killed by")
     killers.add_column("rule or failure")
@@ -178,42 +183,7 @@ def print_result(result: MutationResult, folder: Path) -> None:
         console.print(f"… {len(live) - LIVE_DIFFS_SHOWN} more live mutants in {MUTATION_FILE}")
     stillborn = result.count("stillborn")
     console.print(
-        f"[bold]mutation score[/]: {_pct(result.score)} ({result.count('killed')} killed, "
+        f"[bold]mutation score[/]: {percent(result.score)} ({result.count('killed')} killed, "
         f"{len(live)} live, {stillborn} stillborn, {result.count('error')} errors)"
     )
     console.print(f"[bold]results[/]: {folder / MUTATION_FILE}", highlight=False)
-
-
-def _pct(share: float | None) -> str:
-    return "—" if share is None else f"{share:.0%}"
-
-
-class _View:
-    """A progress bar over the mutants still to run."""
-
-    def __init__(self) -> None:
-        columns = (
-            TextColumn("[progress.description]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TextColumn("{task.fields[killed]} killed"),
-        )
-        self.bar = Progress(*columns, console=console, transient=False)
-        self.task: TaskID | None = None
-        self.killed = 0
-
-    def __enter__(self) -> _View:
-        return self
-
-    def start(self, todo: int) -> None:
-        self.bar.start()
-        self.task = self.bar.add_task("mutants", total=todo, killed=0)
-
-    def mutant(self, result: MutantResult) -> None:
-        self.killed += result.status == "killed"
-        if self.task is not None:
-            self.bar.update(self.task, advance=1, killed=self.killed)
-
-    def __exit__(self, *_exc: object) -> None:
-        self.bar.stop()

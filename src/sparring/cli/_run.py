@@ -12,6 +12,7 @@ from rich.markup import escape
 from sparring.check import print_report
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
 from sparring.cli._health import unreachable
+from sparring.cli._progress import percent
 from sparring.connectors import ChatbotUnreachable
 from sparring.pipeline import PipelineResult, RunSettings, run_job
 from sparring.report import write_report
@@ -89,8 +90,8 @@ def _print(result: PipelineResult) -> None:
     if result.coverage is not None:
         c = result.coverage
         console.print(
-            f"[bold]coverage[/]: functionalities {_pct(c.functionality_share)}, "
-            f"parameters {_pct(c.parameter_share)}, option values {_pct(c.option_share)}"
+            f"[bold]coverage[/]: functionalities {percent(c.functionality_share)}, "
+            f"parameters {percent(c.parameter_share)}, option values {percent(c.option_share)}"
         )
     console.print(f"[bold]run[/]: {result.path}")
     if result.report is not None:
@@ -99,7 +100,3 @@ def _print(result: PipelineResult) -> None:
         decision = result.check.outcome
         style = {"PASS": "bold green", "FAIL": "bold red"}.get(decision.status, "bold yellow")
         console.print(f"[{style}]{decision.status}[/]: {escape(decision.summary)}", highlight=False)
-
-
-def _pct(share: float | None) -> str:
-    return "—" if share is None else f"{share:.0%}"

@@ -6,19 +6,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
 
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
 from sparring.cli._health import exit_if_unhealthy, report_probe, unreachable, warn_about_notes
+from sparring.cli._progress import CountingProgress
 from sparring.cli._report import print_report_path
-from sparring.conversations import ConversationRecord, render_summary
+from sparring.conversations import render_summary
 from sparring.errors import UserInputError
 from sparring.simulate import (
     DEFAULT_MAX_CHATBOT_FAILURE_SHARE,
@@ -91,13 +84,13 @@ def simulate_command(
     failed, or when more than --max-failure-share of them got no answer.
     """
     try:
-        with _Progress() as progress:
+        with CountingProgress("conversations", "failed") as progress:
             if resume is not None:
                 result = resume_job(
                     resume,
                     concurrency=concurrency,
                     on_start=progress.start,
-                    on_record=progress.record,
+                    on_record=lambda record: progress.advance(bool(record.errors)),
                     on_probe=report_probe,
                 )
             else:
@@ -128,7 +121,7 @@ def simulate_command(
                     settings,
                     out,
                     on_start=progress.start,
-                    on_record=progress.record,
+                    on_record=lambda record: progress.advance(bool(record.errors)),
                     on_probe=report_probe,
                 )
     except ChatbotUnreachable as exc:
@@ -143,34 +136,3 @@ def _print(result: SimulationResult) -> None:
     console.print(f"[bold]run[/]: {result.store.path}")
     console.print(f"[bold]summary[/]: {result.store.path / 'summary.json'}")
     print_report_path(result.store.path)
-
-
-class _Progress:
-    """A progress bar over the conversations still to run, shown once the job starts."""
-
-    def __init__(self) -> None:
-        columns = (
-            TextColumn("[progress.description]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TextColumn("{task.fields[failed]} failed"),
-        )
-        self.bar = Progress(*columns, console=console, transient=False)
-        self.task: TaskID | None = None
-        self.failed = 0
-
-    def __enter__(self) -> _Progress:
-        return self
-
-    def start(self, todo: int) -> None:
-        self.bar.start()
-        self.task = self.bar.add_task("conversations", total=todo, failed=0)
-
-    def record(self, record: ConversationRecord) -> None:
-        self.failed += bool(record.errors)
-        if self.task is not None:
-            self.bar.update(self.task, advance=1, failed=self.failed)
-
-    def __exit__(self, *_exc: object) -> None:
-        self.bar.stop()

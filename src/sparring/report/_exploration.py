@@ -15,6 +15,7 @@ from sparring.report._section import (
     ReportSection,
     SectionHtml,
     inline_svg,
+    percent,
     render_template,
     report_section,
 )
@@ -49,7 +50,7 @@ class Exploration(ReportSection):
             coverage=measured,
             by_id=by_id,
             svg=inline_svg(svg) if svg else None,
-            pct=_pct,
+            pct=percent,
         )
         return SectionHtml(html, summary=_summary(model, measured))
 
@@ -59,8 +60,4 @@ def _summary(model: ExplorationModel, measured: Coverage | None) -> str:
     found = f"{len(model.functionalities)} functionalities explored{partial} ({model.strategy})"
     if measured is None or measured.functionality_share is None:
         return found
-    return f"{found}; {len(measured.covered_ids)} covered ({_pct(measured.functionality_share)})"
-
-
-def _pct(share: float | None) -> str:
-    return "—" if share is None else f"{share:.0%}"
+    return f"{found}; {len(measured.covered_ids)} covered ({percent(measured.functionality_share)})"

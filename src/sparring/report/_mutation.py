@@ -12,7 +12,13 @@ from sparring.conversations import read_json_model
 
 # Not exported from sparring.mutation yet (its __init__ is owned elsewhere).
 from sparring.mutation import MUTATION_FILE, MutationResult
-from sparring.report._section import ReportSection, SectionHtml, render_template, report_section
+from sparring.report._section import (
+    ReportSection,
+    SectionHtml,
+    percent,
+    render_template,
+    report_section,
+)
 from sparring.report._view import RunView
 
 _CSS = {"killed": "pass", "live": "fail", "stillborn": "unscored", "error": "error"}
@@ -41,14 +47,10 @@ class Mutation(ReportSection):
             killers=result.killed_by_table(),
             live=[m for m in result.mutants if m.status == "live"],
             css=_CSS,
-            pct=_pct,
+            pct=percent,
         )
         summary = (
-            f"mutation score {_pct(result.score)}: {result.count('killed')} killed, "
+            f"mutation score {percent(result.score)}: {result.count('killed')} killed, "
             f"{result.count('live')} live, {result.count('stillborn')} stillborn"
         )
         return SectionHtml(html, summary=summary)
-
-
-def _pct(share: float | None) -> str:
-    return "—" if share is None else f"{share:.0%}"

@@ -173,3 +173,8 @@ def inline_svg(svg: str | bytes) -> Markup:
     if re.search(r"<script|<[^>]*\son\w+\s*=|javascript:", text, re.IGNORECASE):
         raise ValueError("an SVG with scripts or event handlers cannot be inlined")
     return Markup(text)
+
+
+def percent(share: float | None) -> str:
+    """A share in [0, 1] as a whole percentage; ``—`` when there is none."""
+    return "—" if share is None else f"{share:.0%}"
