@@ -81,11 +81,10 @@ class BreakdownStats(BaseModel):
     mean_score: float | None = None
 
 
-class ConversationStats(BaseModel):
-    """ChatChecker's columns for one conversation."""
+class _Columns(BaseModel):
+    """The columns a conversation and a run share: turns, words per turn, MTLD, crashes,
+    breakdowns and costs (US dollars)."""
 
-    conversation: str
-    profile: str = ""
     user_turns: int
     chatbot_turns: int
     user_words: FiveNumbers | None = None
@@ -94,31 +93,28 @@ class ConversationStats(BaseModel):
     chatbot_mtld: float | None = None
     crashes: int = 0
     breakdowns: BreakdownStats | None = None
-    ratings: dict[str, int] = Field(default_factory=dict)
     simulation_cost: float = 0.0
     evaluation_cost: float = 0.0
 
 
-class RunStats(BaseModel):
+class ConversationStats(_Columns):
+    """ChatChecker's columns for one conversation."""
+
+    conversation: str
+    profile: str = ""
+    ratings: dict[str, int] = Field(default_factory=dict)
+
+
+class RunStats(_Columns):
     """ChatChecker's columns for a run: sums, five-number summaries of turns per
     conversation and of words per turn, MTLD over every turn of a role, breakdown columns,
     mean rating per dimension, costs (US dollars)."""
 
     conversations: int
-    user_turns: int
-    chatbot_turns: int
     user_turns_per_conversation: FiveNumbers | None = None
     chatbot_turns_per_conversation: FiveNumbers | None = None
-    user_words: FiveNumbers | None = None
-    chatbot_words: FiveNumbers | None = None
-    user_mtld: float | None = None
-    chatbot_mtld: float | None = None
-    crashes: int = 0
-    breakdowns: BreakdownStats | None = None
     mean_ratings: dict[str, float] = Field(default_factory=dict)
     rated_conversations: int = 0
-    simulation_cost: float = 0.0
-    evaluation_cost: float = 0.0
 
 
 def _words(record: ConversationRecord, role: str) -> list[int]:
