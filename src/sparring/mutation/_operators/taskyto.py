@@ -148,18 +148,7 @@ class DeleteQuestion(SpanOperator):
     description = "delete a question-answer pair"
 
     def found(self, project: Path) -> Iterator[Candidate | None]:
-        for module in taskyto_modules(project, "question_answering"):
-            at = pair_index(module.node, "questions")
-            if at is None:
-                continue
-            key, questions = pairs(module.node)[at]
-            for index, pair in enumerate(items(questions)):
-                yield module.candidate(
-                    f"questions/{index}",
-                    pair,
-                    [delete_item(module.text, key, questions, index)],
-                    f"deleted the question {scalar(get(pair, 'question'))!r}",
-                )
+        return _item_deletions(project, "question_answering", "questions", "question", "question")
 
 
 @mutation_operator
@@ -217,15 +206,23 @@ class DeleteMenuItem(SpanOperator):
     description = "delete one alternative of a menu"
 
     def found(self, project: Path) -> Iterator[Candidate | None]:
-        for module in taskyto_modules(project, "menu"):
-            at = pair_index(module.node, "items")
-            if at is None:
-                continue
-            key, menu = pairs(module.node)[at]
-            for index, item in enumerate(items(menu)):
-                yield module.candidate(
-                    f"items/{index}",
-                    item,
-                    [delete_item(module.text, key, menu, index)],
-                    f"deleted the menu item {scalar(get(item, 'title'))!r}",
-                )
+        return _item_deletions(project, "menu", "items", "title", "menu item")
+
+
+def _item_deletions(
+    project: Path, module_type: str, list_key: str, label_key: str, noun: str
+) -> Iterator[Candidate | None]:
+    """One deletion per item of the ``list_key`` list of every ``module_type`` module,
+    described by the item's ``label_key`` ("deleted the menu item 'Pizzas'")."""
+    for module in taskyto_modules(project, module_type):
+        at = pair_index(module.node, list_key)
+        if at is None:
+            continue
+        key, listed = pairs(module.node)[at]
+        for index, item in enumerate(items(listed)):
+            yield module.candidate(
+                f"{list_key}/{index}",
+                item,
+                [delete_item(module.text, key, listed, index)],
+                f"deleted the {noun} {scalar(get(item, label_key))!r}",
+            )
