@@ -6,7 +6,6 @@ from sparring.pipeline._job import (
     EXPLORATION,
     PipelineResult,
     RunSettings,
-    exploration_store,
     run_job,
     run_job_async,
 )
@@ -15,7 +14,6 @@ __all__ = [
     "EXPLORATION",
     "PipelineResult",
     "RunSettings",
-    "exploration_store",
     "run_job",
     "run_job_async",
 ]

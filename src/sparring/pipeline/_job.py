@@ -13,7 +13,6 @@ public APIs). Layout of ``out``::
 
 from __future__ import annotations
 
-import logging
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ import yaml
 from pydantic import Field
 
 from sparring.check import DEFAULT_RULES, CheckResult, CheckSettings, check_job_async
-from sparring.conversations import RunStore, Slot, atomic_write
+from sparring.conversations import Slot, atomic_write
 from sparring.errors import UserInputError
 from sparring.explore import (
     COVERAGE_FILE,
@@ -37,8 +36,6 @@ from sparring.explore import (
 )
 from sparring.jobs import JobSettings, new_run_dir, run_blocking
 from sparring.simulate import SimulateSettings, SimulationResult, simulate_job_async
-
-logger = logging.getLogger(__name__)
 
 EXPLORATION = "exploration"
 """The explore run's folder inside a ``run``'s directory."""
@@ -141,7 +138,6 @@ async def run_job_async(
     )
     stage("coverage")
     measured = coverage(explored.model, simulation.store.iter_records())
-    simulation.store.slot(Slot.EXPLORE)
     atomic_write(root / COVERAGE_FILE, measured.model_dump_json(indent=2))
     report = None
     if write_report is not None:
@@ -202,9 +198,3 @@ def _generated_rules(model: ExplorationModel, settings: RunSettings, tested: Pat
     path = folder / "stays_on_explored_topics.yaml"
     path.write_text(yaml.safe_dump(rule, sort_keys=False), encoding="utf-8")
     return [folder]
-
-
-def exploration_store(run: Path) -> RunStore | None:
-    """The explore run inside a ``run`` directory, or ``None``."""
-    path = Path(run) / EXPLORATION
-    return RunStore.open(path, clean=False) if (path / "manifest.json").exists() else None

@@ -17,9 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
-from pydantic import TypeAdapter
 
-from sparring.evaluate import EVALUATION_SCHEMA_VERSION, ConversationBreakdowns
+from sparring.evaluate import (
+    EVALUATION_SCHEMA_VERSION,
+    BreakdownEvaluation,
+    ConversationBreakdowns,
+)
 from sparring.report._excerpt import conversation_href, excerpt_html
 from sparring.report._plots import _figure, _svg
 from sparring.report._section import ReportSection, SectionHtml, render_template, report_section
@@ -30,7 +33,6 @@ PREFERENCE = ("chatchecker", "offline", "ghassel")
 EXCERPTS, LINKS = 20, 300
 MAX_PROFILES = 30
 """Profiles shown as heatmap columns (those with the most breakdowns; the rest summed)."""
-_CONVERSATIONS = TypeAdapter(list[ConversationBreakdowns])
 
 
 @dataclass(frozen=True)
@@ -51,16 +53,8 @@ def stored_breakdowns(path: Path) -> list[Stored]:
         data: dict[str, Any] = json.loads(file.read_text(encoding="utf-8"))
         if data.get("schema_version", 1) > EVALUATION_SCHEMA_VERSION:
             continue
-        conversations = _CONVERSATIONS.validate_python(data.get("conversations", []))
-        usage = data.get("usage") or {}
-        found.append(
-            Stored(
-                detector=str(data.get("detector") or file.stem.removeprefix(PREFIX)),
-                model=data.get("model"),
-                conversations=conversations,
-                cost=float(usage.get("cost", 0.0)),
-            )
-        )
+        stored = BreakdownEvaluation.model_validate(data)
+        found.append(Stored(stored.detector, stored.model, stored.conversations, stored.usage.cost))
     return sorted(
         found, key=lambda s: PREFERENCE.index(s.detector) if s.detector in PREFERENCE else 99
     )
