@@ -6,6 +6,7 @@ Each command group lives in its own module and registers itself on ``app`` here.
 from __future__ import annotations
 
 from sparring.cli import (  # noqa: F401  (registration)
+    _adversarial,
     _bench,
     _check,
     _connectors,

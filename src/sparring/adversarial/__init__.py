@@ -1,0 +1,27 @@
+"""The ``adversarial`` job: weakness planning, adaptive judge-steered adversarial threads
+(the Agent-Testing Agent, Komoravolu and Mrini, arXiv 2508.17393) and offline probes with
+oracles that need no model (docs/adversarial.md)."""
+
+from __future__ import annotations
+
+from sparring.adversarial._weaknesses import (
+    WEAKNESSES_FILE,
+    Difficulty,
+    ExampleTest,
+    Weakness,
+    WeaknessCategory,
+    WeaknessFile,
+    load_weaknesses,
+    write_weaknesses,
+)
+
+__all__ = [
+    "WEAKNESSES_FILE",
+    "Difficulty",
+    "ExampleTest",
+    "Weakness",
+    "WeaknessCategory",
+    "WeaknessFile",
+    "load_weaknesses",
+    "write_weaknesses",
+]
