@@ -3,6 +3,7 @@ mutants they kill (see ``sparring.mutation``, docs/mutate.md)."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Annotated
 
@@ -52,6 +53,20 @@ def mutate_command(
         int | None, typer.Option(min=1, help="Mutants at once (default: half the cores for Rasa).")
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the sample and of every simulation.")] = 0,
+    exercised_only: Annotated[
+        bool,
+        typer.Option(
+            "--exercised-only",
+            help="Draw mutants only where the original's conversations reach (aiml).",
+        ),
+    ] = False,
+    serve_command: Annotated[
+        str | None,
+        typer.Option(
+            help="Serve each build with this command ({project}, {port}); taskyto: "
+            "`taskyto-serve --chatbot {project}`."
+        ),
+    ] = None,
     chatbot: Annotated[
         Path | None,
         typer.Option(help="chatbot.yaml (rasa: <project>/../chatbot.yaml; else in the project)."),
@@ -106,7 +121,8 @@ def mutate_command(
                     project, kind, profiles, rules, sample=sample, workers=workers, seed=seed,
                     chatbot=chatbot, rasa_helper=rasa_helper, model=model,
                     model_base_url=model_base_url, cache=cache, concurrency=concurrency,
-                    max_turns=max_turns,
+                    max_turns=max_turns, exercised_only=exercised_only,
+                    serve_command=shlex.split(serve_command) if serve_command else None,
                 )  # fmt: skip
                 folder = out or _default_out()
                 result = mutate_job(

@@ -31,21 +31,21 @@ import importlib.util
 import itertools
 import os
 import shutil
-import socket
-import threading
 import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import yaml
-
-from sparring.mutation._builders import BuildFailed, BuiltBot
+from sparring.mutation._builders import (
+    BuildFailed,
+    BuiltBot,
+    release_ports,
+    reserve_ports,
+    write_chatbot,
+)
 from sparring.mutation._processes import run_to_end, track, untrack
 
 _counter = itertools.count()
-_reserved: set[int] = set()
-_ports_lock = threading.Lock()
 
 
 def default_helper(project: Path) -> Path:
@@ -62,25 +62,6 @@ def load_helper(path: Path, project: Path) -> ModuleType:
     spec.loader.exec_module(module)
     module.__dict__["PROJECT"] = project
     return module
-
-
-def reserve_ports(count: int) -> list[int]:
-    """``count`` TCP ports free on 127.0.0.1 and not handed to another build."""
-    ports: list[int] = []
-    with _ports_lock:
-        while len(ports) < count:
-            with socket.socket() as probe:
-                probe.bind(("127.0.0.1", 0))
-                port = int(probe.getsockname()[1])
-            if port not in _reserved:
-                _reserved.add(port)
-                ports.append(port)
-    return ports
-
-
-def release_ports(ports: list[int]) -> None:
-    with _ports_lock:
-        _reserved.difference_update(ports)
 
 
 class RasaBuilder:
@@ -179,7 +160,7 @@ class RasaBuilder:
                 for pid in pids:
                     track(pid, f"rasa on port {ports[0]}")
             await self._wait_ready(servers, work)
-            _write_chatbot(self.chatbot, servers.url, built.chatbot)
+            write_chatbot(self.chatbot, servers.url, built.chatbot)
         except BaseException as exc:
             await built.close()
             if isinstance(exc, helper.RasaSetupError):
@@ -202,11 +183,3 @@ def _env(helper: ModuleType) -> dict[str, str]:
     env = dict(make()) if callable(make) else dict(os.environ)
     env.pop("PYTHONPATH", None)
     return env
-
-
-def _write_chatbot(template: Path, url: str, target: Path) -> None:
-    """``template`` with ``params.url`` set to ``url``, written to ``target``."""
-    data = yaml.safe_load(template.read_text(encoding="utf-8")) or {}
-    data.setdefault("params", {})["url"] = url
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")

@@ -14,17 +14,22 @@ Builders per kind of project:
   ``chatbot.yaml`` as is (a ``python`` connector whose target is ``file.py:Class`` loads
   the copy's file, so each mutant gets its own module reading its own mutated files; a
   prompt mutant's chatbot.yaml carries the mutated prompt).
-- ``taskyto``: not built yet (needs a builder that serves the Taskyto project).
+- ``taskyto`` (and any kind given ``--serve-command``): ``ServeCommandBuilder``
+  (``_build_command``), the command run on a free port (``taskyto-serve`` by default).
 """
 
 from __future__ import annotations
 
 import logging
 import shutil
+import socket
+import threading
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
+
+import yaml
 
 from sparring.connectors import load_chatbot_config
 from sparring.errors import SparringError, UserInputError
@@ -117,3 +122,34 @@ class CopyBuilder:
                 f"module target is imported once and shared by every mutant), not {target!r}"
             )
         return BuiltBot(path)
+
+
+_reserved: set[int] = set()
+_ports_lock = threading.Lock()
+
+
+def reserve_ports(count: int) -> list[int]:
+    """``count`` TCP ports free on 127.0.0.1 and not handed to another build."""
+    ports: list[int] = []
+    with _ports_lock:
+        while len(ports) < count:
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                port = int(probe.getsockname()[1])
+            if port not in _reserved:
+                _reserved.add(port)
+                ports.append(port)
+    return ports
+
+
+def release_ports(ports: list[int]) -> None:
+    with _ports_lock:
+        _reserved.difference_update(ports)
+
+
+def write_chatbot(template: Path, url: str, target: Path) -> None:
+    """``template`` with ``params.url`` set to ``url``, written to ``target``."""
+    data = yaml.safe_load(template.read_text(encoding="utf-8")) or {}
+    data.setdefault("params", {})["url"] = url
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")

@@ -15,7 +15,7 @@ in ``out/mutation.json``, skipping the mutants already finished. The folder's la
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar
@@ -23,8 +23,10 @@ from typing import ClassVar
 from pydantic import Field
 
 from sparring.check import load_rules
+from sparring.conversations import RunStore
 from sparring.errors import UserInputError
 from sparring.jobs import JobSettings, new_run_dir, run_blocking
+from sparring.mutation._build_command import TASKYTO_COMMAND, TASKYTO_ENV, ServeCommandBuilder
 from sparring.mutation._build_rasa import RasaBuilder, default_helper
 from sparring.mutation._builders import CopyBuilder, MutantBuilder
 from sparring.mutation._harness import (
@@ -34,7 +36,8 @@ from sparring.mutation._harness import (
     run_mutants,
     run_original,
 )
-from sparring.mutation._model import Mutant, MutationOperator, ProjectKind
+from sparring.mutation._model import Location, Mutant, MutationOperator, ProjectKind
+from sparring.mutation._operators.aiml_reach import Utterance, reached_filter
 from sparring.mutation._processes import terminating_signals
 from sparring.mutation._result import MutationResult, read_mutation
 from sparring.mutation._sample import apply_mutant, sample_mutants
@@ -52,7 +55,10 @@ class MutateSettings(JobSettings):
     inside the project, default ``<project>/chatbot.yaml``); ``rasa_helper`` the project's
     Rasa helper file (default ``<project>/../rasa_bot.py``); ``model`` serves the user
     simulator and model-backed rules (``None``: offline); ``concurrency`` conversations at
-    once per bot; ``max_turns`` caps user turns.
+    once per bot; ``max_turns`` caps user turns; ``exercised_only`` draws the sample, after
+    the original's run, only from locations its conversations reach (``EXERCISED``: AIML);
+    ``serve_command`` serves each build with a command instead (``{project}``, ``{port}``;
+    Taskyto's ``taskyto-serve`` by default for ``taskyto``).
     """
 
     job: ClassVar[str] = "mutate"
@@ -71,6 +77,8 @@ class MutateSettings(JobSettings):
     cache: bool = False
     concurrency: int = Field(4, ge=1)
     max_turns: int = Field(40, ge=1)
+    exercised_only: bool = False
+    serve_command: list[str] | None = None
 
     def plan(self) -> RunPlan:
         return RunPlan(
@@ -86,10 +94,37 @@ class MutateSettings(JobSettings):
         )
 
 
+EXERCISED: dict[str, Callable[[Path, Iterable[Utterance]], Callable[[Location], bool]]] = {
+    "aiml": reached_filter,
+}
+"""Per kind of project: a predicate on mutant locations from the user utterances (each with
+the bot's reply before it) that a run sent, for ``exercised_only``."""
+
+
+def exercised_utterances(run: Path) -> list[Utterance]:
+    """Each user utterance of the run in ``run`` with the bot's reply before it."""
+    found: list[Utterance] = []
+    for record in RunStore.open(run, clean=False).iter_records():
+        before: str | None = None
+        for turn in record.turns:
+            if turn.role == "user":
+                found.append((turn.text, before))
+            else:
+                before = turn.text
+    return found
+
+
 def builder_for(settings: MutateSettings) -> MutantBuilder:
     """The builder for ``settings.kind``. Raises ``UserInputError`` for a missing helper
-    or chatbot.yaml, and for ``taskyto`` (no builder yet)."""
+    or chatbot.yaml."""
     project = settings.project
+    if settings.kind == "taskyto" or settings.serve_command:
+        chatbot = settings.chatbot or project.resolve().parent / "chatbot.yaml"
+        if not chatbot.is_file():
+            raise UserInputError(f"no chatbot.yaml at {chatbot} (--chatbot)")
+        if settings.serve_command:
+            return ServeCommandBuilder(settings.serve_command, chatbot)
+        return ServeCommandBuilder(TASKYTO_COMMAND, chatbot, env=TASKYTO_ENV)
     if settings.kind == "rasa":
         helper = settings.rasa_helper or default_helper(project)
         chatbot = settings.chatbot or project.resolve().parent / "chatbot.yaml"
@@ -103,7 +138,7 @@ def builder_for(settings: MutateSettings) -> MutantBuilder:
             raise UserInputError(f"{chatbot} must be inside the project {project}")
         relative = chatbot.resolve().relative_to(project.resolve()).as_posix()
         return CopyBuilder(relative, workers=os.cpu_count() or 4)
-    raise UserInputError(f"mutate cannot build {settings.kind} projects yet")
+    raise UserInputError(f"mutate cannot build {settings.kind} projects")
 
 
 async def mutate_job_async(
@@ -130,8 +165,15 @@ async def mutate_job_async(
         raise UserInputError(f"{root} already holds a run; pick another --out or --resume it")
     settings = _resolved(settings)
     builder = builder or builder_for(settings)
-    mutants = sample_mutants(
-        settings.project, settings.kind, settings.sample, settings.seed, operators
+    if settings.exercised_only and settings.kind not in EXERCISED:
+        kinds = ", ".join(sorted(EXERCISED))
+        raise UserInputError(f"--exercised-only works for {kinds} projects, not {settings.kind}")
+    mutants = (
+        []  # drawn after the original's run, from what it exercised
+        if settings.exercised_only
+        else sample_mutants(
+            settings.project, settings.kind, settings.sample, settings.seed, operators
+        )
     )
     now = datetime.now(UTC)
     state = MutationResult(
@@ -142,7 +184,7 @@ async def mutate_job_async(
     )
     root.mkdir(parents=True, exist_ok=True)
     state.write(root)
-    return await _finish(settings, builder, state, mutants, root, on_sample, on_mutant)
+    return await _finish(settings, builder, state, mutants, root, on_sample, on_mutant, operators)
 
 
 async def resume_mutate_job_async(
@@ -167,7 +209,7 @@ async def resume_mutate_job_async(
     builder = builder or builder_for(settings)
     done = state.finished_ids()
     todo = [apply_mutant(settings.project, i, operators) for i in state.sampled if i not in done]
-    return await _finish(settings, builder, state, todo, root, on_sample, on_mutant)
+    return await _finish(settings, builder, state, todo, root, on_sample, on_mutant, operators)
 
 
 async def _finish(
@@ -178,10 +220,19 @@ async def _finish(
     root: Path,
     on_sample: Callable[[int], None] | None,
     on_mutant: OnMutant | None,
+    operators: Sequence[MutationOperator] | None,
 ) -> MutationResult:
     plan = settings.plan()
     if state.original is None:
         state.original = original_result(await run_original(builder, plan, root))
+        state.refresh(datetime.now(UTC))
+        state.write(root)
+    if settings.exercised_only and not state.sampled:
+        keep = EXERCISED[settings.kind](settings.project, exercised_utterances(root))
+        mutants = sample_mutants(
+            settings.project, settings.kind, settings.sample, settings.seed, operators, keep
+        )
+        state.sampled = [m.id for m in mutants]
         state.refresh(datetime.now(UTC))
         state.write(root)
     if on_sample is not None:

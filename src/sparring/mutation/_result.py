@@ -127,7 +127,7 @@ class MutationResult(BaseModel):
     def refresh(self, now: datetime) -> None:
         self.score = mutation_score(self.mutants)
         self.operators = operator_table(self.mutants)
-        self.complete = set(self.sampled) <= self.finished_ids()
+        self.complete = bool(self.sampled) and set(self.sampled) <= self.finished_ids()
         self.updated_at = now
 
     def write(self, folder: Path) -> Path:

@@ -9,7 +9,7 @@ mutants on every machine and on resume.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from sparring.errors import UserInputError
@@ -55,11 +55,13 @@ def sample_mutants(
     sample: int | None = None,
     seed: int = 0,
     operators: Sequence[MutationOperator] | None = None,
+    keep: Callable[[Location], bool] | None = None,
 ) -> list[Mutant]:
     """``sample`` mutants (``None``: all) of ``project``, drawn with ``seed`` from the
-    locations of ``operators`` (default: the registered operators for ``kind``), in id
-    order. A location an operator then refuses (``ValueError``) is skipped. Raises
-    ``UserInputError`` when no operator applies anywhere."""
+    locations of ``operators`` (default: the registered operators for ``kind``) that
+    ``keep`` accepts (default: all), in id order. A location an operator then refuses
+    (``ValueError``) is skipped. Raises ``UserInputError`` when no operator applies
+    anywhere, or ``keep`` accepts no location."""
     project = Path(project)
     chosen_ops = list(operators) if operators is not None else operators_for(kind)
     pairs = candidates(project, chosen_ops)
@@ -68,6 +70,10 @@ def sample_mutants(
         raise UserInputError(
             f"no mutation operator applies to {project} (kind {kind}; operators: {names})"
         )
+    if keep is not None:
+        pairs = [(operator, location) for operator, location in pairs if keep(location)]
+        if not pairs:
+            raise UserInputError(f"no mutant location of {project} is exercised by the tests")
     if sample is not None and sample < len(pairs):
         pairs = sorted(random.Random(seed).sample(pairs, sample), key=_pair_id)
     mutants = []
