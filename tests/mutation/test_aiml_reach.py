@@ -28,7 +28,8 @@ SET = """\
 <category><pattern>OPEN THE DOOR</pattern><template>I have no door.</template></category>
 <category><pattern>OPEN THE DOOR PLEASE</pattern><template>Never reached.</template></category>
 <category><pattern>*</pattern><template>Tell me more.</template></category>
-<category><pattern>WHAT IS MY NAME</pattern><template>You are <get name="name"/>.</template></category>
+<category><pattern>WHAT IS MY NAME</pattern>
+<template>You are <get name="name"/>.</template></category>
 </aiml>
 """
 HELLO, HI, YES, PIZZA, NAME, PLEASE, DOOR, DOOR_PLEASE, DEFAULT, WHAT_NAME = range(1, 11)

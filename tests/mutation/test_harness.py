@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_harness_fakes import OPERATORS, DropReply, FakeBuilder, make_project
+from test_harness_fakes import OPERATORS, DropReply, FakeBuilder, Slow, make_project
 
 from sparring.errors import UserInputError
 from sparring.mutation._harness import OriginalFailed
@@ -158,3 +158,21 @@ def test_bad_input_stops_before_anything_is_written(tmp_path: Path) -> None:
     (job.rules[0] / "bad.yaml").unlink()
     with pytest.raises(UserInputError, match="no mutation operator applies"):
         mutate_job(job, tmp_path / "out", builder=FakeBuilder(), operators=[])
+
+
+def test_a_kill_by_timeout_alone_must_happen_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FAKE_SLOW_ONCE", str(tmp_path / "slept-once"))
+    job = settings(tmp_path)
+    chatbot = job.project / "chatbot.yaml"
+    chatbot.write_text(chatbot.read_text().replace("timeout: 5", "timeout: 1"))
+    result = mutate_job(job, tmp_path / "out", builder=FakeBuilder(), operators=[Slow()])
+    by_id = {m.id: m for m in result.mutants}
+    always = by_id["fake.slow@replies.txt#slow:always"]
+    assert (always.status, always.killed_by) == ("killed", ["timeout"])
+    assert "confirmed by a second run (timeout)" in always.notes
+    once = by_id["fake.slow@replies.txt#slow:once"]
+    assert (once.status, once.killed_by) == ("live", [])
+    assert "killed by timeout once; a second run did not reproduce it" in once.notes
+    assert (tmp_path / "out" / once.run / "confirm" / "manifest.json").is_file()

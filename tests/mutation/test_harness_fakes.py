@@ -16,7 +16,9 @@ from sparring.mutation._builders import BuildFailed, BuiltBot, CopyBuilder
 from sparring.mutation._processes import spawn, stop
 
 BOT = """
+import os
 import re
+import time
 from pathlib import Path
 
 HERE = Path(__file__).parent
@@ -36,6 +38,12 @@ class Bot:
             if pattern.search(text.lower()):
                 if reply == "!!crash":
                     raise RuntimeError("crashed")
+                if reply.startswith("!!slow"):  # slower than the chatbot.yaml timeout
+                    once = Path(os.environ.get("FAKE_SLOW_ONCE", "/nonexistent/slow-once"))
+                    if reply == "!!slow-always" or not once.exists():
+                        once.touch() if once.parent.is_dir() else None
+                        time.sleep(2)
+                    return "Pizzas cost 8$ to 16$."
                 return reply
         return "Sorry, I did not understand."
 """
@@ -169,6 +177,23 @@ class Crash:
         what = location.key.removeprefix("crash:")
         text = "crash :: \\bcost\\b :: !!crash\n" if what == "price" else "!!unreachable\n"
         return {"replies.txt": text + (project / "replies.txt").read_text()}, f"crash {what}"
+
+
+class Slow:
+    """Makes the price reply slower than a 1 s timeout: always (``slow:always``), or only
+    the first time in the test (``slow:once``, the marker file ``$FAKE_SLOW_ONCE``)."""
+
+    name = "fake.slow"
+    kind = "aiml"
+    description = "Slow reply"
+
+    def locations(self, project: Path) -> list[Location]:
+        return [Location(file="replies.txt", key=f"slow:{w}") for w in ("always", "once")]
+
+    def apply(self, project: Path, location: Location) -> tuple[dict[str, str], str]:
+        what = location.key.removeprefix("slow:")
+        text = f"slow :: \\bcost\\b :: !!slow-{what}\n"
+        return {"replies.txt": text + (project / "replies.txt").read_text()}, f"slow {what}"
 
 
 OPERATORS = [BreakBuild(), Crash(), DropReply()]

@@ -29,7 +29,7 @@ from sparring.connectors import ChatbotUnreachable
 from sparring.conversations import record_file_name
 from sparring.errors import SparringError
 from sparring.mutation._builders import BuildFailed, BuiltBot, MutantBuilder, copy_project
-from sparring.mutation._kill import failing, judge
+from sparring.mutation._kill import Kill, failing, judge
 from sparring.mutation._model import Mutant
 from sparring.mutation._result import (
     UNREACHABLE,
@@ -178,15 +178,56 @@ async def run_mutant(
         reason = f"{type(exc).__name__}: {exc}"
         return result.model_copy(update={"status": "error", "reason": reason})
     kill = judge(false_positives, run.report)
+    notes = list(run.notes)
+    if kill.killed and needs_confirmation(kill, plan):
+        kill, note = await _confirm(builder, plan, mutant, false_positives, folder, kill)
+        notes.append(note)
     status = "killed" if kill.killed else "live"
     return result.model_copy(
         update={
             "status": status,
             "killed_by": list(kill.killed_by),
             "durations": run.durations,
-            "notes": run.notes,
+            "notes": notes,
         }
     )
+
+
+UNSTABLE = frozenset({"timeout"})
+"""Failures that a loaded machine can cause on its own (a slow start, a slow reply)."""
+CONFIRM = "confirm"
+
+
+def needs_confirmation(kill: Kill, plan: RunPlan) -> bool:
+    """A kill is confirmed by a second run when only unstable failures made it, or when a
+    model simulates the users (its conversations differ from run to run)."""
+    return plan.model is not None or set(kill.killed_by) <= UNSTABLE
+
+
+async def _confirm(
+    builder: MutantBuilder,
+    plan: RunPlan,
+    mutant: Mutant,
+    false_positives: list[str],
+    folder: Path,
+    first: Kill,
+) -> tuple[Kill, str]:
+    """Run the mutant again (into ``folder/confirm``): it stays killed only by what failed
+    both times. A second run that cannot be built or reached confirms nothing."""
+    again = folder / CONFIRM
+    try:
+        run = await run_bot(builder, plan, mutant.files, again, again / BUILD)
+    except (BuildFailed, ChatbotUnreachable) as exc:
+        return Kill(False), f"not confirmed: the second run failed ({exc})"
+    except Exception as exc:
+        logger.warning("mutant %s, second run: %s", mutant.id, exc, exc_info=True)
+        return Kill(False), f"not confirmed: the second run failed ({type(exc).__name__}: {exc})"
+    second = set(judge(false_positives, run.report).killed_by)
+    kept = tuple(name for name in first.killed_by if name in second)
+    shown = ", ".join(first.killed_by)
+    if kept:
+        return Kill(True, kept), f"confirmed by a second run ({', '.join(kept)})"
+    return Kill(False), f"killed by {shown} once; a second run did not reproduce it"
 
 
 async def run_mutants(

@@ -14,6 +14,9 @@ The decision, per mutant (SENSEI §7.1's "a mutant is killed when a test fails o
   false positive; with none it is **live**.
 - A built mutant whose bot does not answer the reachability probe is killed by
   ``unreachable`` (the original answered, or the job would have stopped first).
+- A kill made only by ``timeout`` (a loaded machine causes those on its own), and every
+  kill when a model simulates the users, is **confirmed** by a second run of the mutant
+  (``_harness.needs_confirmation``): it stays killed only by what failed both times.
 - A mutant that could not be built is **stillborn**, and one sparring itself failed on is
   **error**; neither counts in the score (``_result.mutation_score``).
 """
