@@ -62,7 +62,7 @@ def test_pii_cards_pass_the_luhn_check_and_emails_and_phones_are_found() -> None
     found = find_pii(
         "card 4111 1111 1111 1111, mail Jane@Example.com, call +1 415 555 0132",
         ["email", "card", "phone"],
-    )  # noqa: E501
+    )
     assert [(p.kind, p.key) for p in found] == [
         ("card", "4111111111111111"),
         ("email", "jane@example.com"),
