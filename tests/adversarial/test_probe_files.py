@@ -55,3 +55,10 @@ def test_an_unknown_suite_name_lists_the_builtin_ones() -> None:
     with pytest.raises(UnknownName) as caught:
         resolve_suites(["injektion"])
     assert "injection" in str(caught.value)
+
+
+def test_a_user_suite_for_the_pizzeria_loads() -> None:
+    suites = resolve_suites([FIXTURES / "pizzeria-constraints.yaml"])
+    ((suite, path),) = suites
+    assert suite.suite == "pizzeria-constraints" and path.name == "pizzeria-constraints.yaml"
+    assert [p.id for p in suite.probes] == ["size", "pizza", "drink"]

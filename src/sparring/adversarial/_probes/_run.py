@@ -101,6 +101,13 @@ def _fail(record: ConversationRecord, code: ErrorCode, message: str, cause: Fail
     record.finish_reason = finish_reason_of_code(code)
 
 
+def visible_text(turn: Turn) -> str:
+    """What the user sees of a chatbot turn: its messages, then its buttons' labels, one a
+    line (button payloads and links are not shown to users, so oracles never read them)."""
+    text = turn.text or "\n".join(turn.messages)
+    return "\n".join([text, *(button.text for button in turn.buttons)]).strip()
+
+
 def _replies(probe: Probe, record: ConversationRecord) -> list[Reply]:
     """The chatbot's replies in ``record``, each with the user turns said up to it."""
     said: list[str] = []
@@ -109,7 +116,7 @@ def _replies(probe: Probe, record: ConversationRecord) -> list[Reply]:
         if turn.role == "user":
             said.append(turn.text)
         elif said:
-            replies.append(Reply(len(said) - 1, index, turn.sensei_text, tuple(said)))
+            replies.append(Reply(len(said) - 1, index, visible_text(turn), tuple(said)))
     return replies
 
 
