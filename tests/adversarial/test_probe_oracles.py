@@ -6,8 +6,15 @@ import base64
 
 import pytest
 
-from sparring.adversarial import EncodedTurn, Oracle
-from sparring.adversarial._probes import echoed, echoed_pii, fallback, find_pii, refusal
+from sparring.adversarial import (
+    EncodedTurn,
+    Oracle,
+    echoed,
+    echoed_pii,
+    fallback,
+    find_pii,
+    refusal,
+)
 from sparring.adversarial._probes._oracles import Reply, has_canary, judge_oracle
 
 
