@@ -95,7 +95,7 @@ def test_a_sticky_slot_fails_the_constraint_change_on_the_last_reply(tmp_path: P
     assert verdict is not None and verdict.status == "fail"
     assert verdict.turns == [5]
     assert verdict.reason == (
-        "must_contain: reply 2: contains none of ['small']: 'Your pizza is large.'; "
+        "must_contain: reply 2: contains none of ⟨small⟩: 'Your pizza is large.'; "
         "must_not_contain: reply 2: contains 'large': 'Your pizza is large.'"
     )
 

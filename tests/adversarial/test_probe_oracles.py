@@ -94,7 +94,7 @@ def test_an_oracle_reads_the_reply_it_names_and_points_at_the_failing_turn() -> 
     result = judge_oracle(must, replies, None)
     assert not result.passed
     assert result.evidence.turns == [3]
-    assert "reply 1: contains none of ['small']" in (result.evidence.reason or "")
+    assert "reply 1: contains none of ⟨small⟩" in (result.evidence.reason or "")
     first = Oracle(kind="must_contain", patterns=["large"], reply=0)
     assert judge_oracle(first, replies, None).passed
 

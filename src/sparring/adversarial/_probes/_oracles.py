@@ -262,7 +262,8 @@ def _check(oracle: Oracle, reply: Reply, phrase: str | None) -> tuple[bool, str]
         if kind == "must_contain":
             if hits:
                 return True, f"contains {hits[0]!r}"
-            return False, f"contains none of {oracle.patterns!r}: {_cut(text)!r}"
+            wanted = " | ".join(oracle.patterns)
+            return False, f"contains none of ⟨{wanted}⟩: {_cut(text)!r}"
         if hits:
             return False, f"contains {hits[0]!r}: {_cut(text)!r}"
         return True, "contains none of the forbidden patterns"
