@@ -155,3 +155,30 @@ def test_an_unreachable_bot_stops_before_the_run_directory(tmp_path: Path) -> No
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 1
     assert not (tmp_path / "r").exists()
+
+
+def test_a_bad_probe_file_exits_2_with_file_line_and_key_before_any_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sparring.cli import main
+
+    chatbot = _chatbot(tmp_path, "probe_bots:refusing", "conversational")
+    bad = str(FIXTURES / "bad.yaml")
+    argv = [
+        "sparring",
+        "adversarial",
+        "probe",
+        "-c",
+        str(chatbot),
+        "-s",
+        bad,
+        "-o",
+        str(tmp_path / "r"),
+    ]
+    monkeypatch.setattr("sys.argv", argv)
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "bad.yaml:9 [probes[0].oracels]: unknown key" in err
+    assert not (tmp_path / "r").exists()
