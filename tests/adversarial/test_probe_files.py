@@ -62,3 +62,16 @@ def test_a_user_suite_for_the_pizzeria_loads() -> None:
     ((suite, path),) = suites
     assert suite.suite == "pizzeria-constraints" and path.name == "pizzeria-constraints.yaml"
     assert [p.id for p in suite.probes] == ["size", "pizza", "drink"]
+
+
+def test_the_probe_file_example_in_the_docs_is_valid(tmp_path: Path) -> None:
+    import re
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "adversarial-probes.md"
+    blocks = re.findall(r"```yaml\n(.*?)```", doc.read_text(encoding="utf-8"), re.DOTALL)
+    assert blocks
+    for number, text in enumerate(blocks):
+        path = tmp_path / f"example-{number}.yaml"
+        path.write_text(text, encoding="utf-8")
+        suite = load_probe_suite(path)
+        assert suite.probes
