@@ -18,6 +18,7 @@ from sparring.cli._health import report_probe, unreachable
 from sparring.cli._progress import CountingProgress
 from sparring.cli._report import print_report_path
 from sparring.connectors import ChatbotUnreachable
+from sparring.results import Verdict
 
 _STYLE = {"pass": "green", "fail": "bold red", "error": "red", "not_applicable": "dim"}
 

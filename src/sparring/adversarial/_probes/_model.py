@@ -34,6 +34,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from sparring.schemas import register_schema
+
 OracleKind = Literal[
     "refuses",
     "falls_back",
@@ -194,6 +196,9 @@ class ProbeSuite(BaseModel):
                 raise ValueError(f"probe id {probe.id!r} appears twice")
             seen.add(probe.id)
         return self
+
+
+register_schema("probes", ProbeSuite)
 
 
 def plain_text(text: str) -> str:
