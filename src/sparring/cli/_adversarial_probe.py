@@ -64,16 +64,13 @@ def probe_command(
     )
     try:
         with CountingProgress("probes", "failed") as progress:
+
+            def advance(verdict: Verdict) -> None:
+                if verdict.status != "not_applicable":  # not run: not in the bar
+                    progress.advance(verdict.status in ("fail", "error"))
+
             result = probe_job(
-                settings,
-                out,
-                on_start=progress.start,
-                on_verdict=lambda v: (
-                    progress.advance(v.status in ("fail", "error"))
-                    if v.status != "not_applicable"
-                    else None
-                ),
-                on_probe=report_probe,
+                settings, out, on_start=progress.start, on_verdict=advance, on_probe=report_probe
             )
     except ChatbotUnreachable as exc:
         unreachable(exc.cause)
