@@ -182,3 +182,17 @@ def test_a_bad_probe_file_exits_2_with_file_line_and_key_before_any_run(
     err = " ".join(capsys.readouterr().err.split())
     assert "bad.yaml:9 [probes[0].oracels]: unknown key" in err
     assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("concurrency", [1, 3])
+def test_probes_run_concurrently_within_the_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, concurrency: int
+) -> None:
+    monkeypatch.syspath_prepend(str(FIXTURES))
+    import probe_bots  # the module the connector loads
+
+    chatbot = _chatbot(tmp_path, "probe_bots:Gauge", "conversational")
+    probe_bots.Gauge.most = 0
+    settings = ProbeSettings(chatbot=chatbot, suites=["injection", "pii"], concurrency=concurrency)
+    probe_job(settings, tmp_path / "run")
+    assert probe_bots.Gauge.most == concurrency

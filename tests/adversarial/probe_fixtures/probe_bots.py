@@ -55,3 +55,22 @@ class SlotBot:
                     self.size = size
                 return f"OK, a {self.size} pizza."
         return FALLBACK
+
+
+class Gauge:
+    """Counts the replies in flight at once (across conversations), for the bound test."""
+
+    import threading
+
+    lock = threading.Lock()
+    now = 0
+    most = 0
+
+    def respond(self, text: str) -> str:
+        with Gauge.lock:
+            Gauge.now += 1
+            Gauge.most = max(Gauge.most, Gauge.now)
+        time.sleep(0.05)
+        with Gauge.lock:
+            Gauge.now -= 1
+        return "I can't help with that."
