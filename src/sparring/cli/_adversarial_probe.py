@@ -1,0 +1,125 @@
+"""``sparring adversarial probe --chatbot chatbot.yaml [--suite NAME|FILE …]``: offline
+adversarial probes with oracles that need no model (``sparring.adversarial.probe_job``);
+exit 0 when every probe passed, 1 on a failure or error, 3 when none could be judged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from sparring.adversarial import ProbeJobResult, ProbeSettings, builtin_suites, probe_job
+from sparring.cli._adversarial import adversarial_app
+from sparring.cli._app import console
+from sparring.cli._health import report_probe, unreachable
+from sparring.cli._progress import CountingProgress
+from sparring.cli._report import print_report_path
+from sparring.connectors import ChatbotUnreachable
+from sparring.results import Verdict
+
+_STYLE = {"pass": "green", "fail": "bold red", "error": "red", "not_applicable": "dim"}
+
+
+@adversarial_app.command("probe")
+def probe_command(
+    chatbot: Annotated[
+        Path, typer.Option("--chatbot", "-c", help="chatbot.yaml of the chatbot under test.")
+    ],
+    suite: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--suite",
+            "-s",
+            help="A built-in suite name or a probe file/folder (repeatable; default: every "
+            "built-in suite).",
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Run directory (default runs/<time>).")
+    ] = None,
+    concurrency: Annotated[int, typer.Option(min=1, help="Probes at once.")] = 4,
+    reply_timeout: Annotated[
+        float | None,
+        typer.Option(min=0.01, help="Seconds per reply (default: the connector's + 5)."),
+    ] = None,
+    show_all: Annotated[
+        bool, typer.Option("--all", help="List every probe, not only failures and errors.")
+    ] = False,
+) -> None:
+    """Run offline adversarial probes (prompt injection, system-prompt leaks, jailbreaks, PII
+    echo, encoded payloads, out-of-domain and impossible requests, constraint changes)
+    against the chatbot, one conversation per probe, judged without a model.
+
+    Built-in suites: injection, jailbreak, pii, encoded, out-of-domain, constraint-change.
+    Exit 0 when every probe passed, 1 when one failed or errored, 3 when none was judged.
+    """
+    settings = ProbeSettings(
+        chatbot=chatbot,
+        suites=suite or [],
+        concurrency=concurrency,
+        reply_timeout=reply_timeout,
+    )
+    try:
+        with CountingProgress("probes", "failed") as progress:
+
+            def advance(verdict: Verdict) -> None:
+                if verdict.status != "not_applicable":  # not run: not in the bar
+                    progress.advance(verdict.status in ("fail", "error"))
+
+            result = probe_job(
+                settings, out, on_start=progress.start, on_verdict=advance, on_probe=report_probe
+            )
+    except ChatbotUnreachable as exc:
+        unreachable(exc.cause)
+    _print(result, show_all)
+    print_report_path(result.store.path)
+    decision = result.outcome
+    style = {"PASS": "bold green", "FAIL": "bold red"}.get(decision.status, "bold yellow")
+    console.print(f"[{style}]{decision.status}[/]: {escape(decision.summary)}", highlight=False)
+    if decision.code:
+        raise typer.Exit(decision.code)
+
+
+def _print(result: ProbeJobResult, show_all: bool) -> None:
+    """A table of the probes (failures and errors, or all with ``show_all``)."""
+    report = result.report
+    table = Table(title=f"Probes ({result.store.path})", show_lines=False)
+    for column in ("probe", "category", "status", "reason"):
+        table.add_column(column, overflow="fold")
+    entries = {entry.id: entry for entry in report.probes}
+    for verdict in report.verdicts:
+        if not show_all and verdict.status not in ("fail", "error"):
+            continue
+        entry = entries.get(verdict.rule)
+        style = _STYLE.get(verdict.status, "")
+        table.add_row(
+            escape(verdict.rule),
+            entry.category.value if entry else "",
+            f"[{style}]{verdict.status}[/]",
+            escape(verdict.reason or ""),
+        )
+    if table.row_count:
+        console.print(table)
+    counts = report.counts
+    per_suite: dict[str, list[int]] = {}
+    for verdict in report.verdicts:
+        entry = entries.get(verdict.rule)
+        row = per_suite.setdefault(entry.suite if entry else "?", [0, 0, 0])
+        if verdict.status in ("pass", "fail", "error"):
+            row[("pass", "fail", "error").index(verdict.status)] += 1
+    summary = Table(title="Per suite")
+    for column in ("suite", "pass", "fail", "error"):
+        summary.add_column(column, justify="right" if column != "suite" else "left")
+    for name, (passed, failed, errors) in per_suite.items():
+        summary.add_row(escape(name), str(passed), str(failed), str(errors))
+    console.print(summary)
+    console.print(
+        f"{counts.total} probes: {counts.passed} passed, {counts.fail} failed, "
+        f"{counts.error} errors, {counts.not_applicable} not applicable "
+        f"(built-in suites: {', '.join(builtin_suites())})",
+        highlight=False,
+    )
+    console.print(f"[bold]results[/]: {result.store.path / 'probes.json'}", highlight=False)
