@@ -25,3 +25,44 @@ __all__ = [
     "load_weaknesses",
     "write_weaknesses",
 ]
+
+# Weakness planning: `sparring adversarial plan` (docs/adversarial-plan.md).
+from sparring.adversarial._plan import (
+    SEARCH_PROVIDERS,
+    STATIC_SCAN,
+    AnswersFile,
+    Finding,
+    FindingKind,
+    PlanRecord,
+    PlanResult,
+    PlanSettings,
+    ScanResult,
+    SearchHit,
+    SearchProvider,
+    graph_summary,
+    load_answers,
+    plan_job,
+    plan_job_async,
+    scan_source,
+    weaknesses_from_findings,
+)
+
+__all__ += [
+    "SEARCH_PROVIDERS",
+    "STATIC_SCAN",
+    "AnswersFile",
+    "Finding",
+    "FindingKind",
+    "PlanRecord",
+    "PlanResult",
+    "PlanSettings",
+    "ScanResult",
+    "SearchHit",
+    "SearchProvider",
+    "graph_summary",
+    "load_answers",
+    "plan_job",
+    "plan_job_async",
+    "scan_source",
+    "weaknesses_from_findings",
+]

@@ -109,7 +109,7 @@ class ScanResult:
     source: str
     scanner: Literal["python", "rasa"]
     findings: list[Finding] = field(default_factory=list)
-    graph: nx.DiGraph = field(default_factory=nx.DiGraph)
+    graph: nx.DiGraph[str] = field(default_factory=nx.DiGraph)
     files: int = 0
 
     def sort(self) -> None:

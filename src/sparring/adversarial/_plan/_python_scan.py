@@ -24,7 +24,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from sparring.adversarial._plan._findings import Finding, FindingKind, ScanResult
+from sparring.adversarial._plan._findings import Finding, FindingKind, ScanResult, Severity
 
 logger = logging.getLogger(__name__)
 
@@ -127,8 +127,10 @@ def _kind(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
     if decorators & {"tool", "function_tool", "tool_call"} or node.name.endswith("_tool"):
         return "tool"
     routes = {"route", "post", "message_handler", "event", "on_message", "handler"}
-    if node.name in HANDLER_NAMES or node.name.startswith(("handle_", "on_")) or (
-        decorators & routes
+    if (
+        node.name in HANDLER_NAMES
+        or node.name.startswith(("handle_", "on_"))
+        or (decorators & routes)
     ):
         return "handler"
     return "function"
@@ -141,7 +143,8 @@ def _collect_functions(rel: str, tree: ast.Module, module: _Module) -> None:
                 walk(node.body, f"{prefix}{node.name}.")
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 qualname = f"{prefix}{node.name}"
-                module.functions[qualname] = _Function(qualname, rel, node.lineno, _kind(node), node)
+                function = _Function(qualname, rel, node.lineno, _kind(node), node)
+                module.functions[qualname] = function
 
     walk(tree.body, "")
 
@@ -302,18 +305,25 @@ class _Walker(ast.NodeVisitor):
                 f"`{target}[{key}]` in `{self.function[-1]}` is read without checking the key "
                 "is there: a conversation that skips the step that sets it crashes",
             )  # fmt: skip
-        if isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name):
-            if node.value.id in self.state and self.function:
-                self._shared(node, self.function[-1], [node.value.id])
+        if (
+            isinstance(node.ctx, ast.Store)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in self.state
+            and self.function
+        ):
+            self._shared(node, self.function[-1], [node.value.id])
         self.generic_visit(node)
 
     # helpers
     def _checked(self, target: str) -> bool:
         for test in self.guards:
             for sub in ast.walk(test):
-                if isinstance(sub, ast.Compare) and any(isinstance(o, ast.In) for o in sub.ops):
-                    if any(ast.unparse(c) == target for c in sub.comparators):
-                        return True
+                if (
+                    isinstance(sub, ast.Compare)
+                    and any(isinstance(o, ast.In) for o in sub.ops)
+                    and any(ast.unparse(c) == target for c in sub.comparators)
+                ):
+                    return True
         return False
 
     def _shared(self, node: ast.stmt | ast.expr, qualname: str, names: list[str]) -> None:
@@ -360,13 +370,15 @@ class _Walker(ast.NodeVisitor):
                     return body.index(node) < len(body) - 1
         return False
 
-    def _add(self, kind: FindingKind, severity: str, line: int, subject: str, message: str) -> None:
+    def _add(
+        self, kind: FindingKind, severity: Severity, line: int, subject: str, message: str
+    ) -> None:
         count = self.counts.get(f"{kind}:{subject}", 0) + 1
         self.counts[f"{kind}:{subject}"] = count
         subject = subject if count == 1 else f"{subject}#{count}"
         self.module.findings.append(
             Finding(
-                kind=kind, severity=severity, file=self.rel, line=line,  # type: ignore[arg-type]
+                kind=kind, severity=severity, file=self.rel, line=line,
                 subject=subject, message=message,
             )
         )  # fmt: skip
@@ -387,9 +399,12 @@ def _compared(test: ast.expr) -> str:
                 return ast.unparse(right)
             if isinstance(right, (ast.Tuple, ast.List, ast.Set)):
                 return ast.unparse(left)
-    if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute):
-        if test.func.attr in {"startswith", "endswith", "search", "match"}:
-            return ast.unparse(test.func.value) if test.func.attr.endswith("with") else ""
+    if (
+        isinstance(test, ast.Call)
+        and isinstance(test.func, ast.Attribute)
+        and test.func.attr in {"startswith", "endswith"}
+    ):
+        return ast.unparse(test.func.value)
     return ""
 
 
@@ -455,7 +470,7 @@ def _graph(module: _Module, result: ScanResult) -> None:
         g.add_edge(f"fn:{call.caller}", node, kind="calls", guarded=call.guarded, line=call.line)
 
 
-def _dispatch_nodes(fn: _Function, g: nx.DiGraph, by_name: dict[str, str]) -> None:
+def _dispatch_nodes(fn: _Function, g: nx.DiGraph[str], by_name: dict[str, str]) -> None:
     """A ``branch`` node per intent-dispatch test of ``fn``, with edges to the project
     functions its branch calls."""
     for node in ast.walk(fn.node):

@@ -173,9 +173,7 @@ def _read_nlu(project: _Project, rel: str, items: list[Any], lines: LineMap) -> 
             project.example_entities.setdefault(intent, set()).update(found)
 
 
-def _read_flows(
-    project: _Project, rel: str, kind: str, items: list[Any], lines: LineMap
-) -> None:
+def _read_flows(project: _Project, rel: str, kind: str, items: list[Any], lines: LineMap) -> None:
     if kind == "stories" and items:
         project.stories_file = rel
     for index, item in enumerate(items):
@@ -380,8 +378,9 @@ def _unhappy(story: _Flow, forms: set[str]) -> bool:
 
 def _interruption_checks(p: _Project) -> Iterator[Finding]:
     flagged = set(p.intents) - _flow_intents(p)
-    for form, (use, slots) in p.forms.items():
-        starters, inside = set(), set()
+    for form, (_, slots) in p.forms.items():
+        starters: set[str] = set()
+        inside: set[str] = set()
         for flow in p.flows:
             intents = [(i, name) for i, (k, name, _) in enumerate(flow.steps) if k == "intent"]
             loops = [i for i, (k, name, _) in enumerate(flow.steps) if name == form]
@@ -412,7 +411,9 @@ def _interruption_checks(p: _Project) -> Iterator[Finding]:
 
 def _slot_entities(p: _Project, slot: str) -> set[str]:
     mappings = p.slots.get(slot, (None, []))[1]
-    return {str(m["entity"]) for m in mappings if m.get("type") == "from_entity" and m.get("entity")}
+    return {
+        str(m["entity"]) for m in mappings if m.get("type") == "from_entity" and m.get("entity")
+    }
 
 
 # Graph -------------------------------------------------------------------------------------
