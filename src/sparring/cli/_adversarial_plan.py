@@ -14,7 +14,8 @@ from rich.table import Table
 from sparring.adversarial import PlanResult, PlanSettings, plan_job
 from sparring.adversarial._plan import TerminalInterviewer
 from sparring.cli._adversarial import adversarial_app
-from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, console
+from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, console, err_console
+from sparring.errors import ModelError
 
 _STYLE = {"high": "bold red", "medium": "yellow", "low": "dim"}
 
@@ -72,7 +73,16 @@ def plan(
         max_weaknesses=max_weaknesses,
     )
     interactive = answers is None and model is not None and sys.stdin.isatty()
-    result = plan_job(settings, interviewer=TerminalInterviewer() if interactive else None)
+    try:
+        result = plan_job(settings, interviewer=TerminalInterviewer() if interactive else None)
+    except ModelError as exc:
+        record = out.with_name(f"{out.stem}.plan.json")
+        err_console.print(
+            f"[bold red]error[/]: the model failed: {escape(str(exc))}\n"
+            f"what was done so far is kept in {escape(str(record))}",
+            highlight=False,
+        )
+        raise typer.Exit(1) from exc
     _print(result)
 
 

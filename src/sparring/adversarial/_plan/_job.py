@@ -161,6 +161,8 @@ async def plan_job_async(
             record.lessons += await search_lessons(
                 settings.search, queries, model, agent, usage=record.usage
             )
+        if record.lessons:
+            _write_record(record, record_path)
         weaknesses = await propose_weaknesses(
             model,
             agent,
