@@ -44,7 +44,12 @@ from sparring.adversarial._plan._knowledge import (
     search_lessons,
 )
 from sparring.adversarial._plan._propose import MAX_WEAKNESSES, propose_weaknesses
-from sparring.adversarial._plan._scan import graph_summary, scan_source, weaknesses_from_findings
+from sparring.adversarial._plan._scan import (
+    findings_text,
+    graph_summary,
+    scan_source,
+    weaknesses_from_findings,
+)
 from sparring.adversarial._weaknesses import WeaknessFile, write_weaknesses
 from sparring.connectors import load_chatbot_config
 from sparring.errors import ModelRequired, Problem, UserInputError
@@ -148,7 +153,10 @@ async def plan_job_async(
         weaknesses = weaknesses_from_findings(scan.findings)
     else:
         agent = config.info.prompt_text() or f"A chatbot named {name}."
-        context = agent + (f"\n\nStatic scan:\n{record.graph_summary}" if scan else "")
+        context = agent
+        if scan is not None:
+            context += f"\n\nStatic scan:\n{record.graph_summary}"
+            context += f"\n\nFindings:\n{findings_text(scan.findings) or '(none)'}"
         who: Interviewer | None = FileInterviewer(answers) if answers else interviewer
         if who is not None and settings.max_questions:
             record.interview = await interview(

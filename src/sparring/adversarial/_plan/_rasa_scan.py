@@ -432,6 +432,13 @@ def _graph(p: _Project, result: ScanResult) -> None:
         for slot in slots:
             g.add_node(f"slot:{slot}", kind="slot")
             g.add_edge(f"action:{form}", f"slot:{slot}", kind="asks")
+        if f"validate_{form}" in p.actions:
+            g.add_edge(f"action:{form}", f"action:validate_{form}", kind="validates")
+    for slot in p.slots:
+        for asker in (f"utter_ask_{slot}", f"action_ask_{slot}"):
+            if asker in p.responses or asker in p.actions:
+                g.add_node(f"slot:{slot}", kind="slot")
+                g.add_edge(f"slot:{slot}", f"action:{asker}", kind="asked-by")
     for intent, slots in _mapping_intents(p).items():
         for slot in slots:
             g.add_edge(f"intent:{intent}", f"slot:{slot}", kind="fills")
