@@ -97,6 +97,12 @@ def test_offline_the_pizzerias_findings_become_weaknesses(out: Path) -> None:
     assert all(level == ["easy", "medium", "hard"] for level in levels)
     affirm = loaded.weaknesses[0]
     assert "domain.yml:11" in affirm.description and "`affirm`" in affirm.criteria[0]
+    # example tests say what users say: the intent's NLU examples
+    assert [e.test for e in affirm.examples] == [
+        'Right after the greeting, say "yes".',
+        'When the bot asks a question, answer "yes please".',
+        'In the middle of a task, say "yeah", then go on with the task.',
+    ]
     record = json.loads(result.record_path.read_text())
     assert record["strategy"] == "offline" and record["usage"]["calls"] == 0
     assert len(record["findings"]) == len(loaded.weaknesses) == 6

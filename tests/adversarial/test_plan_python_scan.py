@@ -29,6 +29,7 @@ def test_the_planted_defect_of_our_booking_agent_is_the_one_finding() -> None:
     assert finding.file == "booking_agent.py"
     assert finding.line == _line_of(AGENT / "booking_agent.py", "= book_table(day, party")
     assert finding.subject == "BookingAgent.respond->book_table"
+    assert finding.evidence[0].startswith("reference = book_table(day, party, self.booked)")
     # the graph: respond calls the defective tool unguarded, check_availability guarded
     graph = scan.graph
     assert graph.nodes["fn:book_table"]["kind"] == "tool"
@@ -128,6 +129,7 @@ def test_state_dispatch_shared_state_and_swallowed_exceptions(tmp_path: Path) ->
             def respond(self, text):
                 command = text.split()[0]
                 reply = HANDLERS[command](text)
+                first = self.history[0]
                 total = self.session["total"]
                 if "name" in self.session:
                     reply += self.session["name"]
@@ -140,12 +142,12 @@ def test_state_dispatch_shared_state_and_swallowed_exceptions(tmp_path: Path) ->
         """,
     )
     assert ("unchecked-dispatch", "Bot.respond:HANDLERS", 8) in findings
-    assert ("unchecked-state-read", 'Bot.respond:self.session["total"]', 9) not in findings
-    assert ("unchecked-state-read", "Bot.respond:self.session['total']", 9) in findings
+    assert ("unchecked-state-read", 'Bot.respond:self.session["total"]', 10) not in findings
+    assert ("unchecked-state-read", "Bot.respond:self.session['total']", 10) in findings
     assert all("name" not in subject for _, subject, _ in findings)  # checked with `in`
-    assert ("shared-state-write", "Bot.respond:carts", 12) in findings
-    assert ("swallowed-exception", "Bot.respond", 15) in findings
-    assert len(findings) == 4  # the read inside try is not flagged
+    assert ("shared-state-write", "Bot.respond:carts", 13) in findings
+    assert ("swallowed-exception", "Bot.respond", 16) in findings
+    assert len(findings) == 4  # the read inside try and the list index are not flagged
 
 
 def test_global_writes_and_unparsable_files(tmp_path: Path) -> None:

@@ -35,6 +35,10 @@ def test_the_pizzerias_real_gaps() -> None:
     assert not any("order_drink" in f.subject for f in scan.findings)
     assert not any(f.kind is FindingKind.NO_NLU_FALLBACK for f in scan.findings)
     assert scan.findings[0].severity == "high"  # sorted by severity
+    # the evidence is the intent's NLU examples as users type them (nlu.yml)
+    evidence = {f.subject: f.evidence for f in scan.findings}
+    assert evidence["affirm"] == ["yes", "yes please", "yeah"]
+    assert evidence["pizza_form/goodbye"][:2] == ["bye", "goodbye"]
 
 
 def test_the_pizzerias_graph_of_states_and_transitions() -> None:

@@ -82,6 +82,11 @@ class Finding(BaseModel):
     line: int | None = Field(default=None, description="1-based line, None when unknown.")
     subject: str = Field(description="What the finding is about: an intent, slot, function…")
     message: str
+    evidence: list[str] = Field(
+        default_factory=list,
+        description="What the scan saw, verbatim: an intent's NLU examples (at most three), "
+        "the source line of a call.",
+    )
 
     @property
     def id(self) -> str:

@@ -69,6 +69,7 @@ class _Call:
     line: int
     guarded: bool
     io: bool
+    text: str
 
 
 @dataclass
@@ -85,10 +86,13 @@ def scan_python(folder: Path) -> ScanResult:
     result = ScanResult(source=str(folder), scanner="python")
     module = _Module()
     trees: list[tuple[str, ast.Module]] = []
+    sources: dict[str, list[str]] = {}
     for path in _python_files(folder):
-        rel = path.relative_to(folder).as_posix()
+        rel = path.relative_to(folder).as_posix() if path != folder else path.name
+        text = path.read_text(encoding="utf-8", errors="replace")
+        sources[rel] = text.splitlines()
         try:
-            tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"), filename=rel)
+            tree = ast.parse(text, filename=rel)
         except SyntaxError as exc:
             logger.warning("static scan: skipped %s (line %s: %s)", rel, exc.lineno, exc.msg)
             continue
@@ -96,7 +100,7 @@ def scan_python(folder: Path) -> ScanResult:
         _collect_functions(rel, tree, module)
     tools = {f.qualname.rsplit(".", 1)[-1] for f in module.functions.values() if f.kind == "tool"}
     for rel, tree in trees:
-        _Walker(rel, module, tools, _module_state(tree)).visit(tree)
+        _Walker(rel, module, tools, _module_state(tree), sources[rel]).visit(tree)
     result.files = len(trees)
     result.findings = module.findings + list(_unguarded(module))
     _graph(module, result)
@@ -183,8 +187,11 @@ def _callee(node: ast.Call) -> tuple[str, str]:
 class _Walker(ast.NodeVisitor):
     """Walks one file with the enclosing function and ``try`` blocks in view."""
 
-    def __init__(self, rel: str, module: _Module, tools: set[str], state: set[str]) -> None:
+    def __init__(
+        self, rel: str, module: _Module, tools: set[str], state: set[str], lines: list[str]
+    ) -> None:
         self.rel, self.module, self.tools, self.state = rel, module, tools, state
+        self.lines = lines
         self.function: list[str] = []
         self.prefix: list[str] = []
         self.tries = 0
@@ -274,7 +281,15 @@ class _Walker(ast.NodeVisitor):
         )
         if self.function and last:
             self.module.calls.append(
-                _Call(self.function[-1], dotted, self.rel, node.lineno, self.tries > 0, io)
+                _Call(
+                    self.function[-1],
+                    dotted,
+                    self.rel,
+                    node.lineno,
+                    self.tries > 0,
+                    io,
+                    self._line(node.lineno),
+                )
             )
         if isinstance(node.func, ast.Subscript) and self.function and not self.tries:
             table = ast.unparse(node.func.value)
@@ -295,7 +310,10 @@ class _Walker(ast.NodeVisitor):
             and self.function
             and not self.tries
             and _STATE.search(last)
-            and isinstance(node.slice, (ast.Constant, ast.Name))
+            and (
+                isinstance(node.slice, ast.Name)
+                or (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str))
+            )
             and not self._checked(target)
         ):
             key = ast.unparse(node.slice)
@@ -370,6 +388,9 @@ class _Walker(ast.NodeVisitor):
                     return body.index(node) < len(body) - 1
         return False
 
+    def _line(self, line: int) -> str:
+        return self.lines[line - 1].strip() if 0 < line <= len(self.lines) else ""
+
     def _add(
         self, kind: FindingKind, severity: Severity, line: int, subject: str, message: str
     ) -> None:
@@ -379,7 +400,7 @@ class _Walker(ast.NodeVisitor):
         self.module.findings.append(
             Finding(
                 kind=kind, severity=severity, file=self.rel, line=line,
-                subject=subject, message=message,
+                subject=subject, message=message, evidence=[self._line(line)],
             )
         )  # fmt: skip
 
@@ -449,6 +470,7 @@ def _unguarded(module: _Module) -> Iterator[Finding]:
             subject=subject if seen[subject] == 1 else f"{subject}#{seen[subject]}",
             message=f"{what} `{call.callee}` in `{call.caller}` has no enclosing try/except "
             "(nor does any caller): when it fails, the turn crashes instead of answering",
+            evidence=[call.text],
         )
 
 

@@ -40,6 +40,8 @@ DEFAULT_ACTIONS = frozenset(
 )
 """Rasa's built-in actions: used without being declared."""
 
+EVIDENCE = 3
+"""NLU examples kept as a finding's evidence at most."""
 BUILTIN_INTENTS = frozenset({"nlu_fallback", "restart", "back", "session_start"})
 UNHAPPY_INTENTS = frozenset({"nlu_fallback", "out_of_scope", "deny", "stop", "chitchat"})
 _STRING = re.compile(r"""["']([A-Za-z_][\w]*)["']""")
@@ -67,6 +69,7 @@ class _Project:
     actions: dict[str, _Use] = field(default_factory=dict)
     examples: dict[str, _Use] = field(default_factory=dict)
     example_entities: dict[str, set[str]] = field(default_factory=dict)
+    example_texts: dict[str, list[str]] = field(default_factory=dict)
     flows: list[_Flow] = field(default_factory=list)
     pipeline: list[str] = field(default_factory=list)
     code_strings: set[str] = field(default_factory=set)
@@ -171,6 +174,15 @@ def _read_nlu(project: _Project, rel: str, items: list[Any], lines: LineMap) -> 
             text = str(item.get("examples") or "")
             found = {a or b for a, b in _ANNOTATION.findall(text)}
             project.example_entities.setdefault(intent, set()).update(found)
+            texts = project.example_texts.setdefault(intent, [])
+            texts += [_plain_example(line) for line in text.splitlines() if line.strip()]
+
+
+def _plain_example(line: str) -> str:
+    """An NLU example as a user types it: ``- a [large](size) [coke](drink)`` → ``a large
+    coke``."""
+    text = re.sub(r"\[([^\]]*)\](\([^)]*\)|\{[^}]*\})", r"\1", line.strip())
+    return text.removeprefix("-").strip()
 
 
 def _read_flows(project: _Project, rel: str, kind: str, items: list[Any], lines: LineMap) -> None:
@@ -205,10 +217,21 @@ def _step(step: Any, line: int | None) -> Iterator[tuple[str, str, int | None]]:
 
 
 def _finding(
-    kind: FindingKind, severity: Severity, use: _Use, subject: str, message: str
+    kind: FindingKind,
+    severity: Severity,
+    use: _Use,
+    subject: str,
+    message: str,
+    evidence: list[str] | None = None,
 ) -> Finding:
     return Finding(
-        kind=kind, severity=severity, file=use.file, line=use.line, subject=subject, message=message
+        kind=kind,
+        severity=severity,
+        file=use.file,
+        line=use.line,
+        subject=subject,
+        message=message,
+        evidence=(evidence or [])[:EVIDENCE],
     )
 
 
@@ -244,6 +267,7 @@ def _intent_checks(p: _Project) -> Iterator[Finding]:
                 FindingKind.INTENT_UNHANDLED, "high", use, intent,
                 f"intent `{intent}` is in the domain but no rule, story or slot mapping "
                 "uses it: the next action is left to the policy's guess",
+                p.example_texts.get(intent),
             )  # fmt: skip
         elif intent not in in_flows:
             slots = ", ".join(in_mappings[intent])
@@ -251,6 +275,7 @@ def _intent_checks(p: _Project) -> Iterator[Finding]:
                 FindingKind.INTENT_ONLY_IN_FORM, "medium", use, intent,
                 f"intent `{intent}` is used only by the mapping of slot(s) {slots}; no "
                 "rule or story handles it outside that form",
+                p.example_texts.get(intent),
             )  # fmt: skip
         if intent not in p.examples and intent not in BUILTIN_INTENTS:
             yield _finding(
@@ -406,6 +431,7 @@ def _interruption_checks(p: _Project) -> Iterator[Finding]:
                 f"intent `{intent}` has no rule or story while form `{form}` is active, "
                 "and its examples fill none of the form's slots: said mid-form, the form "
                 "rejects it and no rule brings the user back to the form",
+                p.example_texts.get(intent),
             )  # fmt: skip
 
 

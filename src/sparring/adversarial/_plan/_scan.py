@@ -157,34 +157,34 @@ _TEMPLATES: dict[FindingKind, _Template] = {
     FindingKind.INTENT_UNHANDLED: _Template(
         "Nothing handles the intent `{name}`",
         WeaknessCategory.FUNCTIONAL,
-        ("When the user says `{name}`, the bot answers sensibly and the task goes on.",),
+        ("When the user says {say1} (`{name}`), the bot answers sensibly and the task goes on.",),
         (
-            "Say something that expresses `{name}` right after the greeting.",
-            "Express `{name}` in answer to one of the bot's questions.",
-            "Express `{name}` mid-task in an indirect way.",
+            "Right after the greeting, say {say1}.",
+            "When the bot asks a question, answer {say2}.",
+            "In the middle of a task, say {say3}, then go on with the task.",
         ),
     ),
     FindingKind.INTENT_ONLY_IN_FORM: _Template(
         "`{name}` is understood only inside a form",
         WeaknessCategory.FUNCTIONAL,
-        ("The bot reacts sensibly to `{name}` outside the form too.",),
+        ("The bot reacts sensibly to {say1} (`{name}`) outside the form too.",),
         (
-            "Express `{name}` before any task has started.",
-            "Express `{name}` when the bot asks something other than the form's question.",
-            "Express `{name}` after the task is done, to undo part of it.",
+            "Before any task has started, say {say1}.",
+            "When the bot asks something other than the form's question, answer {say2}.",
+            "After the task is done, say {say3} to undo part of it.",
         ),
     ),
     FindingKind.FORM_INTERRUPTION_UNHANDLED: _Template(
         "Saying `{name}` during `{form}` derails the task",
         WeaknessCategory.FUNCTIONAL,
         (
-            "The bot answers `{name}` during the task and then resumes it.",
+            "The bot answers {say1} (`{name}`) during the task and then resumes it.",
             "The task's collected values are kept after the interruption.",
         ),
         (
-            "Start the task, then say `{name}` in answer to the first question.",
-            "Say `{name}` halfway through the task, then continue it.",
-            "Say `{name}` twice during the task and finish it with one changed value.",
+            "Start the task, then answer its first question with {say1}.",
+            "Halfway through the task, say {say2}, then continue it.",
+            "Say {say3} twice during the task, then finish it with one changed value.",
         ),
     ),
     FindingKind.STORIES_WITHOUT_FALLBACK: _Template(
@@ -238,11 +238,17 @@ def weaknesses_from_findings(findings: list[Finding]) -> list[Weakness]:
 
 
 def _names(finding: Finding) -> dict[str, str]:
+    """Template fields: ``name`` (the intent, function or value), ``form``, ``kind`` and
+    ``say1``…``say3`` (the evidence's NLU examples, quoted, cycling; else a paraphrase)."""
     subject = finding.subject.split("#", 1)[0]
     form, _, intent = subject.partition("/")
     name = intent or subject
     name = name.rsplit("->", 1)[-1].split(":", 1)[-1]
-    return {"name": name, "form": form if intent else "", "kind": finding.kind.value}
+    names = {"name": name, "form": form if intent else "", "kind": finding.kind.value}
+    said = [f'"{e}"' for e in finding.evidence if e] or [f"something meaning `{name}`"]
+    for index in range(3):
+        names[f"say{index + 1}"] = said[index % len(said)]
+    return names
 
 
 def unique_slug(text: str, used: set[str]) -> str:
