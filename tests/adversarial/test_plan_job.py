@@ -246,3 +246,22 @@ def test_a_search_provider_is_called_only_when_named(out: Path, fake_search: _Fa
     with pytest.raises(UnknownName, match="search provider 'nope'"):
         plan_job(base.model_copy(update={"search": "nope"}), model=model)
     assert len(model.requests) == calls  # stopped before any model call
+
+
+def test_the_terminal_interviewer_asks_until_an_empty_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from sparring.adversarial._plan import TerminalInterviewer
+
+    typed = iter(["Pizza lovers on phones.", "  "])
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        return next(typed)
+
+    monkeypatch.setattr("rich.prompt.Prompt.ask", ask)
+    model = ScriptedModel([{"enough": False, "question": f"Q{i}?"} for i in range(5)])
+    result = run_blocking(interview(model, "a bot", TerminalInterviewer(), max_questions=5))
+    assert [(t.question, t.answer) for t in result.turns] == [("Q0?", "Pizza lovers on phones.")]
+    assert result.stopped == "no-answer" and len(asked) == 2 and "Q1?" in asked[1]

@@ -165,3 +165,17 @@ def test_global_writes_and_unparsable_files(tmp_path: Path) -> None:
     )
     assert findings == [("shared-state-write", "on_message:count", 5)]
     assert scan_source(tmp_path).files == 1  # broken.py skipped
+
+
+def test_one_file_can_be_scanned() -> None:
+    scan = scan_source(AGENT / "booking_agent.py")
+    assert [(f.file, f.subject) for f in scan.findings] == [
+        ("booking_agent.py", "BookingAgent.respond->book_table")
+    ]
+
+
+def test_a_missing_source_is_a_user_error(tmp_path: Path) -> None:
+    from sparring.errors import UserInputError
+
+    with pytest.raises(UserInputError, match="no such file or folder"):
+        scan_source(tmp_path / "nowhere")

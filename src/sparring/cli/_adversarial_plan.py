@@ -54,7 +54,7 @@ def plan(
     """Plan where the chatbot is likely to fail and write the weaknesses to --out.
 
     Offline (no --model) the static scan of --source runs and each finding becomes a
-    weakness (sources: [static-scan]). With --model, the model also interviews the
+    weakness whose source is the static scan. With --model, the model also interviews the
     developer (from --answers, else in the terminal), reads --docs, and proposes
     weaknesses with easy/medium/hard example tests. Check and edit the file before
     `sparring adversarial test`.
