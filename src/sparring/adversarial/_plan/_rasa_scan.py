@@ -13,204 +13,34 @@ predict (rules, stories), actions → the next action, forms → the slots they 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from sparring._yaml import LineMap, load_yaml_with_lines
 from sparring.adversarial._plan._findings import Finding, FindingKind, ScanResult, Severity
-
-DEFAULT_ACTIONS = frozenset(
-    {
-        "action_listen",
-        "action_restart",
-        "action_session_start",
-        "action_default_fallback",
-        "action_deactivate_loop",
-        "action_revert_fallback_events",
-        "action_default_ask_affirmation",
-        "action_default_ask_rephrase",
-        "action_two_stage_fallback",
-        "action_unlikely_intent",
-        "action_back",
-        "action_extract_slots",
-    }
+from sparring.adversarial._plan._rasa_project import (
+    BUILTIN_INTENTS,
+    DEFAULT_ACTIONS,
+    EVIDENCE,
+    UNHAPPY_INTENTS,
+    Flow,
+    RasaProject,
+    Use,
+    read_project,
+    yaml_files,
 )
-"""Rasa's built-in actions: used without being declared."""
-
-EVIDENCE = 3
-"""NLU examples kept as a finding's evidence at most."""
-BUILTIN_INTENTS = frozenset({"nlu_fallback", "restart", "back", "session_start"})
-UNHAPPY_INTENTS = frozenset({"nlu_fallback", "out_of_scope", "deny", "stop", "chitchat"})
-_STRING = re.compile(r"""["']([A-Za-z_][\w]*)["']""")
-_ANNOTATION = re.compile(r"\]\((\w+)\)|\"entity\":\s*\"(\w+)\"")
-"""An entity annotated in an NLU example: ``[coke](drink)`` or ``{"entity": "drink"}``."""
-
-
-@dataclass
-class _Use:
-    """Where a name is used: file and line."""
-
-    file: str
-    line: int | None
-
-
-@dataclass
-class _Project:
-    root: Path
-    domain_file: str = "domain.yml"
-    intents: dict[str, _Use] = field(default_factory=dict)
-    entities: set[str] = field(default_factory=set)
-    slots: dict[str, tuple[_Use, list[dict[str, Any]]]] = field(default_factory=dict)
-    forms: dict[str, tuple[_Use, list[str]]] = field(default_factory=dict)
-    responses: dict[str, _Use] = field(default_factory=dict)
-    actions: dict[str, _Use] = field(default_factory=dict)
-    examples: dict[str, _Use] = field(default_factory=dict)
-    example_entities: dict[str, set[str]] = field(default_factory=dict)
-    example_texts: dict[str, list[str]] = field(default_factory=dict)
-    flows: list[_Flow] = field(default_factory=list)
-    pipeline: list[str] = field(default_factory=list)
-    code_strings: set[str] = field(default_factory=set)
-    stories_file: str | None = None
-
-
-@dataclass
-class _Flow:
-    """A rule or story: its steps as ``(kind, name, line)``; ``condition`` the active
-    loop it needs (rules)."""
-
-    kind: str
-    name: str
-    use: _Use
-    steps: list[tuple[str, str, int | None]]
-    condition: str | None = None
-
-
-def is_rasa_project(folder: Path) -> bool:
-    """True when ``folder`` holds a Rasa domain (``domain.yml``/``.yaml`` or ``domain/``)."""
-    return any((folder / name).exists() for name in ("domain.yml", "domain.yaml", "domain"))
 
 
 def scan_rasa(folder: Path) -> ScanResult:
     """Scan the Rasa project in ``folder``; findings sorted, files relative to ``folder``.
 
     Raises ``ConfigError`` (file, line) for a YAML file that does not parse."""
-    project = _read(folder)
+    project = read_project(folder)
     result = ScanResult(source=str(folder), scanner="rasa")
-    result.files = len(list(_yaml_files(folder)))
+    result.files = len(list(yaml_files(folder)))
     result.findings = list(_checks(project))
     _graph(project, result)
     result.sort()
     return result
-
-
-# Reading -----------------------------------------------------------------------------------
-
-
-def _yaml_files(folder: Path) -> Iterator[Path]:
-    for path in sorted(folder.rglob("*")):
-        if path.suffix in (".yml", ".yaml") and path.is_file():
-            parts = set(path.relative_to(folder).parts)
-            if not parts & {"models", ".rasa", "tests", "results"}:
-                yield path
-
-
-def _read(folder: Path) -> _Project:
-    project = _Project(root=folder)
-    for path in _yaml_files(folder):
-        data, lines = load_yaml_with_lines(path)
-        if not isinstance(data, dict):
-            continue
-        rel = path.relative_to(folder).as_posix()
-        if rel.startswith("domain") or "intents" in data or "responses" in data:
-            _read_domain(project, rel, data, lines)
-        if isinstance(data.get("nlu"), list):
-            _read_nlu(project, rel, data["nlu"], lines)
-        for kind in ("rules", "stories"):
-            if isinstance(data.get(kind), list):
-                _read_flows(project, rel, kind, data[kind], lines)
-        if isinstance(data.get("pipeline"), list):
-            project.pipeline += [
-                str(c.get("name")) for c in data["pipeline"] if isinstance(c, dict)
-            ]
-    for path in sorted(folder.rglob("*.py")):
-        text = path.read_text(encoding="utf-8", errors="replace")
-        project.code_strings |= set(_STRING.findall(text))
-    return project
-
-
-def _name(item: Any) -> str:
-    if isinstance(item, dict) and item:
-        return str(next(iter(item)))
-    return str(item)
-
-
-def _read_domain(project: _Project, rel: str, data: dict[str, Any], lines: LineMap) -> None:
-    project.domain_file = rel
-    for index, item in enumerate(data.get("intents") or []):
-        project.intents[_name(item)] = _Use(rel, lines.get(("intents", index)))
-    project.entities |= {_name(e) for e in data.get("entities") or []}
-    for name, slot in (data.get("slots") or {}).items():
-        mappings = slot.get("mappings") if isinstance(slot, dict) else None
-        use = _Use(rel, lines.get(("slots", name)))
-        project.slots[str(name)] = (use, [m for m in mappings or [] if isinstance(m, dict)])
-    for name, form in (data.get("forms") or {}).items():
-        required = form.get("required_slots") if isinstance(form, dict) else None
-        slots = [str(s) for s in required] if isinstance(required, list) else []
-        project.forms[str(name)] = (_Use(rel, lines.get(("forms", name))), slots)
-    for name in data.get("responses") or {}:
-        project.responses[str(name)] = _Use(rel, lines.get(("responses", name)))
-    for index, item in enumerate(data.get("actions") or []):
-        project.actions[_name(item)] = _Use(rel, lines.get(("actions", index)))
-
-
-def _read_nlu(project: _Project, rel: str, items: list[Any], lines: LineMap) -> None:
-    for index, item in enumerate(items):
-        if isinstance(item, dict) and "intent" in item:
-            intent = str(item["intent"])
-            project.examples.setdefault(intent, _Use(rel, lines.get(("nlu", index))))
-            text = str(item.get("examples") or "")
-            found = {a or b for a, b in _ANNOTATION.findall(text)}
-            project.example_entities.setdefault(intent, set()).update(found)
-            texts = project.example_texts.setdefault(intent, [])
-            texts += [_plain_example(line) for line in text.splitlines() if line.strip()]
-
-
-def _plain_example(line: str) -> str:
-    """An NLU example as a user types it: ``- a [large](size) [coke](drink)`` → ``a large
-    coke``."""
-    text = re.sub(r"\[([^\]]*)\](\([^)]*\)|\{[^}]*\})", r"\1", line.strip())
-    return text.removeprefix("-").strip()
-
-
-def _read_flows(project: _Project, rel: str, kind: str, items: list[Any], lines: LineMap) -> None:
-    if kind == "stories" and items:
-        project.stories_file = rel
-    for index, item in enumerate(items):
-        if not isinstance(item, dict):
-            continue
-        name = str(item.get("rule") or item.get("story") or f"{kind}[{index}]")
-        flow = _Flow(kind, name, _Use(rel, lines.get((kind, index))), [])
-        for cond in item.get("condition") or []:
-            if isinstance(cond, dict) and cond.get("active_loop"):
-                flow.condition = str(cond["active_loop"])
-        for s_index, step in enumerate(item.get("steps") or []):
-            line = lines.get((kind, index, "steps", s_index))
-            flow.steps += list(_step(step, line))
-        project.flows.append(flow)
-
-
-def _step(step: Any, line: int | None) -> Iterator[tuple[str, str, int | None]]:
-    if not isinstance(step, dict):
-        return
-    for key in ("intent", "action", "active_loop"):
-        if step.get(key) is not None:
-            yield key, str(step[key]), line
-    for option in step.get("or") or []:
-        if isinstance(option, dict) and option.get("intent"):
-            yield "intent", str(option["intent"]), line
 
 
 # Checks ------------------------------------------------------------------------------------
@@ -219,7 +49,7 @@ def _step(step: Any, line: int | None) -> Iterator[tuple[str, str, int | None]]:
 def _finding(
     kind: FindingKind,
     severity: Severity,
-    use: _Use,
+    use: Use,
     subject: str,
     message: str,
     evidence: list[str] | None = None,
@@ -235,7 +65,7 @@ def _finding(
     )
 
 
-def _checks(p: _Project) -> Iterator[Finding]:
+def _checks(p: RasaProject) -> Iterator[Finding]:
     yield from _intent_checks(p)
     yield from _name_checks(p)
     yield from _slot_checks(p)
@@ -243,11 +73,11 @@ def _checks(p: _Project) -> Iterator[Finding]:
     yield from _interruption_checks(p)
 
 
-def _flow_intents(p: _Project) -> set[str]:
+def _flow_intents(p: RasaProject) -> set[str]:
     return {name for f in p.flows for kind, name, _ in f.steps if kind == "intent"}
 
 
-def _mapping_intents(p: _Project) -> dict[str, list[str]]:
+def _mapping_intents(p: RasaProject) -> dict[str, list[str]]:
     """intent → slots whose ``from_intent``/``from_trigger_intent`` mapping it fills."""
     found: dict[str, list[str]] = {}
     for slot, (_, mappings) in p.slots.items():
@@ -259,7 +89,7 @@ def _mapping_intents(p: _Project) -> dict[str, list[str]]:
     return found
 
 
-def _intent_checks(p: _Project) -> Iterator[Finding]:
+def _intent_checks(p: RasaProject) -> Iterator[Finding]:
     in_flows, in_mappings = _flow_intents(p), _mapping_intents(p)
     for intent, use in p.intents.items():
         if intent not in in_flows and intent not in in_mappings:
@@ -284,12 +114,12 @@ def _intent_checks(p: _Project) -> Iterator[Finding]:
             )  # fmt: skip
 
 
-def _name_checks(p: _Project) -> Iterator[Finding]:
+def _name_checks(p: RasaProject) -> Iterator[Finding]:
     declared_actions = set(p.actions) | set(p.responses) | set(p.forms) | DEFAULT_ACTIONS
     used_actions: set[str] = set()
     for flow in p.flows:
         for kind, name, line in flow.steps:
-            use = _Use(flow.use.file, line)
+            use = Use(flow.use.file, line)
             if kind == "intent" and name not in p.intents and name not in BUILTIN_INTENTS:
                 yield _finding(
                     FindingKind.UNDECLARED_NAME, "high", use, f"intent:{name}",
@@ -327,7 +157,7 @@ def _name_checks(p: _Project) -> Iterator[Finding]:
             )  # fmt: skip
 
 
-def _slot_checks(p: _Project) -> Iterator[Finding]:
+def _slot_checks(p: RasaProject) -> Iterator[Finding]:
     askers = set(p.responses) | set(p.actions)
     for form, (form_use, slots) in p.forms.items():
         for slot in slots:
@@ -365,11 +195,11 @@ def _slot_checks(p: _Project) -> Iterator[Finding]:
             )  # fmt: skip
 
 
-def _fallback_checks(p: _Project) -> Iterator[Finding]:
-    domain = _Use(p.domain_file, 1)
+def _fallback_checks(p: RasaProject) -> Iterator[Finding]:
+    domain = Use(p.domain_file, 1)
     if p.pipeline and "FallbackClassifier" not in p.pipeline:
         yield _finding(
-            FindingKind.NO_NLU_FALLBACK, "high", _Use("config.yml", 1), "FallbackClassifier",
+            FindingKind.NO_NLU_FALLBACK, "high", Use("config.yml", 1), "FallbackClassifier",
             "the pipeline has no FallbackClassifier: a message the NLU barely recognises "
             "is taken as its best intent",
         )  # fmt: skip
@@ -389,7 +219,7 @@ def _fallback_checks(p: _Project) -> Iterator[Finding]:
         )  # fmt: skip
 
 
-def _unhappy(story: _Flow, forms: set[str]) -> bool:
+def _unhappy(story: Flow, forms: set[str]) -> bool:
     """A story with a fallback, out-of-scope or denial intent, or an intent said while
     one of ``forms`` is active."""
     in_form = False
@@ -401,7 +231,7 @@ def _unhappy(story: _Flow, forms: set[str]) -> bool:
     return False
 
 
-def _interruption_checks(p: _Project) -> Iterator[Finding]:
+def _interruption_checks(p: RasaProject) -> Iterator[Finding]:
     flagged = set(p.intents) - _flow_intents(p)
     for form, (_, slots) in p.forms.items():
         starters: set[str] = set()
@@ -435,7 +265,7 @@ def _interruption_checks(p: _Project) -> Iterator[Finding]:
             )  # fmt: skip
 
 
-def _slot_entities(p: _Project, slot: str) -> set[str]:
+def _slot_entities(p: RasaProject, slot: str) -> set[str]:
     mappings = p.slots.get(slot, (None, []))[1]
     return {
         str(m["entity"]) for m in mappings if m.get("type") == "from_entity" and m.get("entity")
@@ -445,7 +275,7 @@ def _slot_entities(p: _Project, slot: str) -> set[str]:
 # Graph -------------------------------------------------------------------------------------
 
 
-def _graph(p: _Project, result: ScanResult) -> None:
+def _graph(p: RasaProject, result: ScanResult) -> None:
     g = result.graph
     for intent, use in p.intents.items():
         g.add_node(f"intent:{intent}", kind="intent", file=use.file, line=use.line)

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from sparring.adversarial._plan._findings import Finding, FindingKind, ScanResult
 from sparring.adversarial._plan._python_scan import scan_python
-from sparring.adversarial._plan._rasa_scan import is_rasa_project, scan_rasa
+from sparring.adversarial._plan._rasa_project import is_rasa_project
+from sparring.adversarial._plan._rasa_scan import scan_rasa
 from sparring.adversarial._weaknesses import (
     Difficulty,
     ExampleTest,
