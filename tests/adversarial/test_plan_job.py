@@ -105,6 +105,7 @@ def test_offline_the_pizzerias_findings_become_weaknesses(out: Path) -> None:
     ]
     record = json.loads(result.record_path.read_text())
     assert record["strategy"] == "offline" and record["usage"]["calls"] == 0
+    assert record["settings"]["source"] == str(PIZZERIA / "rasa")
     assert len(record["findings"]) == len(loaded.weaknesses) == 6
     assert record["graph"]["nodes"] and record["graph_summary"].startswith("rasa project")
 

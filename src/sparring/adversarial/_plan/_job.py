@@ -83,6 +83,7 @@ class PlanRecord(BaseModel):
     """``<stem>.plan.json``: what planning gathered and how (see the module docstring)."""
 
     schema_version: int = PLAN_SCHEMA_VERSION
+    settings: dict[str, Any] = Field(default_factory=dict, description="PlanSettings, as JSON.")
     chatbot: str | None
     strategy: Strategy
     model: str | None = None
@@ -137,6 +138,7 @@ async def plan_job_async(
         _offline_checks(settings)
     name = config.info.name or settings.chatbot.stem
     record = PlanRecord(
+        settings=settings.model_dump(mode="json"),
         chatbot=name,
         strategy=Strategy.OFFLINE if model is None else Strategy.LLM,
         model=None if model is None else model.name,

@@ -109,11 +109,13 @@ def _module_state(tree: ast.Module) -> set[str]:
 def _guarded_functions(module: ModuleFacts) -> set[str]:
     """Functions whose every call site is guarded (inside a ``try``, or in a function
     that is itself guarded); a function nobody calls is not guarded."""
+    by_name: dict[str, list[str]] = {}
+    for qualname in module.functions:
+        by_name.setdefault(qualname.rsplit(".", 1)[-1], []).append(qualname)
     sites: dict[str, list[Call]] = {}
     for call in module.calls:
-        for qualname in module.functions:
-            if qualname.rsplit(".", 1)[-1] == call.callee.rsplit(".", 1)[-1]:
-                sites.setdefault(qualname, []).append(call)
+        for qualname in by_name.get(call.callee.rsplit(".", 1)[-1], []):
+            sites.setdefault(qualname, []).append(call)
     guarded: set[str] = set()
     changed = True
     while changed:
