@@ -30,6 +30,7 @@ def test_the_planted_defect_of_our_booking_agent_is_the_one_finding() -> None:
     assert finding.line == _line_of(AGENT / "booking_agent.py", "= book_table(day, party")
     assert finding.subject == "BookingAgent.respond->book_table"
     assert finding.evidence[0].startswith("reference = book_table(day, party, self.booked)")
+    assert finding.evidence[1].startswith("Books a table and returns its reference; raises `")
     # the graph: respond calls the defective tool unguarded, check_availability guarded
     graph = scan.graph
     assert graph.nodes["fn:book_table"]["kind"] == "tool"

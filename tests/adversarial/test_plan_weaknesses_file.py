@@ -44,6 +44,7 @@ def test_a_planned_file_edited_by_hand_still_loads(tmp_path: Path) -> None:
     [weakness] = planned.weaknesses
     assert weakness.id == "unguarded-tool-call-bookingagent-respond-book-table"
     assert "booking_agent.py:" in weakness.description
+    assert weakness.examples[0].test.startswith("Ask for what `book_table` does (Books a table")
     text = out.read_text(encoding="utf-8")
     out.write_text(text.replace("- static-scan", "- static-scan\n  - hand-written"), "utf-8")
     assert load_weaknesses(out).weaknesses[0].sources == ["static-scan", "hand-written"]

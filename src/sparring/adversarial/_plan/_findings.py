@@ -84,8 +84,8 @@ class Finding(BaseModel):
     message: str
     evidence: list[str] = Field(
         default_factory=list,
-        description="What the scan saw, verbatim: an intent's NLU examples (at most three), "
-        "the source line of a call.",
+        description="What the scan saw, verbatim: an intent's NLU examples (at most three); "
+        "the source line of a call, then the called tool's docstring.",
     )
 
     @property

@@ -139,6 +139,8 @@ def _unguarded(module: ModuleFacts) -> Iterator[Finding]:
         if call.io and caller is not None and caller.kind == "tool":
             continue  # the tool's callers answer for it (reported at their call)
         what = "tool" if is_tool else "I/O call"
+        tool = tools.get(call.callee.rsplit(".", 1)[-1])
+        doc = (ast.get_docstring(tool.node) or "") if tool is not None else ""
         subject = f"{call.caller}->{call.callee}"
         seen[subject] = seen.get(subject, 0) + 1
         yield Finding(
@@ -149,7 +151,7 @@ def _unguarded(module: ModuleFacts) -> Iterator[Finding]:
             subject=subject if seen[subject] == 1 else f"{subject}#{seen[subject]}",
             message=f"{what} `{call.callee}` in `{call.caller}` has no enclosing try/except "
             "(nor does any caller): when it fails, the turn crashes instead of answering",
-            evidence=[call.text],
+            evidence=[call.text] + ([" ".join(doc.replace("``", "`").split())] if doc else []),
         )
 
 

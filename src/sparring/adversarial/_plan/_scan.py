@@ -100,9 +100,10 @@ _TEMPLATES: dict[FindingKind, _Template] = {
             "The bot never claims the action succeeded when it failed.",
         ),
         (
-            "Ask for the action `{name}` performs with an input it must refuse.",
-            "Ask for it with valid details, then change one detail to an impossible value.",
-            "Ask for it twice in a row with values at and beyond the limits it accepts.",
+            "Ask for what `{name}` does{doc} with a value it must refuse.",
+            "Ask for what `{name}` does with valid details, then change one detail to an "
+            "impossible value.",
+            "Ask for what `{name}` does twice in a row, at and beyond the limits it accepts.",
         ),
     ),
     FindingKind.MISSING_FALLBACK_BRANCH: _Template(
@@ -247,6 +248,8 @@ def _names(finding: Finding) -> dict[str, str]:
     name = name.rsplit("->", 1)[-1].split(":", 1)[-1]
     names = {"name": name, "form": form if intent else "", "kind": finding.kind.value}
     said = [f'"{e}"' for e in finding.evidence if e] or [f"something meaning `{name}`"]
+    tool_doc = finding.evidence[1:2] if finding.kind is FindingKind.UNGUARDED_TOOL_CALL else []
+    names["doc"] = f" ({tool_doc[0].rstrip('.')})" if tool_doc else ""
     for index in range(3):
         names[f"say{index + 1}"] = said[index % len(said)]
     return names
