@@ -72,3 +72,44 @@ __all__ = [
     "resolve_suites",
     "write_weaknesses",
 ]
+
+# Weakness planning: `sparring adversarial plan` (docs/adversarial-plan.md).
+from sparring.adversarial._plan import (
+    SEARCH_PROVIDERS,
+    STATIC_SCAN,
+    AnswersFile,
+    Finding,
+    FindingKind,
+    PlanRecord,
+    PlanResult,
+    PlanSettings,
+    ScanResult,
+    SearchHit,
+    SearchProvider,
+    graph_summary,
+    load_answers,
+    plan_job,
+    plan_job_async,
+    scan_source,
+    weaknesses_from_findings,
+)
+
+__all__ += [
+    "SEARCH_PROVIDERS",
+    "STATIC_SCAN",
+    "AnswersFile",
+    "Finding",
+    "FindingKind",
+    "PlanRecord",
+    "PlanResult",
+    "PlanSettings",
+    "ScanResult",
+    "SearchHit",
+    "SearchProvider",
+    "graph_summary",
+    "load_answers",
+    "plan_job",
+    "plan_job_async",
+    "scan_source",
+    "weaknesses_from_findings",
+]

@@ -1,0 +1,126 @@
+"""``sparring adversarial plan``: weakness planning — the static scan, the developer
+interview, documents, and the weaknesses file (docs/adversarial-plan.md)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from sparring.adversarial import PlanResult, PlanSettings, plan_job
+from sparring.adversarial._plan import TerminalInterviewer
+from sparring.cli._adversarial import adversarial_app
+from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, console, err_console
+from sparring.errors import ModelError
+
+_STYLE = {"high": "bold red", "medium": "yellow", "low": "dim"}
+
+
+@adversarial_app.command("plan")
+def plan(
+    chatbot: Annotated[
+        Path, typer.Option("--chatbot", "-c", help="chatbot.yaml (its info describes the bot).")
+    ],
+    source: Annotated[
+        Path | None,
+        typer.Option(help="The agent's code (Python) or Rasa project: scanned offline."),
+    ] = None,
+    answers: Annotated[
+        Path | None, typer.Option(help="YAML answers to the interview (CI); needs --model.")
+    ] = None,
+    docs: Annotated[
+        Path | None, typer.Option(help="Folder of .md/.txt documents read for lessons.")
+    ] = None,
+    search: Annotated[
+        str | None, typer.Option(help="A search provider plug-in to ask (none by default).")
+    ] = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="The weaknesses file.")] = Path(
+        "weaknesses.yaml"
+    ),
+    questions: Annotated[
+        int, typer.Option(min=0, max=20, help="Interview questions at most (0: none).")
+    ] = 5,
+    max_weaknesses: Annotated[
+        int, typer.Option(min=1, max=50, help="Weaknesses the model proposes at most.")
+    ] = 8,
+    model: ModelOption = None,
+    model_base_url: ModelBaseUrlOption = None,
+    cache: CacheOption = False,
+) -> None:
+    """Plan where the chatbot is likely to fail and write the weaknesses to --out.
+
+    Offline (no --model) the static scan of --source runs and each finding becomes a
+    weakness whose source is the static scan. With --model, the model also interviews the
+    developer (from --answers, else in the terminal), reads --docs, and proposes
+    weaknesses with easy/medium/hard example tests. Check and edit the file before
+    `sparring adversarial test`.
+    """
+    settings = PlanSettings(
+        chatbot=chatbot,
+        source=source,
+        answers=answers,
+        docs=docs,
+        search=search,
+        model=model,
+        model_base_url=model_base_url,
+        cache=cache,
+        out=out,
+        max_questions=questions,
+        max_weaknesses=max_weaknesses,
+    )
+    interactive = answers is None and model is not None and sys.stdin.isatty()
+    try:
+        result = plan_job(settings, interviewer=TerminalInterviewer() if interactive else None)
+    except ModelError as exc:
+        record = out.with_name(f"{out.stem}.plan.json")
+        err_console.print(
+            f"[bold red]error[/]: the model failed: {escape(str(exc))}\n"
+            f"what was done so far is kept in {escape(str(record))}",
+            highlight=False,
+        )
+        raise typer.Exit(1) from exc
+    _print(result)
+
+
+def _print(result: PlanResult) -> None:
+    record = result.record
+    if result.scan is not None:
+        scan = result.scan
+        console.print(
+            f"static scan ({scan.scanner}) of {escape(scan.source)}: {scan.files} files, "
+            f"{scan.graph.number_of_nodes()} states, {scan.graph.number_of_edges()} "
+            f"transitions, {len(scan.findings)} findings",
+            highlight=False,
+        )
+        if scan.findings:
+            table = Table("severity", "kind", "where", "subject")
+            for f in scan.findings:
+                style = _STYLE[f.severity]
+                table.add_row(f"[{style}]{f.severity}[/]", f.kind.value, f.located(), f.subject)
+            console.print(table)
+    if record.interview.turns or record.interview.stopped != "skipped":
+        console.print(
+            f"interview: {len(record.interview.turns)} questions ({record.interview.stopped})"
+        )
+    if record.lessons:
+        console.print(f"lessons: {len(record.lessons)}")
+    usage = record.usage
+    if usage.calls:
+        console.print(
+            f"model {escape(record.model or '')}: {usage.calls} calls, "
+            f"{usage.prompt_tokens + usage.completion_tokens} tokens, ${usage.cost:.4f}",
+            highlight=False,
+        )
+    if result.path is None or result.weaknesses is None:
+        console.print("[yellow]no weakness found[/]: nothing written; pass --model for more")
+        return
+    console.print(
+        f"wrote {len(result.weaknesses.weaknesses)} weaknesses ({record.strategy.value}) to "
+        f"{escape(str(result.path))} (check and edit it before `sparring adversarial test`); "
+        f"record: {escape(str(result.record_path))}",
+        highlight=False,
+    )
