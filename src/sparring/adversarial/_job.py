@@ -15,6 +15,7 @@ and each thread goes on from its last difficulty.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -46,6 +47,8 @@ from sparring.errors import ModelError, ModelRequired, UserInputError
 from sparring.jobs import JobSettings, new_run_dir, run_blocking
 from sparring.llm import Meter, Model, load_model
 
+OnStart = Callable[[int], None]
+"""Called once before the first test with the most tests the run can still make."""
 PROBE_TIMEOUT = 10.0
 """Seconds the reachability probe waits for the chatbot."""
 DEFAULT_REPLY_TIMEOUT = 25.0
@@ -125,9 +128,12 @@ async def adversarial_test_job_async(
     *,
     model: Model | None = None,
     on_test: OnTest | None = None,
+    on_start: OnStart | None = None,
 ) -> AdversarialRun:
     """Run every weakness's thread against the chatbot into a new run ``out`` (default
-    ``runs/<UTC time>``). ``model`` overrides ``settings.model`` (tests, benchmarks).
+    ``runs/<UTC time>``). ``model`` overrides ``settings.model`` (tests, benchmarks);
+    ``on_start`` is called once with the most tests the run can make, ``on_test`` after
+    each test.
 
     Raises before anything is written: ``ModelRequired`` without a model,
     ``ConfigError`` for a bad weaknesses, rubric or chatbot file, ``ChatbotUnreachable``
@@ -146,11 +152,15 @@ async def adversarial_test_job_async(
         started_at=datetime.now(UTC),
         weaknesses=inputs.weaknesses.weaknesses,
     )
-    return await _run(store, settings, inputs, SharedState(result, store, on_test))
+    return await _run(store, settings, inputs, SharedState(result, store, on_test), on_start)
 
 
 async def adversarial_resume_job_async(
-    run_dir: Path | str, *, model: Model | None = None, on_test: OnTest | None = None
+    run_dir: Path | str,
+    *,
+    model: Model | None = None,
+    on_test: OnTest | None = None,
+    on_start: OnStart | None = None,
 ) -> AdversarialRun:
     """Finish an interrupted run with its own settings: finished tests are kept, every
     unfinished thread goes on from its difficulty. Raises ``UserInputError`` when
@@ -168,13 +178,22 @@ async def adversarial_resume_job_async(
         await ensure_reachable(inputs.config, PROBE_TIMEOUT)
     result = read_json_model(store.path / ADVERSARIAL_FILE, AdversarialResult)
     result.complete = False
-    return await _run(store, settings, inputs, SharedState(result, store, on_test))
+    return await _run(store, settings, inputs, SharedState(result, store, on_test), on_start)
 
 
 async def _run(
-    store: RunStore, settings: AdversarialTestSettings, inputs: _Inputs, state: SharedState
+    store: RunStore,
+    settings: AdversarialTestSettings,
+    inputs: _Inputs,
+    state: SharedState,
+    on_start: OnStart | None,
 ) -> AdversarialRun:
     state.save()
+    if on_start is not None:
+        result = state.result
+        on_start(
+            sum(max(0, settings.rounds - len(result.tests_of(w.id))) for w in result.weaknesses)
+        )
     connector = create_connector(inputs.config)
     context = ThreadContext(
         model=inputs.model,
@@ -241,16 +260,25 @@ def adversarial_test_job(
     *,
     model: Model | None = None,
     on_test: OnTest | None = None,
+    on_start: OnStart | None = None,
 ) -> AdversarialRun:
     """``adversarial_test_job_async`` for synchronous callers."""
-    return run_blocking(adversarial_test_job_async(settings, out, model=model, on_test=on_test))
+    return run_blocking(
+        adversarial_test_job_async(settings, out, model=model, on_test=on_test, on_start=on_start)
+    )
 
 
 def adversarial_resume_job(
-    run_dir: Path | str, *, model: Model | None = None, on_test: OnTest | None = None
+    run_dir: Path | str,
+    *,
+    model: Model | None = None,
+    on_test: OnTest | None = None,
+    on_start: OnStart | None = None,
 ) -> AdversarialRun:
     """``adversarial_resume_job_async`` for synchronous callers."""
-    return run_blocking(adversarial_resume_job_async(run_dir, model=model, on_test=on_test))
+    return run_blocking(
+        adversarial_resume_job_async(run_dir, model=model, on_test=on_test, on_start=on_start)
+    )
 
 
 def load_results(run_dir: Path | str) -> AdversarialResult:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from sparring.cli import (  # noqa: F401  (registration)
     _adversarial,
+    _adversarial_test,
     _bench,
     _check,
     _connectors,
