@@ -45,6 +45,8 @@ def bubble_chart(result: AdversarialResult) -> Markup | None:
     """Difficulty (x, 1–10) against overall score (y, 1–10), one bubble per scored test
     sized by its user turns and coloured by weakness; each bubble links to its
     conversation. ``None`` when no test is scored."""
+    from matplotlib.collections import PathCollection
+
     figure = _figure(8.0, 4.2)
     axes = figure.add_subplot()
     plotted = False
@@ -70,7 +72,7 @@ def bubble_chart(result: AdversarialResult) -> Markup | None:
     axes.axhline(5.5, color="#d8dee6", linewidth=1, zorder=0)
     legend = axes.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     for handle in legend.legend_handles:
-        if hasattr(handle, "set_sizes"):
+        if isinstance(handle, PathCollection):  # legend bubbles of one size
             handle.set_sizes([60.0])
     # matplotlib opens links in a new window; the conversation pages are in this one.
     return Markup(str(_svg(figure, "adversarial-bubbles")).replace(' target="_blank"', ""))
