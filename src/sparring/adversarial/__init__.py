@@ -27,8 +27,8 @@ __all__ = [
 ]
 
 # --- adversarial threads, judge, difficulty, results (sparring adversarial test / ask) ---
-from sparring.adversarial._analysis import analyse, ask, results_context
-from sparring.adversarial._attacker import AdversarialUser, plan_test
+from sparring.adversarial._analysis import ANALYST_ROLE, ASK_ROLE, analyse, ask, results_context
+from sparring.adversarial._attacker import ATTACKER_ROLE, USER_ROLE, AdversarialUser, plan_test
 from sparring.adversarial._difficulty import (
     DifficultyTracker,
     difficulty_band,
@@ -47,7 +47,7 @@ from sparring.adversarial._job import (
     ask_async,
     load_results,
 )
-from sparring.adversarial._judge import Judgement, judge_test
+from sparring.adversarial._judge import JUDGE_ROLE, Judgement, judge_test
 from sparring.adversarial._results import (
     ADVERSARIAL_FILE,
     AdversarialResult,
@@ -68,7 +68,12 @@ from sparring.adversarial._rubrics import (
 
 __all__ += [
     "ADVERSARIAL_FILE",
+    "ANALYST_ROLE",
+    "ASK_ROLE",
+    "ATTACKER_ROLE",
     "DEFAULT_RUBRIC",
+    "JUDGE_ROLE",
+    "USER_ROLE",
     "AdversarialResult",
     "AdversarialRun",
     "AdversarialTest",
