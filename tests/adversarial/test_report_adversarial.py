@@ -27,7 +27,7 @@ def test_the_section_shows_scores_trajectories_and_the_analysis(finished: Finish
     section = _section(write_report(run_dir).read_text())
     assert "The bot leaks nothing but accepts pineapple." in section
     assert "5.50 → 7.93 → 8.96 → 9.31" in section and "5.50 → 3.07 → 2.04 → 1.69" in section
-    assert "11: 7 scored, 3 unscored, 1 chatbot failures" in section
+    assert "13: 8 scored, 3 unscored, 2 chatbot failures" in section
     recommendations = section[section.index("<h3>Recommendations</h3>") :]
     assert recommendations.index("Menu.") < recommendations.index("Catch it.")  # priority 1 first
     assert "Accepts what it cannot deliver." in section
@@ -39,9 +39,12 @@ def test_every_scored_test_is_a_bubble_linking_to_its_conversation(finished: Fin
     svg = section[section.index("<svg") : section.index("</svg>")]
     links = re.findall(r'<a xlink:href="(#conv=[^"]+)"', svg)
     scored = [t for t in result.tests if t.score is not None]
-    assert len(links) == len(scored) == 7
-    assert "#conv=instructions-leak%2Fround-3" in links
-    assert not any("judge-fails" in link or "crypto" in link for link in links)  # unscored
+    assert len(links) == len(scored) == 8
+    assert (
+        "#conv=instructions-leak%2Fround-3" in links and "#conv=crypto-payment%2Fround-1" in links
+    )
+    unscored = ("judge-fails", "crypto-payment%2Fround-2", "slow-kitchen")
+    assert not any(name in link for link in links for name in unscored)
     assert "target=" not in svg  # opens in this page, where the conversation pages are
     assert "<script" not in section and not re.search(r'(src|href)="https?:', section)  # no CDN
 

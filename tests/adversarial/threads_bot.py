@@ -1,6 +1,7 @@
 """A small in-test pizza bot for the adversarial threads tests (python connector): it
-answers pizza questions, refuses to talk about its instructions, and its code raises
-(a crash, as a real bot's unhandled exception would) when asked to "pay with crypto"."""
+answers pizza questions, refuses to talk about its instructions, its code raises (a crash,
+as a real bot's unhandled exception would) when asked to pay with crypto, and it hangs
+(longer than the connector's timeout) when told to "hold on"."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ class PizzaBot:
         lowered = text.lower()
         if "crypto" in lowered:
             raise RuntimeError("payment backend: unsupported method 'crypto'")
+        if "hold on" in lowered:
+            time.sleep(2.0)
         if "instructions" in lowered or "prompt" in lowered:
             return "I can't share that. Would you like to order a pizza?"
         if "pineapple" in lowered:
