@@ -38,6 +38,11 @@ def test_a_rubric_without_criteria_names_file_line_and_key(tmp_path: Path) -> No
         load_rubric(path)
     [problem] = caught.value.problems
     assert (problem.file, problem.line, problem.key) == (str(path), 3, "criteria")
+    assert "at least one criterion" in problem.message
+    path.write_text("name: none\n")
+    with pytest.raises(ConfigError) as missing:
+        load_rubric(path)
+    assert [(p.key, p.line) for p in missing.value.problems] == [("criteria", 1)]
 
 
 def test_rubric_problems_are_located(tmp_path: Path) -> None:

@@ -48,12 +48,14 @@ class Rubric(BaseModel):
 
     name: str = Field(min_length=1)
     description: str = ""
-    criteria: list[Criterion] = Field(min_length=1)
+    criteria: list[Criterion]
     scale: dict[int, str] = Field(default_factory=dict)
 
     @field_validator("criteria")
     @classmethod
     def _unique(cls, criteria: list[Criterion]) -> list[Criterion]:
+        if not criteria:
+            raise ValueError("a rubric needs at least one criterion for the judge to score")
         names = [c.name for c in criteria]
         repeated = sorted({n for n in names if names.count(n) > 1})
         if repeated:
