@@ -122,7 +122,7 @@ def _print(result: AdversarialResult) -> None:
         mean = result.mean_score(weakness.id)
         usage = result.usage_of(weakness.id)
         failures = sum(t.status == "chatbot_failure" for t in tests)
-        label = f"{len(tests)}" + (f" ({failures} crashed)" if failures else "")
+        label = f"{len(tests)}" + (f" ({failures} chatbot failure)" if failures else "")
         table.add_row(
             escape(weakness.id),
             label,
