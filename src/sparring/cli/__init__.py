@@ -9,6 +9,7 @@ from sparring.cli import (  # noqa: F401  (registration)
     _adversarial,
     _adversarial_plan,
     _adversarial_probe,
+    _adversarial_test,
     _bench,
     _check,
     _connectors,

@@ -1,0 +1,299 @@
+"""The ``adversarial test`` job: weaknesses → concurrent judge-steered threads → results
+and the model's analysis, in a run directory (Agent-Testing Agent, arXiv 2508.17393, §3.2
+and §3.3)::
+
+    from sparring.adversarial import AdversarialTestSettings, adversarial_test_job
+    done = adversarial_test_job(AdversarialTestSettings(
+        chatbot="chatbot.yaml", weaknesses="weaknesses.yaml", model="gpt-4o-mini"), "runs/adv")
+    done.result.tests          # one AdversarialTest per test; done.store the run
+
+The run holds one conversation record per test (``conversations/<weakness>/round-N``), the
+results in ``adversarial.json`` (rewritten after every test) and ``summary.json``.
+``adversarial_resume_job(run_dir)`` finishes an interrupted run: finished tests are kept
+and each thread goes on from its last difficulty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import ClassVar
+
+from pydantic import Field
+
+from sparring import __version__
+from sparring.adversarial._analysis import analyse, ask
+from sparring.adversarial._results import ADVERSARIAL_FILE, AdversarialResult
+from sparring.adversarial._rubrics import Rubric, load_rubric
+from sparring.adversarial._threads import (
+    OnTest,
+    SharedState,
+    ThreadContext,
+    conversation_id,
+    run_threads,
+)
+from sparring.adversarial._weaknesses import WeaknessFile, load_weaknesses
+from sparring.connectors import (
+    ChatbotConfig,
+    create_connector,
+    endpoint_of,
+    ensure_reachable,
+    load_chatbot_config,
+)
+from sparring.conversations import RunManifest, RunStore, read_json_model, summarize
+from sparring.errors import ModelError, ModelRequired, UserInputError
+from sparring.jobs import JobSettings, new_run_dir, run_blocking
+from sparring.llm import Meter, Model, load_model
+
+OnStart = Callable[[int], None]
+"""Called once before the first test with the most tests the run can still make."""
+PROBE_TIMEOUT = 10.0
+"""Seconds the reachability probe waits for the chatbot."""
+DEFAULT_REPLY_TIMEOUT = 25.0
+"""Seconds to wait for one reply when the connector's params have no ``timeout`` (plus 5)."""
+
+
+class AdversarialTestSettings(JobSettings):
+    """Settings of ``sparring adversarial test`` (stored in the run's manifest).
+
+    ``chatbot`` the ``chatbot.yaml``; ``weaknesses`` the ``weaknesses.yaml``; ``model`` the
+    model spec playing attacker, user and judge (required); ``rounds`` tests per weakness
+    at most (the paper's three); ``concurrency`` weakness threads at once; ``rubric`` a
+    rubric YAML (``None``: the paper's overall utility scale); ``reply_timeout`` seconds to
+    wait for one chatbot reply (``None``: the connector's ``timeout`` + 5 s); ``probe``
+    checks the chatbot answers before anything is written.
+    """
+
+    job: ClassVar[str] = "adversarial-test"
+
+    chatbot: Path
+    weaknesses: Path
+    model: str | None = None
+    model_base_url: str | None = None
+    cache: bool = False
+    rounds: int = Field(3, ge=1, le=20)
+    concurrency: int = Field(4, ge=1)
+    rubric: Path | None = None
+    reply_timeout: float | None = Field(None, gt=0)
+    probe: bool = True
+
+    def timeout(self, config: ChatbotConfig) -> float:
+        """Seconds the runner waits for one reply."""
+        if self.reply_timeout is not None:
+            return self.reply_timeout
+        connector_timeout = getattr(config.params, "timeout", None)
+        return float(connector_timeout) + 5.0 if connector_timeout else DEFAULT_REPLY_TIMEOUT
+
+
+@dataclass(frozen=True)
+class AdversarialRun:
+    """What the job did: the run's store and its results (also in ``adversarial.json``)."""
+
+    store: RunStore
+    result: AdversarialResult
+
+    @property
+    def results_path(self) -> Path:
+        """``<run>/adversarial.json``."""
+        return self.store.path / ADVERSARIAL_FILE
+
+
+@dataclass(frozen=True)
+class _Inputs:
+    config: ChatbotConfig
+    weaknesses: WeaknessFile
+    rubric: Rubric
+    model: Model
+
+
+def _inputs(settings: AdversarialTestSettings, model: Model | None) -> _Inputs:
+    """Everything loaded and checked before any work: raises ``ModelRequired`` (naming
+    ``--model``) without a model, ``ConfigError`` for a bad file (file, line, key)."""
+    if model is None and not settings.model:
+        raise ModelRequired("adversarial testing", "the attacker, the simulated user and the judge")
+    weaknesses = load_weaknesses(settings.weaknesses)
+    rubric = load_rubric(settings.rubric)
+    config = load_chatbot_config(settings.chatbot)
+    if model is None:
+        model = load_model(settings.model, settings.model_base_url, settings.cache)
+    assert model is not None
+    return _Inputs(config, weaknesses, rubric, model)
+
+
+async def adversarial_test_job_async(
+    settings: AdversarialTestSettings,
+    out: Path | str | None = None,
+    *,
+    model: Model | None = None,
+    on_test: OnTest | None = None,
+    on_start: OnStart | None = None,
+) -> AdversarialRun:
+    """Run every weakness's thread against the chatbot into a new run ``out`` (default
+    ``runs/<UTC time>``). ``model`` overrides ``settings.model`` (tests, benchmarks);
+    ``on_start`` is called once with the most tests the run can make, ``on_test`` after
+    each test.
+
+    Raises before anything is written: ``ModelRequired`` without a model,
+    ``ConfigError`` for a bad weaknesses, rubric or chatbot file, ``ChatbotUnreachable``
+    when the chatbot does not answer, ``UserInputError`` when ``out`` holds a run.
+    """
+    inputs = _inputs(settings, model)
+    if settings.probe:
+        await ensure_reachable(inputs.config, PROBE_TIMEOUT)
+    store = RunStore.create(
+        Path(out) if out is not None else new_run_dir(), _manifest(settings, inputs)
+    )
+    result = AdversarialResult(
+        model=inputs.model.name,
+        rubric=inputs.rubric.name,
+        rounds=settings.rounds,
+        started_at=datetime.now(UTC),
+        weaknesses=inputs.weaknesses.weaknesses,
+    )
+    return await _run(store, settings, inputs, SharedState(result, store, on_test), on_start)
+
+
+async def adversarial_resume_job_async(
+    run_dir: Path | str,
+    *,
+    model: Model | None = None,
+    on_test: OnTest | None = None,
+    on_start: OnStart | None = None,
+) -> AdversarialRun:
+    """Finish an interrupted run with its own settings: finished tests are kept, every
+    unfinished thread goes on from its difficulty. Raises ``UserInputError`` when
+    ``run_dir`` is not an adversarial run, ``ConfigError`` for invalid stored files."""
+    store = RunStore.open(run_dir)
+    if store.manifest.job != AdversarialTestSettings.job:
+        raise UserInputError(
+            f"{run_dir} was made by the {store.manifest.job!r} job, not adversarial test"
+        )
+    settings = AdversarialTestSettings.from_manifest(
+        store.manifest.settings, store.path / "manifest.json"
+    )
+    inputs = _inputs(settings, model)
+    if settings.probe:
+        await ensure_reachable(inputs.config, PROBE_TIMEOUT)
+    result = read_json_model(store.path / ADVERSARIAL_FILE, AdversarialResult)
+    result.complete = False
+    return await _run(store, settings, inputs, SharedState(result, store, on_test), on_start)
+
+
+async def _run(
+    store: RunStore,
+    settings: AdversarialTestSettings,
+    inputs: _Inputs,
+    state: SharedState,
+    on_start: OnStart | None,
+) -> AdversarialRun:
+    state.save()
+    if on_start is not None:
+        result = state.result
+        on_start(
+            sum(max(0, settings.rounds - len(result.tests_of(w.id))) for w in result.weaknesses)
+        )
+    connector = create_connector(inputs.config)
+    context = ThreadContext(
+        model=inputs.model,
+        rubric=inputs.rubric,
+        connector=connector,
+        chatbot=inputs.config.info,
+        rounds=settings.rounds,
+        reply_timeout=settings.timeout(inputs.config),
+        state=state,
+    )
+    try:
+        await run_threads(state.result.weaknesses, context, settings.concurrency)
+    finally:
+        await connector.aclose()
+    result = state.result
+    if result.analysis is None:
+        meter = Meter()
+        try:
+            result.analysis = await analyse(inputs.model, result, meter)
+            result.analysis_error = None
+        except ModelError as exc:
+            result.analysis_error = f"the model could not write the analysis: {exc}"
+        for usage in meter.usage.values():
+            result.analysis_usage.calls += usage.calls
+            result.analysis_usage.prompt_tokens += usage.prompt_tokens
+            result.analysis_usage.completion_tokens += usage.completion_tokens
+            result.analysis_usage.cost += usage.cost
+    result.complete = True
+    state.save()
+    store.write_summary(summarize(store.iter_records()))
+    return AdversarialRun(store=store, result=result)
+
+
+def _manifest(settings: AdversarialTestSettings, inputs: _Inputs) -> RunManifest:
+    """The new run's manifest (never secrets: the connector's params are left out)."""
+    now = datetime.now(UTC)
+    stored = settings.model_copy(
+        update={
+            "chatbot": settings.chatbot.resolve(),
+            "weaknesses": settings.weaknesses.resolve(),
+            "rubric": settings.rubric.resolve() if settings.rubric is not None else None,
+        }
+    )
+    return RunManifest(
+        run_id=now.strftime("%Y%m%d-%H%M%S"),
+        created_at=now,
+        sparring_version=__version__,
+        job=AdversarialTestSettings.job,
+        chatbot=inputs.config.model_dump(mode="json", exclude={"params"}),
+        chatbot_path=str(settings.chatbot.resolve()),
+        endpoint=endpoint_of(inputs.config),
+        planned=[
+            conversation_id(w.id, r)
+            for w in inputs.weaknesses.weaknesses
+            for r in range(settings.rounds)
+        ],
+        settings=stored.model_dump(mode="json"),
+    )
+
+
+def adversarial_test_job(
+    settings: AdversarialTestSettings,
+    out: Path | str | None = None,
+    *,
+    model: Model | None = None,
+    on_test: OnTest | None = None,
+    on_start: OnStart | None = None,
+) -> AdversarialRun:
+    """``adversarial_test_job_async`` for synchronous callers."""
+    return run_blocking(
+        adversarial_test_job_async(settings, out, model=model, on_test=on_test, on_start=on_start)
+    )
+
+
+def adversarial_resume_job(
+    run_dir: Path | str,
+    *,
+    model: Model | None = None,
+    on_test: OnTest | None = None,
+    on_start: OnStart | None = None,
+) -> AdversarialRun:
+    """``adversarial_resume_job_async`` for synchronous callers."""
+    return run_blocking(
+        adversarial_resume_job_async(run_dir, model=model, on_test=on_test, on_start=on_start)
+    )
+
+
+def load_results(run_dir: Path | str) -> AdversarialResult:
+    """The ``adversarial.json`` of ``run_dir``. Raises ``UserInputError`` when the run has
+    none, ``ConfigError`` when it does not validate."""
+    path = Path(run_dir) / ADVERSARIAL_FILE
+    if not path.is_file():
+        raise UserInputError(f"{run_dir}: no {ADVERSARIAL_FILE} (not an adversarial test run?)")
+    return read_json_model(path, AdversarialResult)
+
+
+async def ask_async(run_dir: Path | str, question: str, model: Model | None) -> str:
+    """``sparring adversarial ask``: the model's answer to ``question`` from the run's
+    stored results. Raises ``ModelRequired`` (naming ``--model``) without a model,
+    ``UserInputError`` without results, ``ModelError`` when the model fails."""
+    if model is None:
+        raise ModelRequired("answering questions about the results", "there is no offline answer")
+    return await ask(model, load_results(run_dir), question)

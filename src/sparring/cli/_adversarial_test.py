@@ -1,0 +1,159 @@
+"""``sparring adversarial test``: judge-steered adversarial threads against the chatbot
+(one per weakness), and ``sparring adversarial ask RUN "question"``: a question answered
+from a run's stored results. Thin: options → ``AdversarialTestSettings`` → the job."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from sparring.adversarial import (
+    AdversarialResult,
+    AdversarialTest,
+    AdversarialTestSettings,
+    adversarial_resume_job,
+    adversarial_test_job,
+    ask_async,
+)
+from sparring.cli._adversarial import adversarial_app
+from sparring.cli._app import (
+    EXIT_USER_ERROR,
+    CacheOption,
+    ModelBaseUrlOption,
+    ModelOption,
+    console,
+    err_console,
+)
+from sparring.cli._health import unreachable
+from sparring.cli._progress import CountingProgress
+from sparring.cli._report import print_report_path
+from sparring.connectors import ChatbotUnreachable
+from sparring.errors import ModelError, ModelRequired, UserInputError
+from sparring.jobs import run_blocking
+from sparring.llm import load_model
+
+LOW_SCORE = 5.5
+"""Overall scores below this (the paper's centre) count as low on the progress bar."""
+
+
+def _model_required(exc: ModelRequired) -> typer.Exit:
+    err_console.print(f"[bold red]error[/]: {escape(str(exc))}", highlight=False)
+    return typer.Exit(EXIT_USER_ERROR)
+
+
+@adversarial_app.command("test")
+def adversarial_test_command(
+    chatbot: Annotated[
+        Path | None, typer.Option("--chatbot", help="The chatbot under test (chatbot.yaml).")
+    ] = None,
+    weaknesses: Annotated[
+        Path | None, typer.Option("--weaknesses", help="The weaknesses to test (weaknesses.yaml).")
+    ] = None,
+    model: ModelOption = None,
+    model_base_url: ModelBaseUrlOption = None,
+    cache: CacheOption = False,
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Tests per weakness at most.")] = 3,
+    concurrency: Annotated[
+        int, typer.Option("--concurrency", min=1, help="Weakness threads at once.")
+    ] = 4,
+    out: Annotated[Path | None, typer.Option("--out", help="Run directory (new).")] = None,
+    rubric: Annotated[
+        Path | None, typer.Option("--rubric", help="Judge rubric YAML (default: overall utility).")
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option("--resume", help="Finish an interrupted adversarial run.")
+    ] = None,
+    probe: Annotated[
+        bool, typer.Option("--probe/--no-probe", help="Check the chatbot answers first.")
+    ] = True,
+) -> None:
+    """Test each weakness in its own thread: an attacker model writes a persona, goal and
+    criteria, a simulated user talks to the bot, a judge scores it, and the difficulty
+    adapts (Agent-Testing Agent). Needs --model."""
+    try:
+        with CountingProgress("tests", "low scores") as progress:
+
+            def on_test(test: AdversarialTest) -> None:
+                progress.advance(test.score is not None and test.score < LOW_SCORE)
+
+            if resume is not None:
+                run = adversarial_resume_job(resume, on_test=on_test, on_start=progress.start)
+            else:
+                if chatbot is None or weaknesses is None:
+                    raise UserInputError(
+                        "give --chatbot chatbot.yaml and --weaknesses weaknesses.yaml "
+                        "(or --resume RUN_DIR)"
+                    )
+                settings = AdversarialTestSettings(
+                    chatbot=chatbot,
+                    weaknesses=weaknesses,
+                    model=model,
+                    model_base_url=model_base_url,
+                    cache=cache,
+                    rounds=rounds,
+                    concurrency=concurrency,
+                    rubric=rubric,
+                    probe=probe,
+                )
+                if settings.model is None:
+                    raise ModelRequired("adversarial testing", "the attacker, user and judge")
+                run = adversarial_test_job(settings, out, on_test=on_test, on_start=progress.start)
+    except ModelRequired as exc:
+        raise _model_required(exc) from exc
+    except ChatbotUnreachable as exc:
+        unreachable(exc.cause)
+    _print(run.result)
+    console.print(f"[bold]run[/]: {run.store.path}", highlight=False)
+    console.print(f"[bold]results[/]: {run.results_path}", highlight=False)
+    print_report_path(run.store.path)
+
+
+def _print(result: AdversarialResult) -> None:
+    table = Table(
+        "weakness", "tests", "mean score", "difficulty", "calls", "tokens", "cost (US$)",
+        title="Adversarial threads",
+    )  # fmt: skip
+    for weakness in result.weaknesses:
+        tests = result.tests_of(weakness.id)
+        mean = result.mean_score(weakness.id)
+        usage = result.usage_of(weakness.id)
+        failures = sum(t.status == "chatbot_failure" for t in tests)
+        label = f"{len(tests)}" + (f" ({failures} chatbot failure)" if failures else "")
+        table.add_row(
+            escape(weakness.id),
+            label,
+            "unscored" if mean is None else f"{mean:.2f}",
+            " → ".join(f"{d:.2f}" for d in result.trajectory(weakness.id)),
+            str(usage.calls),
+            str(usage.prompt_tokens + usage.completion_tokens),
+            f"{usage.cost:.4f}",
+        )
+    console.print(table)
+    if result.analysis is not None:
+        console.print(f"[bold]summary[/]: {escape(result.analysis.executive_summary)}")
+    elif result.analysis_error:
+        err_console.print(f"[yellow]warning[/]: {escape(result.analysis_error)}")
+
+
+@adversarial_app.command("ask")
+def adversarial_ask_command(
+    run: Annotated[Path, typer.Argument(help="An adversarial test run directory.")],
+    question: Annotated[str, typer.Argument(help="The question, in quotes.")],
+    model: ModelOption = None,
+    model_base_url: ModelBaseUrlOption = None,
+    cache: CacheOption = False,
+) -> None:
+    """Answer a question about a run from its stored results (needs --model)."""
+    try:
+        loaded = load_model(model, model_base_url, cache)
+        answer = run_blocking(ask_async(run, question, loaded))
+    except ModelRequired as exc:
+        raise _model_required(exc) from exc
+    except ModelError as exc:
+        err_console.print(f"[bold red]error[/]: the model failed: {escape(str(exc))}")
+        raise typer.Exit(1) from exc
+    console.print(escape(answer), highlight=False)
