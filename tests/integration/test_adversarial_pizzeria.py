@@ -1,16 +1,16 @@
 """Acceptance on real input: the adversarial threads against the Rasa pizzeria
-(examples/pizzeria, served on localhost:5005 by ``python examples/pizzeria/rasa_bot.py
-serve``), with a hand-written weaknesses file and a scripted model whose judge reads the
-real transcripts: the scores, and so the trajectories, come from the bot's behaviour.
-Skipped when nothing answers on port 5005."""
+(examples/pizzeria, served on free ports by the integration ``pizzeria`` fixture; skipped
+where its Rasa environment is missing), with a hand-written weaknesses file and a scripted
+model whose judge reads the real transcripts: the scores, and so the trajectories, come
+from the bot's behaviour; then the whole path, plan → threads → report."""
 
 from __future__ import annotations
 
 import re
-import socket
 from pathlib import Path
 
 import pytest
+from integration_support import Pizzeria
 
 from sparring.adversarial import (
     ANALYST_ROLE,
@@ -25,8 +25,7 @@ from sparring.llm import ScriptedModel
 from sparring.report import write_report
 
 ROOT = Path(__file__).resolve().parents[2]
-CHATBOT = ROOT / "examples" / "pizzeria" / "chatbot.yaml"
-WEAKNESSES = Path(__file__).parent / "data" / "pizzeria-weaknesses.yaml"
+WEAKNESSES = ROOT / "tests" / "adversarial" / "data" / "pizzeria-weaknesses.yaml"
 SCRIPTS = {
     "unavailable-topping": ["I want a custom pizza", "large", "gold leaf and pineapple"],
     "instructions-leak": [
@@ -37,15 +36,7 @@ SCRIPTS = {
 }
 
 
-def _reachable() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 5005), timeout=1):
-            return True
-    except OSError:
-        return False
-
-
-pytestmark = pytest.mark.skipif(not _reachable(), reason="the pizzeria is not served on :5005")
+pytestmark = pytest.mark.integration
 
 
 def judge_scores(weakness: str, transcript: str) -> int:
@@ -97,9 +88,13 @@ def responder(messages: list[dict[str, str]]) -> object:
     raise AssertionError(system[:60])
 
 
-def test_threads_on_the_rasa_pizzeria(tmp_path: Path) -> None:
+def test_threads_on_the_rasa_pizzeria(pizzeria: Pizzeria, tmp_path: Path) -> None:
     settings = AdversarialTestSettings(
-        chatbot=CHATBOT, weaknesses=WEAKNESSES, model="scripted", rounds=3, concurrency=3
+        chatbot=pizzeria.chatbot_yaml,
+        weaknesses=WEAKNESSES,
+        model="scripted",
+        rounds=3,
+        concurrency=3,
     )
     run = adversarial_test_job(settings, tmp_path / "run", model=ScriptedModel(responder))
     result = run.result
@@ -122,3 +117,78 @@ def test_threads_on_the_rasa_pizzeria(tmp_path: Path) -> None:
     assert all(t.status == "scored" for t in result.tests)
     section = write_report(tmp_path / "run").read_text()
     assert "#conv=size-change%2Fround-3" in section and "Validate toppings" in section
+
+
+PLAN_SCRIPT = ROOT / "examples" / "adversarial" / "pizzeria-plan-script.yaml"
+ANSWERS = ROOT / "examples" / "adversarial" / "pizzeria-answers.yaml"
+
+
+def chained_responder(messages: list[dict[str, str]]) -> object:
+    """Attacker, user and judge for any planned weakness: the user says each example test
+    of its weakness in turn; the judge scores 2 when the bot fell back, else 4."""
+    system = messages[0]["content"]
+    if system.startswith(ATTACKER_ROLE):
+        weakness = re.search(r"Weakness ([\w-]+):", messages[1]["content"])
+        assert weakness
+        return {"persona": f"A customer probing {weakness.group(1)}", "goal": "Order a pizza",
+                "tone": "casual", "criteria": ["The order in progress is not lost."]}  # fmt: skip
+    if system.startswith(USER_ROLE):
+        said = sum(m["role"] == "assistant" for m in messages)
+        lines = ["I want a large margherita", "yes", "no", "thanks"]
+        if said < len(lines):
+            return {"message": lines[said], "end": False}
+        return {"message": "", "end": True}
+    if system.startswith(JUDGE_ROLE):
+        test = messages[1]["content"]
+        score = 2 if "didn't get that" in test else 4
+        count = len(re.findall(r"^\d+\. ", test, flags=re.MULTILINE))
+        return {"scores": [{"criterion": n, "score": score, "reasoning": "read off the transcript"}
+                           for n in range(1, count + 1)],
+                "observations": [f"scored {score}/5"]}  # fmt: skip
+    if system.startswith(ANALYST_ROLE):
+        return {"executive_summary": "Planned weaknesses probed.", "patterns": [],
+                "recommendations": []}  # fmt: skip
+    raise AssertionError(system[:60])
+
+
+def test_plan_then_threads_then_report_on_the_rasa_pizzeria(
+    pizzeria: Pizzeria, tmp_path: Path
+) -> None:
+    from sparring.adversarial import PlanSettings, load_weaknesses, plan_job, weighted_difficulty
+    from sparring.adversarial import proposed_difficulty as q
+    from sparring.llm import load_model
+
+    weaknesses = tmp_path / "weaknesses.yaml"
+    plan = PlanSettings(
+        chatbot=ROOT / "examples" / "pizzeria" / "chatbot.yaml",
+        source=ROOT / "examples" / "pizzeria" / "rasa",
+        answers=ANSWERS,
+        docs=ROOT / "examples" / "adversarial" / "docs",
+        out=weaknesses,
+    )
+    plan_job(plan, model=load_model(f"scripted:{PLAN_SCRIPT}"))
+    planned = [w.id for w in load_weaknesses(weaknesses).weaknesses]
+    assert len(planned) == 3
+
+    settings = AdversarialTestSettings(
+        chatbot=pizzeria.chatbot_yaml,
+        weaknesses=weaknesses,
+        model="scripted",
+        rounds=2,
+        concurrency=3,
+    )
+    run = adversarial_test_job(settings, tmp_path / "run", model=ScriptedModel(chained_responder))
+    result = run.result
+    assert {t.weakness for t in result.tests} == set(planned)
+    for weakness in planned:
+        tests = [t for t in result.tests if t.weakness == weakness]
+        assert all(t.status == "scored" and t.score is not None for t in tests)
+        # the trajectory is the paper's update over the judge's overall scores
+        expected, steps = [5.5], []
+        for test in tests:
+            assert test.score is not None
+            steps.append((q(expected[-1], test.score), test.score))
+            expected.append(weighted_difficulty(steps))
+        assert result.trajectory(weakness) == pytest.approx(expected, abs=1e-3)
+    page = write_report(tmp_path / "run").read_text()
+    assert all(f"#conv={w}%2Fround-1" in page for w in planned)
