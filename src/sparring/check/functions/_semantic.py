@@ -24,7 +24,7 @@ from sparring.check.functions._common import (
     utterances,
 )
 from sparring.check.functions._model import ask_model
-from sparring.check.functions._similarity import (
+from sparring.similarity import (
     THRESHOLDS,
     UNSURE_BANDS,
     similarities,
