@@ -1,0 +1,453 @@
+"""The ``metamorphic`` job: seeds → follow-ups → answerability → replay → relations.
+
+Everything is loaded and checked before the run directory is written (seeds, chatbot.yaml,
+perturbation names, user transformations, the model), then the chatbot's reachability;
+the run directory then holds the source conversations (copied from the seed run, or
+replayed for question-answering seeds), one record per follow-up as it ends, and
+``metamorphic.json`` rewritten as follow-ups are judged. Running the job again on the same
+``out`` resumes it: finished records are kept and not replayed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import ClassVar
+
+from pydantic import Field
+
+from sparring import __version__
+from sparring.connectors import (
+    ChatbotConfig,
+    create_connector,
+    endpoint_of,
+    ensure_reachable,
+    load_chatbot_config,
+)
+from sparring.conversations import ConversationRecord, RunManifest, RunStore
+from sparring.errors import Problem, UserInputError
+from sparring.jobs import JobSettings, run_blocking
+from sparring.llm import load_model
+from sparring.metamorphic._answerability import DialogueAnalysis, SeedDialogue
+from sparring.metamorphic._perturb import (
+    DIALOGUE_PERTURBATIONS,
+    FollowUp,
+    Perturbation,
+    dialogue_follow_up,
+    follow_up_id,
+    seed_rng,
+    text_follow_up,
+)
+from sparring.metamorphic._relations import Similarity, check_follow_up
+from sparring.metamorphic._replay import (
+    MetamorphicLink,
+    ReplayItem,
+    link_of,
+    replay,
+    replies_of,
+)
+from sparring.metamorphic._result import (
+    FollowUpSummary,
+    MetamorphicResult,
+    SkippedSeed,
+)
+from sparring.metamorphic._seeds import Seed, load_seeds
+from sparring.metamorphic._transform import (
+    Transformation,
+    check_variables,
+    load_transformations,
+    transform,
+)
+from sparring.similarity import THRESHOLDS, similarity_method
+from sparring.types import TextModel
+
+PROBE_TIMEOUT = 10.0
+"""Seconds the reachability probe waits for the chatbot."""
+SOURCE = "source"
+"""The perturbation name of a question-answering seed's own replay."""
+Analyser = Callable[[Sequence[SeedDialogue]], Awaitable[list[DialogueAnalysis]]]
+"""Analyses seed dialogues into answerability (one ``DialogueAnalysis`` per dialogue, in
+order)."""
+
+
+class MetamorphicSettings(JobSettings):
+    """Settings of ``sparring metamorphic`` (stored in the run's manifest).
+
+    ``seeds``: a run directory, a folder of conversations or a CoQA-format JSON file;
+    ``perturbations``: names of ``Perturbation`` (default the five dialogue-level ones);
+    ``rules``: rule files whose ``transformation`` rules get follow-ups; ``model``: the
+    model of MORTAR's LLM answerability pipeline (``None``: the offline spaCy strategy);
+    ``similarity``: ``embeddings`` or ``tf-idf`` (``None``: embeddings when installed, else
+    TF-IDF); ``concurrency``: follow-ups replayed at once; ``seed``: of every perturbation.
+    """
+
+    job: ClassVar[str] = "metamorphic"
+
+    seeds: Path
+    chatbot: Path
+    perturbations: list[str] = Field(
+        default_factory=lambda: [str(p) for p in DIALOGUE_PERTURBATIONS]
+    )
+    rules: list[Path] = Field(default_factory=list)
+    model: str | None = None
+    model_base_url: str | None = None
+    similarity: str | None = None
+    concurrency: int = Field(default=4, ge=1)
+    seed: int = 0
+    probe: bool = True
+
+
+def parse_perturbations(names: Sequence[str]) -> list[Perturbation]:
+    """The perturbations named (``all`` for every one). Raises ``UserInputError`` naming
+    ``--perturbations`` for an unknown name."""
+    out: list[Perturbation] = []
+    for name in names:
+        if name.strip().lower() == "all":
+            out += list(Perturbation)
+            continue
+        try:
+            out.append(Perturbation(name.strip().lower()))
+        except ValueError:
+            known = ", ".join(p.value for p in Perturbation)
+            raise UserInputError(
+                Problem("", None, "--perturbations", f"unknown perturbation {name!r}: use {known}")
+            ) from None
+    return list(dict.fromkeys(out))
+
+
+def choose_similarity(requested: str | None) -> tuple[str, str | None]:
+    """The similarity method and, when the embeddings are missing, a note saying the
+    TF-IDF fallback is used."""
+    if requested:
+        return similarity_method(requested), None
+    try:
+        return similarity_method("embeddings"), None
+    except UserInputError:
+        return "tf-idf", "sentence embeddings not installed: TF-IDF similarity used instead"
+
+
+def default_analyser(model: TextModel | None) -> Analyser:
+    """The answerability analyser: MORTAR's LLM pipeline with a model, else the offline
+    spaCy one (``sparring.metamorphic._answerability``, imported only when used)."""
+
+    async def analyse(dialogues: Sequence[SeedDialogue]) -> list[DialogueAnalysis]:
+        from sparring.metamorphic import _answerability as answerability
+
+        if model is None:
+            offline = answerability.analyse_offline  # type: ignore[attr-defined]
+            return list(await asyncio.to_thread(offline, dialogues))
+        llm = answerability.analyse_llm  # type: ignore[attr-defined]
+        return list(await asyncio.gather(*(llm(d, model) for d in dialogues)))
+
+    return analyse
+
+
+def make_follow_ups(
+    seeds: Sequence[Seed], perturbations: Sequence[Perturbation], seed: int, method: str
+) -> tuple[list[FollowUp], list[SkippedSeed]]:
+    """Every follow-up of ``seeds``, reproducibly; seeds none could be made from, with
+    the reason (a two-round seed reduced is one round, shuffled is one other order)."""
+    follow_ups: list[FollowUp] = []
+    skipped: list[SkippedSeed] = []
+    for item in seeds:
+        questions = [r.question for r in item.dialogue.rounds]
+        made = 0
+        for kind in perturbations:
+            rng = seed_rng(seed, item.id, kind)
+            made_one = (
+                dialogue_follow_up(kind, item.id, questions, rng)
+                if kind.dialogue_level
+                else text_follow_up(kind, item.id, questions, rng, method)
+            )
+            if made_one is not None:
+                follow_ups.append(made_one)
+                made += 1
+        if not made:
+            skipped.append(SkippedSeed(seed=item.id, reason="no perturbation changed it"))
+    return follow_ups, skipped
+
+
+async def metamorphic_job_async(
+    settings: MetamorphicSettings,
+    out: Path,
+    *,
+    analyser: Analyser | None = None,
+    on_start: Callable[[int], None] | None = None,
+    on_follow_up: Callable[[FollowUpSummary], None] | None = None,
+) -> MetamorphicResult:
+    """Run the job into the run directory ``out`` (created, or resumed when it holds a
+    ``metamorphic`` run); return what ``metamorphic.json`` holds at the end.
+
+    ``analyser`` replaces the answerability analysers (tests); ``on_start`` sees how many
+    records will be replayed, ``on_follow_up`` each judged follow-up. Raises
+    ``UserInputError``/``ConfigError`` for bad input and ``ChatbotUnreachable`` before
+    anything is written.
+    """
+    perturbations = parse_perturbations(settings.perturbations)
+    seeds, unfit = load_seeds(settings.seeds)
+    config = load_chatbot_config(settings.chatbot)
+    transformations = load_transformations(settings.rules)
+    check_variables(transformations, {k for s in seeds if s.record for k in s.record.variables})
+    model = load_model(settings.model, settings.model_base_url)
+    method, note = choose_similarity(settings.similarity)
+    follow_ups, unchanged = make_follow_ups(seeds, perturbations, settings.seed, method)
+    by_seed = {s.id: s for s in seeds}
+    items = _replay_items(seeds, follow_ups, transformations, settings.seed)
+    analyses = await (analyser or default_analyser(model))([s.dialogue for s in seeds])
+    analysis_of = {a.dialogue_id: a for a in analyses}
+    if settings.probe:
+        await ensure_reachable(config, PROBE_TIMEOUT)
+    store = _store(out, settings, config, items)
+    for item in seeds:
+        if item.record is not None and item.record.id not in store.finished_ids():
+            store.write(_as_source(item))
+    result = MetamorphicResult(
+        seeds=str(settings.seeds),
+        chatbot=str(settings.chatbot),
+        similarity=method,
+        threshold=THRESHOLDS[method],
+        answerability=analyses[0].strategy if analyses else None,
+        perturbations=[str(p) for p in perturbations] + [t.perturbation for t in transformations],
+        skipped=[SkippedSeed(seed=s.seed, reason=s.reason) for s in unfit] + unchanged,
+        notes=[note] if note else [],
+    )
+    judge = _Judge(result, by_seed, analysis_of, Similarity(method, THRESHOLDS[method]), out)
+    judge.follow_ups = {f.id: f for f in follow_ups}
+    judge.on_follow_up = on_follow_up
+    for record in store.iter_records():
+        judge.add(record)
+    if on_start is not None:
+        finished = store.finished_ids()
+        on_start(sum(1 for i in items if i.id not in finished))
+    connector = create_connector(config, settings.chatbot.parent)
+    try:
+        await replay(items, connector, store, settings.concurrency, judge.add)
+    finally:
+        await connector.aclose()
+    result.complete = True
+    judge.flush(force=True)
+    return result
+
+
+def metamorphic_job(
+    settings: MetamorphicSettings,
+    out: Path,
+    *,
+    analyser: Analyser | None = None,
+    on_start: Callable[[int], None] | None = None,
+    on_follow_up: Callable[[FollowUpSummary], None] | None = None,
+) -> MetamorphicResult:
+    """``metamorphic_job_async`` from synchronous code."""
+    return run_blocking(
+        metamorphic_job_async(
+            settings, out, analyser=analyser, on_start=on_start, on_follow_up=on_follow_up
+        )
+    )
+
+
+def _replay_items(
+    seeds: Sequence[Seed],
+    follow_ups: Sequence[FollowUp],
+    transformations: Sequence[Transformation],
+    seed: int,
+) -> list[ReplayItem]:
+    by_seed = {s.id: s for s in seeds}
+    items: list[ReplayItem] = []
+    for item in seeds:
+        if item.record is None:
+            order = list(range(len(item.dialogue.rounds)))
+            questions = [r.question for r in item.dialogue.rounds]
+            items.append(
+                _item(item, follow_up_id(item.id, SOURCE), SOURCE, order, questions, "source")
+            )
+    for follow_up in follow_ups:
+        item = by_seed[follow_up.seed]
+        items.append(
+            _item(item, follow_up.id, follow_up.perturbation, follow_up.order, follow_up.questions)
+        )
+    for transformation in transformations:
+        for item in seeds:
+            questions = [r.question for r in item.dialogue.rounds]
+            variables = dict(item.record.variables) if item.record else {}
+            rng = seed_rng(seed, item.id, transformation.perturbation)
+            made = transform(transformation, questions, variables, rng)
+            if made is None:
+                continue
+            new = _item(
+                item,
+                follow_up_id(item.id, transformation.perturbation),
+                transformation.perturbation,
+                made.order,
+                made.turns,
+            )
+            new.base["variables"] = {**new.base.get("variables", {}), **made.variables}
+            items.append(new)
+    return items
+
+
+def _item(
+    seed: Seed,
+    record_id: str,
+    perturbation: str,
+    order: list[int],
+    questions: list[str],
+    role: str = "follow-up",
+) -> ReplayItem:
+    story = seed.dialogue.story
+    source = seed.record.id if seed.record is not None else follow_up_id(seed.id, SOURCE)
+    base: dict[str, object] = {}
+    if seed.record is not None:
+        base = {
+            "variables": dict(seed.record.variables),
+            "goals": list(seed.record.goals),
+            "language": seed.record.language,
+            "fallback": seed.record.fallback,
+        }
+    return ReplayItem(
+        id=record_id,
+        turns=([story] if story else []) + list(questions),
+        link=MetamorphicLink(
+            role=role,
+            seed=seed.id,
+            source=source,
+            perturbation=perturbation,
+            order=order,
+            story_turn=bool(story),
+        ),
+        profile=seed.record.profile if seed.record is not None else "coqa",
+        base=base,
+    )
+
+
+def _as_source(seed: Seed) -> ConversationRecord:
+    assert seed.record is not None
+    link = MetamorphicLink(
+        role="source",
+        seed=seed.id,
+        source=seed.record.id,
+        order=list(range(len(seed.dialogue.rounds))),
+    )
+    extra = {**seed.record.extra, "metamorphic": link.model_dump(mode="json")}
+    return seed.record.model_copy(update={"extra": extra})
+
+
+def _store(
+    out: Path, settings: MetamorphicSettings, config: ChatbotConfig, items: Sequence[ReplayItem]
+) -> RunStore:
+    if (out / "manifest.json").is_file():
+        store = RunStore.open(out)
+        if store.manifest.job != MetamorphicSettings.job:
+            raise UserInputError(
+                Problem(
+                    str(out), None, "", f"holds a {store.manifest.job} run, not a metamorphic one"
+                )
+            )
+        return store
+    now = datetime.now(UTC)
+    manifest = RunManifest(
+        run_id=now.strftime("%Y%m%d-%H%M%S"),
+        created_at=now,
+        sparring_version=__version__,
+        job=MetamorphicSettings.job,
+        chatbot=config.model_dump(mode="json", exclude={"params"}),
+        chatbot_path=str(settings.chatbot.resolve()),
+        endpoint=endpoint_of(config),
+        planned=[i.id for i in items],
+        settings=settings.model_dump(mode="json"),
+    )
+    return RunStore.create(out, manifest)
+
+
+class _Judge:
+    """Judges follow-ups as their records arrive (a follow-up of a question-answering
+    seed waits for the seed's own replay) and rewrites ``metamorphic.json`` at most
+    twice a second."""
+
+    def __init__(
+        self,
+        result: MetamorphicResult,
+        seeds: dict[str, Seed],
+        analyses: dict[str, DialogueAnalysis],
+        similarity: Similarity,
+        out: Path,
+    ) -> None:
+        self.result = result
+        self.seeds = seeds
+        self.analyses = analyses
+        self.similarity = similarity
+        self.out = out
+        self.follow_ups: dict[str, FollowUp] = {}
+        self.on_follow_up: Callable[[FollowUpSummary], None] | None = None
+        self.source_replies: dict[str, list[str | None]] = {}
+        self.waiting: dict[str, list[ConversationRecord]] = {}
+        self.checks = 0
+        self.written = 0.0
+
+    def add(self, record: ConversationRecord) -> None:
+        link = link_of(record)
+        if link is None or link.seed not in self.seeds:
+            return
+        if link.role == "source":
+            self.source_replies[link.seed] = self._source_replies(record, link)
+            for waiting in self.waiting.pop(link.seed, []):
+                self._judge(waiting, link.seed)
+        elif link.seed in self.source_replies:
+            self._judge(record, link.seed)
+        else:
+            self.waiting.setdefault(link.seed, []).append(record)
+        self.flush()
+
+    def _source_replies(
+        self, record: ConversationRecord, link: MetamorphicLink
+    ) -> list[str | None]:
+        seed = self.seeds[link.seed]
+        if seed.record is not None:
+            return [r.answer for r in seed.dialogue.rounds]
+        return replies_of(record)
+
+    def _judge(self, record: ConversationRecord, seed_id: str) -> None:
+        link = link_of(record)
+        assert link is not None
+        follow_up = self.follow_ups.get(record.id)
+        summary = FollowUpSummary(
+            id=record.id, seed=seed_id, perturbation=link.perturbation or "", order=link.order
+        )
+        analysis = self.analyses.get(seed_id)
+        seed = self.seeds[seed_id]
+        if follow_up is None:
+            summary.note = "a user transformation: judged by its rule (sparring check)"
+        elif analysis is None:
+            summary.note = "no answerability analysis of its seed"
+        else:
+            checks = check_follow_up(
+                follow_up,
+                analysis,
+                self.source_replies[seed_id],
+                replies_of(record),
+                self.similarity,
+                seed.gold,
+                record.started_at.date() if record.started_at else None,
+            )
+            bugs = [c for c in checks if not c.passed]
+            summary.checks, summary.bugs = len(checks), len(bugs)
+            if not checks:
+                summary.note = (
+                    "no round got replies on both sides" if record.errors else "no relation applied"
+                )
+            self.checks += len(checks)
+            self.result.bugs.extend(bugs)
+        self.result.follow_ups.append(summary)
+        if self.on_follow_up is not None:
+            self.on_follow_up(summary)
+
+    def flush(self, force: bool = False) -> None:
+        now = time.monotonic()
+        if not force and now - self.written < 0.5:
+            return
+        self.result.follow_ups.sort(key=lambda f: f.id)
+        self.result.recount(self.checks)
+        self.result.write(self.out)
+        self.written = now
