@@ -226,3 +226,16 @@ def test_cli_exit_codes(tmp_path: Path, coqa_file: Path, monkeypatch: pytest.Mon
     assert clean.exit_code == 0, clean.output
     bad = runner.invoke(app, [*args, "--out", str(tmp_path / "c"), "-p", "spin"])
     assert isinstance(bad.exception, UserInputError)  # `sparring` maps it to exit 2
+
+
+def test_report_shows_pairs_side_by_side(tmp_path: Path, coqa_file: Path) -> None:
+    from sparring.report import write_report
+
+    out = tmp_path / "run"
+    chatbot = write_bot(tmp_path, forgetful=True)
+    result = metamorphic_job(settings(coqa_file, chatbot), out, analyser=hand_analyser)
+    html = write_report(out).read_text()
+    assert 'id="metamorphic"' in html or "Metamorphic testing" in html
+    bug = result.bugs[0]
+    assert f"{bug.follow_up}" in html and "not answerable" in html
+    assert f"{len(result.bugs)} violated relations" in html

@@ -50,6 +50,7 @@ _BUILTIN_MODULES = (
     "sparring.report._breakdowns",
     "sparring.report._plots",
     "sparring.report._mutation",
+    "sparring.report._metamorphic",
     "sparring.report._conversations",
 )
 
