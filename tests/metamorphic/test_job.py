@@ -105,8 +105,10 @@ def test_run_seeds_replay_resume_and_skips(tmp_path: Path) -> None:
     reasons = {s.seed: s.reason for s in result.skipped}
     assert "empty conversation" in reasons["empty"] and "one-round" in reasons["one"]
     store = RunStore.open(out)
-    copied = store.read("pizza")
-    assert link_of(copied) is not None and link_of(copied).role == "source"  # type: ignore[union-attr]
+    source = store.read("pizza@source")  # replayed against the bot under test
+    assert link_of(source) is not None and link_of(source).role == "source"  # type: ignore[union-attr]
+    assert source.variables == {"size": "large"}
+    assert "pizza" not in store.finished_ids()  # the seed run's own record is not copied
     follow_up = store.read("pizza@drs")
     assert follow_up.variables == {"size": "large"} and follow_up.profile == "pizza"
     assert result.bugs == [] and any(f.checks for f in result.follow_ups)

@@ -2,8 +2,10 @@
 
 Everything is loaded and checked before the run directory is written (seeds, chatbot.yaml,
 perturbation names, user transformations, the model), then the chatbot's reachability;
-the run directory then holds the source conversations (copied from the seed run, or
-replayed for question-answering seeds), one record per follow-up as it ends, and
+the run directory then holds each seed's source conversation replayed against the
+chatbot under test (``<seed>@source``: the source outputs come from the same bot as the
+follow-ups' replies, never from the seed run, which may be another bot or version), one
+record per follow-up as it ends, and
 ``metamorphic.json`` rewritten as follow-ups are judged. Running the job again on the same
 ``out`` resumes it: finished records are kept and not replayed.
 """
@@ -201,9 +203,6 @@ async def metamorphic_job_async(
     if settings.probe:
         await ensure_reachable(config, PROBE_TIMEOUT)
     store = _store(out, settings, config, items)
-    for item in seeds:
-        if item.record is not None and item.record.id not in store.finished_ids():
-            store.write(_as_source(item))
     result = MetamorphicResult(
         seeds=str(settings.seeds),
         chatbot=str(settings.chatbot),
@@ -257,12 +256,9 @@ def _replay_items(
     by_seed = {s.id: s for s in seeds}
     items: list[ReplayItem] = []
     for item in seeds:
-        if item.record is None:
-            order = list(range(len(item.dialogue.rounds)))
-            questions = [r.question for r in item.dialogue.rounds]
-            items.append(
-                _item(item, follow_up_id(item.id, SOURCE), SOURCE, order, questions, "source")
-            )
+        order = list(range(len(item.dialogue.rounds)))
+        questions = [r.question for r in item.dialogue.rounds]
+        items.append(_item(item, follow_up_id(item.id, SOURCE), SOURCE, order, questions, "source"))
     for follow_up in follow_ups:
         item = by_seed[follow_up.seed]
         items.append(
@@ -297,7 +293,7 @@ def _item(
     role: str = "follow-up",
 ) -> ReplayItem:
     story = seed.dialogue.story
-    source = seed.record.id if seed.record is not None else follow_up_id(seed.id, SOURCE)
+    source = follow_up_id(seed.id, SOURCE)
     base: dict[str, object] = {}
     if seed.record is not None:
         base = {
@@ -320,18 +316,6 @@ def _item(
         profile=seed.record.profile if seed.record is not None else "coqa",
         base=base,
     )
-
-
-def _as_source(seed: Seed) -> ConversationRecord:
-    assert seed.record is not None
-    link = MetamorphicLink(
-        role="source",
-        seed=seed.id,
-        source=seed.record.id,
-        order=list(range(len(seed.dialogue.rounds))),
-    )
-    extra = {**seed.record.extra, "metamorphic": link.model_dump(mode="json")}
-    return seed.record.model_copy(update={"extra": extra})
 
 
 def _store(
@@ -391,7 +375,7 @@ class _Judge:
         if link is None or link.seed not in self.seeds:
             return
         if link.role == "source":
-            self.source_replies[link.seed] = self._source_replies(record, link)
+            self.source_replies[link.seed] = replies_of(record)
             for waiting in self.waiting.pop(link.seed, []):
                 self._judge(waiting, link.seed)
         elif link.seed in self.source_replies:
@@ -399,14 +383,6 @@ class _Judge:
         else:
             self.waiting.setdefault(link.seed, []).append(record)
         self.flush()
-
-    def _source_replies(
-        self, record: ConversationRecord, link: MetamorphicLink
-    ) -> list[str | None]:
-        seed = self.seeds[link.seed]
-        if seed.record is not None:
-            return [r.answer for r in seed.dialogue.rounds]
-        return replies_of(record)
 
     def _judge(self, record: ConversationRecord, seed_id: str) -> None:
         link = link_of(record)

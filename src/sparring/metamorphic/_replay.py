@@ -37,8 +37,8 @@ LINK_KEY = "metamorphic"
 class MetamorphicLink(BaseModel):
     """How a record of a metamorphic run relates to its seed (``extra["metamorphic"]``).
 
-    ``role`` is ``source`` (the seed's own conversation, copied from the seed run or
-    replayed for a question-answering seed) or ``follow-up``; ``source`` the record id of
+    ``role`` is ``source`` (the seed's own question sequence replayed unchanged) or
+    ``follow-up``; ``source`` the record id of
     the source conversation in the same run; ``perturbation`` the perturbation or user
     transformation; ``order`` the source round of each round; ``story_turn`` whether the
     first user turn is the story rather than a round."""

@@ -3,12 +3,14 @@
 Two sources (MORTAR, Guo et al., arXiv 2412.15557, §4.1):
 
 - a run's conversations (any run directory, record folder or SENSEI folder): the user
-  turns are the question sequence and the chatbot's replies the *source outputs*, so no
-  annotated answers are needed (MORTAR's oracle-free variant);
+  turns are the question sequence, and the chatbot's replies to it the *source outputs*,
+  so no annotated answers are needed (MORTAR's oracle-free variant); the job replays
+  the sequence against the chatbot under test for them (the recorded replies may be
+  another bot's, e.g. Kuki's conversations replayed against ALICE);
 - a question-answering file in the CoQA format (``{"data": [{"id", "story", "questions":
   [{"input_text", "turn_id"}], "answers": [{"input_text", "turn_id"}]}]}``), whose gold
-  answers enable the reference-based check; its source outputs come from replaying the
-  unperturbed dialogue.
+  answers enable the reference-based check; its source outputs, too, come from replaying
+  the unperturbed dialogue.
 
 A conversation with no user turn, or with a single round (nothing to perturb), is skipped
 with a reason.
