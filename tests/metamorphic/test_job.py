@@ -38,7 +38,8 @@ def test_coqa_story_with_a_context_aware_bot_has_no_bug(tmp_path: Path, coqa_fil
     source = store.read("anna@source")
     assert link_of(source) is not None and link_of(source).role == "source"  # type: ignore[union-attr]
     assert source.turns[0].text.startswith("Story:")  # the story is the first user turn
-    follow_ups = [r for r in store.iter_records() if r.id != "anna@source"]
+    follow_ups = [r for r in store.iter_records() if link_of(r).role == "follow-up"]  # type: ignore[union-attr]
+    assert store.read("anna@source-2").turns[1:] != []  # the source is replayed twice
     assert {link_of(r).perturbation for r in follow_ups} <= {"drs", "drr", "drd", "dsr", "dsd"}  # type: ignore[union-attr]
     # every round of a follow-up records the source round it came from
     for record in follow_ups:

@@ -126,3 +126,11 @@ def test_exact_values_must_not_change_after_the_same_rounds() -> None:
         reference_date=day,
     )
     assert not [c for c in checks if c.relation == "EX"]
+
+
+def test_rounds_whose_source_replies_vary_are_not_checked() -> None:
+    replies = ["She rides it to school.", "Anna has a red bike.", "Blue."]
+    checks = check_follow_up(
+        follow_up([2, 0, 1]), anna_analysis(), SOURCE_REPLIES, replies, SIMILARITY, unstable={1, 2}
+    )
+    assert [(c.relation, c.source_round) for c in checks] == [("MR1", 0)]

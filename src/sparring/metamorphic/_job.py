@@ -83,7 +83,10 @@ class MetamorphicSettings(JobSettings):
     ``rules``: rule files whose ``transformation`` rules get follow-ups; ``model``: the
     model of MORTAR's LLM answerability pipeline (``None``: the offline spaCy strategy);
     ``similarity``: ``embeddings`` or ``tf-idf`` (``None``: embeddings when installed, else
-    TF-IDF); ``concurrency``: follow-ups replayed at once; ``seed``: of every perturbation.
+    TF-IDF); ``concurrency``: follow-ups replayed at once; ``seed``: of every perturbation;
+    ``source_replays``: how many times each seed's unperturbed sequence is replayed — with
+    2 or more, a source round whose replies differ between the replays is nondeterministic
+    (a bot choosing among templates) and no relation is checked on it.
     """
 
     job: ClassVar[str] = "metamorphic"
@@ -99,6 +102,7 @@ class MetamorphicSettings(JobSettings):
     similarity: str | None = None
     concurrency: int = Field(default=4, ge=1)
     seed: int = 0
+    source_replays: int = Field(default=2, ge=1)
     probe: bool = True
 
 
@@ -197,7 +201,9 @@ async def metamorphic_job_async(
     method, note = choose_similarity(settings.similarity)
     follow_ups, unchanged = make_follow_ups(seeds, perturbations, settings.seed, method)
     by_seed = {s.id: s for s in seeds}
-    items = _replay_items(seeds, follow_ups, transformations, settings.seed)
+    items = _replay_items(
+        seeds, follow_ups, transformations, settings.seed, settings.source_replays
+    )
     analyses = await (analyser or default_analyser(model))([s.dialogue for s in seeds])
     analysis_of = {a.dialogue_id: a for a in analyses}
     if settings.probe:
@@ -213,14 +219,15 @@ async def metamorphic_job_async(
         skipped=[SkippedSeed(seed=s.seed, reason=s.reason) for s in unfit] + unchanged,
         notes=[note] if note else [],
     )
-    judge = _Judge(result, by_seed, analysis_of, Similarity(method, THRESHOLDS[method]), out)
+    similarity = Similarity(method, THRESHOLDS[method])
+    judge = _Judge(result, by_seed, analysis_of, similarity, out, settings.source_replays)
     judge.follow_ups = {f.id: f for f in follow_ups}
     judge.on_follow_up = on_follow_up
     for record in store.iter_records():
         judge.add(record)
     if on_start is not None:
         finished = store.finished_ids()
-        on_start(sum(1 for i in items if i.id not in finished))
+        on_start(sum(1 for i in items if i.id not in finished and i.link.role != "source"))
     connector = create_connector(config, settings.chatbot.parent)
     try:
         await replay(items, connector, store, settings.concurrency, judge.add)
@@ -252,13 +259,16 @@ def _replay_items(
     follow_ups: Sequence[FollowUp],
     transformations: Sequence[Transformation],
     seed: int,
+    source_replays: int = 1,
 ) -> list[ReplayItem]:
     by_seed = {s.id: s for s in seeds}
     items: list[ReplayItem] = []
     for item in seeds:
         order = list(range(len(item.dialogue.rounds)))
         questions = [r.question for r in item.dialogue.rounds]
-        items.append(_item(item, follow_up_id(item.id, SOURCE), SOURCE, order, questions, "source"))
+        for repeat in range(source_replays):
+            name = SOURCE if repeat == 0 else f"{SOURCE}-{repeat + 1}"
+            items.append(_item(item, follow_up_id(item.id, name), name, order, questions, "source"))
     for follow_up in follow_ups:
         item = by_seed[follow_up.seed]
         items.append(
@@ -357,8 +367,12 @@ class _Judge:
         analyses: dict[str, DialogueAnalysis],
         similarity: Similarity,
         out: Path,
+        source_replays: int = 1,
     ) -> None:
         self.result = result
+        self.source_replays = source_replays
+        self.sources: dict[str, dict[str, list[str | None]]] = {}
+        self.unstable: dict[str, set[int]] = {}
         self.seeds = seeds
         self.analyses = analyses
         self.similarity = similarity
@@ -375,14 +389,31 @@ class _Judge:
         if link is None or link.seed not in self.seeds:
             return
         if link.role == "source":
-            self.source_replies[link.seed] = replies_of(record)
-            for waiting in self.waiting.pop(link.seed, []):
-                self._judge(waiting, link.seed)
+            replays = self.sources.setdefault(link.seed, {})
+            replays[record.id] = replies_of(record)
+            if len(replays) == self.source_replays:
+                first, *others = (replays[k] for k in sorted(replays))
+                self.source_replies[link.seed] = first
+                self.unstable[link.seed] = self._unstable(first, others)
+                for waiting in self.waiting.pop(link.seed, []):
+                    self._judge(waiting, link.seed)
         elif link.seed in self.source_replies:
             self._judge(record, link.seed)
         else:
             self.waiting.setdefault(link.seed, []).append(record)
         self.flush()
+
+    def _unstable(self, first: list[str | None], others: list[list[str | None]]) -> set[int]:
+        """Source rounds whose replies differ between the replays of the source."""
+        out = set()
+        for index, reply in enumerate(first):
+            for other in others:
+                again = other[index] if index < len(other) else None
+                if reply is None or again is None:
+                    continue
+                if self.similarity(reply, again) < self.similarity.threshold:
+                    out.add(index)
+        return out
 
     def _judge(self, record: ConversationRecord, seed_id: str) -> None:
         link = link_of(record)
@@ -406,11 +437,15 @@ class _Judge:
                 self.similarity,
                 seed.gold,
                 record.started_at.date() if record.started_at else None,
+                self.unstable.get(seed_id, set()),
             )
             bugs = [c for c in checks if not c.passed]
             summary.checks, summary.bugs = len(checks), len(bugs)
+            skipped = sorted(self.unstable.get(seed_id, set()) & set(follow_up.order))
+            if skipped:
+                summary.note = f"source rounds {skipped} not checked: their replies vary"
             if not checks:
-                summary.note = (
+                summary.note = summary.note or (
                     "no round got replies on both sides" if record.errors else "no relation applied"
                 )
             self.checks += len(checks)

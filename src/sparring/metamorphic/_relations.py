@@ -24,7 +24,7 @@ the follow-up's did not, L2 the reverse, L3 neither.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import date
 
 from sparring.metamorphic._answerability import DialogueAnalysis, RoundAnswerability
@@ -77,17 +77,19 @@ def check_follow_up(
     similarity: Similarity,
     gold: Sequence[str] | None = None,
     reference_date: date | None = None,
+    unstable: Collection[int] = (),
 ) -> list[RelationCheck]:
     """Every relation check on one follow-up (passed and violated). ``source_replies``
     holds the source reply per source round, ``replies`` the follow-up's per round
-    (``None`` where the chatbot gave none: not checked)."""
+    (``None`` where the chatbot gave none: not checked); rounds from the ``unstable``
+    source rounds (replies that vary between replays of the source) are not checked."""
     source = analysis.follow_up(range(len(analysis.rounds)))
     rounds = analysis.follow_up(follow_up.order)
     out: list[RelationCheck] = []
     for position, verdict in enumerate(rounds):
         index = follow_up.order[position]
         reference, reply = source_replies[index], replies[position]
-        if reference is None or reply is None:
+        if reference is None or reply is None or index in unstable:
             continue
         base = _base(follow_up, position, verdict, source[index], reference, reply, gold)
         same = verdict.answerable == source[index].answerable
@@ -96,7 +98,8 @@ def check_follow_up(
             exact = _exact_check(base, follow_up.order, position, reference_date)
             if exact is not None:
                 out.append(exact)
-    out.extend(_group_checks(follow_up, rounds, replies, similarity, gold))
+    kept = [None if i in unstable else r for i, r in zip(follow_up.order, replies, strict=False)]
+    out.extend(_group_checks(follow_up, rounds, kept, similarity, gold))
     return out
 
 
