@@ -65,6 +65,14 @@ def metamorphic_command(
     ] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Follow-ups replayed at once.")] = 4,
     seed: Annotated[int, typer.Option(help="Seed of every perturbation.")] = 0,
+    source_replays: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Replays of each unperturbed seed; rounds whose replies vary between them "
+            "are not checked (nondeterministic bots).",
+        ),
+    ] = 2,
     probe: Annotated[
         bool, typer.Option("--probe/--no-probe", help="Check the chatbot answers before starting.")
     ] = True,
@@ -88,6 +96,7 @@ def metamorphic_command(
         similarity=similarity,
         concurrency=concurrency,
         seed=seed,
+        source_replays=source_replays,
         probe=probe,
         **({"perturbations": names} if names else {}),
     )
