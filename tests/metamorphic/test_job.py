@@ -242,3 +242,22 @@ def test_report_shows_pairs_side_by_side(tmp_path: Path, coqa_file: Path) -> Non
     bug = result.bugs[0]
     assert f"{bug.follow_up}" in html and "not answerable" in html
     assert f"{len(result.bugs)} violated relations" in html
+
+
+def test_the_documented_relations_load_and_their_transformations_parse(tmp_path: Path) -> None:
+    docs = Path(__file__).parents[2] / "docs" / "rules.md"
+    text = docs.read_text()
+    start = text.index("# relations.yaml\n")
+    block = text[start : text.index("```", start)]
+    rules = tmp_path / "relations.yaml"
+    rules.write_text(block)
+    loaded = load_rules([rules])
+    assert {r.spec.name for r in loaded.rules} == {
+        "price_does_not_depend_on_goal_order",
+        "small_pizza_is_not_dearer",
+        "typos_do_not_change_the_answer",
+    }
+    from sparring.metamorphic import load_transformations
+
+    kinds = [t.kind for t in load_transformations([rules])]
+    assert kinds == ["shuffle goals", "change variable", "add typos"]
