@@ -3,6 +3,7 @@ exit codes, user-written relations evaluated by check."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from sparring.metamorphic import (
     metamorphic_job,
     read_metamorphic,
 )
+from sparring.metamorphic._answerability import DialogueAnalysis, SeedDialogue
 
 
 def settings(seeds: Path, chatbot: Path, **kwargs: object) -> MetamorphicSettings:
@@ -261,3 +263,21 @@ def test_the_documented_relations_load_and_their_transformations_parse(tmp_path:
 
     kinds = [t.kind for t in load_transformations([rules])]
     assert kinds == ["shuffle goals", "change variable", "add typos"]
+
+
+def test_an_unreachable_chatbot_stops_before_anything_is_written(
+    tmp_path: Path, coqa_file: Path
+) -> None:
+    from sparring.connectors import ChatbotUnreachable
+
+    chatbot = tmp_path / "rasa.yaml"
+    chatbot.write_text("connector: rasa\nparams:\n  url: http://127.0.0.1:9\n  timeout: 2\n")
+    analysed: list[int] = []
+
+    async def counting(dialogues: Sequence[SeedDialogue]) -> list[DialogueAnalysis]:
+        analysed.append(len(dialogues))
+        return await hand_analyser(dialogues)
+
+    with pytest.raises(ChatbotUnreachable):
+        metamorphic_job(settings(coqa_file, chatbot), tmp_path / "run", analyser=counting)
+    assert not (tmp_path / "run").exists() and analysed == []

@@ -204,10 +204,10 @@ async def metamorphic_job_async(
     items = _replay_items(
         seeds, follow_ups, transformations, settings.seed, settings.source_replays
     )
-    analyses = await (analyser or default_analyser(model))([s.dialogue for s in seeds])
-    analysis_of = {a.dialogue_id: a for a in analyses}
     if settings.probe:
         await ensure_reachable(config, PROBE_TIMEOUT)
+    analyses = await (analyser or default_analyser(model))([s.dialogue for s in seeds])
+    analysis_of = {a.dialogue_id: a for a in analyses}
     store = _store(out, settings, config, items)
     result = MetamorphicResult(
         seeds=str(settings.seeds),
