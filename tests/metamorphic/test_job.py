@@ -51,6 +51,7 @@ def test_coqa_story_with_a_context_aware_bot_has_no_bug(tmp_path: Path, coqa_fil
         questions = ["What does Anna have?", "What colour is it?", "Where does she ride it?"]
         assert asked == [questions[i] for i in link.order]
     assert read_metamorphic(out) == result
+    assert (out / "summary.json").is_file()
     assert result.metrics.effective_test_cases == result.metrics.test_cases > 0
 
 

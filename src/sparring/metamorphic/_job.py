@@ -29,7 +29,7 @@ from sparring.connectors import (
     ensure_reachable,
     load_chatbot_config,
 )
-from sparring.conversations import ConversationRecord, RunManifest, RunStore
+from sparring.conversations import ConversationRecord, RunManifest, RunStore, summarize
 from sparring.errors import Problem, UserInputError
 from sparring.jobs import JobSettings, run_blocking
 from sparring.llm import load_model
@@ -233,6 +233,7 @@ async def metamorphic_job_async(
         await replay(items, connector, store, settings.concurrency, judge.add)
     finally:
         await connector.aclose()
+    store.write_summary(summarize(store.iter_records()))
     result.complete = True
     judge.flush(force=True)
     return result
