@@ -184,6 +184,8 @@ def test_user_written_relations_are_generated_and_checked(tmp_path: Path) -> Non
         analyser=hand_analyser,
     )
     assert "rule:same_price_whatever_the_order" in result.perturbations
+    drr = [f for f in result.follow_ups if f.perturbation == "drr"]
+    assert result.metrics.test_cases == len(drr) == 1  # rule follow-ups are check's
     store = RunStore.open(out)
     changed = store.read("pizza@rule:larger_is_not_cheaper")
     assert "small pizza" in changed.turns[-2].text and changed.variables["size"] == "small"

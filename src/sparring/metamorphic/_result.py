@@ -79,7 +79,8 @@ class FollowUpSummary(BaseModel):
 
 
 class Metrics(BaseModel):
-    """MORTAR's metrics (§4.3): test cases (follow-ups replayed), effective test cases
+    """MORTAR's metrics (§4.3): test cases (follow-ups replayed, those of user-written
+    relations excepted: ``sparring check`` judges them), effective test cases
     (those on which some relation could be checked), the number of bugs (violated
     checks), unique bugs (distinct seed × source round × relation), bugs per effective
     test case, and counts per relation, perturbation, severity and level."""
@@ -126,8 +127,9 @@ class MetamorphicResult(BaseModel):
     def recount(self, checks: int) -> None:
         """Recompute ``metrics`` from ``follow_ups`` and ``bugs`` (``checks`` in all)."""
         effective = sum(1 for f in self.follow_ups if f.effective)
+        judged_by_rules = sum(1 for f in self.follow_ups if f.perturbation.startswith("rule:"))
         self.metrics = Metrics(
-            test_cases=len(self.follow_ups),
+            test_cases=len(self.follow_ups) - judged_by_rules,
             effective_test_cases=effective,
             checks=checks,
             bugs=len(self.bugs),
