@@ -24,14 +24,18 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sparring.conversations import RunStore
-from sparring.metamorphic import DIALOGUE_PERTURBATIONS, MetamorphicSettings, make_follow_ups
+from sparring.metamorphic import (
+    DIALOGUE_PERTURBATIONS,
+    MetamorphicSettings,
+    make_follow_ups,
+    metamorphic_job_async,
+)
 from sparring.metamorphic._answerability import (
     DialogueAnalysis,
     RoundAnalysis,
     SeedDialogue,
     SeedRound,
 )
-from sparring.metamorphic._job import metamorphic_job_async
 from sparring.metamorphic._seeds import Seed
 from sparring.types import Strategy
 

@@ -14,12 +14,9 @@ of every round, plus exact relations on computed values.
 from __future__ import annotations
 
 from sparring.metamorphic._job import (
-    MetamorphicSettings,
-    choose_similarity,
     make_follow_ups,
     metamorphic_job,
     metamorphic_job_async,
-    parse_perturbations,
 )
 from sparring.metamorphic._perturb import (
     DIALOGUE_PERTURBATIONS,
@@ -40,6 +37,11 @@ from sparring.metamorphic._result import (
     read_metamorphic,
 )
 from sparring.metamorphic._seeds import Seed, load_seeds
+from sparring.metamorphic._settings import (
+    MetamorphicSettings,
+    choose_similarity,
+    parse_perturbations,
+)
 from sparring.metamorphic._transform import TRANSFORMATIONS, Transformation, load_transformations
 
 __all__ = [

@@ -13,13 +13,9 @@ record per follow-up as it ends, and
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import ClassVar
-
-from pydantic import Field
 
 from sparring import __version__
 from sparring.connectors import (
@@ -29,13 +25,13 @@ from sparring.connectors import (
     ensure_reachable,
     load_chatbot_config,
 )
-from sparring.conversations import ConversationRecord, RunManifest, RunStore, summarize
+from sparring.conversations import RunManifest, RunStore, summarize
 from sparring.errors import Problem, UserInputError
-from sparring.jobs import JobSettings, run_blocking
+from sparring.jobs import run_blocking
 from sparring.llm import load_model
 from sparring.metamorphic._answerability import DialogueAnalysis, SeedDialogue
+from sparring.metamorphic._judge import Judge
 from sparring.metamorphic._perturb import (
-    DIALOGUE_PERTURBATIONS,
     FollowUp,
     Perturbation,
     dialogue_follow_up,
@@ -43,13 +39,11 @@ from sparring.metamorphic._perturb import (
     seed_rng,
     text_follow_up,
 )
-from sparring.metamorphic._relations import Similarity, check_follow_up
+from sparring.metamorphic._relations import Similarity
 from sparring.metamorphic._replay import (
     MetamorphicLink,
     ReplayItem,
-    link_of,
     replay,
-    replies_of,
 )
 from sparring.metamorphic._result import (
     FollowUpSummary,
@@ -57,13 +51,18 @@ from sparring.metamorphic._result import (
     SkippedSeed,
 )
 from sparring.metamorphic._seeds import Seed, load_seeds
+from sparring.metamorphic._settings import (
+    MetamorphicSettings,
+    choose_similarity,
+    parse_perturbations,
+)
 from sparring.metamorphic._transform import (
     Transformation,
     check_variables,
     load_transformations,
     transform,
 )
-from sparring.similarity import THRESHOLDS, similarity_method
+from sparring.similarity import THRESHOLDS
 from sparring.types import TextModel
 
 PROBE_TIMEOUT = 10.0
@@ -73,66 +72,6 @@ SOURCE = "source"
 Analyser = Callable[[Sequence[SeedDialogue]], Awaitable[list[DialogueAnalysis]]]
 """Analyses seed dialogues into answerability (one ``DialogueAnalysis`` per dialogue, in
 order)."""
-
-
-class MetamorphicSettings(JobSettings):
-    """Settings of ``sparring metamorphic`` (stored in the run's manifest).
-
-    ``seeds``: a run directory, a folder of conversations or a CoQA-format JSON file;
-    ``perturbations``: names of ``Perturbation`` (default the five dialogue-level ones);
-    ``rules``: rule files whose ``transformation`` rules get follow-ups; ``model``: the
-    model of MORTAR's LLM answerability pipeline (``None``: the offline spaCy strategy);
-    ``similarity``: ``embeddings`` or ``tf-idf`` (``None``: embeddings when installed, else
-    TF-IDF); ``concurrency``: follow-ups replayed at once; ``seed``: of every perturbation;
-    ``source_replays``: how many times each seed's unperturbed sequence is replayed — with
-    2 or more, a source round whose replies differ between the replays is nondeterministic
-    (a bot choosing among templates) and no relation is checked on it.
-    """
-
-    job: ClassVar[str] = "metamorphic"
-
-    seeds: Path
-    chatbot: Path
-    perturbations: list[str] = Field(
-        default_factory=lambda: [str(p) for p in DIALOGUE_PERTURBATIONS]
-    )
-    rules: list[Path] = Field(default_factory=list)
-    model: str | None = None
-    model_base_url: str | None = None
-    similarity: str | None = None
-    concurrency: int = Field(default=4, ge=1)
-    seed: int = 0
-    source_replays: int = Field(default=2, ge=1)
-    probe: bool = True
-
-
-def parse_perturbations(names: Sequence[str]) -> list[Perturbation]:
-    """The perturbations named (``all`` for every one). Raises ``UserInputError`` naming
-    ``--perturbations`` for an unknown name."""
-    out: list[Perturbation] = []
-    for name in names:
-        if name.strip().lower() == "all":
-            out += list(Perturbation)
-            continue
-        try:
-            out.append(Perturbation(name.strip().lower()))
-        except ValueError:
-            known = ", ".join(p.value for p in Perturbation)
-            raise UserInputError(
-                Problem("", None, "--perturbations", f"unknown perturbation {name!r}: use {known}")
-            ) from None
-    return list(dict.fromkeys(out))
-
-
-def choose_similarity(requested: str | None) -> tuple[str, str | None]:
-    """The similarity method and, when the embeddings are missing, a note saying the
-    TF-IDF fallback is used."""
-    if requested:
-        return similarity_method(requested), None
-    try:
-        return similarity_method("embeddings"), None
-    except UserInputError:
-        return "tf-idf", "sentence embeddings not installed: TF-IDF similarity used instead"
 
 
 def default_analyser(model: TextModel | None) -> Analyser:
@@ -220,7 +159,7 @@ async def metamorphic_job_async(
         notes=[note] if note else [],
     )
     similarity = Similarity(method, THRESHOLDS[method])
-    judge = _Judge(result, by_seed, analysis_of, similarity, out, settings.source_replays)
+    judge = Judge(result, by_seed, analysis_of, similarity, out, settings.source_replays)
     judge.follow_ups = {f.id: f for f in follow_ups}
     judge.on_follow_up = on_follow_up
     for record in store.iter_records():
@@ -354,112 +293,3 @@ def _store(
         settings=settings.model_dump(mode="json"),
     )
     return RunStore.create(out, manifest)
-
-
-class _Judge:
-    """Judges follow-ups as their records arrive (a follow-up of a question-answering
-    seed waits for the seed's own replay) and rewrites ``metamorphic.json`` at most
-    twice a second."""
-
-    def __init__(
-        self,
-        result: MetamorphicResult,
-        seeds: dict[str, Seed],
-        analyses: dict[str, DialogueAnalysis],
-        similarity: Similarity,
-        out: Path,
-        source_replays: int = 1,
-    ) -> None:
-        self.result = result
-        self.source_replays = source_replays
-        self.sources: dict[str, dict[str, list[str | None]]] = {}
-        self.unstable: dict[str, set[int]] = {}
-        self.seeds = seeds
-        self.analyses = analyses
-        self.similarity = similarity
-        self.out = out
-        self.follow_ups: dict[str, FollowUp] = {}
-        self.on_follow_up: Callable[[FollowUpSummary], None] | None = None
-        self.source_replies: dict[str, list[str | None]] = {}
-        self.waiting: dict[str, list[ConversationRecord]] = {}
-        self.checks = 0
-        self.written = 0.0
-
-    def add(self, record: ConversationRecord) -> None:
-        link = link_of(record)
-        if link is None or link.seed not in self.seeds:
-            return
-        if link.role == "source":
-            replays = self.sources.setdefault(link.seed, {})
-            replays[record.id] = replies_of(record)
-            if len(replays) == self.source_replays:
-                first, *others = (replays[k] for k in sorted(replays))
-                self.source_replies[link.seed] = first
-                self.unstable[link.seed] = self._unstable(first, others)
-                for waiting in self.waiting.pop(link.seed, []):
-                    self._judge(waiting, link.seed)
-        elif link.seed in self.source_replies:
-            self._judge(record, link.seed)
-        else:
-            self.waiting.setdefault(link.seed, []).append(record)
-        self.flush()
-
-    def _unstable(self, first: list[str | None], others: list[list[str | None]]) -> set[int]:
-        """Source rounds whose replies differ between the replays of the source."""
-        out = set()
-        for index, reply in enumerate(first):
-            for other in others:
-                again = other[index] if index < len(other) else None
-                if reply is None or again is None:
-                    continue
-                if self.similarity(reply, again) < self.similarity.threshold:
-                    out.add(index)
-        return out
-
-    def _judge(self, record: ConversationRecord, seed_id: str) -> None:
-        link = link_of(record)
-        assert link is not None
-        follow_up = self.follow_ups.get(record.id)
-        summary = FollowUpSummary(
-            id=record.id, seed=seed_id, perturbation=link.perturbation or "", order=link.order
-        )
-        analysis = self.analyses.get(seed_id)
-        seed = self.seeds[seed_id]
-        if follow_up is None:
-            summary.note = "a user transformation: judged by its rule (sparring check)"
-        elif analysis is None:
-            summary.note = "no answerability analysis of its seed"
-        else:
-            checks = check_follow_up(
-                follow_up,
-                analysis,
-                self.source_replies[seed_id],
-                replies_of(record),
-                self.similarity,
-                seed.gold,
-                record.started_at.date() if record.started_at else None,
-                self.unstable.get(seed_id, set()),
-            )
-            bugs = [c for c in checks if not c.passed]
-            summary.checks, summary.bugs = len(checks), len(bugs)
-            skipped = sorted(self.unstable.get(seed_id, set()) & set(follow_up.order))
-            if skipped:
-                summary.note = f"source rounds {skipped} not checked: their replies vary"
-            if not checks:
-                summary.note = summary.note or (
-                    "no round got replies on both sides" if record.errors else "no relation applied"
-                )
-            self.checks += len(checks)
-            self.result.bugs.extend(bugs)
-        self.result.follow_ups.append(summary)
-        if self.on_follow_up is not None:
-            self.on_follow_up(summary)
-
-    def flush(self, force: bool = False) -> None:
-        now = time.monotonic()
-        if not force and now - self.written < 0.5:
-            return
-        self.result.follow_ups.sort(key=lambda f: f.id)
-        self.result.recount(self.checks)
-        self.result.write(self.out)
-        self.written = now
