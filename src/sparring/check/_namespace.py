@@ -20,7 +20,9 @@ Here a goal variable wins over an unprefixed setting; the setting stays reachabl
 
 sparring adds, under any user name: ``turns`` (``TurnView``: role, text, buttons, latency
 in seconds, timestamp), ``errors`` (``ErrorView``), ``response_times`` (seconds),
-``profile``, ``conversation_id`` and ``chatbot`` (``ChatbotView``: chatbot.yaml's
+``profile``, ``conversation_id``, ``source_conversation`` and ``transformation`` (a
+follow-up of ``sparring metamorphic``: its source record id and perturbation, else
+``None``) and ``chatbot`` (``ChatbotView``: chatbot.yaml's
 ``info`` — name, description, type, languages — and the conversation's ``fallback``, the
 profile's where it set one, else ``info.fallback``).
 """
@@ -163,6 +165,12 @@ def sensei_value(value: Any) -> Any:
     return value if isinstance(value, list) else [value]
 
 
+def _link(record: ConversationRecord) -> dict[str, Any]:
+    """The metamorphic link of a follow-up (``sparring metamorphic``), else ``{}``."""
+    link = record.extra.get("metamorphic")
+    return link if isinstance(link, dict) and link.get("role") == "follow-up" else {}
+
+
 def build_namespace(
     record: ConversationRecord, chatbot: ChatbotInfo | None = None
 ) -> dict[str, Any]:
@@ -177,6 +185,8 @@ def build_namespace(
         "turns": views,
         "errors": tuple(ErrorView(int(e.code), e.name, e.message, e.turn) for e in record.errors),
         "response_times": record.response_times,
+        "source_conversation": _link(record).get("source"),
+        "transformation": _link(record).get("perturbation"),
     }
     settings = list(_flatten("conversation", record.settings))
     names.update((plain, value) for _, plain, value in settings)

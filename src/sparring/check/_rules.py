@@ -56,6 +56,11 @@ class RuleSpec(BaseModel):
     yields: str | None = Field(
         None, description="Failure message (also `on-error`): f-string or text with {fields}."
     )
+    transformation: str | dict[str, Any] | None = Field(
+        None,
+        description="How `sparring metamorphic --rules` makes this rule's follow-ups "
+        "(docs/rules.md, user-written relations); check itself ignores it.",
+    )
 
     @model_validator(mode="before")
     @classmethod

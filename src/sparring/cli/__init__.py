@@ -17,6 +17,7 @@ from sparring.cli import (  # noqa: F401  (registration)
     _diff,
     _evaluate,
     _explore,
+    _metamorphic,
     _mutate,
     _personas,
     _profiles,

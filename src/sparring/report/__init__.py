@@ -11,7 +11,6 @@ Later jobs add sections through one small interface, ``ReportSection`` (``name``
 docs/report.md.
 """
 
-from sparring.report import _probes  # noqa: F401  (registers the probes section)
 from sparring.report._excerpt import (
     ExcerptLine,
     anchor,

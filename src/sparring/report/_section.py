@@ -51,6 +51,8 @@ _BUILTIN_MODULES = (
     "sparring.report._plots",
     "sparring.report._mutation",
     "sparring.report._adversarial",
+    "sparring.report._probes",
+    "sparring.report._metamorphic",
     "sparring.report._conversations",
 )
 

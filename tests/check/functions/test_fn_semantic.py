@@ -14,9 +14,9 @@ import pytest
 
 from sparring.check._context import FunctionContext
 from sparring.check.functions import only_talks_about, semantic_content, utterance_index
-from sparring.check.functions._similarity import _embedding_model, similarity_method
 from sparring.conversations import ConversationRecord
 from sparring.errors import ModelRequired, UserInputError
+from sparring.similarity import _embedding_model, similarity_method
 
 Make = Callable[..., ConversationRecord]
 Ctx = Callable[..., FunctionContext]

@@ -22,9 +22,9 @@ from sparring.check.functions._language import language, responds_in_same_langua
 from sparring.check.functions._plugins import GROUP, load_functions_file, load_plugin_functions
 from sparring.check.functions._repetition import repeated_answers
 from sparring.check.functions._semantic import only_talks_about, semantic_content, utterance_index
-from sparring.check.functions._similarity import similarities, similarity_method
 from sparring.check.functions._tone import tone
 from sparring.check.functions._turns import numbers, reply_to, turn_after
+from sparring.similarity import similarities, similarity_method
 
 BUILT_INS = (
     "extract_float",

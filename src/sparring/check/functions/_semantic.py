@@ -24,14 +24,14 @@ from sparring.check.functions._common import (
     utterances,
 )
 from sparring.check.functions._model import ask_model
-from sparring.check.functions._similarity import (
+from sparring.conversations import ConversationRecord
+from sparring.errors import ModelRequired
+from sparring.similarity import (
     THRESHOLDS,
     UNSURE_BANDS,
     similarities,
     similarity_method,
 )
-from sparring.conversations import ConversationRecord
-from sparring.errors import ModelRequired
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")

@@ -1,6 +1,7 @@
-"""Text similarity for the offline strategies of ``semantic_content`` and
-``utterance_index``: scikit-learn TF-IDF over character n-grams (the default), or sentence
-embeddings from all-MiniLM-L6-v2 when installed and asked for.
+"""Text similarity, shared by check's offline strategies (``semantic_content``,
+``utterance_index``) and the metamorphic relations: scikit-learn TF-IDF over character
+n-grams (the default), or sentence embeddings from all-MiniLM-L6-v2 when installed and
+asked for.
 
 Choosing: a function's ``similarity=`` argument, else the ``SPARRING_SIMILARITY``
 environment variable (``tf-idf`` or ``embeddings``), else ``tf-idf``. The embeddings need

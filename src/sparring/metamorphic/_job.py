@@ -1,0 +1,295 @@
+"""The ``metamorphic`` job: seeds → follow-ups → answerability → replay → relations.
+
+Everything is loaded and checked before the run directory is written (seeds, chatbot.yaml,
+perturbation names, user transformations, the model), then the chatbot's reachability;
+the run directory then holds each seed's source conversation replayed against the
+chatbot under test (``<seed>@source``: the source outputs come from the same bot as the
+follow-ups' replies, never from the seed run, which may be another bot or version), one
+record per follow-up as it ends, and
+``metamorphic.json`` rewritten as follow-ups are judged. Running the job again on the same
+``out`` resumes it: finished records are kept and not replayed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sparring import __version__
+from sparring.connectors import (
+    ChatbotConfig,
+    create_connector,
+    endpoint_of,
+    ensure_reachable,
+    load_chatbot_config,
+)
+from sparring.conversations import RunManifest, RunStore, summarize
+from sparring.errors import Problem, UserInputError
+from sparring.jobs import run_blocking
+from sparring.llm import load_model
+from sparring.metamorphic._answerability import DialogueAnalysis, SeedDialogue
+from sparring.metamorphic._judge import Judge
+from sparring.metamorphic._perturb import (
+    FollowUp,
+    Perturbation,
+    dialogue_follow_up,
+    follow_up_id,
+    seed_rng,
+    text_follow_up,
+)
+from sparring.metamorphic._relations import Similarity
+from sparring.metamorphic._replay import (
+    MetamorphicLink,
+    ReplayItem,
+    replay,
+)
+from sparring.metamorphic._result import (
+    FollowUpSummary,
+    MetamorphicResult,
+    SkippedSeed,
+)
+from sparring.metamorphic._seeds import Seed, load_seeds
+from sparring.metamorphic._settings import (
+    MetamorphicSettings,
+    choose_similarity,
+    parse_perturbations,
+)
+from sparring.metamorphic._transform import (
+    Transformation,
+    check_variables,
+    load_transformations,
+    transform,
+)
+from sparring.similarity import THRESHOLDS
+from sparring.types import TextModel
+
+PROBE_TIMEOUT = 10.0
+"""Seconds the reachability probe waits for the chatbot."""
+SOURCE = "source"
+"""The perturbation name of a question-answering seed's own replay."""
+Analyser = Callable[[Sequence[SeedDialogue]], Awaitable[list[DialogueAnalysis]]]
+"""Analyses seed dialogues into answerability (one ``DialogueAnalysis`` per dialogue, in
+order)."""
+
+
+def default_analyser(model: TextModel | None) -> Analyser:
+    """The answerability analyser: MORTAR's LLM pipeline with a model, else the offline
+    spaCy one (``sparring.metamorphic._answerability``, imported only when used)."""
+
+    async def analyse(dialogues: Sequence[SeedDialogue]) -> list[DialogueAnalysis]:
+        from sparring.metamorphic import _answerability as answerability
+
+        if model is None:
+            offline = answerability.analyse_offline  # type: ignore[attr-defined]
+            return list(await asyncio.to_thread(offline, dialogues))
+        llm = answerability.analyse_llm  # type: ignore[attr-defined]
+        return list(await asyncio.gather(*(llm(d, model) for d in dialogues)))
+
+    return analyse
+
+
+def make_follow_ups(
+    seeds: Sequence[Seed], perturbations: Sequence[Perturbation], seed: int, method: str
+) -> tuple[list[FollowUp], list[SkippedSeed]]:
+    """Every follow-up of ``seeds``, reproducibly; seeds none could be made from, with
+    the reason (a two-round seed reduced is one round, shuffled is one other order)."""
+    follow_ups: list[FollowUp] = []
+    skipped: list[SkippedSeed] = []
+    for item in seeds:
+        questions = [r.question for r in item.dialogue.rounds]
+        made = 0
+        for kind in perturbations:
+            rng = seed_rng(seed, item.id, kind)
+            made_one = (
+                dialogue_follow_up(kind, item.id, questions, rng)
+                if kind.dialogue_level
+                else text_follow_up(kind, item.id, questions, rng, method)
+            )
+            if made_one is not None:
+                follow_ups.append(made_one)
+                made += 1
+        if not made:
+            skipped.append(SkippedSeed(seed=item.id, reason="no perturbation changed it"))
+    return follow_ups, skipped
+
+
+async def metamorphic_job_async(
+    settings: MetamorphicSettings,
+    out: Path,
+    *,
+    analyser: Analyser | None = None,
+    on_start: Callable[[int], None] | None = None,
+    on_follow_up: Callable[[FollowUpSummary], None] | None = None,
+) -> MetamorphicResult:
+    """Run the job into the run directory ``out`` (created, or resumed when it holds a
+    ``metamorphic`` run); return what ``metamorphic.json`` holds at the end.
+
+    ``analyser`` replaces the answerability analysers (tests); ``on_start`` sees how many
+    records will be replayed, ``on_follow_up`` each judged follow-up. Raises
+    ``UserInputError``/``ConfigError`` for bad input and ``ChatbotUnreachable`` before
+    anything is written.
+    """
+    perturbations = parse_perturbations(settings.perturbations)
+    seeds, unfit = load_seeds(settings.seeds)
+    config = load_chatbot_config(settings.chatbot)
+    transformations = load_transformations(settings.rules)
+    check_variables(transformations, {k for s in seeds if s.record for k in s.record.variables})
+    model = load_model(settings.model, settings.model_base_url)
+    method, note = choose_similarity(settings.similarity)
+    follow_ups, unchanged = make_follow_ups(seeds, perturbations, settings.seed, method)
+    by_seed = {s.id: s for s in seeds}
+    items = _replay_items(
+        seeds, follow_ups, transformations, settings.seed, settings.source_replays
+    )
+    if settings.probe:
+        await ensure_reachable(config, PROBE_TIMEOUT)
+    analyses = await (analyser or default_analyser(model))([s.dialogue for s in seeds])
+    analysis_of = {a.dialogue_id: a for a in analyses}
+    store = _store(out, settings, config, items)
+    result = MetamorphicResult(
+        seeds=str(settings.seeds),
+        chatbot=str(settings.chatbot),
+        similarity=method,
+        threshold=THRESHOLDS[method],
+        answerability=analyses[0].strategy if analyses else None,
+        perturbations=[str(p) for p in perturbations] + [t.perturbation for t in transformations],
+        skipped=[SkippedSeed(seed=s.seed, reason=s.reason) for s in unfit] + unchanged,
+        notes=[note] if note else [],
+    )
+    similarity = Similarity(method, THRESHOLDS[method])
+    judge = Judge(result, by_seed, analysis_of, similarity, out, settings.source_replays)
+    judge.follow_ups = {f.id: f for f in follow_ups}
+    judge.on_follow_up = on_follow_up
+    for record in store.iter_records():
+        judge.add(record)
+    if on_start is not None:
+        finished = store.finished_ids()
+        on_start(sum(1 for i in items if i.id not in finished and i.link.role != "source"))
+    connector = create_connector(config, settings.chatbot.parent)
+    try:
+        await replay(items, connector, store, settings.concurrency, judge.add)
+    finally:
+        await connector.aclose()
+    store.write_summary(summarize(store.iter_records()))
+    result.complete = True
+    judge.flush(force=True)
+    return result
+
+
+def metamorphic_job(
+    settings: MetamorphicSettings,
+    out: Path,
+    *,
+    analyser: Analyser | None = None,
+    on_start: Callable[[int], None] | None = None,
+    on_follow_up: Callable[[FollowUpSummary], None] | None = None,
+) -> MetamorphicResult:
+    """``metamorphic_job_async`` from synchronous code."""
+    return run_blocking(
+        metamorphic_job_async(
+            settings, out, analyser=analyser, on_start=on_start, on_follow_up=on_follow_up
+        )
+    )
+
+
+def _replay_items(
+    seeds: Sequence[Seed],
+    follow_ups: Sequence[FollowUp],
+    transformations: Sequence[Transformation],
+    seed: int,
+    source_replays: int = 1,
+) -> list[ReplayItem]:
+    by_seed = {s.id: s for s in seeds}
+    items: list[ReplayItem] = []
+    for item in seeds:
+        order = list(range(len(item.dialogue.rounds)))
+        questions = [r.question for r in item.dialogue.rounds]
+        for repeat in range(source_replays):
+            name = SOURCE if repeat == 0 else f"{SOURCE}-{repeat + 1}"
+            items.append(_item(item, follow_up_id(item.id, name), name, order, questions, "source"))
+    for follow_up in follow_ups:
+        item = by_seed[follow_up.seed]
+        items.append(
+            _item(item, follow_up.id, follow_up.perturbation, follow_up.order, follow_up.questions)
+        )
+    for transformation in transformations:
+        for item in seeds:
+            questions = [r.question for r in item.dialogue.rounds]
+            variables = dict(item.record.variables) if item.record else {}
+            rng = seed_rng(seed, item.id, transformation.perturbation)
+            made = transform(transformation, questions, variables, rng)
+            if made is None:
+                continue
+            new = _item(
+                item,
+                follow_up_id(item.id, transformation.perturbation),
+                transformation.perturbation,
+                made.order,
+                made.turns,
+            )
+            new.base["variables"] = {**new.base.get("variables", {}), **made.variables}
+            items.append(new)
+    return items
+
+
+def _item(
+    seed: Seed,
+    record_id: str,
+    perturbation: str,
+    order: list[int],
+    questions: list[str],
+    role: str = "follow-up",
+) -> ReplayItem:
+    story = seed.dialogue.story
+    source = follow_up_id(seed.id, SOURCE)
+    base: dict[str, object] = {}
+    if seed.record is not None:
+        base = {
+            "variables": dict(seed.record.variables),
+            "goals": list(seed.record.goals),
+            "language": seed.record.language,
+            "fallback": seed.record.fallback,
+        }
+    return ReplayItem(
+        id=record_id,
+        turns=([story] if story else []) + list(questions),
+        link=MetamorphicLink(
+            role=role,
+            seed=seed.id,
+            source=source,
+            perturbation=perturbation,
+            order=order,
+            story_turn=bool(story),
+        ),
+        profile=seed.record.profile if seed.record is not None else "coqa",
+        base=base,
+    )
+
+
+def _store(
+    out: Path, settings: MetamorphicSettings, config: ChatbotConfig, items: Sequence[ReplayItem]
+) -> RunStore:
+    if (out / "manifest.json").is_file():
+        store = RunStore.open(out)
+        if store.manifest.job != MetamorphicSettings.job:
+            raise UserInputError(
+                Problem(
+                    str(out), None, "", f"holds a {store.manifest.job} run, not a metamorphic one"
+                )
+            )
+        return store
+    now = datetime.now(UTC)
+    manifest = RunManifest(
+        run_id=now.strftime("%Y%m%d-%H%M%S"),
+        created_at=now,
+        sparring_version=__version__,
+        job=MetamorphicSettings.job,
+        chatbot=config.model_dump(mode="json", exclude={"params"}),
+        chatbot_path=str(settings.chatbot.resolve()),
+        endpoint=endpoint_of(config),
+        planned=[i.id for i in items],
+        settings=settings.model_dump(mode="json"),
+    )
+    return RunStore.create(out, manifest)

@@ -1,0 +1,285 @@
+"""The metamorphic relations, checked on one replayed follow-up.
+
+After MORTAR (Guo et al., arXiv 2412.15557, §3.4), with the answerability of every round
+(``DialogueAnalysis.follow_up``) of the source and of the follow-up:
+
+- **MR1 context-preserving**: a round whose answerability is the same as in the source
+  gets a reply similar to the source reply (similarity ≥ threshold);
+- **MR2 context-altering**: a round whose answerability changed (typically: the rounds it
+  needs were removed or moved after it) gets a reply that differs from the source reply;
+- **MR3 inner-group consistency**: the occurrences of a duplicated question with the same
+  answerability get similar replies;
+- **MR4 inter-group divergence**: occurrences of a duplicated question, one answerable
+  and one not, get different replies;
+- **EX exact values** (ours): a round asked after exactly the same set of source rounds
+  as in the source (reordered or not) must give the same typed values a task bot computes
+  — amounts of money, e-mail addresses, phone numbers, times (``sparring.values``) — and
+  identifiers of the same format (``AB-1234`` → ``AA-9999``).
+
+Text-level follow-ups (METAL) keep their rounds in order, so MR1 applies to every round.
+With gold answers each bug gets a level: L1 the source reply matched the gold answer and
+the follow-up's did not, L2 the reverse, L3 neither.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from datetime import date
+
+from sparring.metamorphic._answerability import DialogueAnalysis, RoundAnswerability
+from sparring.metamorphic._perturb import FollowUp
+from sparring.metamorphic._result import Level, RelationCheck, Severity
+from sparring.similarity import similarities
+from sparring.values import find_values
+
+_VALUE_KINDS = ("money", "email", "phone", "time")
+_IDENTIFIER = re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
+"""Order numbers and codes: upper-case letters and digits, both present (``PZ-4821``)."""
+
+
+class Similarity:
+    """The similarity method (``embeddings`` or ``tf-idf``) and its threshold."""
+
+    def __init__(self, method: str, threshold: float) -> None:
+        self.method = method
+        self.threshold = threshold
+
+    def __call__(self, a: str, b: str) -> float:
+        if a.strip() == b.strip():
+            return 1.0
+        return round(similarities(a, [b], self.method)[0], 4)
+
+
+def severity(similarity: float, threshold: float, must_match: bool) -> Severity:
+    """How badly a similarity misses: the distance past the threshold as a share of the
+    room on that side (``high`` ≥ 2/3, ``medium`` ≥ 1/3, else ``low``)."""
+    if must_match:
+        gap = (threshold - similarity) / threshold if threshold else 0.0
+    else:
+        gap = (similarity - threshold) / (1 - threshold) if threshold < 1 else 0.0
+    return "high" if gap >= 2 / 3 else "medium" if gap >= 1 / 3 else "low"
+
+
+def _level(source_ok: bool, follow_ok: bool) -> Level | None:
+    if source_ok and not follow_ok:
+        return "L1"
+    if follow_ok and not source_ok:
+        return "L2"
+    return None if source_ok else "L3"
+
+
+def check_follow_up(
+    follow_up: FollowUp,
+    analysis: DialogueAnalysis,
+    source_replies: Sequence[str | None],
+    replies: Sequence[str | None],
+    similarity: Similarity,
+    gold: Sequence[str] | None = None,
+    reference_date: date | None = None,
+    unstable: Collection[int] = (),
+) -> list[RelationCheck]:
+    """Every relation check on one follow-up (passed and violated). ``source_replies``
+    holds the source reply per source round, ``replies`` the follow-up's per round
+    (``None`` where the chatbot gave none: not checked); rounds from the ``unstable``
+    source rounds (replies that vary between replays of the source) are not checked."""
+    source = analysis.follow_up(range(len(analysis.rounds)))
+    rounds = analysis.follow_up(follow_up.order)
+    out: list[RelationCheck] = []
+    for position, verdict in enumerate(rounds):
+        index = follow_up.order[position]
+        reference, reply = source_replies[index], replies[position]
+        if reference is None or reply is None or index in unstable:
+            continue
+        base = _base(follow_up, position, verdict, source[index], reference, reply, gold)
+        same = verdict.answerable == source[index].answerable
+        out.append(_similar_check(base, "MR1" if same else "MR2", same, similarity, gold))
+        if follow_up.order[:position].count(index) == 0:
+            exact = _exact_check(base, follow_up.order, position, reference_date)
+            if exact is not None:
+                out.append(exact)
+    kept = [None if i in unstable else r for i, r in zip(follow_up.order, replies, strict=False)]
+    out.extend(_group_checks(follow_up, rounds, kept, similarity, gold))
+    return out
+
+
+def _base(
+    follow_up: FollowUp,
+    position: int,
+    verdict: RoundAnswerability,
+    source: RoundAnswerability,
+    reference: str,
+    reply: str,
+    gold: Sequence[str] | None,
+) -> dict[str, object]:
+    return {
+        "follow_up": follow_up.id,
+        "seed": follow_up.seed,
+        "perturbation": follow_up.perturbation,
+        "position": position,
+        "source_round": verdict.source_round,
+        "question": source.question,
+        "follow_up_question": follow_up.questions[position],
+        "reference": reference,
+        "reply": reply,
+        "gold": gold[verdict.source_round] if gold else None,
+        "source_answerable": source.answerable,
+        "answerable": verdict.answerable,
+        "answerability_strategy": verdict.strategy,
+        "answerability_reason": verdict.reason,
+    }
+
+
+def _similar_check(
+    base: dict[str, object],
+    relation: str,
+    must_match: bool,
+    similarity: Similarity,
+    gold: Sequence[str] | None,
+) -> RelationCheck:
+    reference, reply = str(base["reference"]), str(base["reply"])
+    score = similarity(reference, reply)
+    passed = score >= similarity.threshold if must_match else score < similarity.threshold
+    wanted = "similar to" if must_match else "different from"
+    reason = (
+        f"answerability {'kept' if base['source_answerable'] == base['answerable'] else 'changed'}"
+        f" ({base['answerability_reason']}): reply must be {wanted} the reference; "
+        f"{similarity.method} similarity {score:.2f} vs threshold {similarity.threshold}"
+    )
+    level = None
+    if not passed and base.get("gold"):
+        gold_text = str(base["gold"])
+        level = _level(
+            similarity(reference, gold_text) >= similarity.threshold,
+            similarity(reply, gold_text) >= similarity.threshold,
+        )
+    return RelationCheck(
+        relation=relation,
+        similarity=score,
+        method=similarity.method,
+        threshold=similarity.threshold,
+        passed=passed,
+        severity=None if passed else severity(score, similarity.threshold, must_match),
+        level=level,
+        reason=reason,
+        **base,
+    )
+
+
+def typed_values(text: str, reference: date) -> dict[str, list[str]]:
+    """The typed values of ``text`` a task bot computes: money, e-mail, phone, time (as
+    strings) and the format of each identifier (letters → ``A``, digits → ``9``)."""
+    found = {
+        kind: [str(c.value) for c in find_values(kind, text, reference)] for kind in _VALUE_KINDS
+    }
+    found["identifier format"] = [
+        re.sub(r"\d", "9", re.sub(r"[A-Z]", "A", m.group())) for m in _IDENTIFIER.finditer(text)
+    ]
+    return {kind: values for kind, values in found.items() if values}
+
+
+def _exact_check(
+    base: dict[str, object], order: Sequence[int], position: int, reference_date: date | None
+) -> RelationCheck | None:
+    index = order[position]
+    if set(order[:position]) != set(range(index)):
+        return None
+    day = reference_date or date.today()
+    expected = typed_values(str(base["reference"]), day)
+    if not expected:
+        return None
+    got = typed_values(str(base["reply"]), day)
+    differing = {kind for kind in set(expected) | set(got) if expected.get(kind) != got.get(kind)}
+    reason = "asked after the same source rounds: the computed values must not change; " + (
+        "; ".join(f"{k}: {expected.get(k, [])} → {got.get(k, [])}" for k in sorted(differing))
+        if differing
+        else f"same {', '.join(sorted(expected))}"
+    )
+    return RelationCheck(
+        relation="EX",
+        passed=not differing,
+        severity="high" if differing else None,
+        reason=reason,
+        **base,
+    )
+
+
+def _group_checks(
+    follow_up: FollowUp,
+    rounds: Sequence[RoundAnswerability],
+    replies: Sequence[str | None],
+    similarity: Similarity,
+    gold: Sequence[str] | None,
+) -> list[RelationCheck]:
+    """MR3 and MR4 over the occurrences of each duplicated source round."""
+    out: list[RelationCheck] = []
+    positions: dict[int, list[int]] = {}
+    for position, index in enumerate(follow_up.order):
+        if replies[position] is not None:
+            positions.setdefault(index, []).append(position)
+    for occurrences in positions.values():
+        if len(occurrences) < 2:
+            continue
+        first = occurrences[0]
+        first_of: dict[bool, int] = {}
+        for position in occurrences:
+            answerable = rounds[position].answerable
+            if answerable not in first_of:
+                first_of[answerable] = position
+                if len(first_of) == 2:  # the first of the other group: MR4 with the first
+                    out.append(
+                        _pair(follow_up, rounds, replies, first, position, "MR4", similarity, gold)
+                    )
+                continue
+            relation_ref = first_of[answerable]
+            out.append(
+                _pair(follow_up, rounds, replies, relation_ref, position, "MR3", similarity, gold)
+            )
+    return out
+
+
+def _pair(
+    follow_up: FollowUp,
+    rounds: Sequence[RoundAnswerability],
+    replies: Sequence[str | None],
+    reference_position: int,
+    position: int,
+    relation: str,
+    similarity: Similarity,
+    gold: Sequence[str] | None,
+) -> RelationCheck:
+    verdict, other = rounds[position], rounds[reference_position]
+    reference, reply = str(replies[reference_position]), str(replies[position])
+    must_match = relation == "MR3"
+    score = similarity(reference, reply)
+    passed = score >= similarity.threshold if must_match else score < similarity.threshold
+    wanted = "similar to" if must_match else "different from"
+    reason = (
+        f"the same question asked again, answerable {other.answerable} then {verdict.answerable}:"
+        f" reply must be {wanted} the one at round {reference_position}; "
+        f"{similarity.method} similarity {score:.2f} vs threshold {similarity.threshold}"
+    )
+    return RelationCheck(
+        relation=relation,
+        follow_up=follow_up.id,
+        seed=follow_up.seed,
+        perturbation=follow_up.perturbation,
+        position=position,
+        source_round=verdict.source_round,
+        reference_position=reference_position,
+        question=verdict.question,
+        follow_up_question=follow_up.questions[position],
+        reference=reference,
+        reply=reply,
+        gold=gold[verdict.source_round] if gold else None,
+        source_answerable=other.answerable,
+        answerable=verdict.answerable,
+        answerability_strategy=verdict.strategy,
+        answerability_reason=verdict.reason,
+        similarity=score,
+        method=similarity.method,
+        threshold=similarity.threshold,
+        passed=passed,
+        severity=None if passed else severity(score, similarity.threshold, must_match),
+        reason=reason,
+    )

@@ -1,0 +1,182 @@
+"""Replaying follow-ups against the chatbot: ordinary run records, concurrently.
+
+Each follow-up is one conversation through the connector: the greeting (if the bot sends
+one), the story as a first user turn (question-answering seeds), then its questions in
+order. The record is an ordinary ``ConversationRecord`` (so ``check``, ``evaluate`` and
+``report`` read it like any other) linked to its source in ``extra["metamorphic"]``
+(``MetamorphicLink``); it is written as soon as its conversation ends, and a follow-up
+whose record is already stored is not replayed (resume). A chatbot that crashes or hangs
+ends that follow-up with the failure recorded (codes 500/504); the others go on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from sparring.connectors import Connector, greeting_of
+from sparring.conversations import (
+    ConversationError,
+    ConversationRecord,
+    ErrorCode,
+    FailureCause,
+    FinishReason,
+    RunStore,
+    Turn,
+)
+from sparring.errors import ChatbotFailure
+
+LINK_KEY = "metamorphic"
+"""The key of a record's ``extra`` that links it to its metamorphic source."""
+
+
+class MetamorphicLink(BaseModel):
+    """How a record of a metamorphic run relates to its seed (``extra["metamorphic"]``).
+
+    ``role`` is ``source`` (the seed's own question sequence replayed unchanged) or
+    ``follow-up``; ``source`` the record id of
+    the source conversation in the same run; ``perturbation`` the perturbation or user
+    transformation; ``order`` the source round of each round; ``story_turn`` whether the
+    first user turn is the story rather than a round."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: str
+    seed: str
+    source: str
+    perturbation: str | None = None
+    order: list[int] = Field(default_factory=list)
+    story_turn: bool = False
+
+
+def link_of(record: ConversationRecord) -> MetamorphicLink | None:
+    """The metamorphic link of ``record``; ``None`` for a record of another job."""
+    data = record.extra.get(LINK_KEY)
+    return MetamorphicLink.model_validate(data) if isinstance(data, dict) else None
+
+
+class ReplayItem(BaseModel):
+    """One conversation to replay: the record id, the user turns to send (the story
+    first when ``link.story_turn``), the link, and the fields copied from the source
+    record (profile, variables, goals) so rules read it like its source."""
+
+    id: str
+    turns: list[str]
+    link: MetamorphicLink
+    profile: str
+    base: dict[str, Any] = Field(default_factory=dict)
+
+
+def replies_of(record: ConversationRecord) -> list[str | None]:
+    """The reply to each round of a replayed record (the story turn excluded); ``None``
+    for a round whose question got no reply (the chatbot failed before it)."""
+    link = link_of(record)
+    replies: list[str | None] = []
+    current: list[str] | None = None
+    for turn in record.turns:
+        if turn.role == "user":
+            if current is not None:
+                replies.append("\n".join(current) if current else None)
+            current = []
+        elif current is not None:
+            current.append(turn.sensei_text)
+    if current is not None:
+        replies.append("\n".join(current) if current else None)
+    if link is not None and link.story_turn:
+        replies = replies[1:]
+    if link is not None and link.order:
+        replies += [None] * (len(link.order) - len(replies))
+    return replies
+
+
+async def replay_one(item: ReplayItem, connector: Connector) -> ConversationRecord:
+    """Play ``item`` through ``connector``; never raises for the chatbot's failures."""
+    turns: list[Turn] = []
+    errors: list[ConversationError] = []
+    started = datetime.now(UTC)
+    finish = FinishReason.USER_ENDED
+    conversation = None
+    try:
+        conversation = await connector.open()
+        greeting = greeting_of(conversation)
+        if greeting is not None:
+            turns.append(_assistant(greeting.messages, greeting.buttons, greeting.latency))
+        for text in item.turns:
+            turns.append(Turn(role="user", text=text, timestamp=datetime.now(UTC)))
+            reply = await conversation.send(text)
+            turns.append(_assistant(reply.messages, reply.buttons, reply.latency))
+            if reply.ended:
+                finish = FinishReason.CHATBOT_ENDED
+                break
+    except ChatbotFailure as exc:
+        turn = sum(1 for t in turns if t.role == "user") - 1
+        errors.append(
+            ConversationError(
+                code=ErrorCode(exc.code),
+                message=str(exc) or exc.name,
+                turn=max(turn, 0),
+                cause=FailureCause(exc.cause),
+            )
+        )
+        finish = FinishReason.CHATBOT_ERROR
+    finally:
+        if conversation is not None:
+            await conversation.close()
+    ended = datetime.now(UTC)
+    return ConversationRecord(
+        id=item.id,
+        profile=item.profile,
+        simulator="metamorphic",
+        turns=turns,
+        errors=errors,
+        finish_reason=finish,
+        started_at=started,
+        ended_at=ended,
+        duration=(ended - started).total_seconds(),
+        extra={LINK_KEY: item.link.model_dump(mode="json")},
+        **item.base,
+    )
+
+
+def _assistant(messages: list[str], buttons: list[Any], latency: float) -> Turn:
+    return Turn(
+        role="assistant",
+        text="\n".join(messages),
+        messages=list(messages),
+        buttons=list(buttons),
+        timestamp=datetime.now(UTC),
+        latency=latency,
+    )
+
+
+async def replay(
+    items: Iterable[ReplayItem],
+    connector: Connector,
+    store: RunStore,
+    concurrency: int,
+    on_record: Callable[[ConversationRecord], None] | None = None,
+) -> int:
+    """Replay every item whose record ``store`` does not hold yet, ``concurrency`` at a
+    time (one shared connector), writing each record as it ends; ``on_record`` sees it
+    then. Returns how many ran."""
+    finished = store.finished_ids()
+    pending = iter([item for item in items if item.id not in finished])
+    count = 0
+
+    async def worker() -> None:
+        nonlocal count
+        for item in pending:
+            record = await replay_one(item, connector)
+            await asyncio.to_thread(store.write, record)
+            count += 1
+            if on_record is not None:
+                on_record(record)
+
+    async with asyncio.TaskGroup() as group:
+        for _ in range(max(1, concurrency)):
+            group.create_task(worker())
+    return count

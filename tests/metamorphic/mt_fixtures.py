@@ -1,0 +1,125 @@
+"""Local bots, a CoQA story with pronouns and its hand-worked answerability, shared by
+the metamorphic tests."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from sparring.metamorphic._answerability import DialogueAnalysis, RoundAnalysis, SeedDialogue
+from sparring.types import Strategy
+
+BOT = '''
+import time
+
+class StoryBot:
+    """Answers questions about Anna's bike; pronouns need the bike mentioned before
+    (``forgetful``: ignores the context, answers as if it knew)."""
+
+    def __init__(self, forgetful=False, delay=0.0):
+        self.knows_bike = False
+        self.forgetful = forgetful
+        self.delay = delay
+
+    def respond(self, text):
+        if self.delay:
+            time.sleep(self.delay)
+        t = text.lower()
+        if t.startswith("story:"):
+            return "OK, I have read the story."
+        if "what does anna have" in t:
+            self.knows_bike = True
+            return "Anna has a red bike."
+        if "colour" in t:
+            return "It is red." if self.knows_bike or self.forgetful else "Which thing do you mean?"
+        if "where does she ride" in t:
+            if self.knows_bike or self.forgetful:
+                return "She rides it to school."
+            return "Sorry, who is she and what is it?"
+        if "my name is" in t:
+            return "Nice to meet you, " + text.split()[-1] + "."
+        if "price" in t:
+            return "A large pizza costs $12.50. Your order id is PZ-1234."
+        if "crash" in t:
+            raise RuntimeError("boom")
+        return "You said: " + text
+'''
+
+STORY = {
+    "data": [
+        {
+            "id": "anna",
+            "story": "Story: Anna has a red bike. She rides it to school every day.",
+            "questions": [
+                {"input_text": "What does Anna have?", "turn_id": 1},
+                {"input_text": "What colour is it?", "turn_id": 2},
+                {"input_text": "Where does she ride it?", "turn_id": 3},
+            ],
+            "answers": [
+                {"input_text": "A red bike", "turn_id": 1},
+                {"input_text": "Red", "turn_id": 2},
+                {"input_text": "To school", "turn_id": 3},
+            ],
+        },
+        {
+            "id": "lonely",
+            "story": "Story: Tom.",
+            "questions": [{"input_text": "Who is Tom?", "turn_id": 1}],
+            "answers": [{"input_text": "A boy", "turn_id": 1}],
+        },
+    ]
+}
+
+
+def anna_analysis(dialogue_id: str = "anna") -> DialogueAnalysis:
+    """Hand-worked: round 0 is self-contained and introduces Anna and the bike; round 1
+    ("it") needs the bike; round 2 ("she", "it") needs Anna and the bike."""
+    return DialogueAnalysis(
+        dialogue_id=dialogue_id,
+        strategy=Strategy.OFFLINE,
+        rounds=[
+            RoundAnalysis(
+                index=0,
+                question="What does Anna have?",
+                self_contained=True,
+                introduces=["anna", "bike", "anna|have|bike"],
+            ),
+            RoundAnalysis(
+                index=1, question="What colour is it?", self_contained=False, needs=["bike"]
+            ),
+            RoundAnalysis(
+                index=2,
+                question="Where does she ride it?",
+                self_contained=False,
+                needs=["anna", "bike"],
+            ),
+        ],
+    )
+
+
+async def hand_analyser(dialogues: Sequence[SeedDialogue]) -> list[DialogueAnalysis]:
+    """The hand-worked analysis for Anna's story; every other question self-contained."""
+    out = []
+    for d in dialogues:
+        if d.id == "anna":
+            out.append(anna_analysis())
+        else:
+            rounds = [
+                RoundAnalysis(index=i, question=r.question, self_contained=True)
+                for i, r in enumerate(d.rounds)
+            ]
+            out.append(DialogueAnalysis(dialogue_id=d.id, strategy=Strategy.OFFLINE, rounds=rounds))
+    return out
+
+
+def write_bot(folder: Path, **kwargs: object) -> Path:
+    """A story bot in ``folder`` and its chatbot.yaml (python connector)."""
+    (folder / "storybot.py").write_text(BOT)
+    lines = "".join(f"    {k}: {json.dumps(v)}\n" for k, v in kwargs.items())
+    chatbot = folder / "chatbot.yaml"
+    chatbot.write_text(
+        "connector: python\nparams:\n  target: storybot:StoryBot\n  path: .\n"
+        + ("  kwargs:\n" + lines if lines else "")
+    )
+    return chatbot

@@ -1,0 +1,286 @@
+"""The job end to end against local bots: CoQA and run seeds, replay, resume, failures,
+exit codes, user-written relations evaluated by check."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from mt_fixtures import hand_analyser, write_bot
+from typer.testing import CliRunner
+
+from sparring import __version__
+from sparring.check import check, load_rules
+from sparring.conversations import ConversationRecord, RunManifest, RunStore, Turn
+from sparring.errors import ConfigError, UserInputError
+from sparring.metamorphic import (
+    MetamorphicSettings,
+    exit_code,
+    link_of,
+    metamorphic_job,
+    read_metamorphic,
+)
+from sparring.metamorphic._answerability import DialogueAnalysis, SeedDialogue
+
+
+def settings(seeds: Path, chatbot: Path, **kwargs: object) -> MetamorphicSettings:
+    return MetamorphicSettings(seeds=seeds, chatbot=chatbot, similarity="tf-idf", **kwargs)  # type: ignore[arg-type]
+
+
+def test_coqa_story_with_a_context_aware_bot_has_no_bug(tmp_path: Path, coqa_file: Path) -> None:
+    out = tmp_path / "run"
+    result = metamorphic_job(settings(coqa_file, write_bot(tmp_path)), out, analyser=hand_analyser)
+    assert result.complete and result.bugs == []
+    assert exit_code(result) == 0
+    assert [s.seed for s in result.skipped] == ["lonely"]
+    assert "one-round" in result.skipped[0].reason
+    store = RunStore.open(out)
+    source = store.read("anna@source")
+    assert link_of(source) is not None and link_of(source).role == "source"  # type: ignore[union-attr]
+    assert source.turns[0].text.startswith("Story:")  # the story is the first user turn
+    follow_ups = [r for r in store.iter_records() if link_of(r).role == "follow-up"]  # type: ignore[union-attr]
+    assert store.read("anna@source-2").turns[1:] != []  # the source is replayed twice
+    assert {link_of(r).perturbation for r in follow_ups} <= {"drs", "drr", "drd", "dsr", "dsd"}  # type: ignore[union-attr]
+    # every round of a follow-up records the source round it came from
+    for record in follow_ups:
+        link = link_of(record)
+        assert link is not None and link.source == "anna@source"
+        asked = [t.text for t in record.turns if t.role == "user"][1:]
+        questions = ["What does Anna have?", "What colour is it?", "Where does she ride it?"]
+        assert asked == [questions[i] for i in link.order]
+    assert read_metamorphic(out) == result
+    assert (out / "summary.json").is_file()
+    assert result.metrics.effective_test_cases == result.metrics.test_cases > 0
+
+
+def test_a_bot_ignoring_context_violates_mr2(tmp_path: Path, coqa_file: Path) -> None:
+    chatbot = write_bot(tmp_path, forgetful=True)
+    result = metamorphic_job(settings(coqa_file, chatbot), tmp_path / "run", analyser=hand_analyser)
+    assert result.bugs, "a reply that ignores the missing context is an MR2 bug"
+    assert "MR2" in {b.relation for b in result.bugs} <= {"MR2", "MR4"}
+    for bug in result.bugs:
+        # one side lacked the context and still got the same reply
+        assert bug.source_answerable != bug.answerable
+        assert bug.reply == bug.reference  # the same reply without the context
+        assert bug.level in (None, "L1", "L2", "L3")
+    assert exit_code(result) == 1
+    assert result.metrics.bugs == len(result.bugs)
+    assert result.metrics.bugs_per_test_case == pytest.approx(
+        len(result.bugs) / result.metrics.effective_test_cases
+    )
+
+
+def make_run(folder: Path, conversations: dict[str, list[tuple[str, str]]]) -> Path:
+    now = datetime.now(UTC)
+    store = RunStore.create(
+        folder, RunManifest(run_id="seeds", created_at=now, sparring_version=__version__)
+    )
+    for name, rounds in conversations.items():
+        turns = [
+            Turn(role=role, text=text)  # type: ignore[arg-type]
+            for question, answer in rounds
+            for role, text in (("user", question), ("assistant", answer))
+        ]
+        store.write(
+            ConversationRecord(
+                id=name, profile="pizza", turns=turns, variables={"size": "large"}, started_at=now
+            )
+        )
+    return folder
+
+
+PIZZA = [
+    ("My name is Ada", "Nice to meet you, Ada."),
+    ("hello", "You said: hello"),
+    (
+        "What is the price of a large pizza?",
+        "A large pizza costs $12.50. Your order id is PZ-1234.",
+    ),
+]
+
+
+def test_run_seeds_replay_resume_and_skips(tmp_path: Path) -> None:
+    seeds = make_run(tmp_path / "seeds", {"empty": [], "one": [("hi", "hello")], "pizza": PIZZA})
+    chatbot = write_bot(tmp_path)
+    out = tmp_path / "run"
+    result = metamorphic_job(settings(seeds, chatbot, seed=3), out, analyser=hand_analyser)
+    reasons = {s.seed: s.reason for s in result.skipped}
+    assert "empty conversation" in reasons["empty"] and "one-round" in reasons["one"]
+    store = RunStore.open(out)
+    source = store.read("pizza@source")  # replayed against the bot under test
+    assert link_of(source) is not None and link_of(source).role == "source"  # type: ignore[union-attr]
+    assert source.variables == {"size": "large"}
+    assert "pizza" not in store.finished_ids()  # the seed run's own record is not copied
+    follow_up = store.read("pizza@drs")
+    assert follow_up.variables == {"size": "large"} and follow_up.profile == "pizza"
+    assert result.bugs == [] and any(f.checks for f in result.follow_ups)
+    # resume: a lost record is replayed, nothing else
+    store.record_path("pizza@drr").unlink()
+    started: list[int] = []
+    again = metamorphic_job(
+        settings(seeds, chatbot, seed=3), out, analyser=hand_analyser, on_start=started.append
+    )
+    assert started == [1]
+    assert [f.id for f in again.follow_ups] == [f.id for f in result.follow_ups]
+
+
+def test_a_crashing_bot_is_recorded_and_the_run_goes_on(tmp_path: Path) -> None:
+    seeds = make_run(
+        tmp_path / "seeds",
+        {"c": [("crash now", "ok"), ("hello", "You said: hello"), ("hi", "You said: hi")]},
+    )
+    result = metamorphic_job(
+        settings(seeds, write_bot(tmp_path), perturbations=["drs", "drd"], probe=False),
+        tmp_path / "run",
+        analyser=hand_analyser,
+    )
+    records = {r.id: r for r in RunStore.open(tmp_path / "run").iter_records()}
+    assert records["c@drs"].errors and records["c@drs"].errors[0].cause == "crash"
+    assert len(result.follow_ups) == 2
+
+
+def test_bad_input(tmp_path: Path, coqa_file: Path) -> None:
+    chatbot = write_bot(tmp_path)
+    with pytest.raises(UserInputError, match="--perturbations"):
+        metamorphic_job(settings(coqa_file, chatbot, perturbations=["spin"]), tmp_path / "x")
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"data": [{"id": "a", "questions": [{"input_text": "q"}]}]}')
+    with pytest.raises(ConfigError, match=r"broken.json.*data\[0\].questions\[0\].turn_id"):
+        metamorphic_job(settings(broken, chatbot), tmp_path / "y")
+    assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
+
+
+RULES = """\
+- name: same_price_whatever_the_order
+  conversations: 2
+  transformation: shuffle goals
+  when: >-
+    conv[1].source_conversation == conv[0].conversation_id
+    and conv[1].transformation == 'rule:same_price_whatever_the_order'
+  oracle: >-
+    [p for p in conv[0].chatbot_phrases if '$' in p]
+    == [p for p in conv[1].chatbot_phrases if '$' in p]
+- name: larger_is_not_cheaper
+  conversations: 2
+  transformation:
+    change variable: {variable: size, value: small}
+  when: >-
+    conv[1].source_conversation == conv[0].conversation_id
+    and conv[1].transformation == 'rule:larger_is_not_cheaper'
+  oracle: conv[1].size == ['small']
+"""
+
+
+def test_user_written_relations_are_generated_and_checked(tmp_path: Path) -> None:
+    seeds = make_run(tmp_path / "seeds", {"pizza": PIZZA})
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(RULES)
+    out = tmp_path / "run"
+    result = metamorphic_job(
+        settings(seeds, write_bot(tmp_path), perturbations=["drr"], rules=[rules]),
+        out,
+        analyser=hand_analyser,
+    )
+    assert "rule:same_price_whatever_the_order" in result.perturbations
+    drr = [f for f in result.follow_ups if f.perturbation == "drr"]
+    assert result.metrics.test_cases == len(drr) == 1  # rule follow-ups are check's
+    store = RunStore.open(out)
+    changed = store.read("pizza@rule:larger_is_not_cheaper")
+    assert "small pizza" in changed.turns[-2].text and changed.variables["size"] == "small"
+    report = check(load_rules([rules]), list(store.iter_records()))
+    by_rule = {r.rule: r.counts for r in report.results}
+    assert by_rule["same_price_whatever_the_order"].passed == 1
+    assert by_rule["same_price_whatever_the_order"].fail == 0
+    assert by_rule["larger_is_not_cheaper"].passed == 1
+
+
+def test_a_transformation_naming_an_unknown_variable_is_located(tmp_path: Path) -> None:
+    seeds = make_run(tmp_path / "seeds", {"pizza": PIZZA})
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(RULES.replace("variable: size", "variable: crust"))
+    with pytest.raises(ConfigError) as raised:
+        metamorphic_job(settings(seeds, write_bot(tmp_path), rules=[rules]), tmp_path / "run")
+    problem = raised.value.problems[0]
+    assert problem.file == str(rules) and problem.line == 13
+    assert problem.key == "[1].transformation.change variable.variable"
+    assert "crust" in problem.message and "size" in problem.message
+    assert not (tmp_path / "run").exists()
+
+
+def test_cli_exit_codes(tmp_path: Path, coqa_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sparring.cli import app
+    from sparring.metamorphic import _job
+
+    monkeypatch.setattr(_job, "default_analyser", lambda model: hand_analyser)
+    runner = CliRunner()
+    chatbot = write_bot(tmp_path, forgetful=True)
+    args = ["metamorphic", str(coqa_file), "--chatbot", str(chatbot), "--similarity", "tf-idf"]
+    found = runner.invoke(app, [*args, "--out", str(tmp_path / "a"), "-p", "drs,drr"])
+    assert found.exit_code == 1, found.output
+    assert "MR2" in found.output and "effective test cases" in found.output
+    (tmp_path / "ok").mkdir()
+    context_aware = write_bot(tmp_path / "ok")
+    args = [
+        "metamorphic",
+        str(coqa_file),
+        "--chatbot",
+        str(context_aware),
+        "--similarity",
+        "tf-idf",
+    ]
+    clean = runner.invoke(app, [*args, "--out", str(tmp_path / "b")])
+    assert clean.exit_code == 0, clean.output
+    bad = runner.invoke(app, [*args, "--out", str(tmp_path / "c"), "-p", "spin"])
+    assert isinstance(bad.exception, UserInputError)  # `sparring` maps it to exit 2
+
+
+def test_report_shows_pairs_side_by_side(tmp_path: Path, coqa_file: Path) -> None:
+    from sparring.report import write_report
+
+    out = tmp_path / "run"
+    chatbot = write_bot(tmp_path, forgetful=True)
+    result = metamorphic_job(settings(coqa_file, chatbot), out, analyser=hand_analyser)
+    html = write_report(out).read_text()
+    assert 'id="metamorphic"' in html or "Metamorphic testing" in html
+    bug = result.bugs[0]
+    assert f"{bug.follow_up}" in html and "not answerable" in html
+    assert f"{len(result.bugs)} violated relations" in html
+
+
+def test_the_documented_relations_load_and_their_transformations_parse(tmp_path: Path) -> None:
+    docs = Path(__file__).parents[2] / "docs" / "rules.md"
+    text = docs.read_text()
+    start = text.index("# relations.yaml\n")
+    block = text[start : text.index("```", start)]
+    rules = tmp_path / "relations.yaml"
+    rules.write_text(block)
+    loaded = load_rules([rules])
+    assert {r.spec.name for r in loaded.rules} == {
+        "price_does_not_depend_on_goal_order",
+        "small_pizza_is_not_dearer",
+        "typos_do_not_change_the_answer",
+    }
+    from sparring.metamorphic import load_transformations
+
+    kinds = [t.kind for t in load_transformations([rules])]
+    assert kinds == ["shuffle goals", "change variable", "add typos"]
+
+
+def test_an_unreachable_chatbot_stops_before_anything_is_written(
+    tmp_path: Path, coqa_file: Path
+) -> None:
+    from sparring.connectors import ChatbotUnreachable
+
+    chatbot = tmp_path / "rasa.yaml"
+    chatbot.write_text("connector: rasa\nparams:\n  url: http://127.0.0.1:9\n  timeout: 2\n")
+    analysed: list[int] = []
+
+    async def counting(dialogues: Sequence[SeedDialogue]) -> list[DialogueAnalysis]:
+        analysed.append(len(dialogues))
+        return await hand_analyser(dialogues)
+
+    with pytest.raises(ChatbotUnreachable):
+        metamorphic_job(settings(coqa_file, chatbot), tmp_path / "run", analyser=counting)
+    assert not (tmp_path / "run").exists() and analysed == []
