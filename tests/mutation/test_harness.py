@@ -176,3 +176,20 @@ def test_a_kill_by_timeout_alone_must_happen_twice(
     assert (once.status, once.killed_by) == ("live", [])
     assert "killed by timeout once; a second run did not reproduce it" in once.notes
     assert (tmp_path / "out" / once.run / "confirm" / "manifest.json").is_file()
+
+
+def test_what_fails_on_one_run_of_the_original_kills_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FAKE_SLOW_ONCE", str(tmp_path / "slept-once"))
+    job = settings(tmp_path, original_runs=2, sample=1)
+    chatbot = job.project / "chatbot.yaml"
+    chatbot.write_text(chatbot.read_text().replace("timeout: 5", "timeout: 1"))
+    replies = job.project / "replies.txt"  # the original is slow once: its first run times out
+    replies.write_text("slow :: \\bcost\\b :: !!slow-once\n" + replies.read_text())
+    result = mutate_job(job, tmp_path / "out", builder=FakeBuilder(), operators=[DropReply()])
+    assert result.original is not None and result.original.runs == 2
+    assert result.original.false_positives == ["mentions_delivery", "timeout"]
+    assert result.original.flaky == ["timeout"]
+    assert (tmp_path / "out" / "original-runs" / "2" / "manifest.json").is_file()
+    assert all("timeout" not in m.killed_by for m in result.mutants)

@@ -60,6 +60,14 @@ def mutate_command(
             help="Draw mutants only where the original's conversations reach (aiml).",
         ),
     ] = False,
+    original_runs: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Run the original this many times; what fails on any run kills nothing "
+            "(bots that answer at random).",
+        ),
+    ] = 1,
     serve_command: Annotated[
         str | None,
         typer.Option(
@@ -123,6 +131,7 @@ def mutate_command(
                     model_base_url=model_base_url, cache=cache, concurrency=concurrency,
                     max_turns=max_turns, exercised_only=exercised_only,
                     serve_command=shlex.split(serve_command) if serve_command else None,
+                    original_runs=original_runs,
                 )  # fmt: skip
                 folder = out or _default_out()
                 result = mutate_job(
@@ -177,6 +186,11 @@ def print_result(result: MutationResult, folder: Path) -> None:
     if original is not None and original.false_positives:
         names = ", ".join(original.false_positives)
         console.print(f"[yellow]false positives[/] (fail on the original): {escape(names)}")
+        if original.flaky:
+            flaky = ", ".join(original.flaky)
+            console.print(
+                f"  of which flaky (failed on some of its {original.runs} runs): {escape(flaky)}"
+            )
     table = Table(title="mutants per operator")
     for column in ("operator", "mutants", "killed", "live", "stillborn", "error", "score"):
         table.add_column(column)

@@ -7,6 +7,7 @@ Layout of the job's folder ``out``::
       mutation.json           settings, sampled ids, results (``_result``), rewritten
                               atomically as each mutant finishes
       build/                  the original's build (logs, generated chatbot.yaml)
+      original-runs/<n>/      the original's further runs (``original_runs`` > 1)
       mutants/<safe id>/      each mutant's own simulate run, its build/ folder beside
 
 Every bot gets the same profiles, seed and rules. The original runs first; a mutant's
@@ -44,7 +45,10 @@ logger = logging.getLogger(__name__)
 
 MUTANTS = "mutants"
 BUILD = "build"
-ORIGINAL_ENTRIES = ("manifest.json", "summary.json", "conversations", "verdicts", BUILD)
+ORIGINAL_RUNS = "original-runs"
+ORIGINAL_ENTRIES = (
+    "manifest.json", "summary.json", "conversations", "verdicts", BUILD, ORIGINAL_RUNS,
+)  # fmt: skip
 """What a half-done original run leaves in ``out`` (removed before it is run again)."""
 
 OnMutant = Callable[[MutantResult], None]
@@ -124,28 +128,42 @@ async def run_bot(
     return BotRun(checked.report, simulated.summary.conversations, durations, notes)
 
 
-async def run_original(builder: MutantBuilder, plan: RunPlan, out: Path) -> BotRun:
-    """The original bot's run, into ``out`` itself. Raises ``OriginalFailed``."""
+async def run_original(
+    builder: MutantBuilder, plan: RunPlan, out: Path, runs: int = 1
+) -> list[BotRun]:
+    """The original bot's ``runs`` runs: the first into ``out`` itself, the others into
+    ``out/original-runs/<n>``. Raises ``OriginalFailed``."""
     for name in ORIGINAL_ENTRIES:
         leftover = out / name
         if leftover.is_dir():
             shutil.rmtree(leftover)
         elif leftover.exists():
             leftover.unlink()
+    done: list[BotRun] = []
     try:
-        return await run_bot(builder, plan, {}, out, out / BUILD)
+        for n in range(1, runs + 1):
+            folder = out if n == 1 else out / ORIGINAL_RUNS / str(n)
+            done.append(await run_bot(builder, plan, {}, folder, folder / BUILD))
     except BuildFailed as exc:
         raise OriginalFailed(f"the original bot could not be built: {exc.reason}") from exc
     except ChatbotUnreachable as exc:
         raise OriginalFailed(f"the original bot is unreachable: {exc.cause}") from exc
+    return done
 
 
-def original_result(run: BotRun) -> OriginalResult:
+def original_result(runs: Sequence[BotRun]) -> OriginalResult:
+    """The original's result over its runs: a rule failing on any run is a false positive
+    (a bot that answers at random fails a flaky rule on some runs only: ``flaky``)."""
+    failed = [set(failing(run.report)) for run in runs]
+    every, some = set.intersection(*failed), set.union(*failed)
+    first = runs[0]
     return OriginalResult(
-        conversations=run.conversations,
-        false_positives=failing(run.report),
-        notes=run.notes,
-        durations=run.durations,
+        conversations=first.conversations,
+        false_positives=sorted(some),
+        notes=first.notes,
+        durations=first.durations,
+        runs=len(runs),
+        flaky=sorted(some - every),
     )
 
 

@@ -58,7 +58,9 @@ class MutateSettings(JobSettings):
     once per bot; ``max_turns`` caps user turns; ``exercised_only`` draws the sample, after
     the original's run, only from locations its conversations reach (``EXERCISED``: AIML);
     ``serve_command`` serves each build with a command instead (``{project}``, ``{port}``;
-    Taskyto's ``taskyto-serve`` by default for ``taskyto``).
+    Taskyto's ``taskyto-serve`` by default for ``taskyto``); ``original_runs`` runs the
+    original that many times, and a rule failing on any of them kills nothing (a bot that
+    answers at random).
     """
 
     job: ClassVar[str] = "mutate"
@@ -79,6 +81,7 @@ class MutateSettings(JobSettings):
     max_turns: int = Field(40, ge=1)
     exercised_only: bool = False
     serve_command: list[str] | None = None
+    original_runs: int = Field(1, ge=1)
 
     def plan(self) -> RunPlan:
         return RunPlan(
@@ -224,7 +227,8 @@ async def _finish(
 ) -> MutationResult:
     plan = settings.plan()
     if state.original is None:
-        state.original = original_result(await run_original(builder, plan, root))
+        runs = await run_original(builder, plan, root, settings.original_runs)
+        state.original = original_result(runs)
         state.refresh(datetime.now(UTC))
         state.write(root)
     if settings.exercised_only and not state.sampled:

@@ -53,6 +53,11 @@ class OriginalResult(BaseModel):
     false_positives: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
     durations: Durations = Field(default_factory=Durations)
+    runs: int = 1
+    flaky: list[str] = Field(
+        default_factory=list,
+        description="False positives that failed on some runs of the original, not all.",
+    )
 
 
 class MutantResult(BaseModel):
