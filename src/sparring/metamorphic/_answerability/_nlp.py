@@ -75,6 +75,7 @@ class Utterance:
     """What the analyser needs from one parsed text."""
 
     words: int
+    """Whitespace-separated words with a letter or digit (``Tom's kite?`` has two)."""
     mentions: tuple[Mention, ...]
     references: tuple[Reference, ...]
     clauses: tuple[Clause, ...]
@@ -141,7 +142,7 @@ def _utterance(doc: Doc) -> Utterance:
     clauses = _clauses(doc, names, ref_at)
     formula = bool(lowered) and all(w in lex.FORMULAE for w in lowered)
     return Utterance(
-        words=len(words),
+        words=sum(any(c.isalnum() for c in w) for w in doc.text.split()),
         mentions=tuple(mentions),
         references=tuple(references),
         clauses=tuple(clauses),
