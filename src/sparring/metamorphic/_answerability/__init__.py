@@ -6,6 +6,7 @@ docs/metamorphic-answerability.md."""
 
 from __future__ import annotations
 
+from sparring.metamorphic._answerability._llm import MODULE, analyse_llm
 from sparring.metamorphic._answerability._nlp import SPACY_MODEL, load_pipeline
 from sparring.metamorphic._answerability._offline import analyse_offline
 from sparring.metamorphic._answerability._types import (
@@ -17,12 +18,14 @@ from sparring.metamorphic._answerability._types import (
 )
 
 __all__ = [
+    "MODULE",
     "SPACY_MODEL",
     "DialogueAnalysis",
     "RoundAnalysis",
     "RoundAnswerability",
     "SeedDialogue",
     "SeedRound",
+    "analyse_llm",
     "analyse_offline",
     "load_pipeline",
 ]
