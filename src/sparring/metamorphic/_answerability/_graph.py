@@ -38,6 +38,7 @@ class Antecedent:
     """What a reference resolved to, and in which utterance it was last mentioned."""
 
     name: str | None
+    """None when unresolved, or for a demonstrative pointing at its own utterance."""
     part: int
     """The utterance of the antecedent's latest mention (0 = story, 2r+1 = question of
     round r, 2r+2 = its answer); -1 when unresolved."""
@@ -83,8 +84,11 @@ class DialogueGraph:
         return fact(subject, relation, obj)
 
     def learn_gender(self, name: str, cls: str) -> None:
-        """A person ``he``/``she`` resolved to takes that gender, if it had none."""
+        """A node a pronoun resolved to learns from it: ``he``/``she`` make an untyped name
+        a person and give a person without one its gender; ``it`` makes a name a thing."""
         node = self.graph.nodes[name]
+        if node["kind"] == "name":
+            node["kind"] = "person" if cls in ("he", "she") else "thing"
         if node["kind"] == "person" and node["gender"] is None and cls in ("he", "she"):
             node["gender"] = "male" if cls == "he" else "female"
 
@@ -94,9 +98,9 @@ class DialogueGraph:
         kind, gender, plural = node["kind"], node["gender"], node["plural"]
         if cls in ("he", "she"):
             wanted = "male" if cls == "he" else "female"
-            return kind == "person" and not plural and gender in (None, wanted)
+            return kind in ("person", "name") and not plural and gender in (None, wanted)
         if cls == "it":
-            return kind in ("thing", "place") and not plural
+            return kind in ("thing", "place", "name") and not plural
         if cls == "they":
             return bool(plural) and kind != "value"
         if cls == "there":

