@@ -228,3 +228,35 @@ def test_chatbot_turns_with_participants_and_reply_particles() -> None:
     assert colour.self_contained  # "your" is the chatbot: no context needed
     # Swapping the reply particle before the question it answers loses its answerability.
     assert answerable(result, [0, 2, 1, 3]) == [True, False, False, True]
+
+
+def test_there_and_expletive_it() -> None:
+    seed = SeedDialogue(
+        id="s",
+        rounds=[
+            SeedRound(question="Did Anna walk to the library?", answer="Yes, she did."),
+            SeedRound(question="What did she read there?", answer="A novel."),
+            SeedRound(question="Was it raining outside?", answer="No."),
+        ],
+    )
+    (result,) = analyse_offline([seed])
+    assert result.rounds[1].needs == ["she|refers to|anna", "there|refers to|library"]
+    # "it" in "was it raining" refers to nothing: the question stands alone.
+    assert result.rounds[2].self_contained is True
+    assert answerable(result, [1, 0, 2]) == [False, True, True]
+
+
+def test_what_about_continues_the_previous_round_and_resolves_its_pronoun() -> None:
+    seed = SeedDialogue(
+        id="s",
+        rounds=[
+            SeedRound(question="What did Tom buy at the market?", answer="A kite."),
+            SeedRound(question="What about his sister?", answer="She bought apples."),
+        ],
+    )
+    (result,) = analyse_offline([seed])
+    about = result.rounds[1]
+    assert about.self_contained is False
+    assert about.needs == ["he|refers to|tom", "tom|buy|kite"]
+    assert about.continues == "tom|buy|kite"
+    assert "what about" in about.reason

@@ -126,14 +126,20 @@ def _round(
     if continued is not None and continued.count("|") == 2 and UNRESOLVED not in continued:
         facts[continued] = None
     head = _filler(answer, a_refs) if answer is not None else None
-    facts.update((f, None) for f in _facts(graph, question, q_refs, "user", "bot", head))
+    asked, stated = _facts(graph, question, q_refs, "user", "bot", head)
+    facts.update((f, None) for f in stated)
+    replied: list[str] = []
     if answer is not None:
-        facts.update((f, None) for f in _facts(graph, answer, a_refs, "bot", "user", None))
+        replied = _facts(graph, answer, a_refs, "bot", "user", None)[1]
+        facts.update((f, None) for f in replied)
     references: dict[str, None] = {}
     for name in entities:
         references.update((r, None) for r in graph.references_of(name))
     introduces = list(dict.fromkeys([*entities, *facts, *references]))
-    focus = next(reversed(facts), None) or next(reversed(references), None)
+    # What the round ends on: what the reply states, else what the question asked (its
+    # wh-slot filled by the answer), else its last fact, else its last reference.
+    candidates = [*replied[-1:], *asked[-1:], *list(facts)[-1:], *list(references)[-1:]]
+    focus = candidates[0] if candidates else None
     analysis = RoundAnalysis(
         index=index,
         question=text,
@@ -205,11 +211,15 @@ def _facts(
     speaker: str,
     addressee: str,
     filler: str | None,
-) -> list[str]:
+) -> tuple[list[str], list[str]]:
+    """The utterance's facts: (those whose wh-slot the filler filled, all of them)."""
+    asked: list[str] = []
     out: list[str] = []
     for clause in utterance.clauses:
         subject = _name(clause.subject, refs, speaker, addressee, filler)
         obj = _name(clause.object, refs, speaker, addressee, filler)
         if subject and obj and subject != obj:
             out.append(graph.add_fact(subject, clause.relation, obj))
-    return out
+            if "wh" in (clause.subject.kind, clause.object.kind):
+                asked.append(out[-1])
+    return asked, out
