@@ -162,6 +162,8 @@ def _mention(token: Token, ner: dict[int, str]) -> Mention | None:
     lemma = token.lemma_.lower()
     if not lemma.isalpha() or lemma in lex.NON_REFERRING_NOUNS or lemma in lex.WH_WORDS:
         return None
+    if token.dep_ == "intj" or (lemma in lex.FORMULAE and lemma not in lex.TIME_NOUNS):
+        return None  # "Hmm", "Hi" tagged as proper nouns
     name = canonical_name(token)
     plural = token.tag_ in ("NNS", "NNPS")
     label = ner.get(token.i, "")
