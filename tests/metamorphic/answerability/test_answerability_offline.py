@@ -260,3 +260,18 @@ def test_what_about_continues_the_previous_round_and_resolves_its_pronoun() -> N
     assert about.needs == ["he|refers to|tom", "tom|buy|kite"]
     assert about.continues == "tom|buy|kite"
     assert "what about" in about.reason
+
+
+def test_an_ellipsis_after_a_round_with_nothing_extracted_continues_that_round() -> None:
+    seed = SeedDialogue(
+        id="s",
+        rounds=[
+            SeedRound(question="Hello there, how are you?", answer="Not too bad."),
+            SeedRound(question="Why not?", answer="Nobody is asking me anything."),
+        ],
+    )
+    (result,) = analyse_offline([seed])
+    assert result.rounds[0].focus == "round 0" and "round 0" in result.rounds[0].introduces
+    assert result.rounds[1].needs == ["round 0"] and result.rounds[1].continues == "round 0"
+    assert answerable(result, [0, 1]) == [True, True]
+    assert answerable(result, [1, 0]) == [False, True]

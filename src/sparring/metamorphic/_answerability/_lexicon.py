@@ -263,6 +263,16 @@ FORMULAE: Final[frozenset[str]] = frozenset(
         "cheers",
         "fine",
         "there",
+        "then",
+        "problem",
+        "alright",
+        "awesome",
+        "np",
+        "yay",
+        "ah",
+        "oh",
+        "uh",
+        "um",
     ]
 )
 """Greetings, thanks and fillers: they need nothing from the dialogue."""

@@ -221,6 +221,7 @@ def _reference(token: Token) -> Reference | None:
         and token.tag_ == "RB"
         and token.head.pos_ in ("VERB", "AUX")
         and token.head.i != token.i
+        and not (token.i > 0 and token.nbor(-1).lower_ in lex.FORMULAE)  # "hello there"
     ):
         return Reference(token.i, word, "there")
     return None

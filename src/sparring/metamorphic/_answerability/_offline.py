@@ -139,7 +139,9 @@ def _round(
     # What the round ends on: what the reply states, else what the question asked (its
     # wh-slot filled by the answer), else its last fact, else its last reference.
     candidates = [*replied[-1:], *asked[-1:], *list(facts)[-1:], *list(references)[-1:]]
-    focus = candidates[0] if candidates else None
+    focus = candidates[0] if candidates else round_element(index)
+    if not candidates:
+        introduces.append(focus)
     analysis = RoundAnalysis(
         index=index,
         question=text,
@@ -151,6 +153,12 @@ def _round(
         continues=continued,
     )
     return analysis, focus
+
+
+def round_element(index: int) -> str:
+    """The focus of a round the parse found no fact or referent in: the round itself
+    (``round 3``), so that an ellipsis after it continues it as a whole."""
+    return f"round {index}"
 
 
 def _origin(ant: Antecedent) -> str:
