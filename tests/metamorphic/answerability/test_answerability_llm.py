@@ -170,3 +170,23 @@ async def test_an_empty_dialogue_makes_no_call() -> None:
     analysis = await analyse_llm(SeedDialogue(id="empty", rounds=[]), model)
     assert analysis.rounds == [] and analysis.strategy is Strategy.LLM
     assert model.requests == []
+
+
+async def test_a_needed_triple_worded_unlike_any_earlier_one_is_reduced_to_its_entities() -> None:
+    script = replies()
+    script[5]["rounds"][3] = {"round": 3, "triples": [triple("Tom", "purchased", "the kite")]}
+    analysis = await analysed(ScriptedModel(script))
+    assert analysis.rounds[3].needs == ["tom", "kite"]
+    assert [v.answerable for v in analysis.follow_up([0, 1, 3])] == [True, True, True]
+    assert [v.answerable for v in analysis.follow_up([0, 3])] == [True, False]
+
+
+async def test_an_ellipsis_after_a_round_without_triples_continues_that_round() -> None:
+    script = replies()
+    script[3]["rounds"][1] = {"round": 1, "triples": []}
+    script[5]["rounds"][2] = {"round": 2}
+    analysis = await analysed(ScriptedModel(script))
+    assert analysis.rounds[1].focus == "round 1" and "round 1" in analysis.rounds[1].introduces
+    assert analysis.rounds[2].continues == "round 1" and analysis.rounds[2].needs == ["round 1"]
+    assert [v.answerable for v in analysis.follow_up([0, 1, 2])] == [True, True, True]
+    assert [v.answerable for v in analysis.follow_up([1, 0, 2])] == [False, True, False]

@@ -37,6 +37,7 @@ from sparring.metamorphic._answerability._offline import (
     MIN_SELF_CONTAINED_WORDS,
     NO_PREVIOUS_ROUND,
     analyse_offline,
+    round_element,
 )
 from sparring.metamorphic._answerability._types import (
     DialogueAnalysis,
@@ -243,57 +244,92 @@ def _assemble(
     story_entities: Sequence[str],
     names: Mapping[str, str],
 ) -> DialogueAnalysis:
-    def entity(name: str) -> str:
-        plain = _plain(name)
-        return names.get(plain, plain)
-
-    def element(t: Triple) -> str:
-        return fact(entity(t.subject), " ".join(t.relation.lower().split()), entity(t.object))
-
+    canon = _Canon(names)
+    story = list(dict.fromkeys(canon.entity(e) for e in story_entities))
+    seen = set(story)
     rounds: list[RoundAnalysis] = []
     previous_focus: str | None = None
     for index, seed in enumerate(dialogue.rounds):
-        facts = [element(t) for t in triples[index]]
-        introduced = [entity(x) for t in triples[index] for x in (t.subject, t.object)]
-        decontextualised = questions.get(index)
-        words = sum(any(c.isalnum() for c in w) for w in seed.question.split())
-        said = decontextualised.self_contained if decontextualised is not None else False
-        self_contained = said and words >= MIN_SELF_CONTAINED_WORDS
-        elliptical = decontextualised is not None and decontextualised.elliptical
-        wanted = needs.get(index)
-        required = [element(t) for t in wanted.triples] if wanted is not None else []
-        required += [entity(e) for e in wanted.entities] if wanted is not None else []
-        continues = (previous_focus or NO_PREVIOUS_ROUND) if elliptical else None
-        if continues is not None and continues not in required:
-            required.append(continues)
-        notes = []
-        if words < MIN_SELF_CONTAINED_WORDS:
-            notes.append(f"fewer than {MIN_SELF_CONTAINED_WORDS} words")
-        if decontextualised is not None:
-            notes.append(f"stands alone as {decontextualised.rewritten!r}")
-        else:
-            notes.append("the model did not decontextualise it")
-        if required and not self_contained:
-            notes.append("needs " + ", ".join(required))
-        focus = facts[-1] if facts else None
-        rounds.append(
-            RoundAnalysis(
-                index=index,
-                question=seed.question,
-                self_contained=self_contained,
-                needs=[] if self_contained else list(dict.fromkeys(required)),
-                introduces=list(dict.fromkeys([*introduced, *facts])),
-                reason="; ".join(notes),
-                focus=focus,
-                continues=continues,
-            )
+        analysis = _round(
+            index,
+            seed.question,
+            triples[index],
+            questions.get(index),
+            needs.get(index),
+            previous_focus,
+            seen,
+            canon,
         )
-        previous_focus = focus
+        rounds.append(analysis)
+        seen.update(analysis.introduces)
+        previous_focus = analysis.focus
     return DialogueAnalysis(
-        dialogue_id=dialogue.id,
-        strategy=Strategy.LLM,
-        story_introduces=list(dict.fromkeys(entity(e) for e in story_entities)),
-        rounds=rounds,
+        dialogue_id=dialogue.id, strategy=Strategy.LLM, story_introduces=story, rounds=rounds
+    )
+
+
+class _Canon:
+    """Elements in canonical form, by the canonicalisation step's names."""
+
+    def __init__(self, names: Mapping[str, str]) -> None:
+        self.names = names
+
+    def entity(self, name: str) -> str:
+        plain = _plain(name)
+        return self.names.get(plain, plain)
+
+    def fact(self, t: Triple) -> str:
+        relation = " ".join(t.relation.lower().split())
+        return fact(self.entity(t.subject), relation, self.entity(t.object))
+
+
+def _round(
+    index: int,
+    question: str,
+    triples: Sequence[Triple],
+    decontextualised: DecontextualisedQuestion | None,
+    wanted: RoundNeeds | None,
+    previous_focus: str | None,
+    seen: set[str],
+    canon: _Canon,
+) -> RoundAnalysis:
+    """One round from the replies. A needed triple that no earlier round introduced (the
+    model worded it another way) is reduced to the two entities it links."""
+    facts = [canon.fact(t) for t in triples]
+    introduced = [canon.entity(x) for t in triples for x in (t.subject, t.object)]
+    words = sum(any(c.isalnum() for c in w) for w in question.split())
+    said = decontextualised.self_contained if decontextualised is not None else False
+    self_contained = said and words >= MIN_SELF_CONTAINED_WORDS
+    required: list[str] = []
+    for t in wanted.triples if wanted is not None else []:
+        element = canon.fact(t)
+        linked = [canon.entity(t.subject), canon.entity(t.object)]
+        required += [element] if element in seen else linked
+    required += [canon.entity(e) for e in wanted.entities] if wanted is not None else []
+    elliptical = decontextualised is not None and decontextualised.elliptical
+    continues = (previous_focus or NO_PREVIOUS_ROUND) if elliptical else None
+    if continues is not None:
+        required.append(continues)
+    notes = []
+    if words < MIN_SELF_CONTAINED_WORDS:
+        notes.append(f"fewer than {MIN_SELF_CONTAINED_WORDS} words")
+    if decontextualised is not None:
+        notes.append(f"stands alone as {decontextualised.rewritten!r}")
+    else:
+        notes.append("the model did not decontextualise it")
+    required = [] if self_contained else list(dict.fromkeys(required))
+    if required:
+        notes.append("needs " + ", ".join(required))
+    focus = facts[-1] if facts else round_element(index)
+    return RoundAnalysis(
+        index=index,
+        question=question,
+        self_contained=self_contained,
+        needs=required,
+        introduces=list(dict.fromkeys([*introduced, *facts, *([] if facts else [focus])])),
+        reason="; ".join(notes),
+        focus=focus,
+        continues=continues,
     )
 
 
