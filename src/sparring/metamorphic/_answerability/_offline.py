@@ -97,13 +97,7 @@ def _round(
     """One source round: its analysis and its focus (what an ellipsis after it continues)."""
     q_part, a_part = 2 * index + 1, 2 * index + 2
     q_refs = _walk(graph, question, q_part)
-    needs: dict[str, None] = {}
-    notes: list[str] = []
-    for ref, ant in zip(question.references, q_refs, strict=True):
-        if ant.part == q_part:
-            continue
-        needs[reference(ref.cls, ant.name or UNRESOLVED)] = None
-        notes.append(f"{ref.word!r} refers back to {_origin(ant)}")
+    needs, notes = _needs(question, q_refs, q_part)
     continued = None
     if question.ellipsis:
         continued = previous_focus or NO_PREVIOUS_ROUND
@@ -116,9 +110,48 @@ def _round(
     elif not words_ok:
         notes.insert(0, f"fewer than {MIN_SELF_CONTAINED_WORDS} words")
     a_refs = _walk(graph, answer, a_part) if answer is not None else []
+    introduces, focus = _introduces(graph, index, (question, q_refs), (answer, a_refs), continued)
+    analysis = RoundAnalysis(
+        index=index,
+        question=text,
+        self_contained=self_contained,
+        needs=list(needs),
+        introduces=introduces,
+        reason="; ".join(notes) or "greeting or filler: needs nothing from the context",
+        focus=focus,
+        continues=continued,
+    )
+    return analysis, focus
 
+
+def _needs(
+    question: Utterance, refs: list[Antecedent], part: int
+) -> tuple[dict[str, None], list[str]]:
+    """One reference element per pronoun resolved outside the question, with the notes."""
+    needs: dict[str, None] = {}
+    notes: list[str] = []
+    for ref, ant in zip(question.references, refs, strict=True):
+        if ant.part == part:
+            continue
+        needs[reference(ref.cls, ant.name or UNRESOLVED)] = None
+        notes.append(f"{ref.word!r} refers back to {_origin(ant)}")
+    return needs, notes
+
+
+def _introduces(
+    graph: DialogueGraph,
+    index: int,
+    asked_in: tuple[Utterance, list[Antecedent]],
+    replied_in: tuple[Utterance | None, list[Antecedent]],
+    continued: str | None,
+) -> tuple[list[str], str]:
+    """What the round adds to the context (entities, facts, references) and its focus:
+    what the reply states, else what the question asked (its wh-slot filled by the
+    answer), else its last fact, else its last reference, else the round itself."""
+    question, q_refs = asked_in
+    answer, a_refs = replied_in
     entities: dict[str, None] = {}
-    for utterance, refs in ((question, q_refs), (answer, a_refs)):
+    for utterance, refs in (asked_in, replied_in):
         if utterance is not None:
             entities.update((m.name, None) for m in utterance.mentions)
             entities.update((a.name, None) for a in refs if a.name is not None)
@@ -136,23 +169,10 @@ def _round(
     for name in entities:
         references.update((r, None) for r in graph.references_of(name))
     introduces = list(dict.fromkeys([*entities, *facts, *references]))
-    # What the round ends on: what the reply states, else what the question asked (its
-    # wh-slot filled by the answer), else its last fact, else its last reference.
     candidates = [*replied[-1:], *asked[-1:], *list(facts)[-1:], *list(references)[-1:]]
-    focus = candidates[0] if candidates else round_element(index)
-    if not candidates:
-        introduces.append(focus)
-    analysis = RoundAnalysis(
-        index=index,
-        question=text,
-        self_contained=self_contained,
-        needs=list(needs),
-        introduces=introduces,
-        reason="; ".join(notes) or "greeting or filler: needs nothing from the context",
-        focus=focus,
-        continues=continued,
-    )
-    return analysis, focus
+    if candidates:
+        return introduces, candidates[0]
+    return [*introduces, round_element(index)], round_element(index)
 
 
 def round_element(index: int) -> str:
