@@ -5,6 +5,11 @@ from __future__ import annotations
 
 from typing import Final
 
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 PRONOUN_CLASSES: Final[dict[str, str]] = {
     "he": "he",
     "him": "he",
@@ -33,164 +38,44 @@ DEMONSTRATIVES: Final[dict[str, str]] = {
 }
 """Demonstratives used as pronouns (not as determiners) refer back like ``it``/``they``."""
 
-PARTICIPANTS: Final[frozenset[str]] = frozenset(
-    [
-        "i",
-        "me",
-        "my",
-        "mine",
-        "myself",
-        "we",
-        "us",
-        "our",
-        "ours",
-        "ourselves",
-        "you",
-        "your",
-        "yours",
-        "yourself",
-        "yourselves",
-    ]
+PARTICIPANTS: Final[frozenset[str]] = _words(
+    "i me mine my myself our ours ourselves us we you your yours yourself yourselves"
 )
 """First and second person: the speakers themselves, present in every dialogue."""
 
-MALE_NOUNS: Final[frozenset[str]] = frozenset(
-    [
-        "man",
-        "boy",
-        "father",
-        "dad",
-        "daddy",
-        "son",
-        "brother",
-        "uncle",
-        "husband",
-        "king",
-        "prince",
-        "grandfather",
-        "grandpa",
-        "nephew",
-        "gentleman",
-        "sir",
-        "mr",
-        "boyfriend",
-        "groom",
-        "monk",
-    ]
+MALE_NOUNS: Final[frozenset[str]] = _words(
+    "boy boyfriend brother dad daddy father gentleman grandfather grandpa groom husband "
+    "king man monk mr nephew prince sir son uncle"
 )
-FEMALE_NOUNS: Final[frozenset[str]] = frozenset(
-    [
-        "woman",
-        "girl",
-        "mother",
-        "mom",
-        "mum",
-        "mommy",
-        "daughter",
-        "sister",
-        "aunt",
-        "wife",
-        "queen",
-        "princess",
-        "grandmother",
-        "grandma",
-        "niece",
-        "lady",
-        "madam",
-        "mrs",
-        "ms",
-        "miss",
-        "girlfriend",
-        "bride",
-        "nun",
-    ]
+"""Person nouns that carry male gender."""
+FEMALE_NOUNS: Final[frozenset[str]] = _words(
+    "aunt bride daughter girl girlfriend grandma grandmother lady madam miss mom mommy "
+    "mother mrs ms mum niece nun princess queen sister wife woman"
 )
+"""Person nouns that carry female gender."""
 PERSON_NOUNS: Final[frozenset[str]] = (
     MALE_NOUNS
     | FEMALE_NOUNS
-    | frozenset(
-        [
-            "person",
-            "people",
-            "friend",
-            "child",
-            "kid",
-            "baby",
-            "parent",
-            "teacher",
-            "student",
-            "doctor",
-            "nurse",
-            "farmer",
-            "owner",
-            "neighbor",
-            "neighbour",
-            "player",
-            "team",
-            "family",
-            "customer",
-            "driver",
-            "officer",
-            "police",
-            "boss",
-            "worker",
-            "author",
-            "writer",
-            "singer",
-            "actor",
-            "actress",
-            "president",
-            "chef",
-            "waiter",
-            "cousin",
-            "grandparent",
-            "sibling",
-            "spouse",
-            "partner",
-            "guest",
-            "visitor",
-            "captain",
-            "pilot",
-            "scientist",
-        ]
+    | _words(
+        "actor actress author baby boss captain chef child cousin customer doctor driver "
+        "family farmer friend grandparent guest kid neighbor neighbour nurse officer owner "
+        "parent partner people person pilot player police president scientist sibling singer "
+        "spouse student teacher team visitor waiter worker writer"
     )
 )
 """Common nouns that name people (with gender where the word carries it)."""
 
-PLACE_PREPOSITIONS: Final[frozenset[str]] = frozenset(
-    ["in", "at", "to", "from", "into", "near", "inside"]
-)
+PLACE_PREPOSITIONS: Final[frozenset[str]] = _words("at from in inside into near to")
 """A noun after one of these (and not a person or a time) is a place ``there`` can name."""
 
-TIME_NOUNS: Final[frozenset[str]] = frozenset(
-    [
-        "time",
-        "day",
-        "night",
-        "morning",
-        "evening",
-        "afternoon",
-        "week",
-        "month",
-        "year",
-        "today",
-        "tomorrow",
-        "yesterday",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "hour",
-        "minute",
-    ]
+TIME_NOUNS: Final[frozenset[str]] = _words(
+    "afternoon day evening friday hour minute monday month morning night saturday sunday "
+    "thursday time today tomorrow tuesday wednesday week year yesterday"
 )
+"""Nouns of time: never what ``it`` or ``there`` refers to."""
 
-WH_WORDS: Final[frozenset[str]] = frozenset(
-    ["what", "who", "whom", "whose", "which", "where", "when", "why", "how"]
-)
+WH_WORDS: Final[frozenset[str]] = _words("how what when where which who whom whose why")
+"""Question words: a wh-slot the answer fills."""
 
 CONTINUATION_OPENERS: Final[tuple[tuple[str, ...], ...]] = (
     ("what", "about"),
@@ -202,99 +87,25 @@ CONTINUATION_OPENERS: Final[tuple[tuple[str, ...], ...]] = (
 )
 """Openings that continue the previous question (``And the dog?``, ``What about her?``)."""
 
-RESPONSE_PARTICLES: Final[frozenset[str]] = frozenset(
-    [
-        "yes",
-        "yeah",
-        "yep",
-        "yup",
-        "no",
-        "nope",
-        "nah",
-        "sure",
-        "maybe",
-        "perhaps",
-        "right",
-        "correct",
-        "exactly",
-        "true",
-        "false",
-        "definitely",
-        "probably",
-    ]
+RESPONSE_PARTICLES: Final[frozenset[str]] = _words(
+    "correct definitely exactly false maybe nah no nope perhaps probably right sure true "
+    "yeah yep yes yup"
 )
 """One-word replies to the other speaker: they continue the previous round."""
 
-FORMULAE: Final[frozenset[str]] = frozenset(
-    [
-        "hi",
-        "hello",
-        "hey",
-        "hiya",
-        "howdy",
-        "yo",
-        "bye",
-        "goodbye",
-        "cya",
-        "thanks",
-        "thank",
-        "thx",
-        "ok",
-        "okay",
-        "k",
-        "cool",
-        "nice",
-        "lol",
-        "haha",
-        "hahaha",
-        "hmm",
-        "hm",
-        "wow",
-        "great",
-        "good",
-        "morning",
-        "evening",
-        "afternoon",
-        "night",
-        "please",
-        "sorry",
-        "oops",
-        "welcome",
-        "cheers",
-        "fine",
-        "there",
-        "then",
-        "problem",
-        "alright",
-        "awesome",
-        "np",
-        "yay",
-        "ah",
-        "oh",
-        "uh",
-        "um",
-    ]
+FORMULAE: Final[frozenset[str]] = _words(
+    "afternoon ah alright awesome bye cheers cool cya evening fine good goodbye great "
+    "haha hahaha hello hey hi hiya hm hmm howdy k lol morning nice night np oh ok okay "
+    "oops please problem sorry thank thanks then there thx uh um welcome wow yay yo"
 )
 """Greetings, thanks and fillers: they need nothing from the dialogue."""
 
-NON_REFERRING_NOUNS: Final[frozenset[str]] = frozenset(
-    [
-        "thing",
-        "something",
-        "anything",
-        "nothing",
-        "everything",
-        "one",
-        "kind",
-        "sort",
-        "lot",
-        "bit",
-        "way",
-    ]
+NON_REFERRING_NOUNS: Final[frozenset[str]] = _words(
+    "anything bit everything kind lot nothing one something sort thing way"
 )
 """Nouns too vague to be a referent of the knowledge graph."""
 
-AUXILIARIES: Final[frozenset[str]] = frozenset(
-    ["be", "do", "have", "can", "could", "will", "would", "shall", "should", "may", "might", "must"]
+AUXILIARIES: Final[frozenset[str]] = _words(
+    "be can could do have may might must shall should will would"
 )
 """Verbs that, alone in a question (``Did she?``), leave its verb phrase elided."""
