@@ -6,7 +6,7 @@ docs/metamorphic-answerability.md."""
 
 from __future__ import annotations
 
-from sparring.metamorphic._answerability._llm import MODULE, analyse_llm
+from sparring.metamorphic._answerability._llm import analyse_llm
 from sparring.metamorphic._answerability._nlp import SPACY_MODEL, load_pipeline
 from sparring.metamorphic._answerability._offline import analyse_offline
 from sparring.metamorphic._answerability._types import (
@@ -18,7 +18,6 @@ from sparring.metamorphic._answerability._types import (
 )
 
 __all__ = [
-    "MODULE",
     "SPACY_MODEL",
     "DialogueAnalysis",
     "RoundAnalysis",

@@ -55,8 +55,9 @@ class RoundAnalysis(BaseModel):
     reason: str = ""
     focus: str | None = Field(
         default=None,
-        description="What an elliptical question right after this round continues (its "
-        "last fact, else its last reference).",
+        description="What an elliptical question right after this round continues: what "
+        "its reply states, else what its question asked, else its last fact or reference, "
+        "else the round itself ('round N').",
     )
     continues: str | None = Field(
         default=None,
