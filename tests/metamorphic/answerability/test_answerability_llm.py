@@ -190,3 +190,35 @@ async def test_an_ellipsis_after_a_round_without_triples_continues_that_round() 
     assert analysis.rounds[2].continues == "round 1" and analysis.rounds[2].needs == ["round 1"]
     assert [v.answerable for v in analysis.follow_up([0, 1, 2])] == [True, True, True]
     assert [v.answerable for v in analysis.follow_up([1, 0, 2])] == [False, True, False]
+
+
+STEP_MARKERS = [
+    "Rewrite every round",  # declarative rewriting
+    "what is this dialogue about",  # topic
+    "The dialogue's topic is",  # entity types
+    "Extract the knowledge graph",  # graph extraction
+    "decide whether it is self-contained",  # decontextualisation
+    "from EARLIER rounds",  # per-round subgraph
+    "canonical name",  # canonicalisation
+]
+
+
+def by_step(messages: list[dict[str, str]]) -> Any:
+    """A scripted responder that answers each step from its prompt (order-free)."""
+    prompt = messages[-1]["content"]
+    for index, marker in enumerate(STEP_MARKERS):
+        if marker in prompt:
+            return replies()[index]
+    raise AssertionError(f"unexpected prompt: {prompt[:80]}")
+
+
+async def test_many_dialogues_are_analysed_concurrently_in_order() -> None:
+    from sparring.metamorphic._answerability import analyse_llm_many
+
+    model = ScriptedModel(by_step, latency=0.01, concurrency=4)
+    seeds = [DIALOGUE.model_copy(update={"id": f"kite-{i}"}) for i in range(6)]
+    analyses = await analyse_llm_many(seeds, model)
+    assert [a.dialogue_id for a in analyses] == [f"kite-{i}" for i in range(6)]
+    assert all(a.strategy is Strategy.LLM for a in analyses)
+    assert all(a.rounds[1].needs == ["tom"] for a in analyses)
+    assert len(model.requests) == 6 * 7

@@ -6,7 +6,7 @@ docs/metamorphic-answerability.md."""
 
 from __future__ import annotations
 
-from sparring.metamorphic._answerability._llm import analyse_llm
+from sparring.metamorphic._answerability._llm import analyse_llm, analyse_llm_many
 from sparring.metamorphic._answerability._nlp import SPACY_MODEL, load_pipeline
 from sparring.metamorphic._answerability._offline import analyse_offline
 from sparring.metamorphic._answerability._types import (
@@ -25,6 +25,7 @@ __all__ = [
     "SeedDialogue",
     "SeedRound",
     "analyse_llm",
+    "analyse_llm_many",
     "analyse_offline",
     "load_pipeline",
 ]

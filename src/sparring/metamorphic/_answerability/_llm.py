@@ -25,6 +25,7 @@ step falls back to its offline strategy.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeVar
@@ -184,6 +185,20 @@ async def analyse_llm(dialogue: SeedDialogue, model: TextModel) -> DialogueAnaly
         return await _pipeline(dialogue, model)
     except ModelError as exc:
         return _fallback(dialogue, exc)
+
+
+async def analyse_llm_many(
+    dialogues: Sequence[SeedDialogue], model: TextModel
+) -> list[DialogueAnalysis]:
+    """``analyse_llm`` for each dialogue, at most ``model.concurrency`` dialogues at once
+    (each one's seven calls run in turn); results in the order given."""
+    slots = asyncio.Semaphore(max(1, model.concurrency))
+
+    async def one(dialogue: SeedDialogue) -> DialogueAnalysis:
+        async with slots:
+            return await analyse_llm(dialogue, model)
+
+    return list(await asyncio.gather(*(one(d) for d in dialogues)))
 
 
 def _fallback(dialogue: SeedDialogue, exc: ModelError) -> DialogueAnalysis:
