@@ -275,3 +275,10 @@ def test_an_ellipsis_after_a_round_with_nothing_extracted_continues_that_round()
     assert result.rounds[1].needs == ["round 0"] and result.rounds[1].continues == "round 0"
     assert answerable(result, [0, 1]) == [True, True]
     assert answerable(result, [1, 0]) == [False, True]
+
+
+@pytest.mark.parametrize("greeting", ["Hi Alex", "hello there", "Thanks Kuki!", "ok then"])
+def test_greetings_need_nothing(greeting: str) -> None:
+    (result,) = analyse_offline([SeedDialogue(id="s", rounds=[SeedRound(question=greeting)])])
+    assert result.rounds[0].needs == [] and result.rounds[0].self_contained is False
+    assert result.follow_up([0])[0].answerable is True

@@ -109,3 +109,6 @@ AUXILIARIES: Final[frozenset[str]] = _words(
     "be can could do have may might must shall should will would"
 )
 """Verbs that, alone in a question (``Did she?``), leave its verb phrase elided."""
+
+GREETINGS: Final[frozenset[str]] = _words("hi hello hey hiya bye goodbye thanks thank cheers")
+"""Words that open a greeting, which a name may follow (``Hi Alex``)."""

@@ -144,7 +144,16 @@ def _utterance(doc: Doc) -> Utterance:
     ref_at = {r.position: index for index, r in enumerate(references)}
     names = {m.position: m.name for m in mentions}
     clauses = _clauses(doc, names, ref_at)
-    formula = bool(lowered) and all(w in lex.FORMULAE for w in lowered)
+    formula = (
+        bool(lowered)
+        and (
+            all(w in lex.FORMULAE for w in lowered)
+            or (  # "Hi Alex", "Thanks Kuki": a greeting with a name
+                lowered[0] in lex.GREETINGS
+                and all(t.pos_ == "PROPN" or t.lower_ in lex.FORMULAE for t in words[1:])
+            )
+        )
+    )
     return Utterance(
         words=sum(any(c.isalnum() for c in w) for w in doc.text.split()),
         mentions=tuple(mentions),
