@@ -222,3 +222,15 @@ async def test_many_dialogues_are_analysed_concurrently_in_order() -> None:
     assert all(a.strategy is Strategy.LLM for a in analyses)
     assert all(a.rounds[1].needs == ["tom"] for a in analyses)
     assert len(model.requests) == 6 * 7
+
+
+async def test_the_story_is_shown_and_its_entities_are_in_context() -> None:
+    script = replies()
+    script[3]["story_entities"] = ["Tom", "the red kite"]
+    seed = DIALOGUE.model_copy(update={"story": "Tom bought a red kite on Saturday."})
+    model = ScriptedModel(script)
+    analysis = await analyse_llm(seed, model)
+    assert "Story: Tom bought a red kite on Saturday." in model.requests[0][-1]["content"]
+    assert analysis.story_introduces == ["tom", "kite"]
+    # With Tom and the kite in the story, rounds 1 and 3 are answerable anywhere.
+    assert [v.answerable for v in analysis.follow_up([3, 1, 0])] == [True, True, True]
