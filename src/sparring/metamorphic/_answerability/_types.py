@@ -53,6 +53,17 @@ class RoundAnalysis(BaseModel):
     needs: list[str] = Field(default_factory=list)
     introduces: list[str] = Field(default_factory=list)
     reason: str = ""
+    focus: str | None = Field(
+        default=None,
+        description="What an elliptical question right after this round continues: what "
+        "its reply states, else what its question asked, else its last fact or reference, "
+        "else the round itself ('round N').",
+    )
+    continues: str | None = Field(
+        default=None,
+        description="For an elliptical question: the focus it continues; it is answerable "
+        "only right after a round with that focus.",
+    )
 
 
 class RoundAnswerability(BaseModel):
@@ -88,10 +99,12 @@ class DialogueAnalysis(BaseModel):
         """Answerability of each round of the follow-up whose rounds come from the source
         rounds ``order`` (indexes into ``rounds``; repeats allowed). A self-contained
         question is answerable; another is answerable when every element it needs was
-        introduced by the story or by an earlier round of the follow-up. Raises
+        introduced by the story or by an earlier round of the follow-up, and, if it is
+        elliptical (``continues``), when the round right before it has that focus. Raises
         ``IndexError`` for an index outside the source dialogue."""
         context = set(self.story_introduces)
         verdicts: list[RoundAnswerability] = []
+        previous: RoundAnalysis | None = None
         for position, index in enumerate(order):
             if not 0 <= index < len(self.rounds):
                 raise IndexError(f"source round {index} is not in dialogue {self.dialogue_id}")
@@ -101,8 +114,18 @@ class DialogueAnalysis(BaseModel):
                 if analysis.self_contained
                 else [need for need in analysis.needs if need not in context]
             )
+            detached = (
+                not analysis.self_contained
+                and analysis.continues is not None
+                and analysis.continues not in missing
+                and (previous is None or previous.focus != analysis.continues)
+            )
+            if detached and analysis.continues is not None:
+                missing.append(analysis.continues)
             if analysis.self_contained:
                 reason = "self-contained question"
+            elif detached:
+                reason = f"elliptical: continues {analysis.continues}, not the round before it"
             elif missing:
                 reason = "needs " + ", ".join(missing) + " not yet in the context"
             else:
@@ -120,4 +143,5 @@ class DialogueAnalysis(BaseModel):
                 )
             )
             context.update(analysis.introduces)
+            previous = analysis
         return verdicts
