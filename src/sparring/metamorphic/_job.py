@@ -79,13 +79,11 @@ def default_analyser(model: TextModel | None) -> Analyser:
     spaCy one (``sparring.metamorphic._answerability``, imported only when used)."""
 
     async def analyse(dialogues: Sequence[SeedDialogue]) -> list[DialogueAnalysis]:
-        from sparring.metamorphic import _answerability as answerability
+        from sparring.metamorphic._answerability import analyse_llm_many, analyse_offline
 
         if model is None:
-            offline = answerability.analyse_offline  # type: ignore[attr-defined]
-            return list(await asyncio.to_thread(offline, dialogues))
-        llm = answerability.analyse_llm  # type: ignore[attr-defined]
-        return list(await asyncio.gather(*(llm(d, model) for d in dialogues)))
+            return list(await asyncio.to_thread(analyse_offline, dialogues))
+        return list(await analyse_llm_many(dialogues, model))
 
     return analyse
 
