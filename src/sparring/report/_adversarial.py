@@ -19,7 +19,13 @@ from sparring.adversarial import ADVERSARIAL_FILE, AdversarialResult, Adversaria
 from sparring.conversations import read_json_model
 from sparring.report._excerpt import conversation_href
 from sparring.report._plots import _figure, _svg
-from sparring.report._section import ReportSection, SectionHtml, render_template, report_section
+from sparring.report._section import (
+    ReportSection,
+    SectionHtml,
+    SectionOutcome,
+    render_template,
+    report_section,
+)
 from sparring.report._view import RunView
 from sparring.types import ModelUsage
 
@@ -147,6 +153,11 @@ class Adversarial(ReportSection):
 
     def applies(self, run: RunView) -> bool:
         return run.optional_file(ADVERSARIAL_FILE) is not None
+
+    def outcome(self, run: RunView) -> SectionOutcome | None:
+        return SectionOutcome(
+            "no verdict", "adversarial threads are scored by a judge, not passed or failed"
+        )
 
     def render(self, run: RunView) -> SectionHtml:
         path = run.optional_file(ADVERSARIAL_FILE)

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from sparring.metamorphic import METAMORPHIC_FILE, RelationCheck, read_metamorphic
 from sparring.report._excerpt import conversation_href
-from sparring.report._section import ReportSection, SectionHtml, fragment, report_section
+from sparring.report._section import (
+    ReportSection,
+    SectionHtml,
+    SectionOutcome,
+    fragment,
+    report_section,
+)
 from sparring.report._view import RunView
 
 BUGS_SHOWN = 100
@@ -45,8 +51,8 @@ answerability: <strong>{{ r.answerability or "—" }}</strong>.{% if not r.compl
 {{ counts(m.by_severity) }}{% if m.by_level %} · by level (gold answers):
 {{ counts(m.by_level) }}{% endif %}</p>
 {% if bugs %}
-<h3>Violations, source and follow-up side by side{% if hidden %}
-(first {{ bugs | length }}){% endif %}</h3>
+<h3>Violations, source and follow-up side by side{% if hidden %} (first
+{{ bugs | length }}){% endif %}</h3>
 {% for b in bugs %}
 <div class="failure">
 <div><span class="status status-fail">{{ b.relation }}</span>
@@ -90,6 +96,17 @@ class Metamorphic(ReportSection):
 
     def applies(self, run: RunView) -> bool:
         return run.optional_file(METAMORPHIC_FILE) is not None
+
+    def outcome(self, run: RunView) -> SectionOutcome | None:
+        result = read_metamorphic(run.path)
+        if result is None:
+            return None
+        bugs = result.metrics.bugs
+        if bugs:
+            return SectionOutcome("failed", f"{bugs} metamorphic relation violation(s)")
+        if result.metrics.checks:
+            return SectionOutcome("passed", f"{result.metrics.checks} metamorphic checks held")
+        return SectionOutcome("no verdict", "no metamorphic relation could be checked")
 
     def render(self, run: RunView) -> SectionHtml:
         result = read_metamorphic(run.path)

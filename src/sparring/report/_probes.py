@@ -14,7 +14,13 @@ from markupsafe import Markup
 from sparring.adversarial import PROBES_FILE, ProbeReport
 from sparring.conversations import read_json_model
 from sparring.report._excerpt import conversation_href, excerpt_html
-from sparring.report._section import ReportSection, SectionHtml, fragment, report_section
+from sparring.report._section import (
+    ReportSection,
+    SectionHtml,
+    SectionOutcome,
+    fragment,
+    report_section,
+)
 from sparring.report._view import RunView
 from sparring.results import Verdict
 
@@ -78,6 +84,19 @@ class Probes(ReportSection):
 
     def applies(self, run: RunView) -> bool:
         return run.optional_file(PROBES_FILE) is not None
+
+    def outcome(self, run: RunView) -> SectionOutcome | None:
+        path = run.optional_file(PROBES_FILE)
+        if path is None:
+            return None
+        verdicts = read_json_model(Path(path), ProbeReport).verdicts
+        failed = [v.rule for v in verdicts if v.status in ("fail", "error")]
+        passed = sum(v.status == "pass" for v in verdicts)
+        if failed:
+            return SectionOutcome("failed", f"{len(failed)} adversarial probe(s) failed")
+        if passed:
+            return SectionOutcome("passed", f"{passed} adversarial probe(s) passed")
+        return SectionOutcome("no verdict", "no adversarial probe could be judged")
 
     def render(self, run: RunView) -> SectionHtml:
         path = run.optional_file(PROBES_FILE)

@@ -31,7 +31,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib.resources import files
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 from markupsafe import Markup
@@ -72,6 +72,15 @@ class SectionHtml:
         return self.html if isinstance(self.html, Markup) else Markup.escape(self.html)
 
 
+@dataclass(frozen=True)
+class SectionOutcome:
+    """What a section's job concluded, for the verdict at the top of the report:
+    ``status`` ``passed``, ``failed`` or ``no verdict``, and one plain-text ``reason``."""
+
+    status: Literal["passed", "failed", "no verdict"]
+    reason: str
+
+
 class ReportSection(ABC):
     """One part of the report (see the module docstring). Subclasses set the class
     attributes ``name`` (letters, digits, ``-``, ``_``: the page anchor), ``title`` and
@@ -85,6 +94,11 @@ class ReportSection(ABC):
     def applies(self, run: RunView) -> bool:
         """Whether the section has anything to show for ``run``."""
         return True
+
+    def outcome(self, run: RunView) -> SectionOutcome | None:
+        """What the section's job concluded on ``run``, when it decides pass or fail (a
+        probe run, a metamorphic run); ``None`` (the default) when it does not."""
+        return None
 
     @abstractmethod
     def render(self, run: RunView) -> SectionHtml:

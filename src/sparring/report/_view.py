@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from sparring.check import CheckReport, RuleResult, Verdict
 from sparring.conversations import (
@@ -25,6 +25,9 @@ from sparring.conversations import (
     summarize,
 )
 from sparring.errors import Problem, UserInputError
+
+if TYPE_CHECKING:
+    from sparring.report._section import SectionOutcome
 
 VerdictStatus = Literal["passed", "failed", "no verdict"]
 
@@ -140,6 +143,22 @@ class RunView:
         return Counter(record.simulator for record in self.records)
 
     @cached_property
+    def section_outcomes(self) -> list[SectionOutcome]:
+        """What the jobs whose sections apply concluded (``ReportSection.outcome``): a
+        probe or metamorphic run decides pass or fail without check's rules."""
+        from sparring.report._section import sections
+
+        found: list[SectionOutcome] = []
+        for section in sections():
+            try:
+                outcome = section.outcome(self) if section.applies(self) else None
+            except Exception:  # a broken section shows its own error box; no verdict here
+                continue
+            if outcome is not None:
+                found.append(outcome)
+        return found
+
+    @cached_property
     def verdict(self) -> RunVerdict:
         """The overall verdict (see ``RunVerdict``)."""
         reasons: list[str] = []
@@ -153,10 +172,17 @@ class RunView:
         if generic:
             detail = ", ".join(f"{name} {len(items)}" for name, items in generic.items())
             reasons.append(f"generic failures: {detail}")
-        if failed or raised or generic:
+        outcomes = self.section_outcomes
+        reasons += [o.reason for o in outcomes if o.status == "failed"]
+        if failed or raised or generic or any(o.status == "failed" for o in outcomes):
             return RunVerdict("failed", reasons)
         if not self.records:
             return RunVerdict("no verdict", ["the run holds no conversations"])
+        if not self.check_reports and outcomes:
+            passed_jobs = [o.reason for o in outcomes if o.status == "passed"]
+            if passed_jobs:
+                return RunVerdict("passed", passed_jobs)
+            return RunVerdict("no verdict", [o.reason for o in outcomes])
         if not self.check_reports:
             return RunVerdict(
                 "no verdict",
