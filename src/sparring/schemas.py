@@ -43,6 +43,7 @@ SCHEMAS: Registry[SchemaSource] = Registry(
         "sparring.check",
         "sparring.explore",
         "sparring.evaluate",
+        "sparring.adversarial",
     ),
     unknown=UnknownSchema,
 )

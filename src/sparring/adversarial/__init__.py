@@ -110,6 +110,7 @@ from sparring.adversarial._weaknesses import (
     load_weaknesses,
     write_weaknesses,
 )
+from sparring.schemas import register_schema
 
 __all__ = [
     "ADVERSARIAL_FILE",
@@ -199,3 +200,7 @@ __all__ = [
     "weighted_difficulty",
     "write_weaknesses",
 ]
+
+register_schema("weaknesses", WeaknessFile)
+register_schema("rubric", Rubric)
+register_schema("answers", AnswersFile)
