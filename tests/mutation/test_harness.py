@@ -193,3 +193,23 @@ def test_what_fails_on_one_run_of_the_original_kills_nothing(
     assert result.original.flaky == ["timeout"]
     assert (tmp_path / "out" / "original-runs" / "2" / "manifest.json").is_file()
     assert all("timeout" not in m.killed_by for m in result.mutants)
+
+
+def test_rules_edited_while_the_job_runs_do_not_judge_its_mutants(tmp_path: Path) -> None:
+    job = settings(tmp_path, sample=2, seed=3)
+    rule = job.rules[0] / "confirms.yaml"
+    edited: list[str] = []
+
+    def edit(_: int) -> None:  # told the sample after the original ran
+        rule.write_text(rule.read_text().replace("'confirmed'", "'no such words'"))
+        edited.append("yes")
+
+    result = mutate_job(
+        job, tmp_path / "out", builder=FakeBuilder(), operators=OPERATORS, on_sample=edit
+    )
+    assert edited and "no such words" in rule.read_text()
+    snapshot = tmp_path / "out" / "inputs" / "rules" / "0-rules" / "confirms.yaml"
+    assert "'confirmed'" in snapshot.read_text()
+    # judged with the edited rule, every live mutant would be "killed" by confirms_the_order
+    for mutant in result.mutants:
+        assert (mutant.status, mutant.killed_by) == EXPECTED[mutant.id]

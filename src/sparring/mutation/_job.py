@@ -15,6 +15,7 @@ in ``out/mutation.json``, skipping the mutants already finished. The folder's la
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -83,11 +84,16 @@ class MutateSettings(JobSettings):
     serve_command: list[str] | None = None
     original_runs: int = Field(1, ge=1)
 
-    def plan(self) -> RunPlan:
+    def plan(self, root: Path | None = None) -> RunPlan:
+        """What every bot is run with; the profiles and rules are the copies the job took
+        into ``root/inputs`` when it started (``snapshot_inputs``), where there are any."""
+        profiles, rules = self.profiles, self.rules
+        if root is not None and (root / INPUTS).is_dir():
+            profiles, rules = _inputs(root, "profiles"), _inputs(root, "rules")
         return RunPlan(
             project=self.project,
-            profiles=self.profiles,
-            rules=self.rules,
+            profiles=profiles,
+            rules=rules,
             seed=self.seed,
             model=self.model,
             model_base_url=self.model_base_url,
@@ -95,6 +101,30 @@ class MutateSettings(JobSettings):
             concurrency=self.concurrency,
             max_turns=self.max_turns,
         )
+
+
+INPUTS = "inputs"
+"""The job folder's copy of its profiles and rules: editing the originals while a long job
+runs must not judge some mutants with other rules than the original."""
+
+
+def snapshot_inputs(settings: MutateSettings, root: Path) -> None:
+    """Copy the profiles and rules (files or folders) into ``root/inputs/{profiles,rules}/
+    <n>-<name>``."""
+    for kind, paths in (("profiles", settings.profiles), ("rules", settings.rules)):
+        folder = root / INPUTS / kind
+        folder.mkdir(parents=True, exist_ok=True)
+        for n, path in enumerate(paths):
+            target = folder / f"{n}-{path.name}"
+            if path.is_dir():
+                shutil.copytree(path, target, dirs_exist_ok=True)
+            else:
+                shutil.copyfile(path, target)
+
+
+def _inputs(root: Path, kind: str) -> list[Path]:
+    found = sorted((root / INPUTS / kind).iterdir(), key=lambda p: int(p.name.split("-")[0]))
+    return list(found)
 
 
 EXERCISED: dict[str, Callable[[Path, Iterable[Utterance]], Callable[[Location], bool]]] = {
@@ -186,6 +216,7 @@ async def mutate_job_async(
         sampled=[m.id for m in mutants],
     )
     root.mkdir(parents=True, exist_ok=True)
+    snapshot_inputs(settings, root)
     state.write(root)
     return await _finish(settings, builder, state, mutants, root, on_sample, on_mutant, operators)
 
@@ -225,7 +256,7 @@ async def _finish(
     on_mutant: OnMutant | None,
     operators: Sequence[MutationOperator] | None,
 ) -> MutationResult:
-    plan = settings.plan()
+    plan = settings.plan(root)
     if state.original is None:
         runs = await run_original(builder, plan, root, settings.original_runs)
         state.original = original_result(runs)
