@@ -158,13 +158,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dialogues", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=10)
-    parser.add_argument("--replay", type=int, default=40, help="seed dialogues replayed")
+    parser.add_argument(
+        "--replay", type=int, default=40, help="seed dialogues replayed (0: skip the replay)"
+    )
     parser.add_argument("--latency", type=float, default=0.05)
     parser.add_argument("--concurrency", type=int, default=20)
     args = parser.parse_args()
     print(json.dumps(bench_perturbation(args.dialogues, args.rounds), indent=2))
-    replay = asyncio.run(bench_replay(args.replay, args.latency, args.concurrency))
-    print(json.dumps(replay, indent=2))
+    if args.replay > 0:
+        replay = asyncio.run(bench_replay(args.replay, args.latency, args.concurrency))
+        print(json.dumps(replay, indent=2))
 
 
 if __name__ == "__main__":
