@@ -44,6 +44,28 @@ class StoryBot:
         if "crash" in t:
             raise RuntimeError("boom")
         return "You said: " + text
+
+
+class OrderBot:
+    """A task bot whose answers depend on its state, not on pronouns: the total exists
+    only once a pizza is ordered (``amnesic``: it also forgets the menu's prices)."""
+
+    def __init__(self, amnesic=False):
+        self.ordered = False
+        self.amnesic = amnesic
+
+    def respond(self, text):
+        t = text.lower()
+        if "menu" in t:
+            return "We have margherita and pepperoni."
+        if "want a pizza" in t:
+            self.ordered = True
+            return "One margherita, ordered."
+        if "cost" in t:
+            if self.ordered:
+                return "Your order costs $9.50 in total."
+            return "I do not know." if self.amnesic else "Pizzas cost from $8.00."
+        return "Sorry?"
 '''
 
 STORY = {
@@ -113,13 +135,14 @@ async def hand_analyser(dialogues: Sequence[SeedDialogue]) -> list[DialogueAnaly
     return out
 
 
-def write_bot(folder: Path, **kwargs: object) -> Path:
-    """A story bot in ``folder`` and its chatbot.yaml (python connector)."""
+def write_bot(folder: Path, bot: str = "StoryBot", **kwargs: object) -> Path:
+    """A local bot (``StoryBot`` or ``OrderBot``) in ``folder`` and its chatbot.yaml
+    (python connector)."""
     (folder / "storybot.py").write_text(BOT)
     lines = "".join(f"    {k}: {json.dumps(v)}\n" for k, v in kwargs.items())
     chatbot = folder / "chatbot.yaml"
     chatbot.write_text(
-        "connector: python\nparams:\n  target: storybot:StoryBot\n  path: .\n"
+        f"connector: python\nparams:\n  target: storybot:{bot}\n  path: .\n"
         + ("  kwargs:\n" + lines if lines else "")
     )
     return chatbot

@@ -284,3 +284,56 @@ def test_an_unreachable_chatbot_stops_before_anything_is_written(
     with pytest.raises(ChatbotUnreachable):
         metamorphic_job(settings(coqa_file, chatbot), tmp_path / "run", analyser=counting)
     assert not (tmp_path / "run").exists() and analysed == []
+
+
+ORDER = [
+    ("what is on the menu", "We have margherita and pepperoni."),
+    ("I want a pizza", "One margherita, ordered."),
+    ("how much will it cost", "Your order costs $9.50 in total."),
+]
+
+
+def test_a_round_that_depends_on_the_bots_state_is_held_to_mr1_only_in_its_context(
+    tmp_path: Path,
+) -> None:
+    """ "how much will it cost" has no pronoun to resolve, but asked alone it gets another
+    reply: moved before the order, a different reply is no bug. With the context probe
+    off, the same follow-ups report it as MR1 violations."""
+    seeds = make_run(tmp_path / "seeds", {"order": ORDER})
+    chatbot = write_bot(tmp_path, bot="OrderBot")
+    probed = metamorphic_job(
+        settings(seeds, chatbot, seed=1), tmp_path / "probed", analyser=hand_analyser
+    )
+    store = RunStore.open(tmp_path / "probed")
+    alone = store.read("order@isolated-2")
+    assert [t.text for t in alone.turns] == ["how much will it cost", "Pizzas cost from $8.00."]
+    assert link_of(alone).role == "isolated"  # type: ignore[union-attr]
+    assert "order@isolated-0" not in store.finished_ids()  # the source asks round 0 alone
+    assert probed.bugs == []
+    moved = [f for f in probed.follow_ups if f.note and "[2] depend on their context" in f.note]
+    assert moved, "the follow-ups that contain round 2 say it depends on its context"
+
+    unprobed = metamorphic_job(
+        settings(seeds, chatbot, seed=1, context_probe=False),
+        tmp_path / "unprobed",
+        analyser=hand_analyser,
+    )
+    assert unprobed.bugs and {b.relation for b in unprobed.bugs} <= {"MR1", "MR3"}
+    assert {b.source_round for b in unprobed.bugs} == {2}
+
+
+def test_a_state_dependent_round_in_its_own_context_is_still_held_to_mr1(
+    tmp_path: Path,
+) -> None:
+    """Text noise keeps every round after the same rounds as in the source: there the
+    state-dependent round is still held to MR1 (and its total to EX)."""
+    seeds = make_run(tmp_path / "seeds", {"order": ORDER})
+    result = metamorphic_job(
+        settings(seeds, write_bot(tmp_path, bot="OrderBot"), perturbations=["typos"], seed=2),
+        tmp_path / "run",
+        analyser=hand_analyser,
+    )
+    (follow_up,) = result.follow_ups
+    assert follow_up.order == [0, 1, 2]
+    assert follow_up.checks == 4  # MR1 on each of the three rounds, EX on the total
+    assert result.bugs == []

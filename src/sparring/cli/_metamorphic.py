@@ -73,6 +73,14 @@ def metamorphic_command(
             "are not checked (nondeterministic bots).",
         ),
     ] = 2,
+    context_probe: Annotated[
+        bool,
+        typer.Option(
+            "--context-probe/--no-context-probe",
+            help="Also ask each source round alone; rounds whose reply then changes depend "
+            "on their context (a task bot's state) and keep MR1/MR3 only where it is unchanged.",
+        ),
+    ] = True,
     probe: Annotated[
         bool, typer.Option("--probe/--no-probe", help="Check the chatbot answers before starting.")
     ] = True,
@@ -97,6 +105,7 @@ def metamorphic_command(
         concurrency=concurrency,
         seed=seed,
         source_replays=source_replays,
+        context_probe=context_probe,
         probe=probe,
         **({"perturbations": names} if names else {}),
     )

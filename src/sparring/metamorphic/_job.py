@@ -68,6 +68,8 @@ from sparring.types import TextModel
 PROBE_TIMEOUT = 10.0
 """Seconds the reachability probe waits for the chatbot."""
 SOURCE = "source"
+ISOLATED = "isolated"
+"""The role (and perturbation prefix) of a source round asked alone (``context_probe``)."""
 """The perturbation name of a question-answering seed's own replay."""
 Analyser = Callable[[Sequence[SeedDialogue]], Awaitable[list[DialogueAnalysis]]]
 """Analyses seed dialogues into answerability (one ``DialogueAnalysis`` per dialogue, in
@@ -139,7 +141,12 @@ async def metamorphic_job_async(
     follow_ups, unchanged = make_follow_ups(seeds, perturbations, settings.seed, method)
     by_seed = {s.id: s for s in seeds}
     items = _replay_items(
-        seeds, follow_ups, transformations, settings.seed, settings.source_replays
+        seeds,
+        follow_ups,
+        transformations,
+        settings.seed,
+        settings.source_replays,
+        settings.context_probe,
     )
     if settings.probe:
         await ensure_reachable(config, PROBE_TIMEOUT)
@@ -157,20 +164,28 @@ async def metamorphic_job_async(
         notes=[note] if note else [],
     )
     similarity = Similarity(method, THRESHOLDS[method])
-    judge = Judge(result, by_seed, analysis_of, similarity, out, settings.source_replays)
+    isolated = {s.id: (len(s.dialogue.rounds) - 1 if settings.context_probe else 0) for s in seeds}
+    judge = Judge(result, by_seed, analysis_of, similarity, out, settings.source_replays, isolated)
     judge.follow_ups = {f.id: f for f in follow_ups}
     judge.on_follow_up = on_follow_up
     for record in store.iter_records():
         judge.add(record)
     if on_start is not None:
         finished = store.finished_ids()
-        on_start(sum(1 for i in items if i.id not in finished and i.link.role != "source"))
+        on_start(sum(1 for i in items if i.id not in finished and i.link.role == "follow-up"))
     connector = create_connector(config, settings.chatbot.parent)
     try:
         await replay(items, connector, store, settings.concurrency, judge.add)
     finally:
         await connector.aclose()
     store.write_summary(summarize(store.iter_records()))
+    if settings.context_probe:
+        asked = sum(isolated.values())
+        dependent = sum(len(rounds) for rounds in judge.dependent.values())
+        result.notes.append(
+            f"context probe: {asked} source rounds asked alone, {dependent} depend on their "
+            "context (held to MR1 only after the same rounds as in the source)"
+        )
     result.complete = True
     judge.flush(force=True)
     return result
@@ -198,6 +213,7 @@ def _replay_items(
     transformations: Sequence[Transformation],
     seed: int,
     source_replays: int = 1,
+    context_probe: bool = False,
 ) -> list[ReplayItem]:
     by_seed = {s.id: s for s in seeds}
     items: list[ReplayItem] = []
@@ -207,6 +223,11 @@ def _replay_items(
         for repeat in range(source_replays):
             name = SOURCE if repeat == 0 else f"{SOURCE}-{repeat + 1}"
             items.append(_item(item, follow_up_id(item.id, name), name, order, questions, "source"))
+        if context_probe:
+            for index in order[1:]:  # the first round is asked alone by the source itself
+                name = f"{ISOLATED}-{index}"
+                record_id = follow_up_id(item.id, name)
+                items.append(_item(item, record_id, name, [index], [questions[index]], ISOLATED))
     for follow_up in follow_ups:
         item = by_seed[follow_up.seed]
         items.append(

@@ -1,5 +1,6 @@
 """Judging follow-ups as their records arrive: the source replays first (a round whose
-replies vary between them is nondeterministic and not checked), then every relation on
+replies vary between them is nondeterministic and not checked) and the source rounds asked
+alone (a round whose reply then changes depends on its context), then every relation on
 each follow-up, ``metamorphic.json`` rewritten as it goes."""
 
 from __future__ import annotations
@@ -30,11 +31,15 @@ class Judge:
         similarity: Similarity,
         out: Path,
         source_replays: int = 1,
+        isolated: dict[str, int] | None = None,
     ) -> None:
         self.result = result
         self.source_replays = source_replays
         self.sources: dict[str, dict[str, list[str | None]]] = {}
         self.unstable: dict[str, set[int]] = {}
+        self.isolated_expected = isolated or {}
+        self.isolated: dict[str, dict[int, str | None]] = {}
+        self.dependent: dict[str, set[int]] = {}
         self.seeds = seeds
         self.analyses = analyses
         self.similarity = similarity
@@ -51,19 +56,48 @@ class Judge:
         if link is None or link.seed not in self.seeds:
             return
         if link.role == "source":
-            replays = self.sources.setdefault(link.seed, {})
-            replays[record.id] = replies_of(record)
-            if len(replays) == self.source_replays:
-                first, *others = (replays[k] for k in sorted(replays))
-                self.source_replies[link.seed] = first
-                self.unstable[link.seed] = self._unstable(first, others)
-                for waiting in self.waiting.pop(link.seed, []):
-                    self._judge(waiting, link.seed)
+            self.sources.setdefault(link.seed, {})[record.id] = replies_of(record)
+            self._ready(link.seed)
+        elif link.role == "isolated":
+            replies = replies_of(record)
+            if link.order:
+                self.isolated.setdefault(link.seed, {})[link.order[0]] = (
+                    replies[0] if replies else None
+                )
+            self._ready(link.seed)
         elif link.seed in self.source_replies:
             self._judge(record, link.seed)
         else:
             self.waiting.setdefault(link.seed, []).append(record)
         self.flush()
+
+    def _ready(self, seed: str) -> None:
+        """Once every source replay and every isolated round of ``seed`` is in: the source
+        replies, the unstable and the context-dependent rounds, then the waiting
+        follow-ups."""
+        replays = self.sources.get(seed, {})
+        isolated = self.isolated.get(seed, {})
+        if seed in self.source_replies or len(replays) < self.source_replays:
+            return
+        if len(isolated) < self.isolated_expected.get(seed, 0):
+            return
+        first, *others = (replays[k] for k in sorted(replays))
+        self.source_replies[seed] = first
+        self.unstable[seed] = self._unstable(first, others)
+        self.dependent[seed] = self._dependent(first, isolated)
+        for waiting in self.waiting.pop(seed, []):
+            self._judge(waiting, seed)
+
+    def _dependent(self, source: list[str | None], alone: dict[int, str | None]) -> set[int]:
+        """Source rounds whose reply asked alone is not similar to their source reply."""
+        out = set()
+        for index, reply in alone.items():
+            reference = source[index] if index < len(source) else None
+            if reply is None or reference is None:
+                continue
+            if self.similarity(reply, reference) < self.similarity.threshold:
+                out.add(index)
+        return out
 
     def _unstable(self, first: list[str | None], others: list[list[str | None]]) -> set[int]:
         """Source rounds whose replies differ between the replays of the source."""
@@ -100,12 +134,20 @@ class Judge:
                 seed.gold,
                 record.started_at.date() if record.started_at else None,
                 self.unstable.get(seed_id, set()),
+                self.dependent.get(seed_id, set()),
             )
             bugs = [c for c in checks if not c.passed]
             summary.checks, summary.bugs = len(checks), len(bugs)
             skipped = sorted(self.unstable.get(seed_id, set()) & set(follow_up.order))
             if skipped:
                 summary.note = f"source rounds {skipped} not checked: their replies vary"
+            dependent = sorted(self.dependent.get(seed_id, set()) & set(follow_up.order))
+            if dependent:
+                note = (
+                    f"source rounds {dependent} depend on their context for this bot: held "
+                    "to MR1 only after the same rounds as in the source"
+                )
+                summary.note = f"{summary.note}; {note}" if summary.note else note
             if not checks:
                 summary.note = summary.note or (
                     "no round got replies on both sides" if record.errors else "no relation applied"

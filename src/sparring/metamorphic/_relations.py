@@ -16,7 +16,11 @@ After MORTAR (Guo et al., arXiv 2412.15557, §3.4), with the answerability of ev
   — amounts of money, e-mail addresses, phone numbers, times (``sparring.values``) — and
   identifiers of the same format (``AB-1234`` → ``AA-9999``).
 
-Text-level follow-ups (METAL) keep their rounds in order, so MR1 applies to every round.
+A round whose reply changes when it is asked alone depends on its context for this bot
+(``dependent``: a task bot's state, "how much will it cost" before and after the order):
+MR1 is not asserted on it where the rounds before it are not the source's, nor MR3
+between its occurrences (each has other rounds before it). Text-level follow-ups (METAL)
+keep their rounds in order, so MR1 applies to every round.
 With gold answers each bug gets a level: L1 the source reply matched the gold answer and
 the follow-up's did not, L2 the reverse, L3 neither.
 """
@@ -78,6 +82,7 @@ def check_follow_up(
     gold: Sequence[str] | None = None,
     reference_date: date | None = None,
     unstable: Collection[int] = (),
+    dependent: Collection[int] = (),
 ) -> list[RelationCheck]:
     """Every relation check on one follow-up (passed and violated). ``source_replies``
     holds the source reply per source round, ``replies`` the follow-up's per round
@@ -93,13 +98,15 @@ def check_follow_up(
             continue
         base = _base(follow_up, position, verdict, source[index], reference, reply, gold)
         same = verdict.answerable == source[index].answerable
-        out.append(_similar_check(base, "MR1" if same else "MR2", same, similarity, gold))
+        moved = list(follow_up.order[:position]) != list(range(index))
+        if not (same and index in dependent and moved):
+            out.append(_similar_check(base, "MR1" if same else "MR2", same, similarity, gold))
         if follow_up.order[:position].count(index) == 0:
             exact = _exact_check(base, follow_up.order, position, reference_date)
             if exact is not None:
                 out.append(exact)
     kept = [None if i in unstable else r for i, r in zip(follow_up.order, replies, strict=False)]
-    out.extend(_group_checks(follow_up, rounds, kept, similarity, gold))
+    out.extend(_group_checks(follow_up, rounds, kept, similarity, gold, dependent))
     return out
 
 
@@ -210,8 +217,10 @@ def _group_checks(
     replies: Sequence[str | None],
     similarity: Similarity,
     gold: Sequence[str] | None,
+    dependent: Collection[int] = (),
 ) -> list[RelationCheck]:
-    """MR3 and MR4 over the occurrences of each duplicated source round."""
+    """MR3 and MR4 over the occurrences of each duplicated source round (MR3 not for a
+    ``dependent`` one: each occurrence has other rounds before it)."""
     out: list[RelationCheck] = []
     positions: dict[int, list[int]] = {}
     for position, index in enumerate(follow_up.order):
@@ -232,6 +241,8 @@ def _group_checks(
                     )
                 continue
             relation_ref = first_of[answerable]
+            if follow_up.order[position] in dependent:
+                continue
             out.append(
                 _pair(follow_up, rounds, replies, relation_ref, position, "MR3", similarity, gold)
             )

@@ -25,7 +25,12 @@ class MetamorphicSettings(JobSettings):
     TF-IDF); ``concurrency``: follow-ups replayed at once; ``seed``: of every perturbation;
     ``source_replays``: how many times each seed's unperturbed sequence is replayed — with
     2 or more, a source round whose replies differ between the replays is nondeterministic
-    (a bot choosing among templates) and no relation is checked on it.
+    (a bot choosing among templates) and no relation is checked on it;
+    ``context_probe``: each source round after the first is also asked alone (with the
+    story, if any) — a round whose reply then differs from its source reply depends on its
+    context for this bot (a task bot's state: "how much will it cost" before and after the
+    order), so MR1 and MR3 are not asserted on it where a perturbation changed the rounds
+    before it.
     """
 
     job: ClassVar[str] = "metamorphic"
@@ -42,6 +47,7 @@ class MetamorphicSettings(JobSettings):
     concurrency: int = Field(default=4, ge=1)
     seed: int = 0
     source_replays: int = Field(default=2, ge=1)
+    context_probe: bool = True
     probe: bool = True
 
 
