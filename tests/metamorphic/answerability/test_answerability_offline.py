@@ -282,3 +282,20 @@ def test_greetings_need_nothing(greeting: str) -> None:
     (result,) = analyse_offline([SeedDialogue(id="s", rounds=[SeedRound(question=greeting)])])
     assert result.rounds[0].needs == [] and result.rounds[0].self_contained is False
     assert result.follow_up([0])[0].answerable is True
+
+
+def test_a_button_payload_is_a_command_that_needs_nothing() -> None:
+    """A task bot's button sends ``/inform{"size": "small"}`` as the user turn: no words to
+    resolve, under three "words", yet self-contained wherever it moves."""
+    dialogue = SeedDialogue(
+        id="buttons",
+        rounds=[
+            SeedRound(question="I want a pizza", answer="Which size?"),
+            SeedRound(question='/inform{"size":"small"}', answer="Which drink?"),
+            SeedRound(question="/deny", answer="Your order is confirmed."),
+        ],
+    )
+    (analysis,) = analyse_offline([dialogue])
+    assert [r.self_contained for r in analysis.rounds] == [True, True, True]
+    assert "button payload" in analysis.rounds[1].reason
+    assert all(v.answerable for v in analysis.follow_up([2, 1, 0]))

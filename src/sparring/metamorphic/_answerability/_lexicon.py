@@ -3,6 +3,7 @@ ellipsis markers and conversational formulae (English only, like the spaCy pipel
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 
@@ -112,3 +113,8 @@ AUXILIARIES: Final[frozenset[str]] = _words(
 
 GREETINGS: Final[frozenset[str]] = _words("hi hello hey hiya bye goodbye thanks thank cheers")
 """Words that open a greeting, which a name may follow (``Hi Alex``)."""
+
+BUTTON_PAYLOAD: Final = re.compile(r"^/[A-Za-z_][\w.-]*(\{.*\})?\s*$", re.DOTALL)
+"""A button's payload sent as the user turn (Rasa's ``/inform{"size": "small"}``): a
+command that carries its own values, not language; it needs nothing from the context."""
+PAYLOAD_REASON: Final = "a button payload (/intent{…}): a command, not language; needs nothing"

@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sparring.errors import ModelError
 from sparring.metamorphic._answerability._graph import fact
+from sparring.metamorphic._answerability._lexicon import BUTTON_PAYLOAD, PAYLOAD_REASON
 from sparring.metamorphic._answerability._offline import (
     MIN_SELF_CONTAINED_WORDS,
     NO_PREVIOUS_ROUND,
@@ -312,6 +313,17 @@ def _round(
     model worded it another way) is reduced to the two entities it links."""
     facts = [canon.fact(t) for t in triples]
     introduced = [canon.entity(x) for t in triples for x in (t.subject, t.object)]
+    if BUTTON_PAYLOAD.match(question):
+        focus = facts[-1] if facts else round_element(index)
+        introduces = list(dict.fromkeys([*introduced, *facts, *([] if facts else [focus])]))
+        return RoundAnalysis(
+            index=index,
+            question=question,
+            self_contained=True,
+            introduces=introduces,
+            reason=PAYLOAD_REASON,
+            focus=focus,
+        )
     words = sum(any(c.isalnum() for c in w) for w in question.split())
     said = decontextualised.self_contained if decontextualised is not None else False
     self_contained = said and words >= MIN_SELF_CONTAINED_WORDS

@@ -35,6 +35,7 @@ from sparring.metamorphic._answerability._graph import (
     fact,
     reference,
 )
+from sparring.metamorphic._answerability._lexicon import BUTTON_PAYLOAD, PAYLOAD_REASON
 from sparring.metamorphic._answerability._nlp import Slot, Utterance, parse_texts
 from sparring.metamorphic._answerability._types import (
     DialogueAnalysis,
@@ -96,6 +97,18 @@ def _round(
 ) -> tuple[RoundAnalysis, str | None]:
     """One source round: its analysis and its focus (what an ellipsis after it continues)."""
     q_part, a_part = 2 * index + 1, 2 * index + 2
+    if BUTTON_PAYLOAD.match(text):
+        a_refs = _walk(graph, answer, a_part) if answer is not None else []
+        introduces, focus = _introduces(graph, index, (question, []), (answer, a_refs), None)
+        payload = RoundAnalysis(
+            index=index,
+            question=text,
+            self_contained=True,
+            introduces=introduces,
+            reason=PAYLOAD_REASON,
+            focus=focus,
+        )
+        return payload, focus
     q_refs = _walk(graph, question, q_part)
     needs, notes = _needs(question, q_refs, q_part)
     continued = None
