@@ -34,7 +34,7 @@ def to_jsonpath(path: str) -> str:
 @lru_cache(maxsize=256)
 def compile_path(path: str) -> Any:
     """Compile ``path`` (dot path or JSONPath). Raises ``ValueError`` when it is invalid."""
-    from jsonpath_ng.ext import parse
+    from jsonpath_ng.ext.parser import parse
 
     try:
         return parse(to_jsonpath(path))
