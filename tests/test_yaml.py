@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from sparring._yaml import (
     LineMap,
     format_key,
+    load_yaml_model,
     load_yaml_with_lines,
     validation_problems,
     yaml_error_problem,
@@ -175,3 +176,27 @@ def test_an_unquoted_value_with_a_colon_says_to_quote_it(tmp_path: Path, text: s
     assert problem.line == 3
     assert "the value of `yields` contains" in problem.message
     assert "quote the whole value" in problem.message and "`|` block" in problem.message
+
+
+def test_load_yaml_model_locates_errors_and_takes_a_short_form(tmp_path: Path) -> None:
+    class Names(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        names: list[str]
+
+    def short(data: object) -> object:
+        return {"names": data} if isinstance(data, list) else data
+
+    good = tmp_path / "good.yaml"
+    good.write_text("- ada\n- bob\n")
+    assert load_yaml_model(good, Names, coerce=short).names == ["ada", "bob"]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("names: [ada]\nnmaes: [bob]\n")
+    with pytest.raises(ConfigError) as raised:
+        load_yaml_model(bad, Names)
+    assert [(p.line, p.key, p.message) for p in raised.value.problems] == [
+        (2, "nmaes", "unknown key")
+    ]
+    scalar = tmp_path / "scalar.yaml"
+    scalar.write_text("just text\n")
+    with pytest.raises(ConfigError, match="expected a list of names"):
+        load_yaml_model(scalar, Names, "a list of names", short)

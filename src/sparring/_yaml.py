@@ -10,6 +10,7 @@ problem the CLI prints names file, line and key (``sparring.errors.Problem``):
   that data into ``Problem``s, locating each error at the deepest key of its ``loc`` that
   exists in the file (a missing key is reported at its parent's line).
 - ``yaml_error_problem(path, exc)`` turns a ruamel ``YAMLError`` into a ``Problem``.
+- ``load_yaml_model(path, Model)`` does all of it for a file that is one mapping.
 
 The files are parsed by ruamel.yaml as YAML 1.2 (``yes``/``no``/``on`` are strings, not
 booleans, unlike PyYAML's YAML 1.1).
@@ -18,9 +19,9 @@ booleans, unlike PyYAML's YAML 1.1).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pydantic
 from ruamel.yaml import YAML
@@ -202,3 +203,28 @@ def validation_problems(
         message = _MESSAGES.get(error["type"], error["msg"])
         problems.append(Problem(file=str(path), line=line, key=format_key(key), message=message))
     return problems
+
+
+M = TypeVar("M", bound=pydantic.BaseModel)
+
+
+def load_yaml_model(
+    path: Path | str,
+    model: type[M],
+    expected: str = "a mapping",
+    coerce: Callable[[Any], Any] | None = None,
+) -> M:
+    """Read the YAML mapping in ``path`` into ``model``: the one way a user file becomes a
+    typed object. ``coerce`` may rewrite the plain data first (a shorthand form of the
+    file); ``expected`` says what the file should hold when it is not a mapping. Raises
+    ``ConfigError`` with one located problem (file, line, key) per error: unreadable
+    file, bad YAML, not a mapping, unknown or missing key, bad value."""
+    data, lines = load_yaml_with_lines(path)
+    if coerce is not None:
+        data = coerce(data)
+    if not isinstance(data, dict):
+        raise ConfigError(Problem(str(path), 1, "", f"expected {expected}"))
+    try:
+        return model.model_validate(data)
+    except pydantic.ValidationError as exc:
+        raise ConfigError(validation_problems(path, exc, lines)) from exc

@@ -18,10 +18,9 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from sparring._yaml import load_yaml_with_lines, validation_problems
-from sparring.errors import ConfigError, Problem
+from sparring._yaml import load_yaml_model
 
 DEFAULT_RUBRIC = "overall-utility"
 CRITERION_LOW, CRITERION_HIGH = 1, 5
@@ -95,10 +94,4 @@ def load_rubric(path: Path | str | None = None) -> Rubric:
     and key for every problem (no criteria, unknown keys, a weight ≤ 0, a level outside
     1–10, a criterion named twice)."""
     path = Path(path) if path is not None else default_rubric_path()
-    data, lines = load_yaml_with_lines(path)
-    if not isinstance(data, dict):
-        raise ConfigError(Problem(str(path), 1, "", "a mapping with `name` and `criteria`"))
-    try:
-        return Rubric.model_validate(data)
-    except ValidationError as exc:
-        raise ConfigError(validation_problems(path, exc, lines)) from exc
+    return load_yaml_model(path, Rubric, "a mapping with `name` and `criteria`")

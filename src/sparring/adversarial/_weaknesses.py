@@ -27,10 +27,9 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from sparring._yaml import load_yaml_with_lines, validation_problems
-from sparring.errors import ConfigError, Problem
+from sparring._yaml import load_yaml_model
 
 WEAKNESSES_FILE = "weaknesses.yaml"
 
@@ -102,14 +101,7 @@ class WeaknessFile(BaseModel):
 def load_weaknesses(path: Path | str) -> WeaknessFile:
     """Read a weaknesses file. Raises ``ConfigError`` naming file, line and key for every
     problem (unknown keys, missing fields, a duplicate id)."""
-    path = Path(path)
-    data, lines = load_yaml_with_lines(path)
-    if not isinstance(data, dict):
-        raise ConfigError(Problem(str(path), 1, "", "a mapping with a `weaknesses` list"))
-    try:
-        return WeaknessFile.model_validate(data)
-    except ValidationError as exc:
-        raise ConfigError(validation_problems(path, exc, lines)) from exc
+    return load_yaml_model(path, WeaknessFile, "a mapping with a `weaknesses` list")
 
 
 def write_weaknesses(file: WeaknessFile, path: Path | str) -> Path:

@@ -30,10 +30,9 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from sparring._yaml import load_yaml_with_lines, validation_problems
-from sparring.errors import ConfigError, Problem
+from sparring._yaml import load_yaml_model
 from sparring.language import iso_code
 from sparring.schemas import register_schema
 
@@ -147,13 +146,4 @@ def is_chatchecker_config(data: Any) -> bool:
 def load_chatchecker_config(path: Path | str) -> ChatCheckerConfig:
     """Read a ChatChecker ``config.yaml``. Raises ``ConfigError`` with file, line and key
     for every problem (YAML syntax, unknown or missing keys, wrong values)."""
-    path = Path(path)
-    data, lines = load_yaml_with_lines(path)
-    if not isinstance(data, dict):
-        raise ConfigError(
-            Problem(str(path), 1, "", "expected a mapping with `id` and `chatbot_info`")
-        )
-    try:
-        return ChatCheckerConfig.model_validate(data)
-    except ValidationError as exc:
-        raise ConfigError(validation_problems(path, exc, lines)) from exc
+    return load_yaml_model(path, ChatCheckerConfig, "a mapping with `id` and `chatbot_info`")

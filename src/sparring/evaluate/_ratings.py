@@ -21,13 +21,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
 
+from sparring._yaml import load_yaml_model
 from sparring.connectors import ChatbotInfo
 from sparring.conversations import ConversationRecord
 from sparring.errors import ModelError
 from sparring.evaluate._llm_detector import MODULE, usage_of
 from sparring.evaluate._prompts import prompt_text, rating_messages
 from sparring.evaluate._results import EVALUATION_SCHEMA_VERSION
-from sparring.evaluate._taxonomy import data_file, load_located
+from sparring.evaluate._taxonomy import data_file
 from sparring.llm import Model
 from sparring.types import ModelUsage
 
@@ -97,9 +98,8 @@ class DimensionSet(BaseModel):
 def load_dimensions(path: Path | str | None = None) -> DimensionSet:
     """The dimensions file ``path`` (``None``: the shipped ChatChecker dimensions). Raises
     ``ConfigError`` naming file, line and key."""
-    return load_located(
-        Path(path) if path is not None else data_file("dimensions.yaml"), DimensionSet
-    )
+    path = Path(path) if path is not None else data_file("dimensions.yaml")
+    return load_yaml_model(path, DimensionSet, "a mapping of rating dimensions")
 
 
 class DimensionRating(BaseModel):

@@ -26,17 +26,15 @@ from __future__ import annotations
 import re
 from importlib import resources
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from sparring._yaml import load_yaml_with_lines, validation_problems
+from sparring._yaml import load_yaml_model
 from sparring.connectors import ChatbotInfo
-from sparring.errors import ConfigError, Problem
 from sparring.schemas import register_schema
 
 Level = Literal["utterance", "response", "context", "society", "task"]
-M = TypeVar("M", bound=BaseModel)
 
 
 class ErrorType(BaseModel):
@@ -124,28 +122,16 @@ def data_file(name: str) -> Path:
     return Path(str(resources.files("sparring.evaluate").joinpath("data", name)))
 
 
-def load_located(path: Path, model: type[M]) -> M:
-    """Read a YAML data file into ``model``. Raises ``ConfigError`` with one located problem
-    (file, line, key) per error: unreadable file, bad YAML, unknown key, bad value."""
-    data, lines = load_yaml_with_lines(path)
-    if not isinstance(data, dict):
-        raise ConfigError(Problem(str(path), 1, "", "expected a mapping (e.g. `types:`)"))
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        raise ConfigError(validation_problems(path, exc, lines)) from exc
-
-
 DEFAULT_TAXONOMY = "taxonomy.yaml"
 
 
 def load_taxonomy(path: Path | str | None = None) -> Taxonomy:
     """The taxonomy in ``path`` (``None``: the default, 26 types), merged into the default
     when it says ``extends: default``. Raises ``ConfigError`` (file, line, key)."""
-    default = load_located(data_file(DEFAULT_TAXONOMY), Taxonomy)
+    default = load_yaml_model(data_file(DEFAULT_TAXONOMY), Taxonomy, "a mapping with `types`")
     if path is None:
         return default
-    taxonomy = load_located(Path(path), Taxonomy)
+    taxonomy = load_yaml_model(Path(path), Taxonomy, "a mapping with `types`")
     if taxonomy.extends != "default":
         return taxonomy
     own = {t.name: t for t in taxonomy.types}

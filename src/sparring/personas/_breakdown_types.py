@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from sparring._yaml import load_yaml_with_lines, validation_problems
-from sparring.errors import ConfigError, Problem
+from sparring._yaml import load_yaml_model
 
 
 class BreakdownType(BaseModel):
@@ -33,15 +32,12 @@ class _Types(BaseModel):
 def load_breakdown_types(path: Path | str) -> list[tuple[str, str]]:
     """The ``(name, description)`` pairs of a breakdown-types file, in file order.
     Raises ``ConfigError`` with file, line and key for every problem."""
-    path = Path(path)
-    data, lines = load_yaml_with_lines(path)
+    expected = "a mapping of breakdown type → description, or a list of {name, description}"
+    types = load_yaml_model(path, _Types, expected, _as_types).types
+    return [(t.name, t.description) for t in types]
+
+
+def _as_types(data: object) -> object:
     if isinstance(data, dict):
         data = [{"name": k, "description": v} for k, v in data.items()]
-    if not isinstance(data, list):
-        message = "a mapping of breakdown type → description, or a list of {name, description}"
-        raise ConfigError(Problem(str(path), 1, "", message))
-    try:
-        types = _Types.model_validate({"types": data}).types
-    except ValidationError as exc:
-        raise ConfigError(validation_problems(path, exc, lines)) from exc
-    return [(t.name, t.description) for t in types]
+    return {"types": data} if isinstance(data, list) else data

@@ -43,9 +43,9 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from sparring._yaml import load_yaml_with_lines, validation_problems
+from sparring._yaml import load_yaml_model
 from sparring.errors import ConfigError, Problem
 from sparring.schemas import register_schema
 
@@ -169,14 +169,7 @@ class PersonaFile(BaseModel):
 def load_persona_file(path: Path | str) -> PersonaFile:
     """Read and check one persona file. Raises ``ConfigError`` with every problem
     located (file, line, key), e.g. ``persona.yaml:4 [hobby]: unknown key``."""
-    path = Path(path)
-    data, lines = load_yaml_with_lines(path)
-    if not isinstance(data, dict):
-        raise ConfigError(Problem(str(path), 1, "", "a persona file is a mapping (name, task, …)"))
-    try:
-        return PersonaFile.model_validate(data)
-    except ValidationError as exc:
-        raise ConfigError(validation_problems(path, exc, lines)) from exc
+    return load_yaml_model(path, PersonaFile, "a persona file: a mapping (name, task, …)")
 
 
 def load_persona_files(paths: Iterable[Path | str]) -> list[tuple[Path, PersonaFile]]:

@@ -26,12 +26,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from sparring._fields import Regex
-from sparring._yaml import load_yaml_with_lines, validation_problems
+from sparring._yaml import load_yaml_model
 from sparring.adversarial._plan._common import MODULE, count
-from sparring.errors import ConfigError, ModelError, Problem
+from sparring.errors import ModelError
 from sparring.types import ModelUsage, TextModel
 
 MAX_QUESTIONS = 5
@@ -132,16 +132,14 @@ class TerminalInterviewer:
 def load_answers(path: Path | str) -> AnswersFile:
     """Read an answers file. Raises ``ConfigError`` naming file, line and key for every
     problem (unknown keys, an answer without text, a bad regex)."""
-    path = Path(path)
-    data, lines = load_yaml_with_lines(path)
+    return load_yaml_model(path, AnswersFile, "a mapping with an `answers` list", _plain_list)
+
+
+def _plain_list(data: object) -> object:
+    """A list of plain answers is the short form of ``answers: [{answer: …}, …]``."""
     if isinstance(data, list) and all(isinstance(item, str) for item in data):
-        data = {"answers": [{"answer": item} for item in data]}
-    if not isinstance(data, dict):
-        raise ConfigError(Problem(str(path), 1, "", "a mapping with an `answers` list"))
-    try:
-        return AnswersFile.model_validate(data)
-    except ValidationError as exc:
-        raise ConfigError(validation_problems(path, exc, lines)) from exc
+        return {"answers": [{"answer": item} for item in data]}
+    return data
 
 
 async def interview(

@@ -7,11 +7,9 @@ from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
-from pydantic import ValidationError
-
-from sparring._yaml import load_yaml_with_lines, validation_problems
+from sparring._yaml import load_yaml_model
 from sparring.adversarial._probes._model import ProbeSuite
-from sparring.errors import ConfigError, Problem, UnknownName, UserInputError
+from sparring.errors import Problem, UnknownName, UserInputError
 
 
 def builtin_suites() -> dict[str, Path]:
@@ -29,14 +27,7 @@ def load_probe_suite(path: Path | str) -> ProbeSuite:
     """Read one probe file. Raises ``ConfigError`` naming file, line and key for every
     problem: YAML syntax, unknown or missing keys, a bad oracle, a canary written in the
     probe's own turns, a duplicate probe id."""
-    path = Path(path)
-    data, lines = load_yaml_with_lines(path)
-    if not isinstance(data, dict):
-        raise ConfigError(Problem(str(path), 1, "", "expected a mapping with `suite` and `probes`"))
-    try:
-        return ProbeSuite.model_validate(data)
-    except ValidationError as exc:
-        raise ConfigError(validation_problems(path, exc, lines)) from exc
+    return load_yaml_model(path, ProbeSuite, "a mapping with `suite` and `probes`")
 
 
 def resolve_suites(specs: Sequence[str | Path]) -> list[tuple[ProbeSuite, Path]]:
