@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Coroutine, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ClassVar, Self, TypeVar
@@ -85,3 +85,15 @@ def _run_in_new_loop(coroutine: Coroutine[Any, Any, T]) -> T:
             loop.run_until_complete(loop.shutdown_default_executor())
         finally:
             loop.close()
+
+
+async def gather_bounded(calls: Iterable[Awaitable[T]], limit: int) -> list[T]:
+    """Await ``calls`` with at most ``limit`` (at least 1) running at once; the results in
+    the order of ``calls``. The first exception propagates, as with ``asyncio.gather``."""
+    gate = asyncio.Semaphore(max(1, limit))
+
+    async def run(call: Awaitable[T]) -> T:
+        async with gate:
+            return await call
+
+    return list(await asyncio.gather(*(run(c) for c in calls)))

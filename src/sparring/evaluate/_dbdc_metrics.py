@@ -23,7 +23,6 @@ figure and counted in ``unscored``.
 
 from __future__ import annotations
 
-import asyncio
 import math
 from collections.abc import Sequence
 
@@ -32,6 +31,7 @@ from pydantic import BaseModel
 from sparring.connectors import ChatbotInfo
 from sparring.evaluate._dbdc import DbdcDialogue, Label
 from sparring.evaluate._results import BreakdownDetector, ConversationBreakdowns, TurnBreakdown
+from sparring.jobs import gather_bounded
 
 Distribution = tuple[float, float, float]
 
@@ -201,13 +201,8 @@ async def evaluate_on_dbdc(
     ``concurrency`` at once) and score it against the annotators (``dbdc_metrics``).
     ``chatbot`` defaults to an empty ``ChatbotInfo`` (DBDC says nothing of the bots)."""
     info = chatbot or ChatbotInfo()
-    limit = asyncio.Semaphore(max(1, concurrency))
-
-    async def judge(dialogue: DbdcDialogue) -> ConversationBreakdowns:
-        async with limit:
-            return await detector.detect(dialogue.record(), info, list(taxonomy))
-
-    judged = await asyncio.gather(*(judge(d) for d in dialogues))
+    calls = (detector.detect(d.record(), info, list(taxonomy)) for d in dialogues)
+    judged = await gather_bounded(calls, concurrency)
     outcomes: list[TurnOutcome] = []
     unscored = 0
     for dialogue, result in zip(dialogues, judged, strict=True):

@@ -12,7 +12,6 @@ the offline assembly for that profile instead of losing it.
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 from sparring.errors import BudgetExceeded, ModelError
@@ -41,6 +40,7 @@ from sparring.explore._profiles_prompts import (
     repair_messages,
     variables_messages,
 )
+from sparring.jobs import gather_bounded
 from sparring.types import Strategy, TextModel
 
 MODULE = "explore.profiles"
@@ -77,13 +77,8 @@ async def generate_profiles(
     if not model.functionalities:
         return []
     scenarios = await _scenarios(model, llm)
-    limit = asyncio.Semaphore(max(1, min(concurrency, llm.concurrency)))
-
-    async def one(scenario: Scenario) -> GeneratedProfile:
-        async with limit:
-            return await _profile(model, llm, scenario, seed, nested_forward, max_repairs)
-
-    return list(await asyncio.gather(*(one(s) for s in scenarios)))
+    calls = (_profile(model, llm, s, seed, nested_forward, max_repairs) for s in scenarios)
+    return await gather_bounded(calls, min(concurrency, llm.concurrency))
 
 
 async def _scenarios(model: ExplorationModel, llm: TextModel) -> list[Scenario]:

@@ -12,16 +12,16 @@ any personas the batches left out; testers are personas too (``type: tester``,
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
 import unicodedata
-from collections.abc import Awaitable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal, TypeVar
 
 from sparring.connectors import ChatbotInfo
 from sparring.errors import ModelError, ModelRequired
+from sparring.jobs import gather_bounded
 from sparring.personas._prompts import (
     PersonaDraft,
     PersonaDrafts,
@@ -82,7 +82,7 @@ async def generate_personas(
     calls = [
         _drafts(model, generation_messages(chatbot, kind, size, _angles(rng), [])) for size in sizes
     ]
-    drafts = [d for batch in await _bounded(calls, model.concurrency) for d in batch][:n]
+    drafts = [d for batch in await gather_bounded(calls, model.concurrency) for d in batch][:n]
     if len(drafts) < n:
         names = [d.name for d in drafts]
         messages = generation_messages(chatbot, kind, n - len(drafts), _angles(rng), names)
@@ -115,7 +115,7 @@ async def tester_personas(
         return _persona(draft, "tester", targets=name)
 
     calls = [one(name, description) for name, description in breakdown_types]
-    return await _bounded(calls, model.concurrency)
+    return await gather_bounded(calls, model.concurrency)
 
 
 def offline_tester(name: str, description: str, chatbot: ChatbotInfo) -> PersonaFile:
@@ -179,14 +179,3 @@ async def _drafts(model: TextModel, messages: list[dict[str, str]]) -> list[Pers
 
 def _angles(rng: random.Random) -> list[str]:
     return rng.sample(_ANGLES, 3)
-
-
-async def _bounded(calls: Sequence[Awaitable[T]], limit: int) -> list[T]:
-    """Await ``calls`` with at most ``limit`` running at once; results in order."""
-    gate = asyncio.Semaphore(max(1, limit))
-
-    async def run(call: Awaitable[T]) -> T:
-        async with gate:
-            return await call
-
-    return list(await asyncio.gather(*(run(c) for c in calls)))

@@ -11,8 +11,7 @@ factory registered in ``SEARCH_PROVIDERS`` (entry-point group
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol, TypeVar
 
@@ -20,6 +19,7 @@ from pydantic import BaseModel, Field
 
 from sparring.adversarial._plan._common import MODULE, count
 from sparring.errors import ModelError, Problem, UserInputError
+from sparring.jobs import gather_bounded
 from sparring.registry import Registry
 from sparring.types import ModelUsage, TextModel
 
@@ -106,7 +106,7 @@ async def document_lessons(
         return await _lessons(model, agent, f"Document {name}:\n{cut}", name, usage)
 
     calls = [one(name, text) for name, text in documents]
-    return [lesson for batch in await _bounded(calls, model.concurrency) for lesson in batch]
+    return [lesson for batch in await gather_bounded(calls, model.concurrency) for lesson in batch]
 
 
 async def search_lessons(
@@ -148,14 +148,3 @@ async def _lessons(
     if not isinstance(parsed, LessonDrafts):
         raise ModelError(f"lessons from {source}: the reply is not a list of lessons")
     return [Lesson(text=text.strip(), source=source) for text in parsed.lessons if text.strip()]
-
-
-async def _bounded(calls: Sequence[Awaitable[T]], limit: int) -> list[T]:
-    """Await ``calls`` with at most ``limit`` running at once; results in order."""
-    gate = asyncio.Semaphore(max(1, limit))
-
-    async def run(call: Awaitable[T]) -> T:
-        async with gate:
-            return await call
-
-    return list(await asyncio.gather(*(run(c) for c in calls)))

@@ -25,7 +25,6 @@ step falls back to its offline strategy.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeVar
@@ -33,6 +32,7 @@ from typing import TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from sparring.errors import ModelError
+from sparring.jobs import gather_bounded
 from sparring.metamorphic._answerability._graph import fact
 from sparring.metamorphic._answerability._lexicon import BUTTON_PAYLOAD, PAYLOAD_REASON
 from sparring.metamorphic._answerability._offline import (
@@ -193,13 +193,7 @@ async def analyse_llm_many(
 ) -> list[DialogueAnalysis]:
     """``analyse_llm`` for each dialogue, at most ``model.concurrency`` dialogues at once
     (each one's seven calls run in turn); results in the order given."""
-    slots = asyncio.Semaphore(max(1, model.concurrency))
-
-    async def one(dialogue: SeedDialogue) -> DialogueAnalysis:
-        async with slots:
-            return await analyse_llm(dialogue, model)
-
-    return list(await asyncio.gather(*(one(d) for d in dialogues)))
+    return await gather_bounded((analyse_llm(d, model) for d in dialogues), model.concurrency)
 
 
 def _fallback(dialogue: SeedDialogue, exc: ModelError) -> DialogueAnalysis:
