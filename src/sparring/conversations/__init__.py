@@ -16,6 +16,7 @@ from sparring.conversations._import import (
     import_sensei_job,
 )
 from sparring.conversations._load import load_conversations
+from sparring.conversations._play import play_utterances, record_failure, reply_turn
 from sparring.conversations._records import (
     EMPTY_RESPONSE,
     MANIFEST_SCHEMA_VERSION,
@@ -103,11 +104,14 @@ __all__ = [
     "natural_key",
     "parse_sensei_buttons",
     "percentile",
+    "play_utterances",
     "read_chatchecker_dialogue",
     "read_json_model",
+    "record_failure",
     "record_file_name",
     "record_id_from_name",
     "render_summary",
+    "reply_turn",
     "sensei_path",
     "sensei_record",
     "sensei_serial",

@@ -13,22 +13,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from sparring.connectors import Connector, greeting_of
+from sparring.connectors import Connector
 from sparring.conversations import (
-    ConversationError,
     ConversationRecord,
-    ErrorCode,
-    FailureCause,
-    FinishReason,
     RunStore,
-    Turn,
+    play_utterances,
 )
-from sparring.errors import ChatbotFailure
 
 LINK_KEY = "metamorphic"
 """The key of a record's ``extra`` that links it to its metamorphic source."""
@@ -95,62 +89,14 @@ def replies_of(record: ConversationRecord) -> list[str | None]:
 
 async def replay_one(item: ReplayItem, connector: Connector) -> ConversationRecord:
     """Play ``item`` through ``connector``; never raises for the chatbot's failures."""
-    turns: list[Turn] = []
-    errors: list[ConversationError] = []
-    started = datetime.now(UTC)
-    finish = FinishReason.USER_ENDED
-    conversation = None
-    try:
-        conversation = await connector.open()
-        greeting = greeting_of(conversation)
-        if greeting is not None:
-            turns.append(_assistant(greeting.messages, greeting.buttons, greeting.latency))
-        for text in item.turns:
-            turns.append(Turn(role="user", text=text, timestamp=datetime.now(UTC)))
-            reply = await conversation.send(text)
-            turns.append(_assistant(reply.messages, reply.buttons, reply.latency))
-            if reply.ended:
-                finish = FinishReason.CHATBOT_ENDED
-                break
-    except ChatbotFailure as exc:
-        turn = sum(1 for t in turns if t.role == "user") - 1
-        errors.append(
-            ConversationError(
-                code=ErrorCode(exc.code),
-                message=str(exc) or exc.name,
-                turn=max(turn, 0),
-                cause=FailureCause(exc.cause),
-            )
-        )
-        finish = FinishReason.CHATBOT_ERROR
-    finally:
-        if conversation is not None:
-            await conversation.close()
-    ended = datetime.now(UTC)
-    return ConversationRecord(
+    record = ConversationRecord(
         id=item.id,
         profile=item.profile,
         simulator="metamorphic",
-        turns=turns,
-        errors=errors,
-        finish_reason=finish,
-        started_at=started,
-        ended_at=ended,
-        duration=(ended - started).total_seconds(),
         extra={LINK_KEY: item.link.model_dump(mode="json")},
         **item.base,
     )
-
-
-def _assistant(messages: list[str], buttons: list[Any], latency: float) -> Turn:
-    return Turn(
-        role="assistant",
-        text="\n".join(messages),
-        messages=list(messages),
-        buttons=list(buttons),
-        timestamp=datetime.now(UTC),
-        latency=latency,
-    )
+    return await play_utterances(connector, record, item.turns, keep_greeting=True)
 
 
 async def replay(

@@ -17,13 +17,13 @@ from datetime import UTC, datetime
 
 from sparring.connectors import Connector, Conversation, Reply, greeting_of, within_timeout
 from sparring.conversations import (
-    ConversationError,
     ConversationRecord,
     ErrorCode,
     FailureCause,
     FinishReason,
     Turn,
-    finish_reason_of_code,
+    record_failure,
+    reply_turn,
 )
 from sparring.errors import BudgetExceeded, ChatbotFailure, ModelError
 from sparring.llm import Meter, Model
@@ -83,11 +83,7 @@ class _Dialogue:
         self.clock = time.perf_counter()
 
     def fail(self, code: ErrorCode, message: str, cause: FailureCause | None = None) -> None:
-        turn = len(self.record.turns) - 1 if self.record.turns else None
-        self.record.errors.append(
-            ConversationError(code=code, message=message, turn=turn, cause=cause)
-        )
-        self.end(finish_reason_of_code(code))
+        record_failure(self.record, code, message, cause)
 
     def end(self, reason: FinishReason | None) -> None:
         """Record why the conversation ended; the first reason given stands."""
@@ -98,16 +94,7 @@ class _Dialogue:
         self.record.turns.append(Turn(role="user", text=text, timestamp=_now()))
 
     def add_reply(self, reply: Reply) -> None:
-        self.record.turns.append(
-            Turn(
-                role="assistant",
-                text=reply.text,
-                messages=list(reply.messages),
-                buttons=list(reply.buttons),
-                timestamp=_now(),
-                latency=reply.latency,
-            )
-        )
+        self.record.turns.append(reply_turn(reply))
 
 
 async def run_conversation(

@@ -5,22 +5,14 @@ on the conversation and judged ``error``; nothing here raises for the chatbot.""
 
 from __future__ import annotations
 
-import time
-from datetime import UTC, datetime
-
 from sparring.adversarial._probes._model import Probe
 from sparring.adversarial._probes._oracles import Reply, judge_oracle
-from sparring.connectors import Connector, Conversation, within_timeout
+from sparring.connectors import Connector
 from sparring.conversations import (
-    ConversationError,
     ConversationRecord,
-    ErrorCode,
-    FailureCause,
-    FinishReason,
     Turn,
-    finish_reason_of_code,
+    play_utterances,
 )
-from sparring.errors import ChatbotFailure
 from sparring.results import Evidence, Status, Verdict, verdict_from_evidence
 
 SIMULATOR = "probe"
@@ -31,10 +23,6 @@ def probe_id(suite: str, probe: Probe) -> str:
     """The id of ``probe`` in its ``suite``: ``<suite>/<probe id>``, also its
     conversation's id and its verdict's rule name."""
     return f"{suite}/{probe.id}"
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 async def run_probe(
@@ -48,7 +36,6 @@ async def run_probe(
     """Run ``probe`` in a new conversation and return its record (never raises for the
     chatbot). ``reply_timeout`` (seconds) caps each reply on top of the connector's own
     timeout; ``fallback`` is recorded for rules and reports."""
-    utterances = probe.utterances()
     record = ConversationRecord(
         id=probe_id(suite, probe),
         profile=f"probe:{suite}",
@@ -56,49 +43,14 @@ async def run_probe(
         goals=[probe.title],
         context=[f"category: {probe.category.value}"],
         fallback=fallback,
-        started_at=_now(),
     )
-    clock = time.perf_counter()
-    conversation: Conversation | None = None
-    try:
-        conversation = await connector.open()
-        for number, utterance in enumerate(utterances, start=1):
-            record.turns.append(Turn(role="user", text=utterance, timestamp=_now()))
-            reply = await within_timeout(conversation.send(utterance), reply_timeout)
-            record.turns.append(
-                Turn(
-                    role="assistant",
-                    text=reply.text,
-                    messages=list(reply.messages),
-                    buttons=list(reply.buttons),
-                    timestamp=_now(),
-                    latency=reply.latency,
-                )
-            )
-            if not reply.messages and not reply.buttons:
-                _fail(record, ErrorCode.NO_RESPONSE, "the chatbot returned an empty reply",
-                      FailureCause.EMPTY_REPLY)  # fmt: skip
-                break
-            if reply.ended and number < len(utterances):
-                record.finish_reason = FinishReason.CHATBOT_ENDED
-                break
-    except ChatbotFailure as exc:
-        _fail(record, ErrorCode(exc.code), str(exc) or exc.name, FailureCause(exc.cause))
-    finally:
-        if conversation is not None:
-            await conversation.close()
-    if record.finish_reason is None:
-        record.finish_reason = FinishReason.USER_ENDED
-        record.ended_by_user = True
-    record.ended_at = _now()
-    record.duration = round(time.perf_counter() - clock, 6)
-    return record
-
-
-def _fail(record: ConversationRecord, code: ErrorCode, message: str, cause: FailureCause) -> None:
-    turn = len(record.turns) - 1 if record.turns else None
-    record.errors.append(ConversationError(code=code, message=message, turn=turn, cause=cause))
-    record.finish_reason = finish_reason_of_code(code)
+    return await play_utterances(
+        connector,
+        record,
+        probe.utterances(),
+        reply_timeout=reply_timeout,
+        empty_reply_fails=True,
+    )
 
 
 def visible_text(turn: Turn) -> str:
