@@ -123,10 +123,12 @@ def write_project(target: Path, aiml_set: str = "alice") -> Path:
     for path in sorted(source.glob(AIML_SETS[aiml_set])):
         shutil.copyfile(path, target / "aiml" / path.name)
     shutil.copyfile(__file__, target / "alice_bot.py")
+    module_target = 'target: "alice_bot:AliceBot"'
     chatbot = (Path(__file__).parent / "chatbot.yaml").read_text(encoding="utf-8")
+    if module_target not in chatbot:
+        raise RuntimeError(f"examples/alice/chatbot.yaml no longer says {module_target}")
     chatbot = chatbot.replace(
-        'target: "alice_bot:AliceBot"',
-        'target: "alice_bot.py:AliceBot"\n  kwargs: {aiml_dir: aiml}',
+        module_target, 'target: "alice_bot.py:AliceBot"\n  kwargs: {aiml_dir: aiml}'
     )
     (target / "chatbot.yaml").write_text(chatbot, encoding="utf-8")
     return target

@@ -43,7 +43,8 @@ class Bot:
                     if reply == "!!slow-always":
                         time.sleep(2)
                     elif not once.exists():
-                        once.touch() if once.parent.is_dir() else None
+                        if once.parent.is_dir():
+                            once.touch()
                         time.sleep(2)
                     return "Pizzas cost 8$ to 16$."
                 return reply

@@ -147,6 +147,14 @@ async def test_a_command_that_dies_or_never_listens_is_stillborn(tmp_path: Path)
     missing = ServeCommandBuilder(["no-such-taskyto-serve"], chatbot)
     with pytest.raises(BuildFailed, match="not installed"):
         await missing.build(project, tmp_path / "w3")
+    not_executable = tmp_path / "serve.txt"
+    not_executable.write_text("not a program")
+    unstartable = ServeCommandBuilder([str(not_executable)], chatbot)
+    with pytest.raises(BuildFailed, match="could not start"):
+        await unstartable.build(project, tmp_path / "w4")
+    from sparring.mutation._builders import _reserved
+
+    assert not _reserved  # every port handed out went back
 
 
 def test_taskyto_projects_are_served_by_taskyto_serve_by_default(tmp_path: Path) -> None:

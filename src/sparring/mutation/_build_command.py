@@ -71,7 +71,11 @@ class ServeCommandBuilder:
         log = work / "logs" / "serve.log"
         built = BuiltBot(chatbot=work / "chatbot.yaml")
         started = time.monotonic()
-        process = await spawn(argv, cwd=project, env=env, log=log, what=f"server {argv[0]}")
+        try:
+            process = await spawn(argv, cwd=project, env=env, log=log, what=f"server {argv[0]}")
+        except OSError as exc:
+            release_ports([port])
+            raise BuildFailed(f"the serve command could not start: {exc}") from exc
 
         async def close() -> None:
             try:
