@@ -96,12 +96,14 @@ def _rasa_env() -> dict[str, str]:
     return env
 
 
-def _run(command: list[str], timeout: float, log_file: Path, what: str) -> None:
+def _run(
+    command: list[str], timeout: float, log_file: Path, what: str, cwd: Path = PROJECT
+) -> None:
     log_file.parent.mkdir(parents=True, exist_ok=True)
     with log_file.open("ab") as out:
         try:
             done = subprocess.run(
-                command, cwd=PROJECT, env=_rasa_env(), stdout=out, stderr=subprocess.STDOUT,
+                command, cwd=cwd, env=_rasa_env(), stdout=out, stderr=subprocess.STDOUT,
                 timeout=timeout, check=False,
             )  # fmt: skip
         except subprocess.TimeoutExpired as exc:
@@ -193,13 +195,19 @@ class RasaServers:
     """The action server and ``rasa run --enable-api`` on localhost, as child processes.
 
     Use as a context manager; ``url`` is the Rasa server's base URL once started.
+    ``project`` (the folder holding ``actions``) and ``venv`` default to the pizzeria's;
+    ``scripts/third_party_rasa.py`` passes a Rasa 1.10 bot and its venv, with
+    ``loopback_only=False`` (Rasa 1.10's ``rasa run`` has no ``-i``: it binds every interface).
     """
 
     def __init__(self, port: int = 5005, actions_port: int = 5055, model: Path | None = None,
-                 log_dir: Path | None = None) -> None:  # fmt: skip
+                 log_dir: Path | None = None, project: Path = PROJECT,
+                 venv: Path | None = None, loopback_only: bool = True) -> None:  # fmt: skip
         self.port, self.actions_port = port, actions_port
         self.model = model or model_path()
         self.log_dir = log_dir or cache_dir() / "logs"
+        self.project, self.venv = project, venv or venv_dir()
+        self.interface = ["-i", "127.0.0.1"] if loopback_only else []
         self.url = f"http://127.0.0.1:{port}"
         self._processes: list[subprocess.Popen[bytes]] = []
 
@@ -215,10 +223,10 @@ class RasaServers:
         endpoints.write_text(
             f'action_endpoint:\n  url: "http://127.0.0.1:{self.actions_port}/webhook"\n'
         )
-        rasa = str(venv_dir() / "bin" / "rasa")
+        rasa = str(self.venv / "bin" / "rasa")
         self._spawn([rasa, "run", "actions", "--port", str(self.actions_port)], "actions")
         self._spawn(
-            [rasa, "run", "--enable-api", "-i", "127.0.0.1", "--port", str(self.port),
+            [rasa, "run", "--enable-api", *self.interface, "--port", str(self.port),
              "-m", str(self.model), "--endpoints", str(endpoints),
              "--credentials", "credentials.yml"],
             "rasa",
@@ -227,7 +235,7 @@ class RasaServers:
     def _spawn(self, command: list[str], name: str) -> None:
         log = (self.log_dir / f"{name}-{self.port}.log").open("wb")
         process = subprocess.Popen(
-            command, cwd=PROJECT, env=_rasa_env(), stdout=log, stderr=subprocess.STDOUT,
+            command, cwd=self.project, env=_rasa_env(), stdout=log, stderr=subprocess.STDOUT,
             start_new_session=True,
         )  # fmt: skip
         log.close()

@@ -30,6 +30,13 @@ def rasa_bot() -> ModuleType:
     return load_example_module("sparring_example_rasa_bot", EXAMPLES / "pizzeria" / "rasa_bot.py")
 
 
+def third_party_rasa() -> ModuleType:
+    """``scripts/third_party_rasa.py``: the Rasa 1.10 bots of ``../shared/data/rasa-bots``."""
+    return load_example_module(
+        "sparring_third_party_rasa", REPO / "scripts" / "third_party_rasa.py"
+    )
+
+
 def catalogue() -> ModuleType:
     """The pizzeria's menu and price arithmetic (plain Python)."""
     path = EXAMPLES / "pizzeria" / "rasa" / "actions" / "catalogue.py"
@@ -49,4 +56,16 @@ class Pizzeria:
 
     url: str
     chatbot_yaml: Path
+    log_dir: Path
+
+
+@dataclass
+class ThirdPartyBot:
+    """A running third-party Rasa 1.10 bot: its URL, a ``chatbot.yaml`` (the ``rasa``
+    connector pointed at it, nothing else known about the bot) and its published project."""
+
+    name: str
+    url: str
+    chatbot_yaml: Path
+    project: Path
     log_dir: Path
