@@ -21,6 +21,8 @@ params:
       buttons: [{text: Yes, link: /affirm}]
     - match: boom
       error: crash
+    - match: silence
+      reply: []
 """
 
 
@@ -62,7 +64,8 @@ def test_show_unknown_connector_is_a_user_error() -> None:
 def test_chat_prints_greeting_buttons_replies_and_failures(chatbot: Path) -> None:
     stdin = "my name is Ann\nboom\n\nsomething\n/quit\nnever sent\n"
     result = CliRunner().invoke(app, ["chat", "--chatbot", str(chatbot)], input=stdin)
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # "boom" crashed: one message unanswered
+    assert "1 message(s) got no usable answer" in result.stderr
     out = result.stdout
     assert "bot> Hi! I take [pizza] orders." in out
     assert "- BUTTON TEXT: Menu LINK: /menu" in out
@@ -76,6 +79,13 @@ def test_chat_ends_at_eof(chatbot: Path) -> None:
     result = CliRunner().invoke(app, ["chat", "-c", str(chatbot)], input="my name is Bo\n")
     assert result.exit_code == 0
     assert "Nice to meet you, Bo." in result.stdout
+
+
+def test_chat_exits_1_on_an_empty_reply(chatbot: Path) -> None:
+    result = CliRunner().invoke(app, ["chat", "-c", str(chatbot)], input="my name is Al\nsilence\n")
+    assert result.exit_code == 1, result.output
+    assert "(empty reply)" in result.stdout
+    assert "response_path" in result.stderr
 
 
 def test_chat_with_a_bad_config_raises_a_located_config_error(tmp_path: Path) -> None:

@@ -112,14 +112,19 @@ def _print_reply(reply: Reply) -> None:
         console.print(Text(f"image: {image}", style="dim"), highlight=False)
 
 
-async def _chat_loop(chatbot: Path) -> bool:
-    """Chat until /quit or EOF; whether every message sent got a chatbot failure."""
+def _is_empty(reply: Reply) -> bool:
+    return not reply.text.strip() and not reply.images
+
+
+async def _chat_loop(chatbot: Path) -> int:
+    """Chat until /quit or EOF; the number of messages that got a chatbot failure (an
+    unparseable payload included) or an empty reply."""
     config = load_chatbot_config(chatbot)
     connector = create_connector(config)
     reached = await probe(connector)
     if not reached.reachable:
         raise ChatbotCrash(f"the chatbot cannot be reached: {reached.cause}")
-    sent = failed = 0
+    unanswered = 0
     try:
         conversation = await connector.open()
         try:
@@ -134,17 +139,19 @@ async def _chat_loop(chatbot: Path) -> bool:
                     break
                 if not line.strip():
                     continue
-                sent += 1
                 try:
-                    _print_reply(await conversation.send(line.rstrip("\n")))
+                    reply = await conversation.send(line.rstrip("\n"))
                 except ChatbotFailure as exc:
-                    failed += 1
+                    unanswered += 1
                     err_console.print(f"[bold red]{exc.name}[/] ({exc.code}): {exc}")
+                    continue
+                _print_reply(reply)
+                unanswered += _is_empty(reply)
         finally:
             await conversation.close()
     finally:
         await connector.aclose()
-    return sent > 0 and failed == sent
+    return unanswered
 
 
 @app.command("chat")
@@ -155,13 +162,19 @@ def chat(
 ) -> None:
     """Talk to the chatbot under test yourself: one line per message, /quit or EOF ends.
 
-    Exits 1 when the chatbot cannot be reached, or when every message got no answer.
+    Exits 1 when the chatbot cannot be reached, or when any message got no usable answer: a
+    failure, an unparseable payload, or an empty reply (often a wrong ``response_path``).
     """
     err_console.print(f"Chatting with {chatbot} — type {QUIT} (or Ctrl-D) to end.")
     try:
-        all_failed = asyncio.run(_chat_loop(chatbot))
+        unanswered = asyncio.run(_chat_loop(chatbot))
     except ChatbotFailure as exc:
         err_console.print(f"[bold red]{exc.name}[/] ({exc.code}): {exc}", soft_wrap=True)
         raise typer.Exit(1) from exc
-    if all_failed:
+    if unanswered:
+        err_console.print(
+            f"[bold red]{unanswered} message(s) got no usable answer[/] (empty or unparseable "
+            "reply, or a failure): check the connector's params, e.g. response_path.",
+            soft_wrap=True,
+        )
         raise typer.Exit(1)
