@@ -150,3 +150,19 @@ async def test_llamacpp_missing_file_and_guard(
     model = get_model(f"llamacpp/{gguf}")
     with pytest.raises(ModelError, match="disabled in tests"):
         await model.generate(HI, module="test")
+
+
+async def test_a_missing_key_reported_as_a_server_error_is_not_retried_and_named(
+    litellm_calls: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    litellm = _litellm.import_litellm()
+    error = litellm.InternalServerError(
+        "OpenAIException - Missing credentials. Please pass an `api_key`",
+        llm_provider="openai",
+        model="gpt-4o-mini",
+    )  # what LiteLLM 1.x raises for OpenAI without a key: a 500, which looks transient
+    model = get_model("gpt-4o-mini", retries=3, backoff=0.001, options={"mock_response": error})
+    with pytest.raises(ModelError, match="set OPENAI_API_KEY in the environment"):
+        await model.generate(HI, module="test")
+    assert len(litellm_calls) == 1

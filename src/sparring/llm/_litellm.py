@@ -3,13 +3,16 @@ OpenAI-compatible endpoint (``openai/<name>`` with a base URL).
 
 LiteLLM is imported on the first call (the import takes ~2 s), after setting
 ``LITELLM_LOCAL_MODEL_COST_MAP`` so it never fetches a price map. Its exceptions are
-translated here: rate limits, timeouts, 5xx and connection errors become
-``TransientModelError`` (retried by ``Model``), everything else ``ModelError``.
+translated here: an authentication failure (a missing or refused API key; LiteLLM reports
+OpenAI's missing key as a 500) is a ``ModelError`` naming the key to set, never retried;
+rate limits, timeouts, 5xx and connection errors become ``TransientModelError`` (retried by
+``Model``); everything else is a ``ModelError``.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
@@ -30,6 +33,24 @@ def import_litellm() -> ModuleType:
 
     litellm.suppress_debug_info = True  # no "Give Feedback / Get Help" banners on errors
     return litellm
+
+
+_AUTHENTICATION = re.compile(r"missing credentials|api[ _-]?key|authenticat|unauthori[sz]ed", re.I)
+
+
+def _is_authentication(litellm: ModuleType, exc: Exception) -> bool:
+    refused = (litellm.AuthenticationError, litellm.PermissionDeniedError)
+    if isinstance(exc, refused) or getattr(exc, "status_code", None) in (401, 403):
+        return True
+    return _AUTHENTICATION.search(str(exc)) is not None
+
+
+def _missing_keys(litellm: ModuleType, model: str) -> list[str]:
+    try:
+        found = litellm.validate_environment(model=model)
+    except Exception:
+        return []
+    return [str(key) for key in found.get("missing_keys", [])]
 
 
 def _is_transient(litellm: ModuleType, exc: Exception) -> bool:
@@ -78,6 +99,8 @@ class LiteLLMProvider:
         try:
             response = await litellm.acompletion(**kwargs)
         except Exception as exc:
+            if _is_authentication(litellm, exc):
+                raise ModelError(self._authentication_message(litellm, exc)) from exc
             if _is_transient(litellm, exc):
                 raise TransientModelError(f"{self.model}: {exc}") from exc
             raise ModelError(f"{self.model}: {type(exc).__name__}: {exc}") from exc
@@ -90,6 +113,15 @@ class LiteLLMProvider:
             completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
             cost=self._cost(litellm, response),
         )
+
+    def _authentication_message(self, litellm: ModuleType, exc: Exception) -> str:
+        missing = [] if self.api_key is not None else _missing_keys(litellm, self.model)
+        hint = (
+            f"set {' or '.join(missing)} in the environment (or the model's api_key)"
+            if missing
+            else "check the model's API key"
+        )
+        return f"{self.model}: authentication failed, not retried: {hint} ({exc})"
 
     def _arguments(self, litellm: ModuleType, request: CompletionRequest) -> dict[str, Any]:
         messages = list(request.messages)
