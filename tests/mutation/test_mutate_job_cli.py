@@ -35,7 +35,7 @@ def test_mutate_prints_the_score_the_killers_and_the_live_diffs(tmp_path: Path) 
     code, output, _ = mutate(tmp_path, "--out", str(tmp_path / "out"), "--workers", "2")
     assert code == 0, output
     assert "mutation score: 50% (3 killed, 3 live, 0 stillborn, 0 errors)" in output
-    assert "false positives (fail on the original): mentions_delivery" in output
+    assert "failing on the original (excluded): mentions_delivery" in output
     assert "confirms_the_order" in output  # the killed-by table
     assert "live: fake.drop_reply@replies.txt#reply:hours" in output
     assert "-hours :: " in output  # its diff

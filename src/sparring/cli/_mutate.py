@@ -101,7 +101,8 @@ def mutate_command(
     """Mutation testing: build and serve each mutant of the project, run the same profiles
     (same seed) and rules as on the original, and count the mutants the rules kill.
 
-    The original runs first: what fails on it is a false positive and kills nothing.
+    The original runs first: what fails on it is excluded ("failing on the original") and
+    kills nothing: a real defect of the bot or a rule that does not fit it, not a mutant's.
     Mutants that cannot be built are stillborn and not scored. Writes OUT/mutation.json
     and the report (OUT is the original's run; mutants are in OUT/mutants/).
 
@@ -185,7 +186,7 @@ def print_result(result: MutationResult, folder: Path) -> None:
     original = result.original
     if original is not None and original.false_positives:
         names = ", ".join(original.false_positives)
-        console.print(f"[yellow]false positives[/] (fail on the original): {escape(names)}")
+        console.print(f"[yellow]failing on the original (excluded)[/]: {escape(names)}")
         if original.flaky:
             flaky = ", ".join(original.flaky)
             console.print(
