@@ -27,6 +27,7 @@ class Received:
     path: str
     headers: dict[str, str]
     body: Any
+    raw: bytes = b""
 
 
 Route = Callable[[Received], Answer]
@@ -55,7 +56,7 @@ def make_handler(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
             except ValueError:
                 body = raw.decode(errors="replace")
             path = self.path.split("?")[0]
-            request = Received(self.command, self.path, dict(self.headers.items()), body)
+            request = Received(self.command, self.path, dict(self.headers.items()), body, raw)
             server.received.append(request)
             route = server.routes.get(path)
             answer = route(request) if route else Answer(404, {"error": "no route"})

@@ -1,4 +1,5 @@
-"""CLI commands: ``sparring connectors list|show NAME`` and ``sparring chat``."""
+"""CLI commands: ``sparring connectors list|show NAME``, ``sparring chat`` and
+``sparring import-connector``."""
 
 from __future__ import annotations
 
@@ -20,9 +21,11 @@ from sparring.connectors import (
     CONNECTORS,
     Reply,
     available_connectors,
+    chatbot_yaml,
     create_connector,
     get_connector,
     greeting_of,
+    import_connector,
     load_chatbot_config,
     probe,
 )
@@ -178,3 +181,42 @@ def chat(
             soft_wrap=True,
         )
         raise typer.Exit(1)
+
+
+@app.command("import-connector")
+def import_connector_command(
+    source: Annotated[
+        str | None,
+        typer.Argument(
+            help="SENSEI connector file, run.yml (or its project folder), TRACER "
+            "custom-connector YAML, or TECHNOLOGY:PARAMS (e.g. taskyto:base_url=http://host)."
+        ),
+    ] = None,
+    technology: Annotated[
+        str | None,
+        typer.Option("--technology", "-t", help="TRACER/SENSEI technology: rasa, taskyto, custom."),
+    ] = None,
+    connector_params: Annotated[
+        str | None,
+        typer.Option(
+            "--connector-params", help="TRACER's connector params: JSON or key=value,key=value."
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="chatbot.yaml to write (default: print it).")
+    ] = None,
+) -> None:
+    """Convert a SENSEI or TRACER connector description into a chatbot.yaml.
+
+    Every such file is also accepted as it is by ``--chatbot``; the differences from how
+    its own tool reads it are printed as warnings. Exits 2 for a file it cannot read.
+    """
+    config = import_connector(source, technology, connector_params)
+    for warning in config.warnings:
+        err_console.print(Text.assemble(("warning", "yellow"), f": {warning}"), soft_wrap=True)
+    text = chatbot_yaml(config)
+    if out is None:
+        console.print(Text(text.rstrip("\n")), soft_wrap=True, highlight=False)
+        return
+    out.write_text(text, encoding="utf-8")
+    err_console.print(f"wrote {out}")

@@ -35,10 +35,12 @@ def _kind(path: Path) -> str:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return "profile"  # the profile loader reports the problem with its line
+    from sparring.connectors import is_chatbot_file
+
+    if is_chatbot_file(data):
+        return "chatbot"
     items = data if isinstance(data, list) else [data]
     keys = {k for item in items if isinstance(item, dict) for k in item}
-    if "connector" in keys:
-        return "chatbot"
     if keys & _RULE_KEYS:
         return "rules"
     if "task" in keys and not keys & _PROFILE_KEYS:

@@ -4,7 +4,8 @@
 ``create_connector`` builds the connector, which opens one ``Conversation`` per dialogue.
 Built in: ``rasa``, ``taskyto``, ``rest`` (any JSON-over-HTTP API, SENSEI custom-connector
 files as is), ``openai`` (an OpenAI-compatible chat endpoint as the bot), ``python`` (a
-callable or class in process) and ``scripted`` (deterministic YAML rules). Third parties
+callable or class in process) and ``scripted`` (deterministic YAML rules). SENSEI's and
+TRACER's connector files and run.yml are read as they are (``import_connector``). Third parties
 register more with ``@connector`` and the entry-point group ``sparring.connectors``.
 """
 
@@ -19,7 +20,10 @@ from sparring.connectors._base import (
 from sparring.connectors._config import (
     ChatbotConfig,
     ChatbotInfo,
+    chatbot_yaml,
     create_connector,
+    import_connector,
+    is_chatbot_file,
     load_chatbot_config,
     recorded_info,
 )
@@ -60,12 +64,15 @@ __all__ = [
     "Reply",
     "UnknownConnector",
     "available_connectors",
+    "chatbot_yaml",
     "connector",
     "create_connector",
     "endpoint_of",
     "ensure_reachable",
     "get_connector",
     "greeting_of",
+    "import_connector",
+    "is_chatbot_file",
     "load_chatbot_config",
     "probe",
     "recorded_info",

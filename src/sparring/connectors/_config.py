@@ -13,6 +13,11 @@ The file's top level is exactly::
     user_simulation:           # optional: ChatChecker's user_simulation_config
       max_user_turns: 15
 
+SENSEI's connector files and run.yml, TRACER's custom-connector YAML and a
+``TECHNOLOGY:PARAMS`` string (TRACER's ``--technology`` with its ``--connector-params``)
+are read as they are (``_peer_files``); ``warnings`` says where sparring reads them
+differently from their tool.
+
 A ChatChecker chatbot is read two ways (``_chatchecker``): ``info: {chatchecker:
 path/to/config.yaml}`` fills ``info`` (keys written beside it win) and ``user_simulation``
 from ChatChecker's file; or ``load_chatbot_config`` is given ChatChecker's ``config.yaml``
@@ -26,6 +31,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+import yaml
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -48,6 +54,14 @@ from sparring.connectors._chatchecker import (
     load_chatchecker_config,
 )
 from sparring.connectors._pacing import PacedConnector
+from sparring.connectors._peer_files import (
+    PeerChatbot,
+    connector_spec,
+    from_spec,
+    load_peer_file,
+    peer_kind,
+)
+from sparring.connectors._peer_files import import_connector as _import_peer
 from sparring.connectors._registry import UnknownConnector, get_connector
 from sparring.connectors._secrets import UnsetVariables, resolve_params
 from sparring.errors import ConfigError, Problem
@@ -134,6 +148,7 @@ class ChatbotConfig(BaseModel):
 
     _source: Path | None = PrivateAttr(default=None)
     _lines: LineMap = PrivateAttr(default_factory=LineMap)
+    _warnings: list[Problem] = PrivateAttr(default_factory=list)
 
     @model_validator(mode="before")
     @classmethod
@@ -177,6 +192,12 @@ class ChatbotConfig(BaseModel):
         """The file this config was loaded from (``None`` when built in code)."""
         return self._source
 
+    @property
+    def warnings(self) -> list[Problem]:
+        """Where a SENSEI or TRACER connector file it was made of is read differently
+        from its own tool (empty for a chatbot.yaml)."""
+        return list(self._warnings)
+
 
 register_schema("chatbot", ChatbotConfig)
 
@@ -211,13 +232,18 @@ def load_chatbot_config(path: Path | str) -> ChatbotConfig:
     Raises ``ConfigError`` listing every problem with file, line and key: YAML syntax,
     an unknown connector name, unknown or invalid ``params`` keys, a bad ``info`` block.
     ``${ENV}`` references are kept as written (resolved by ``create_connector``).
-    ``path`` may be a ChatChecker ``config.yaml`` or a folder holding ``chatbot.yaml`` (else
-    ChatChecker's ``config.yaml``); see the module docstring.
+    ``path`` may be a ChatChecker ``config.yaml``, a folder holding ``chatbot.yaml`` (else
+    ChatChecker's ``config.yaml``, else SENSEI's ``run.yml``), a SENSEI or TRACER connector
+    file or a ``TECHNOLOGY:PARAMS`` string; see the module docstring.
     """
+    if not Path(path).exists() and connector_spec(str(path)) is not None:
+        return _from_peer(from_spec(str(path), Path.cwd()), None)
     path = _config_file(Path(path))
     data, lines = load_yaml_with_lines(path)
     if is_chatchecker_config(data):
         return _from_chatchecker(path)
+    if peer_kind(data) is not None:
+        return _from_peer(load_peer_file(path), path)
     if not isinstance(data, dict):
         raise ConfigError(
             Problem(str(path), 1, "", "expected a mapping with `connector:` and `params:`")
@@ -235,14 +261,66 @@ def load_chatbot_config(path: Path | str) -> ChatbotConfig:
     return config
 
 
+def is_chatbot_file(data: Any) -> bool:
+    """Whether parsed YAML describes a chatbot under test: a chatbot.yaml (``connector``),
+    ChatChecker's ``config.yaml``, or a SENSEI or TRACER connector file or run.yml."""
+    if peer_kind(data) is not None or is_chatchecker_config(data):
+        return True
+    return isinstance(data, dict) and "connector" in data
+
+
 def _config_file(path: Path) -> Path:
-    """``path`` itself, or for a folder its ``chatbot.yaml``, else its ``config.yaml``."""
+    """``path`` itself, or for a folder its ``chatbot.yaml``, else its ``config.yaml``
+    (ChatChecker), else its ``run.yml`` (SENSEI)."""
     if not path.is_dir():
         return path
-    for name in ("chatbot.yaml", "config.yaml"):
+    for name in ("chatbot.yaml", "config.yaml", "run.yml", "run.yaml"):
         if (path / name).is_file():
             return path / name
-    raise ConfigError(Problem(str(path), None, "", "no chatbot.yaml or config.yaml in this folder"))
+    raise ConfigError(
+        Problem(str(path), None, "", "no chatbot.yaml, config.yaml or run.yml in this folder")
+    )
+
+
+def import_connector(
+    source: str | None, technology: str | None = None, connector_params: str | None = None
+) -> ChatbotConfig:
+    """The chatbot config a SENSEI or TRACER connector file, SENSEI run.yml (or project
+    folder), ``TECHNOLOGY:PARAMS`` string, or ``technology`` with ``connector_params``
+    (TRACER's ``--technology``/``--connector-params``) stands for; its ``warnings`` say
+    where sparring reads it differently. Raises ``ConfigError`` with file, line and key."""
+    found = _import_peer(source, technology, connector_params)
+    path = Path(source) if source is not None and Path(source).exists() else None
+    return _from_peer(found, path)
+
+
+def chatbot_yaml(config: ChatbotConfig) -> str:
+    """``config`` as chatbot.yaml text: ``connector``, the ``params`` that differ from the
+    connector's defaults, and ``info``/``user_simulation`` when set."""
+    data: dict[str, Any] = {
+        "connector": config.connector,
+        "params": config.params.model_dump(mode="json", exclude_defaults=True),
+    }
+    info = config.info.model_dump(mode="json", exclude_defaults=True)
+    if info:
+        data["info"] = info
+    if config.user_simulation is not None:
+        data["user_simulation"] = config.user_simulation.model_dump(mode="json")
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+
+
+def _from_peer(found: PeerChatbot, path: Path | None) -> ChatbotConfig:
+    """The config a SENSEI or TRACER connector file stands for, with its warnings."""
+    try:
+        config = ChatbotConfig.model_validate(found.data)
+    except ValidationError as exc:
+        where = str(path) if path else "--chatbot"
+        raise ConfigError(
+            [Problem(where, None, format_key(e["loc"]), e["msg"]) for e in exc.errors()]
+        ) from exc
+    config._source = path
+    config._warnings = found.warnings
+    return config
 
 
 def _from_chatchecker(path: Path) -> ChatbotConfig:

@@ -71,19 +71,33 @@ class HttpClient:
         params: Mapping[str, Any] | None = None,
         headers: Mapping[str, str] | None = None,
         expect_json: bool = True,
+        content: bytes | None = None,
     ) -> Any:
         """Send one request; return the decoded JSON body (``None`` when the body is empty),
         with the secrets resolved from ``${ENV}`` hidden.
 
-        With ``expect_json=False`` the body's text is returned (secrets hidden too). Raises
+        With ``expect_json=False`` the body's text is returned (secrets hidden too).
+        ``content``, when given, is sent as the body byte for byte instead of ``json_body``
+        (as JSON unless ``headers`` name another ``Content-Type``). Raises
         ``ChatbotTimeout``, ``ChatbotCrash`` or ``BadPayload``.
         """
         redact = self._context.redact
         where = redact.text(f"{method} {url}")
         try:
-            response = await self._get_client().request(
-                method, url, json=json_body, params=params, headers=headers
-            )
+            if content is not None:
+                typed = {k.lower() for k in (*self._headers, *(headers or {}))}
+                extra = {} if "content-type" in typed else {"Content-Type": "application/json"}
+                response = await self._get_client().request(
+                    method,
+                    url,
+                    content=content,
+                    params=params,
+                    headers={**extra, **(headers or {})},
+                )
+            else:
+                response = await self._get_client().request(
+                    method, url, json=json_body, params=params, headers=headers
+                )
         except httpx.TimeoutException as exc:
             raise ChatbotTimeout(f"no reply within {self._timeout:g} s to {where}") from exc
         except (httpx.HTTPError, httpx.InvalidURL) as exc:

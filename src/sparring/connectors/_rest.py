@@ -86,6 +86,10 @@ class RestParams(ConnectorParams):
     """Optional request that opens a conversation before the first message."""
     session_id_path: str = "id"
     """Where ``new_conversation``'s reply holds the session id."""
+    json_style: Literal["compact", "python"] = "compact"
+    """How JSON bodies are written: ``compact`` (UTF-8, no spaces) or ``python`` (as
+    Python's ``json.dumps`` and the ``requests`` library write them: ASCII escapes, ``", "``
+    and ``": "`` separators), the bytes SENSEI and TRACER send."""
 
     _check_paths = field_validator(
         "response_path", "buttons_path", "images_path", "session_id_path"
@@ -161,6 +165,9 @@ class RestConnector:
         as_query = endpoint.method == "GET"
         if as_query and body is not None:
             body = _query_params(body)
+        content = None
+        if self._params.json_style == "python" and not as_query and body is not None:
+            content = json.dumps(body, allow_nan=False).encode("utf-8")
         request = self.http.request_json(
             endpoint.method,
             url,
@@ -168,6 +175,7 @@ class RestConnector:
             params=body if as_query else None,
             headers=headers,
             expect_json=self._params.response_format == "json",
+            content=content,
         )
         what = "reply" if endpoint is self._params.send_message else "new conversation"
         return await timed_reply(request, timeout, self.context.redact, parse, what)
