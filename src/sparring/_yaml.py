@@ -14,24 +14,42 @@ problem the CLI prints names file, line and key (``sparring.errors.Problem``):
 
 The files are parsed by ruamel.yaml as YAML 1.2 (``yes``/``no``/``on`` are strings, not
 booleans, unlike PyYAML's YAML 1.1).
+
+Files come from anywhere, so every read is bounded before anything is built from it
+(``read_yaml_text`` and ``check_yaml_limits``, which other YAML readers call too): at most
+``MAX_FILE_BYTES`` bytes, collections nested at most ``MAX_DEPTH`` deep, and at most
+``MAX_NODES`` nodes once every alias is expanded (an 8-line "billion laughs" alias bomb
+would otherwise grow without end). A folder or a symbolic-link loop where a file is
+expected, a NUL byte, and a file over a limit raise ``ConfigError`` naming the file and
+the line.
 """
 
 from __future__ import annotations
 
+import errno
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pydantic
+import yaml
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.scalarbool import ScalarBoolean
 
 from sparring.errors import ConfigError, Problem
 
 KeyPath = tuple[str | int, ...]
+
+MAX_FILE_BYTES = 8 * 1024 * 1024
+"""Largest YAML file read, in bytes (8 MiB; the largest real file seen is under 1 MiB)."""
+MAX_DEPTH = 100
+"""Deepest nesting of mappings and lists in a YAML document (real files use under 10)."""
+MAX_NODES = 1_000_000
+"""Most nodes (scalars, mappings, lists) in one file once every alias is expanded."""
 
 _MESSAGES = {
     "extra_forbidden": "unknown key",
@@ -123,6 +141,9 @@ def yaml_error_problem(path: Path | str, exc: YAMLError, text: str | None = None
     ``text`` (the file's content) lets it explain an unquoted value with ``": "``."""
     line: int | None = None
     message = str(exc)
+    if isinstance(exc, ReaderError) and text is not None:  # marks a character, not a line
+        line = text.count("\n", 0, exc.position) + 1
+        message = f"{exc.reason} (character {exc.character!r})"
     if isinstance(exc, MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
         line = None if mark is None else mark.line + 1
@@ -133,19 +154,107 @@ def yaml_error_problem(path: Path | str, exc: YAMLError, text: str | None = None
     return Problem(file=str(path), line=line, key="", message=f"invalid YAML: {message}")
 
 
+def read_yaml_text(path: Path | str) -> str:
+    """The text of the YAML file ``path``, checked before it is parsed.
+
+    Raises ``ConfigError`` naming the file when it is missing, a folder, a symbolic-link
+    loop, larger than ``MAX_FILE_BYTES``, not UTF-8, or holds a NUL byte (with its line).
+    """
+    path = Path(path)
+    try:
+        if path.is_dir():
+            raise ConfigError(Problem(str(path), None, "", "is a folder; expected a YAML file"))
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise ConfigError(
+                Problem(
+                    str(path),
+                    None,
+                    "",
+                    f"file is {size:,} bytes; YAML files are limited to {MAX_FILE_BYTES:,}",
+                )
+            )
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        message = f"cannot read file: {_reason(exc)}"
+        raise ConfigError(Problem(str(path), None, "", message)) from exc
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise ConfigError(Problem(str(path), line, "", "NUL byte (\\0): not a text file"))
+    return text
+
+
+def _reason(exc: OSError | UnicodeDecodeError) -> str:
+    if isinstance(exc, UnicodeDecodeError):
+        return f"not UTF-8 text (byte {exc.start})"
+    if exc.errno == errno.ELOOP:
+        return "symbolic-link loop"
+    return exc.strerror or str(exc)
+
+
+def check_yaml_limits(path: Path | str, text: str) -> None:
+    """Raise ``ConfigError`` at the offending line when ``text`` (the YAML in ``path``, any
+    number of documents) nests deeper than ``MAX_DEPTH`` or expands to more than
+    ``MAX_NODES`` nodes through its aliases; YAML syntax errors are left to the loader.
+
+    Reads the parser's events only (memory stays proportional to the text), with libyaml
+    where PyYAML has it (fast on pathological nesting) and ruamel.yaml otherwise or when
+    libyaml rejects the text; an anchored node's expanded size is counted once and added
+    at each alias of it.
+    """
+    if yaml.__with_libyaml__:
+        try:
+            _count_nodes(path, yaml.parse(text, Loader=yaml.CSafeLoader))
+            return
+        except yaml.YAMLError:
+            pass
+    try:
+        _count_nodes(path, YAML(typ="rt").parse(text))
+    except YAMLError:
+        return
+
+
+def _count_nodes(path: Path | str, events: Iterable[Any]) -> None:
+    """Walk PyYAML's or ruamel's parser ``events`` (same class names) within the limits."""
+    sizes: dict[str, int] = {}
+    starts: list[tuple[int, str | None]] = []  # (nodes counted before it, anchor)
+    nodes = 0
+    for event in events:
+        kind = type(event).__name__
+        if kind in ("MappingStartEvent", "SequenceStartEvent"):
+            starts.append((nodes, event.anchor))
+            nodes += 1
+            if len(starts) > MAX_DEPTH:
+                raise _limit(path, event, f"nested deeper than {MAX_DEPTH} levels")
+        elif kind in ("MappingEndEvent", "SequenceEndEvent"):
+            before, anchor = starts.pop()
+            if anchor is not None:
+                sizes[anchor] = nodes - before
+        elif kind == "AliasEvent":
+            nodes += sizes.get(event.anchor, 1)
+        elif kind == "ScalarEvent":
+            nodes += 1
+            if event.anchor is not None:
+                sizes[event.anchor] = 1
+        if nodes > MAX_NODES:
+            raise _limit(path, event, f"expands to more than {MAX_NODES:,} values (an alias bomb?)")
+
+
+def _limit(path: Path | str, event: Any, message: str) -> ConfigError:
+    mark = event.start_mark
+    return ConfigError(Problem(str(path), None if mark is None else mark.line + 1, "", message))
+
+
 def load_yaml_with_lines(path: Path | str) -> tuple[Any, LineMap]:
     """Read one YAML document as plain Python data with the line of every key.
 
     An empty file gives ``None``. Raises ``ConfigError`` (with the line where known) when
-    the file cannot be read, is not valid YAML or repeats a key.
+    the file cannot be read, is not valid YAML, repeats a key or exceeds a limit
+    (``read_yaml_text``, ``check_yaml_limits``).
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(
-            Problem(file=str(path), line=None, key="", message=f"cannot read file: {exc}")
-        ) from exc
+    text = read_yaml_text(path)
+    check_yaml_limits(path, text)
     try:
         document = YAML(typ="rt").load(text)
     except YAMLError as exc:
@@ -161,7 +270,8 @@ def _plain(node: Any, path: KeyPath, lines: dict[KeyPath, int]) -> Any:
         for key, value in node.items():
             plain_key = _plain_scalar(key)
             child = (*path, plain_key)
-            lines[child] = node.lc.key(key)[0] + 1
+            position = (node.lc.data or {}).get(key)  # a key merged through ``<<`` has none
+            lines[child] = lines[path] if position is None else position[0] + 1
             result[plain_key] = _plain(value, child, lines)
         return result
     if isinstance(node, CommentedSeq):

@@ -110,7 +110,7 @@ def test_script_with_unknown_key_and_bad_regex_is_located(tmp_path: Path) -> Non
 
 
 def test_missing_or_unparsable_script_is_a_user_error(tmp_path: Path) -> None:
-    with pytest.raises(UserInputError, match="cannot read script"):
+    with pytest.raises(UserInputError, match="cannot read file"):
         get_model(f"scripted:{tmp_path / 'absent.yaml'}")
     path = _write(tmp_path, "s.yaml", "replies: [a\n")
     with pytest.raises(UserInputError, match="not valid YAML"):

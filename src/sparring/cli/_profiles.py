@@ -15,16 +15,16 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-import yaml
 from rich.markup import escape
 
+from sparring._yaml import load_yaml_with_lines
 from sparring.cli._app import EXIT_USER_ERROR, app, console, err_console
 from sparring.cli._cross_checks import connector_problems, rule_variable_problems
 from sparring.errors import ConfigError, Problem, UserInputError
 from sparring.profiles import Profile, check_profiles, load_persona_file, profile_files
 from sparring.schemas import json_schema
 
-_RULE_KEYS = frozenset({"oracle", "then", "if", "when", "yields", "on-error"})
+_RULE_KEYS = frozenset({"oracle", "then", "if", "when", "yields", "on-error", "rules"})
 _PROFILE_KEYS = frozenset({"test_name", "llm", "user", "chatbot", "conversation"})
 
 
@@ -32,8 +32,8 @@ def _kind(path: Path) -> str:
     """``chatbot``, ``rules``, ``persona``, ``profile`` or ``unknown``, from the top-level
     keys."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        data, _ = load_yaml_with_lines(path)
+    except ConfigError:
         return "profile"  # the profile loader reports the problem with its line
     from sparring.connectors import is_chatbot_file
 

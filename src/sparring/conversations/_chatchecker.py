@@ -29,7 +29,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from sparring._yaml import format_key
+from sparring._yaml import check_yaml_limits, format_key, read_yaml_text
 from sparring.conversations._files import locate_yaml, natural_key, read_yaml_documents
 from sparring.conversations._records import (
     ConversationError,
@@ -286,9 +286,13 @@ def _leftovers(
 
 def _plain_yaml(path: Path) -> Any:
     """A small YAML file beside a dialogue, or ``None`` when absent or unreadable."""
+    if not path.is_file():
+        return None
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else None
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        text = read_yaml_text(path)
+        check_yaml_limits(path, text)
+        return yaml.safe_load(text)
+    except (ConfigError, yaml.YAMLError):
         return None
 
 

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from sparring._yaml import check_yaml_limits, read_yaml_text
 from sparring.errors import ConfigError, Problem, validation_problems
 
 M = TypeVar("M", bound=BaseModel)
@@ -85,12 +86,10 @@ def read_yaml_documents(path: Path) -> tuple[str, list[Any]]:
     """Read every YAML document of ``path``; return the text and the documents.
 
     Raises ``ConfigError`` naming the file (and the line, where YAML gives one) when the
-    file cannot be read or parsed.
+    file cannot be read or parsed, or exceeds a limit of ``sparring._yaml``.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(Problem(str(path), None, "", f"cannot read: {exc}")) from exc
+    text = read_yaml_text(path)
+    check_yaml_limits(path, text)
     try:
         return text, list(yaml.load_all(text, Loader=_Loader))
     except yaml.MarkedYAMLError as exc:

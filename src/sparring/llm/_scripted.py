@@ -29,6 +29,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sparring._fields import Regex
+from sparring._yaml import check_yaml_limits, read_yaml_text
 from sparring.errors import ConfigError, ModelError, Problem, UserInputError
 from sparring.llm._model import Model
 from sparring.llm._types import Completion, CompletionRequest, count_words
@@ -65,10 +66,8 @@ def load_script(path: Path) -> Script:
     Raises ``UserInputError`` when the file is missing or unparsable and ``ConfigError``
     (one ``Problem`` per invalid key) when its content does not fit the format.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserInputError(Problem(str(path), None, "", f"cannot read script: {exc}")) from exc
+    text = read_yaml_text(path)  # raises ConfigError, a UserInputError
+    check_yaml_limits(path, text)
     try:
         data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
     except (ValueError, yaml.YAMLError) as exc:

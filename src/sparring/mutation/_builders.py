@@ -31,6 +31,7 @@ from typing import Protocol
 
 import yaml
 
+from sparring._yaml import load_yaml_with_lines
 from sparring.connectors import load_chatbot_config
 from sparring.errors import SparringError, UserInputError
 
@@ -149,7 +150,7 @@ def release_ports(ports: list[int]) -> None:
 
 def write_chatbot(template: Path, url: str, target: Path) -> None:
     """``template`` with ``params.url`` set to ``url``, written to ``target``."""
-    data = yaml.safe_load(template.read_text(encoding="utf-8")) or {}
+    data = load_yaml_with_lines(template)[0] or {}
     data.setdefault("params", {})["url"] = url
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")

@@ -1,0 +1,110 @@
+"""Time and peak memory of sparring's loaders on hostile files (issue 26, acceptance).
+
+The corpus is the test suite's (``tests/test_hostile_files.py``: an alias bomb of 9^9
+strings, 5,000-deep flow nesting, 105-deep block nesting, a NUL byte, a file over the size
+limit, a folder and a symbolic-link loop where a file is expected). For each file it runs,
+each in a fresh process:
+
+- ``python -m sparring validate FILE`` — exit code, wall time, peak resident memory;
+- every loader of the test (profile, chatbot.yaml, rules, probe suite, weaknesses,
+  rubric, answers, taxonomy, dimensions, persona files, SENSEI and ChatChecker imports,
+  conversations, the scripted model's script), one after the other — wall time and peak
+  resident memory of the whole process, and the seconds spent in the loaders themselves
+  (without the interpreter's start-up and imports).
+
+The acceptance bound is < 10 s and < 500 MB per file. Peak memory is ``ru_maxrss`` of
+the child (it includes the interpreter and sparring's imports, ~100-200 MB).
+
+    PYTHONPATH=src nice -n 10 python benchmarks/bench_hostile_files.py [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_LOADERS = """
+import sys, time
+from pathlib import Path
+sys.path.insert(0, {tests!r})
+from test_hostile_files import LOADERS
+from sparring.errors import UserInputError
+refused = 0
+start = time.perf_counter()
+for name, loader in LOADERS.items():
+    try:
+        loader(Path({path!r}))
+    except UserInputError:
+        refused += 1
+print(refused, len(LOADERS), round(time.perf_counter() - start, 3))
+"""
+
+
+def _corpus_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "test_hostile_files", ROOT / "tests" / "test_hostile_files.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _measure(args: list[str]) -> dict[str, object]:
+    """Run ``args``; its exit code, wall seconds, peak RSS in MB and last output line."""
+    start = time.perf_counter()
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert process.stdout is not None
+    output = process.stdout.read().decode(errors="replace")
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    lines = [line for line in output.splitlines() if line.strip()]
+    return {
+        "exit": process.returncode,
+        "seconds": round(seconds, 2),
+        "peak_mb": round(usage.ru_maxrss / 1024, 1),
+        "last_line": lines[-1][:160] if lines else "",
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", type=Path, help="write the measurements here")
+    options = parser.parse_args()
+    corpus_module = _corpus_module()
+    startup = _measure([sys.executable, "-m", "sparring", "--version"])
+    print(f"start-up alone (sparring --version): {startup['seconds']} s, {startup['peak_mb']} MB")
+    results: dict[str, dict[str, object]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        corpus = corpus_module.hostile_corpus(Path(folder) / "corpus")
+        for case, (path, _line) in corpus.items():
+            validate = _measure([sys.executable, "-m", "sparring", "validate", str(path)])
+            script = _LOADERS.format(tests=str(ROOT / "tests"), path=str(path))
+            loaders = _measure([sys.executable, "-c", script])
+            results[case] = {"validate": validate, "every loader": loaders}
+            print(
+                f"{case:20} validate: exit {validate['exit']}, {validate['seconds']:>5} s, "
+                f"{validate['peak_mb']:>6} MB | every loader (refused, total, "
+                f"seconds loading: {loaders['last_line']}): "
+                f"{loaders['seconds']:>5} s, {loaders['peak_mb']:>6} MB"
+            )
+    worst_s = max(float(str(r[k]["seconds"])) for r in results.values() for k in r)
+    worst_mb = max(float(str(r[k]["peak_mb"])) for r in results.values() for k in r)
+    print(f"worst: {worst_s} s, {worst_mb} MB (bound: 10 s, 500 MB)")
+    if options.json:
+        options.json.write_text(json.dumps(results, indent=2), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
