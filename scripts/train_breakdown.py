@@ -2,12 +2,14 @@
 
 Reproducible: the data are read in sorted order, the folds are ``GroupKFold`` by
 dialogue and the learner is deterministic (``sparring.evaluate._training``). Prints the
-nested grouped cross-validation figures beside "always breakdown" and writes the model
-as JSON (feature names and set version, standardisation, coefficients, threshold, data
-fingerprint, figures)::
+nested grouped cross-validation figures beside "always breakdown", measures the model on
+held-out corpora and on ChatChecker's annotated task-bot dialogues (``_calibration``:
+which decides whether it may label turns) and writes the model as JSON (feature names
+and set version, standardisation, coefficients, threshold, data fingerprint, figures)::
 
     PYTHONPATH=src python scripts/train_breakdown.py \
         [--data ../shared/data/dbdc3/en-dev] \
+        [--silver ../shared/data/chatchecker/chatbots/study_goal_assistant/runs] \
         [--out src/sparring/evaluate/data/breakdown-offline-v1.json]
 """
 
@@ -18,18 +20,23 @@ import json
 import time
 from pathlib import Path
 
+from sparring.evaluate._calibration import calibrate, silver_turns
 from sparring.evaluate._classifier import MODEL_FILE
 from sparring.evaluate._dbdc import load_dbdc
 from sparring.evaluate._training import FOLDS, train
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "dbdc3" / "en-dev"
+SILVER = ROOT.parent / "shared/data/chatchecker/chatbots/study_goal_assistant/runs"
 OUT = ROOT / "src" / "sparring" / "evaluate" / "data" / MODEL_FILE
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA, help="DBDC folder (default %(default)s)")
+    parser.add_argument(
+        "--silver", type=Path, default=SILVER, help="ChatChecker runs (default %(default)s)"
+    )
     parser.add_argument("--out", type=Path, default=OUT, help="model file (default %(default)s)")
     args = parser.parse_args()
     started = time.perf_counter()
@@ -41,6 +48,13 @@ def main() -> None:
     print(f"{'figure':20s} {'offline':>8s} {'always':>8s}")
     for name, value in model.training.cv.items():
         print(f"{name:20s} {value:8.3f} {model.training.baseline[name]:8.3f}")
+    silver = silver_turns(args.silver) if args.silver.is_dir() else []
+    calibrate(model, dialogues, silver)
+    assert model.quality is not None
+    for m in model.quality.measurements:
+        print(m.data, "|", m.labels)
+        print("   ", m.model_dump(exclude={"data", "labels"}))
+    print(model.quality.summary)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(model.model_dump(mode="json"), indent=1) + "\n", "utf-8")
     print(f"wrote {args.out} in {time.perf_counter() - started:.1f} s")

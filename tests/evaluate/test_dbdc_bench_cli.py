@@ -23,6 +23,11 @@ def test_bench_dbdc_prints_and_writes_figures(tmp_path: Path) -> None:
     assert [f["detector"] for f in figures] == ["offline", "always"]
     always = figures[1]
     assert always["turns"] == 5 and always["tx"]["accuracy"] == 0.6 and always["x"]["f1"] > 0
+    assert always["auc"] == 0.5  # one score for every turn ranks nothing
+    offline = figures[0]  # ranks and does not label: measured by its AUC alone
+    assert offline["turns"] == 0 and offline["unscored"] == 5 and offline["ranked"] == 5
+    assert 0.0 <= offline["auc"] <= 1.0
+    assert "AUC of the score (T+X)" in result.output
 
 
 def test_bench_dbdc_one_file_and_one_detector(tmp_path: Path) -> None:

@@ -117,3 +117,18 @@ def test_ratings_without_a_model_names_the_setting(
     err = capsys.readouterr().err
     assert "dialogue ratings needs a language model" in err and "--model" in err
     assert not (run / "evaluations").exists()
+
+
+def test_offline_evaluation_says_it_ranks_and_what_it_is_worth(run: Path) -> None:
+    result = runner.invoke(app, ["evaluate", str(run)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.output.splitlines() if x.startswith("breakdowns by offline"))
+    assert "(offline strategy): 0 turns labelled, 3 ranked, unscored" in line
+    assert "does not label" in line and "AUC" in line
+    stored = json.loads((run / "evaluations" / "breakdowns-offline.json").read_text())
+    assert stored["quality"]["labels"] is False and stored["quality"]["measurements"]
+    turns = stored["conversations"][0]["turns"]
+    assert [t["breakdown"] for t in turns] == [None, None, None]
+    assert all(0 <= t["score"] <= 1 for t in turns)
+    again = runner.invoke(app, ["evaluate", str(run)], env={"COLUMNS": "200"})
+    assert "0 conversations judged now" in again.output  # a ranking is kept, not redone

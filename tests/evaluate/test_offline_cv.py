@@ -9,6 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sparring.evaluate._calibration import (
+    TARGET_ACCURACY,
+    against_silver,
+    decide_labels,
+    held_out_corpora,
+    silver_probabilities,
+    silver_turns,
+)
 from sparring.evaluate._classifier import shipped_classifier
 from sparring.evaluate._dbdc import load_dbdc
 from sparring.evaluate._training import cross_validate, figures, fingerprint, training_set
@@ -34,3 +42,30 @@ def test_grouped_cv_beats_always_breakdown(shared_data: Path) -> None:
     assert model.training.fingerprint == fingerprint(root)
     stored, reproduced = model.training.cv, figures(cv.metrics)
     assert stored == pytest.approx(reproduced, abs=2e-3)
+
+
+def test_held_out_corpora_and_silver_figures_reproduce(shared_data: Path) -> None:
+    """The figures shipped with the model (and shown beside its output) are measured: each
+    DBDC3 corpus held out in turn, and ChatChecker's annotated task-bot dialogues."""
+    root = shared_data / "dbdc3" / "en-dev"
+    silver_root = shared_data / "chatchecker/chatbots/study_goal_assistant/runs"
+    if not root.is_dir() or not silver_root.is_dir():
+        pytest.skip("DBDC3 en-dev or ChatChecker's runs are absent")
+    dialogues = load_dbdc(root)
+    data = training_set(dialogues)
+    held_out = held_out_corpora(data, [dialogues[int(g)].corpus for g in data.groups])
+    model = shipped_classifier()
+    assert model.quality is not None
+    stored_held_out, stored_silver = model.quality.measurements
+    figures_ = ("auc", "accuracy", "precision", "recall", "f1", "flagged")
+    reproduced = {k: getattr(held_out, k) for k in figures_}
+    assert reproduced == pytest.approx({k: getattr(stored_held_out, k) for k in figures_}, abs=2e-3)
+    assert held_out.baseline == pytest.approx(stored_held_out.baseline, abs=1e-4)
+    assert held_out.auc is not None and held_out.auc < 0.7  # barely better than chance
+    assert (held_out.accuracy or 0) < TARGET_ACCURACY  # so it must not label turns
+    silver = silver_turns(silver_root)
+    assert len(silver) == 1938 and sum(t.breakdown for t in silver) == 175
+    measured = against_silver(model, silver_probabilities(model, silver), silver)
+    assert measured.auc == pytest.approx(stored_silver.auc, abs=2e-3)
+    assert measured.flagged is not None and measured.flagged > 0.9  # why it must not label
+    assert model.labels is decide_labels(held_out, measured) is False

@@ -16,6 +16,7 @@ from sparring.conversations import (
     load_conversations,
 )
 from sparring.errors import UnknownName
+from sparring.evaluate._calibration import decide_labels
 from sparring.evaluate._classifier import (
     BreakdownClassifier,
     ClassifierMismatch,
@@ -24,8 +25,8 @@ from sparring.evaluate._classifier import (
 )
 from sparring.evaluate._detectors import BREAKDOWN_DETECTORS, make_detector
 from sparring.evaluate._features import FEATURE_NAMES, FEATURE_SET_VERSION
-from sparring.evaluate._offline import LEXICAL_ERROR_TYPES, OfflineBreakdownDetector
-from sparring.evaluate._results import CHATBOT_CRASH, BreakdownDetector
+from sparring.evaluate._offline import LEXICAL_ERROR_TYPES, RANKED, OfflineBreakdownDetector
+from sparring.evaluate._results import CHATBOT_CRASH, BreakdownDetector, quality_of
 from sparring.types import Strategy
 
 INFO = ChatbotInfo()
@@ -46,6 +47,12 @@ def test_the_shipped_model_loads_and_fits_the_feature_set() -> None:
     assert model.training.turns == 4150 and len(model.training.fingerprint) == 64
     assert model.training.cv["accuracy"] > model.training.baseline["accuracy"]
     assert model.training.cv["f1"] > model.training.baseline["f1"]
+    # measured on data it was not trained on, it falls short: it ranks and does not label
+    assert model.quality is not None and model.quality.measurements
+    held_out = model.quality.measurements[0]
+    assert "held out" in held_out.data and held_out.auc is not None
+    assert model.labels is decide_labels(held_out, model.quality.measurements[1])
+    assert model.labels is False and "does not label" in model.quality.summary
 
 
 def test_a_model_of_another_feature_set_is_refused(tmp_path: Path) -> None:
@@ -70,15 +77,21 @@ def test_detector_is_registered_and_satisfies_the_protocol() -> None:
         make_detector("offlin")
 
 
-async def test_every_assistant_turn_is_judged_with_a_score() -> None:
+async def test_every_assistant_turn_is_ranked_with_a_score_and_left_unscored() -> None:
     conv = record("Hi", "Hello! How can I help?", "When do you open?", "At nine.", "Thanks")
-    result = await OfflineBreakdownDetector().detect(conv, INFO, [])
+    detector = OfflineBreakdownDetector()
+    result = await detector.detect(conv, INFO, [])
     assert [t.turn for t in result.turns] == [1, 3]
     for t in result.turns:
-        assert t.breakdown is not None and t.score is not None and 0 <= t.score <= 1
+        assert t.breakdown is None and t.score is not None and 0 <= t.score <= 1
         assert t.detector == "offline" and t.strategy is Strategy.OFFLINE
-        assert "P(breakdown)" in t.reasoning and t.error_types == []
+        assert t.reasoning.startswith(RANKED) and "P(breakdown)" in t.reasoning
+        assert t.error_types == []
     assert result.conversation == "c" and result.detector == "offline"
+    assert detector.labels is False and quality_of(detector) is shipped_classifier().quality
+    labelled = await OfflineBreakdownDetector(threshold=0.5).detect(conv, INFO, [])
+    assert [t.score for t in labelled.turns] == [t.score for t in result.turns]
+    assert all(t.breakdown is not None for t in labelled.turns)
 
 
 async def test_zero_chatbot_turns() -> None:
@@ -157,6 +170,9 @@ def test_a_custom_classifier_is_used() -> None:
         threshold=0.6,
     )
     result = OfflineBreakdownDetector(zero).judge(record("Hi", "Hello"), INFO, [])
+    assert result.turns[0].score == 0.5 and result.turns[0].breakdown is None
+    labelling = zero.model_copy(update={"labels": True})
+    result = OfflineBreakdownDetector(labelling).judge(record("Hi", "Hello"), INFO, [])
     assert result.turns[0].score == 0.5 and result.turns[0].breakdown is False
 
 
@@ -173,9 +189,11 @@ async def test_sensei_wild_conversations(shared_data: Path) -> None:
         chatbot_turns = {i for i, t in enumerate(conv.turns) if t.role == "assistant"}
         assert chatbot_turns <= {t.turn for t in result.turns}
         for t in result.turns:
-            assert t.breakdown is not None and t.score is not None
+            assert t.score is not None
             if CHATBOT_CRASH in t.error_types:
                 assert t.breakdown and t.score == 0.0
+            else:  # ranked, not labelled
+                assert t.breakdown is None
         judged += len(result.turns)
     assert judged > 150
 

@@ -84,3 +84,24 @@ def test_breakdown_turns_are_marked_on_the_conversation_page(run: Path, tmp_path
     page = done.stdout.split('id="conversation-page"')[1]
     assert page.count('class="breakdown-note"') == 1
     assert "breakdown (chatchecker, score 0.05): lack of sociality, ignore request" in page
+
+
+@pytest.mark.usefixtures("report_sections")
+def test_an_offline_ranking_is_shown_as_turns_to_review_with_its_quality(
+    tmp_path: Path,
+) -> None:
+    records = [
+        conversation("a/0", ["When do you open?", "Bananas are yellow.", "Hm", "Bye"]),
+        conversation("b/0", ["Hello", "Hello! How can I help?"]),
+    ]
+    path = make_run(tmp_path / "run", records).path
+    evaluate_job(EvaluateSettings(run=path))
+    html = render_report(RunView.open(path))
+    part = section(html)
+    assert "No breakdown was labelled: the offline detector labels only chatbot crashes" in part
+    assert "Turns to review: the offline detector" in part and "Not verdicts" in part
+    assert (
+        part.count('<div class="why">unscored: the offline detector ranks') == 6
+    )  # every chatbot turn
+    assert "offline · offline detector ranks turns and does not label them" in part
+    assert "6 turns ranked, not labelled" in html

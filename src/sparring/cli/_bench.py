@@ -40,11 +40,19 @@ ROWS: tuple[tuple[str, Callable[[DbdcMetrics], float]], ...] = (
 
 
 def metrics_table(results: list[DbdcMetrics], title: str) -> Table:
-    """The figures of each detector, one column each."""
+    """The figures of each detector, one column each ("-" for a detector that labelled no
+    turn: a detector that only ranks has its AUC alone)."""
     table = Table("figure", *(r.detector for r in results), title=title)
     for label, value in ROWS:
-        table.add_row(label, *(f"{value(r):.3f}" for r in results))
-    for label, count in (("turns", "turns"), ("unscored turns", "unscored")):
+        table.add_row(label, *(f"{value(r):.3f}" if r.turns else "-" for r in results))
+    table.add_row(
+        "AUC of the score (T+X)", *("-" if r.auc is None else f"{r.auc:.3f}" for r in results)
+    )
+    for label, count in (
+        ("turns", "turns"),
+        ("unscored turns", "unscored"),
+        ("ranked turns", "ranked"),
+    ):
         table.add_row(label, *(str(getattr(r, count)) for r in results))
     return table
 

@@ -23,6 +23,7 @@ from sparring.cli._app import (
 )
 from sparring.cli._report import print_report_path
 from sparring.errors import ModelRequired
+from sparring.evaluate import EvaluateResult
 from sparring.evaluate._job import DetectorName, EvaluateSettings, evaluate_job
 from sparring.evaluate._stats import table_rows
 
@@ -58,6 +59,22 @@ ConcurrencyOption = Annotated[
 ]
 
 
+def quality_lines(result: EvaluateResult) -> list[str]:
+    """One line per detector: its strategy, what it labelled and ranked, and its measured
+    quality (or that it was not measured)."""
+    lines = []
+    for name, evaluation in result.breakdowns.items():
+        turns = [t for c in evaluation.conversations for t in c.turns]
+        labelled = sum(t.breakdown is not None for t in turns)
+        ranked = sum(t.breakdown is None and t.score is not None for t in turns)
+        strategy = evaluation.quality.strategy if evaluation.quality else None
+        head = f"breakdowns by {name}" + (f" ({strategy} strategy)" if strategy else "")
+        counts = f"{labelled} turns labelled" + (f", {ranked} ranked, unscored" if ranked else "")
+        claim = evaluation.quality.summary if evaluation.quality else "quality not measured"
+        lines.append(f"{head}: {counts}. {claim}")
+    return lines
+
+
 def _run(**settings: Any) -> None:
     try:
         result = evaluate_job(EvaluateSettings(**settings))
@@ -68,6 +85,8 @@ def _run(**settings: Any) -> None:
     for label, value in table_rows(result.statistics.run):
         table.add_row(escape(label), escape(value))
     console.print(table)
+    for line in quality_lines(result):
+        console.print(line, highlight=False)
     console.print(f"{result.judged} conversations judged now", highlight=False)
     for path in result.stored:
         console.print(f"stored: {path}", highlight=False)

@@ -2,7 +2,9 @@
 ChatChecker import."""
 
 from sparring.conversations._chatchecker import (
+    CHATCHECKER,
     ChatCheckerDialogue,
+    chatchecker_dialogue_files,
     chatchecker_record,
     import_chatchecker,
     read_chatchecker_dialogue,
@@ -63,6 +65,7 @@ from sparring.conversations._summary import (
 from sparring.types import SENSEI_BUTTONS_HEADER, ModelUsage
 
 __all__ = [
+    "CHATCHECKER",
     "EMPTY_RESPONSE",
     "EXPLORE_MODEL",
     "EXPLORE_PROFILES",
@@ -91,6 +94,7 @@ __all__ = [
     "Slot",
     "Turn",
     "atomic_write",
+    "chatchecker_dialogue_files",
     "chatchecker_record",
     "codes_of_finish_reason",
     "export_sensei",

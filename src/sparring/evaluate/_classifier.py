@@ -3,9 +3,10 @@
 ``scripts/train_breakdown.py`` fits it with scikit-learn on the DBDC3 English development
 data and writes ``data/breakdown-offline-v1.json``: the feature names and the feature-set
 version they were computed with, the standardisation (means and scales), the
-coefficients and intercept, the decision threshold, a fingerprint of the training data
-and the grouped cross-validation figures. Inference is numpy alone, so the file does not
-depend on the scikit-learn version (no pickle).
+coefficients and intercept, the decision threshold, whether it may label turns at all,
+a fingerprint of the training data, the grouped cross-validation figures and the figures
+measured on held-out corpora and task-bot dialogues (``quality``). Inference is numpy
+alone, so the file does not depend on the scikit-learn version (no pickle).
 
 The file is read on first use (``shipped_classifier``) and checked against the code's
 ``FEATURE_SET_VERSION`` and ``FEATURE_NAMES``: a difference raises
@@ -25,6 +26,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from sparring.errors import SparringError
 from sparring.evaluate._features import FEATURE_NAMES, FEATURE_SET_VERSION
+from sparring.evaluate._results import DetectorQuality
 
 MODEL_FILE = "breakdown-offline-v1.json"
 """The shipped model, in ``sparring/evaluate/data/``."""
@@ -56,8 +58,9 @@ class TrainingInfo(BaseModel):
 
 class BreakdownClassifier(BaseModel):
     """A standardised logistic regression: P(breakdown | x) =
-    σ(((x − means) / scales) · coefficients + intercept); a turn is a breakdown when that
-    probability reaches ``threshold``. Vectors are aligned with ``feature_names``."""
+    σ(((x − means) / scales) · coefficients + intercept); when ``labels``, a turn is a
+    breakdown when that probability reaches ``threshold``. Vectors are aligned with
+    ``feature_names``."""
 
     format: str = MODEL_FORMAT
     feature_set_version: int
@@ -67,7 +70,12 @@ class BreakdownClassifier(BaseModel):
     coefficients: list[float]
     intercept: float
     threshold: float = Field(ge=0.0, le=1.0)
+    labels: bool = False
+    """Whether the detector labels turns at ``threshold``; false: it ranks them by
+    P(breakdown) and leaves them unscored (decided by ``_calibration.decide_labels``)."""
     training: TrainingInfo | None = None
+    quality: DetectorQuality | None = None
+    """The figures measured on data the model was not trained on (``_calibration``)."""
 
     def check(self) -> None:
         """Raise ``ClassifierMismatch`` unless the model fits the code's feature set."""

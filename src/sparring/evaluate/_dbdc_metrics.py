@@ -18,7 +18,9 @@ Per dialogue (ChatChecker §4, after Ghassel et al. 2024): the mean over dialogu
 a predicted breakdown has F1 0, as in ChatChecker's evaluator).
 
 Unscored turns (``breakdown`` ``None``, or no judgement at all) are left out of every
-figure and counted in ``unscored``.
+figure and counted in ``unscored``. Ranking: ``auc`` is the area under the ROC curve of
+1 − score as a ranking of the ``T+X`` breakdowns, over every annotated turn with a score —
+unscored ones included, so a detector that ranks without labelling is measured too.
 """
 
 from __future__ import annotations
@@ -26,7 +28,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
+from numpy.typing import NDArray
 from pydantic import BaseModel
+from sklearn.metrics import roc_auc_score
 
 from sparring.connectors import ChatbotInfo
 from sparring.evaluate._dbdc import DbdcDialogue, Label
@@ -78,6 +83,18 @@ class DbdcMetrics(BaseModel):
     mse_ot_x: float
     dialogue_f1: float
     dialogue_accuracy: float
+    auc: float | None = None
+    ranked: int = 0
+    """Annotated turns with a score (those ``auc`` ranks)."""
+
+
+def auc(y: Sequence[bool] | NDArray[np.bool_], p: Sequence[float] | NDArray[np.float64]) -> float:
+    """Area under the ROC curve of ``p`` ranking the true ``y`` (0.5 = chance), rounded to
+    4 places; 0.5 when one class is missing."""
+    labels = np.asarray(y, dtype=bool)
+    if labels.all() or not labels.any():
+        return 0.5
+    return round(float(roc_auc_score(labels, np.asarray(p, dtype=np.float64))), 4)
 
 
 def predicted_distribution(judgement: TurnBreakdown) -> Distribution:
@@ -205,8 +222,18 @@ async def evaluate_on_dbdc(
     judged = await gather_bounded(calls, concurrency)
     outcomes: list[TurnOutcome] = []
     unscored = 0
+    gold: list[bool] = []
+    risk: list[float] = []
     for dialogue, result in zip(dialogues, judged, strict=True):
         found, missing = turn_outcomes(dialogue, result)
         outcomes.extend(found)
         unscored += missing
-    return dbdc_metrics(detector.name, outcomes, unscored)
+        scores = {t.turn: t.score for t in result.turns if t.score is not None}
+        for i in dialogue.labelled:
+            if i in scores:
+                gold.append(dialogue.turns[i].label != "O")
+                risk.append(1.0 - scores[i])
+    metrics = dbdc_metrics(detector.name, outcomes, unscored)
+    return metrics.model_copy(
+        update={"auc": auc(gold, risk) if gold else None, "ranked": len(gold)}
+    )

@@ -8,10 +8,11 @@ Works on any run directory (simulated, or imported with ``sparring import-sensei
 stores, in the run's ``evaluations/`` slot, ``breakdowns-<detector>.json`` per detector
 (``BreakdownEvaluation``), ``ratings.json`` (``RatingEvaluation``) and
 ``statistics.json`` (``EvaluationStatistics``). Re-running it judges only the
-conversations not judged yet by the same detector and model (or left with unscored turns);
-results are saved every few seconds, so an interrupted job loses little. Without a model
-the offline detector runs (``sparring.evaluate._offline``) and ratings are skipped; asking
-for an LLM detector or for ratings without a model raises ``ModelRequired`` before any work.
+conversations not judged yet by the same detector and model (or left with a turn no
+judgement could score; an offline ranking, unscored but with a score, is kept); results
+are saved every few seconds, so an interrupted job loses little. Without a model the
+offline detector runs (``sparring.evaluate._offline``) and ratings are skipped; asking for
+an LLM detector or for ratings without a model raises ``ModelRequired`` before any work.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ from sparring.evaluate._results import (
     EVALUATION_SCHEMA_VERSION,
     BreakdownDetector,
     ConversationBreakdowns,
+    DetectorQuality,
+    quality_of,
 )
 from sparring.evaluate._stats import EvaluationStatistics, conversation_stats, run_stats
 from sparring.evaluate._taxonomy import Taxonomy, load_taxonomy
@@ -91,11 +94,13 @@ class EvaluateSettings(JobSettings):
 
 class BreakdownEvaluation(BaseModel):
     """``evaluations/breakdowns-<detector>.json``: every judged conversation of a run by one
-    detector, the model that judged (``None`` offline) and the calls' usage (US dollars)."""
+    detector, the model that judged (``None`` offline), the calls' usage (US dollars) and
+    the detector's measured ``quality`` (``None``: not measured)."""
 
     schema_version: int = EVALUATION_SCHEMA_VERSION
     detector: str
     model: str | None = None
+    quality: DetectorQuality | None = None
     conversations: list[ConversationBreakdowns] = Field(default_factory=list)
     usage: ModelUsage = Field(default_factory=ModelUsage)
 
@@ -198,7 +203,7 @@ async def _detect(
         kept = {
             c.conversation: c
             for c in previous.conversations
-            if all(t.breakdown is not None for t in c.turns)
+            if all(t.breakdown is not None or t.score is not None for t in c.turns)
         }
     todo = [r for r in records if r.id not in kept]
 
@@ -210,6 +215,7 @@ async def _detect(
             model=model_name,
             conversations=ordered,
             usage=detector_usage(ordered),
+            quality=quality_of(detector),
         )
 
     async def work(record: ConversationRecord) -> ConversationBreakdowns:

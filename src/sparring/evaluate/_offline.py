@@ -1,18 +1,26 @@
 """The offline breakdown detector: hand-made features and the shipped classifier.
 
-Every chatbot turn is judged from the turns before it (``sparring.evaluate._features``)
+Every chatbot turn is scored from the turns before it (``sparring.evaluate._features``)
 by the logistic regression trained on the DBDC3 English development data
-(``sparring.evaluate._classifier``; Higashinaka et al. 2017): ``breakdown`` when
-P(breakdown) reaches the model's threshold, ``score`` = 1 − P(breakdown). The error
-types it can decide lexically are named on breakdown turns, and only when the taxonomy
-passed in has them: ``redundancy`` (repeats an earlier chatbot turn), ``ignore question``
-(the user asked and the reply does not address it) and ``lack of brevity`` (a very long
-reply) — Higashinaka et al.'s "Integrated taxonomy of errors in chat-oriented dialogue
-systems" (SIGDIAL 2021), as ChatChecker's taxonomy names them (Mayr et al. 2025, §3.2).
+(``sparring.evaluate._classifier``; Higashinaka et al. 2017): ``score`` = 1 − P(breakdown).
+
+Whether that score becomes a label is measured, not assumed (``_calibration``): on
+chatbots it was not trained on (DBDC3 corpora held out) and on task-oriented dialogues
+(ChatChecker's annotated ones) it falls short of the targets, so the shipped model
+**ranks turns and does not label them**: each turn is *unscored* (``breakdown`` ``None``)
+with its score to sort by and the reason. A model file with ``labels`` true, or an
+explicit ``threshold``, labels turns at the threshold instead.
+
+The lexical cues are written in ``reasoning`` — ``redundancy`` (repeats an earlier
+chatbot turn), ``ignore question`` (the user asked and the reply does not address it)
+and ``lack of brevity`` (a very long reply), as Higashinaka et al.'s "Integrated taxonomy
+of errors in chat-oriented dialogue systems" (SIGDIAL 2021) and ChatChecker (Mayr et al.
+2025, §3.2) name them — and become error types only on turns labelled breakdowns.
 
 A turn where the chatbot failed (a conversation error with code 500 or 504) is labelled
-``CHATBOT_CRASH`` without judging: a breakdown with score 0. A crash after a user turn,
-with no chatbot turn recorded, is put at the index the missing reply would have had.
+``CHATBOT_CRASH`` without judging: a breakdown with score 0, in both modes. A crash after a
+user turn, with no chatbot turn recorded, is put at the index the missing reply would
+have had.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ from sparring.evaluate._results import (
     CHATBOT_CRASH,
     BreakdownDetector,
     ConversationBreakdowns,
+    DetectorQuality,
     TurnBreakdown,
 )
 from sparring.types import SENSEI_BUTTONS_HEADER, Strategy, TextModel
@@ -39,6 +48,11 @@ IGNORE_QUESTION = "ignore question"
 LACK_OF_BREVITY = "lack of brevity"
 LEXICAL_ERROR_TYPES = (REDUNDANCY, IGNORE_QUESTION, LACK_OF_BREVITY)
 """The taxonomy names the offline detector can decide."""
+RANKED = (
+    "unscored: the offline detector ranks turns and does not label them (too unreliable "
+    "on chatbots it was not trained on; see its measured figures)"
+)
+"""The reason written on every turn the offline detector ranks without labelling."""
 CRASH_CODES = frozenset({int(ErrorCode.NO_RESPONSE), int(ErrorCode.TIMEOUT)})
 
 
@@ -65,6 +79,16 @@ class OfflineBreakdownDetector:
         """The classifier in use (the shipped one is loaded here, once per process)."""
         return self._classifier or shipped_classifier()
 
+    @property
+    def labels(self) -> bool:
+        """Whether it labels turns (else it ranks them and leaves them unscored)."""
+        return self._threshold is not None or self.classifier.labels
+
+    @property
+    def quality(self) -> DetectorQuality | None:
+        """The measured figures shipped with the model (``None`` when it has none)."""
+        return self.classifier.quality
+
     async def detect(
         self, record: ConversationRecord, chatbot: ChatbotInfo, taxonomy: list[str]
     ) -> ConversationBreakdowns:
@@ -83,21 +107,33 @@ class OfflineBreakdownDetector:
             features = record_features(record, chatbot)
             classifier = self.classifier
             threshold = classifier.threshold if self._threshold is None else self._threshold
+            labels = self.labels
             probabilities = classifier.probabilities(features.matrix)
             for turn, p, found in zip(
                 features.turns, probabilities, features.findings, strict=True
             ):
                 if turn not in crashes:
-                    result.turns.append(self._turn(turn, float(p), threshold, found, taxonomy))
+                    result.turns.append(
+                        self._turn(turn, float(p), threshold if labels else None, found, taxonomy)
+                    )
         result.turns.extend(self._crash(turn, message) for turn, message in crashes.items())
         result.turns.sort(key=lambda t: t.turn)
         return result
 
     def _turn(
-        self, turn: int, p: float, threshold: float, found: LexicalFindings, taxonomy: list[str]
+        self,
+        turn: int,
+        p: float,
+        threshold: float | None,
+        found: LexicalFindings,
+        taxonomy: list[str],
     ) -> TurnBreakdown:
-        breakdown = p >= threshold
-        reasons = [f"P(breakdown) {p:.2f} {'≥' if breakdown else '<'} {threshold:.2f}"]
+        """One turn: labelled at ``threshold``, or ranked (unscored) when it is ``None``."""
+        breakdown = None if threshold is None else p >= threshold
+        if threshold is None:
+            reasons = [f"{RANKED}; P(breakdown) {p:.2f}"]
+        else:
+            reasons = [f"P(breakdown) {p:.2f} {'≥' if breakdown else '<'} {threshold:.2f}"]
         types: list[str] = []
         decided = (
             (REDUNDANCY, found.repeats is not None, f"repeats turn {found.repeats}"),

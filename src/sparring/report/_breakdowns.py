@@ -6,6 +6,9 @@ judged turns, breakdowns, unscored turns and cost; for the main one (``chatcheck
 ``offline``, else the first stored) a heatmap of breakdown types × profile (as ChatChecker's
 per-persona heatmap) and the breakdown turns with their types, score and reasoning, the
 turns around each and a link to its conversation. 20 excerpts, then up to 300 links.
+Beside each detector, its strategy and measured quality (``DetectorQuality``) or "not
+measured"; a detector that ranks turns without labelling them (the offline one) gets
+its ``RANKED`` most likely breakdowns listed as turns to review, not as verdicts.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from sparring.evaluate import (
     EVALUATION_SCHEMA_VERSION,
     BreakdownEvaluation,
     ConversationBreakdowns,
+    DetectorQuality,
 )
 from sparring.report._excerpt import conversation_href, excerpt_html
 from sparring.report._plots import _figure, _svg
@@ -31,6 +35,8 @@ from sparring.report._view import RunView
 FOLDER, PREFIX = "evaluations", "breakdowns-"
 PREFERENCE = ("chatchecker", "offline", "ghassel")
 EXCERPTS, LINKS = 20, 300
+RANKED = 10
+"""Turns shown from a ranking detector's ranking (lowest scores first)."""
 MAX_PROFILES = 30
 """Profiles shown as heatmap columns (those with the most breakdowns; the rest summed)."""
 
@@ -43,6 +49,7 @@ class Stored:
     model: str | None
     conversations: list[ConversationBreakdowns]
     cost: float
+    quality: DetectorQuality | None = None
 
 
 def stored_breakdowns(path: Path) -> list[Stored]:
@@ -54,7 +61,15 @@ def stored_breakdowns(path: Path) -> list[Stored]:
         if data.get("schema_version", 1) > EVALUATION_SCHEMA_VERSION:
             continue
         stored = BreakdownEvaluation.model_validate(data)
-        found.append(Stored(stored.detector, stored.model, stored.conversations, stored.usage.cost))
+        found.append(
+            Stored(
+                stored.detector,
+                stored.model,
+                stored.conversations,
+                stored.usage.cost,
+                stored.quality,
+            )
+        )
     return sorted(
         found, key=lambda s: PREFERENCE.index(s.detector) if s.detector in PREFERENCE else 99
     )
@@ -105,6 +120,36 @@ class Item:
     excerpt: Markup | None = None
 
 
+def ranked_items(main: Stored, records: dict[str, Any]) -> list[Item]:
+    """The ``RANKED`` unscored turns with the lowest scores (most likely breakdowns by the
+    detector's ranking), each with its excerpt."""
+    ranked = sorted(
+        (
+            (t.score, c.conversation, t)
+            for c in main.conversations
+            for t in c.turns
+            if t.breakdown is None and t.score is not None
+        ),
+        key=lambda x: (x[0], x[1], x[2].turn),
+    )[:RANKED]
+    items = []
+    for score, conversation, turn in ranked:
+        record = records.get(conversation)
+        excerpt = excerpt_html(record, [turn.turn]) if record else None
+        items.append(
+            Item(
+                conversation,
+                conversation_href(conversation),
+                turn.turn,
+                score,
+                [],
+                turn.reasoning,
+                excerpt,
+            )
+        )
+    return items
+
+
 @report_section
 class Breakdowns(ReportSection):
     """Breakdown detection results: detectors compared, types × profile, breakdown turns."""
@@ -130,7 +175,15 @@ class Breakdowns(ReportSection):
                 "breakdowns": sum(len(c.breakdowns) for c in s.conversations),
                 "dialogues": sum(1 for c in s.conversations if c.breakdowns),
                 "unscored": sum(1 for c in s.conversations for t in c.turns if t.breakdown is None),
+                "ranked": sum(
+                    1
+                    for c in s.conversations
+                    for t in c.turns
+                    if t.breakdown is None and t.score is not None
+                ),
                 "cost": s.cost,
+                "strategy": s.quality.strategy if s.quality else None,
+                "quality": s.quality.summary if s.quality else "quality not measured",
             }
             for s in stored
         ]
@@ -160,6 +213,8 @@ class Breakdowns(ReportSection):
         html = render_template(
             "breakdowns.html.j2",
             detector=main.detector,
+            ranks=main.quality is not None and not main.quality.labels,
+            ranked=ranked_items(main, records),
             detectors=rows,
             plot=heatmap(counts),
             items=items[:EXCERPTS],
@@ -169,6 +224,7 @@ class Breakdowns(ReportSection):
         head = rows[0]
         summary = (
             f"{head['breakdowns']} breakdowns in {head['dialogues']} of {head['conversations']} "
-            f"conversations ({main.detector})"
+            f"conversations ({main.detector}"
+            + (f"; {head['ranked']} turns ranked, not labelled)" if head["ranked"] else ")")
         )
         return SectionHtml(html, summary=summary)
