@@ -67,11 +67,13 @@ def mtld(words: Sequence[str]) -> float | None:
 
 class BreakdownStats(BaseModel):
     """Breakdown columns of one conversation or a run (``first_breakdown_turn`` is a turn
-    number for a conversation, the mean over conversations with a breakdown for a run)."""
+    number for a conversation, the mean over conversations with a breakdown for a run;
+    ``ranked_turns`` are the unscored turns a ranking detector gave a score to)."""
 
     detector: str
     judged_turns: int = 0
     unscored_turns: int = 0
+    ranked_turns: int = 0
     dialogues_with_breakdowns: int = 0
     breakdowns: int = 0
     breakdowns_per_chatbot_turn: float | None = None
@@ -134,6 +136,9 @@ def breakdown_stats(detector: str, judged: Iterable[ConversationBreakdowns]) -> 
     for conversation in judged:
         stats.judged_turns += len(conversation.turns)
         stats.unscored_turns += sum(1 for t in conversation.turns if t.breakdown is None)
+        stats.ranked_turns += sum(
+            1 for t in conversation.turns if t.breakdown is None and t.score is not None
+        )
         scores += [t.score for t in conversation.turns if t.score is not None]
         found = conversation.breakdowns
         if found:
@@ -148,6 +153,13 @@ def breakdown_stats(detector: str, judged: Iterable[ConversationBreakdowns]) -> 
     stats.first_breakdown_turn = sum(firsts) / len(firsts) if firsts else None
     stats.mean_score = sum(scores) / len(scores) if scores else None
     return stats
+
+
+def _unscored(found: BreakdownStats) -> str:
+    """The unscored turns, saying how many were ranked rather than labelled."""
+    if not found.ranked_turns:
+        return str(found.unscored_turns)
+    return f"{found.unscored_turns} ({found.ranked_turns} ranked by score, not labelled)"
 
 
 def _evaluation_cost(
@@ -266,7 +278,7 @@ def table_rows(stats: RunStats) -> list[tuple[str, str]]:
             ("breakdowns per chatbot turn", _number(found.breakdowns_per_chatbot_turn, 3)),
             ("unique breakdown types", str(found.unique_types)),
             ("mean turn of the first breakdown", _number(found.first_breakdown_turn, 1)),
-            ("unscored turns", str(found.unscored_turns)),
+            ("unscored turns", _unscored(found)),
         ]
         top = ", ".join(f"{name} {count}" for name, count in list(found.types.items())[:5])
         rows.append(("most frequent types", top or "–"))
