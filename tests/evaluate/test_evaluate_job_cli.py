@@ -69,6 +69,8 @@ def test_evaluate_run_prints_chatcheckers_table_and_the_report(run: Path, script
     assert result.exit_code == 0, result.output
     assert "dialogues with breakdowns" in result.output and "1 of 1" in result.output
     assert "topic transition error 1" in result.output
+    line = next(x for x in result.output.splitlines() if x.startswith("breakdowns by chatchecker"))
+    assert "(llm strategy): 3 turns labelled" in line and "not measured by sparring" in line
     assert "mean rating: overall" in result.output and "4.00" in result.output
     assert "MTLD user / chatbot" in result.output and "evaluation cost (US$)" in result.output
     assert f"report: {run / 'report' / 'index.html'}" in result.output

@@ -10,15 +10,19 @@ import numpy as np
 import pytest
 
 from sparring.evaluate._calibration import (
+    DBDC_LABELS,
+    SILVER_LABELS,
     TARGET_ACCURACY,
     against_silver,
     decide_labels,
     held_out_corpora,
+    offline_quality,
     silver_probabilities,
     silver_turns,
 )
 from sparring.evaluate._classifier import shipped_classifier
 from sparring.evaluate._dbdc import load_dbdc
+from sparring.evaluate._results import Measurement
 from sparring.evaluate._training import cross_validate, figures, fingerprint, training_set
 
 
@@ -69,3 +73,19 @@ def test_held_out_corpora_and_silver_figures_reproduce(shared_data: Path) -> Non
     assert measured.auc == pytest.approx(stored_silver.auc, abs=2e-3)
     assert measured.flagged is not None and measured.flagged > 0.9  # why it must not label
     assert model.labels is decide_labels(held_out, measured) is False
+
+
+def test_labels_only_when_both_held_out_targets_and_task_ranking_are_met() -> None:
+    def chat(accuracy: float, f1: float) -> Measurement:
+        return Measurement(data="d", labels=DBDC_LABELS, turns=10, accuracy=accuracy, f1=f1)
+
+    task_good = Measurement(data="t", labels=SILVER_LABELS, turns=10, auc=0.7)
+    task_chance = Measurement(data="t", labels=SILVER_LABELS, turns=10, auc=0.51)
+    assert decide_labels(chat(0.75, 0.85), task_good) is True
+    assert decide_labels(chat(0.75, 0.85), task_chance) is False
+    assert decide_labels(chat(0.75, 0.85), None) is False  # task bots not measured
+    assert decide_labels(chat(0.71, 0.85), task_good) is False
+    assert decide_labels(chat(0.75, 0.80), task_good) is False
+    quality = offline_quality([chat(0.7, 0.8), task_chance], labels=False)
+    assert quality.labels is False and "does not label" in quality.summary
+    assert "task bots vs silver labels: AUC 0.51" in quality.summary

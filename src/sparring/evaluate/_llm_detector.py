@@ -22,7 +22,12 @@ from sparring.connectors import ChatbotInfo
 from sparring.conversations import EMPTY_RESPONSE, ConversationRecord, ErrorCode
 from sparring.errors import ModelError
 from sparring.evaluate._prompts import detection_messages, ghassel_messages, prompt_text
-from sparring.evaluate._results import CHATBOT_CRASH, ConversationBreakdowns, TurnBreakdown
+from sparring.evaluate._results import (
+    CHATBOT_CRASH,
+    ConversationBreakdowns,
+    DetectorQuality,
+    TurnBreakdown,
+)
 from sparring.evaluate._taxonomy import Taxonomy, load_taxonomy, match_names
 from sparring.llm import Generation, Model
 from sparring.types import ModelUsage, Strategy
@@ -182,6 +187,17 @@ class ChatCheckerDetector(_LlmDetector):
     shipped 26 types)."""
 
     name = "chatchecker"
+    quality = DetectorQuality(
+        detector="chatchecker",
+        strategy=Strategy.LLM,
+        labels=True,
+        summary=(
+            "labels turns with the model you give it; not measured by sparring (no model on "
+            "its test machines). Published: with GPT-4o, accuracy 0.669 and F1 0.764 on DBDC5's "
+            "English evaluation data (Mayr et al. 2025, §4); other models: not measured"
+        ),
+    )
+    """What is known of its verdicts: published figures only (``measurements`` empty)."""
 
     def _messages(
         self, record: ConversationRecord, index: int, chatbot: ChatbotInfo, taxonomy: list[str]
@@ -210,6 +226,16 @@ class GhasselDetector(_LlmDetector):
     no chatbot description; decision, score and reasoning."""
 
     name = "ghassel"
+    quality = DetectorQuality(
+        detector="ghassel",
+        strategy=Strategy.LLM,
+        labels=True,
+        summary=(
+            "labels turns with the model you give it; not measured by sparring (no model on "
+            "its test machines): ChatChecker's baseline, kept for comparison"
+        ),
+    )
+    """What is known of its verdicts: nothing measured (``measurements`` empty)."""
 
     def _messages(
         self, record: ConversationRecord, index: int, chatbot: ChatbotInfo, taxonomy: list[str]
