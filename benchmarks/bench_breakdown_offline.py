@@ -1,6 +1,6 @@
 """Offline breakdown detection time on the DBDC3 English development set.
 
-Claim (issue "evaluate: offline strategy"): the offline detector labels every system turn
+Claim (issue "evaluate: offline strategy"): the offline detector scores (ranks) every system turn
 of ``../shared/data/dbdc3/en-dev`` (415 dialogues, 4,150 annotated system turns; 4,335
 chatbot turns in all) in under 10 seconds, model loading included.
 
@@ -51,7 +51,7 @@ def main() -> None:
         raise SystemExit(f"{args.data} is absent: nothing to time")
     result = asyncio.run(label_all(args.data))
     print(
-        f"{result['dialogues']:.0f} dialogues, {result['turns']:.0f} chatbot turns labelled in "
+        f"{result['dialogues']:.0f} dialogues, {result['turns']:.0f} chatbot turns scored in "
         f"{result['detect_s']:.2f} s (model loading included; limit {LIMIT:.0f} s), "
         f"{result['turns'] / result['detect_s']:.0f} turns/s; reading the files "
         f"{result['read_s']:.2f} s"
