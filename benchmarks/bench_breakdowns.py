@@ -47,8 +47,8 @@ from sparring.evaluate._training import fit, training_set
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE / "breakdowns"))
-from faq_bot import BuggyFaqBot, FaqBot  # noqa: E402
-from faq_scripts import BUGGY_SCRIPTS, CORRECT_SCRIPTS, play  # noqa: E402
+from breakdown_faq_bot import BuggyFaqBot, FaqBot  # noqa: E402
+from breakdown_faq_scripts import BUGGY_SCRIPTS, CORRECT_SCRIPTS, play  # noqa: E402
 
 ITEMS = HERE / "breakdowns" / "items.yaml"
 TASK = ChatbotInfo(type="task-oriented")

@@ -19,9 +19,9 @@ from sparring.evaluate import CHATBOT_CRASH, OfflineBreakdownDetector, load_dbdc
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "benchmarks" / "breakdowns"
 sys.path.insert(0, str(FOLDER))
-from faq_bot import BuggyFaqBot, FaqBot  # noqa: E402
-from faq_scripts import BUGGY_SCRIPTS, CORRECT_SCRIPTS, play  # noqa: E402
-from make_items import faq_items  # noqa: E402
+from breakdown_faq_bot import BuggyFaqBot, FaqBot  # noqa: E402
+from breakdown_faq_scripts import BUGGY_SCRIPTS, CORRECT_SCRIPTS, play  # noqa: E402
+from make_breakdown_items import faq_items  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ records a crash). ``FAULTS`` says which user messages meet a seeded fault of
 
 from __future__ import annotations
 
-from faq_bot import FaqBot
+from breakdown_faq_bot import FaqBot
 
 from sparring.conversations import ConversationError, ConversationRecord, ErrorCode, Turn
 

@@ -8,12 +8,13 @@ sources, read by path (the shared data are never copied here):
 - ``chatchecker``: ChatChecker's study-goal dialogues (silver labels: ChatChecker's GPT-4o
   annotations), 30 turns annotated breakdowns and 30 not, every n-th in file order;
 - ``faq-bot``: every chatbot turn of the FAQ bots' scripted conversations
-  (``faq_scripts.py``): the correct bot's turns are not breakdowns (each answers what was
-  asked, or says what it can answer about), the buggy bot's turns at a seeded fault are.
+  (``breakdown_faq_scripts.py``): the correct bot's turns are not breakdowns (each answers
+  what was asked, or says what it can answer about), the buggy bot's turns at a seeded
+  fault are.
 
 Deterministic; run from the repository root::
 
-    PYTHONPATH=src python benchmarks/breakdowns/make_items.py
+    PYTHONPATH=src python benchmarks/breakdowns/make_breakdown_items.py
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from faq_bot import BuggyFaqBot, FaqBot
-from faq_scripts import BUGGY_SCRIPTS, CORRECT_SCRIPTS, FAULTS, play
+from breakdown_faq_bot import BuggyFaqBot, FaqBot
+from breakdown_faq_scripts import BUGGY_SCRIPTS, CORRECT_SCRIPTS, FAULTS, play
 
 from sparring.evaluate._calibration import silver_turns
 from sparring.evaluate._dbdc import load_dbdc
@@ -129,7 +130,7 @@ def main() -> None:
         item["id"] = f"b{n:03d}"
     header = (
         "# Labelled breakdown items (one chatbot turn each): written by\n"
-        "# benchmarks/breakdowns/make_items.py, read by benchmarks/bench_breakdowns.py.\n"
+        "# benchmarks/breakdowns/make_breakdown_items.py, read by benchmarks/bench_breakdowns.py.\n"
         "# Files are paths from the repository root into ../shared/data (never copied).\n"
     )
     body = yaml.safe_dump(
