@@ -13,7 +13,8 @@ reuses the pizzeria's server handling (``examples/pizzeria/rasa_bot.py``)::
     python scripts/third_party_rasa.py serve veterinary --port 5005 --actions-port 5055
     python scripts/third_party_rasa.py status
 
-The bots are copied (never modified in place) into ``<cache>/rasa110/<bot>/``; models are
+The bots are copied (never modified in place) into a working folder per training and per
+served instance (beside its logs), so parallel sessions never share one; models are
 cached by a digest of ``config.yml``, ``domain.yml``, ``data/`` and ``actions.py``.
 Retraining is not deterministic (NLU confidences move a little), so a cached model is kept.
 The bots keep state in module-level variables: talk to them at concurrency 1.
@@ -147,18 +148,20 @@ def model_fingerprint(bot: str) -> str:
     return digest.hexdigest()[:12]
 
 
-def work_project(bot: str) -> Path:
-    """The bot's working copy (``<cache>/rasa110/<bot>/project``), refreshed from the source."""
-    target = cache_dir() / "rasa110" / bot / "project"
+def work_project(bot: str, into: Path) -> Path:
+    """A fresh working copy of the bot's project at ``into`` (replaced if present).
+
+    Every training and every set of servers gets its own copy, so bots served at the same
+    time (by parallel test sessions) never share or delete each other's files.
+    """
     source = source_project(bot)
     if not source.is_dir():
         raise RasaSetupError(f"the bot's project is missing: {source}")
-    if target.exists():
-        shutil.rmtree(target)
-    shutil.copytree(
-        source, target, ignore=shutil.ignore_patterns("models", "results", "__pycache__")
-    )
-    return target
+    if into.exists():
+        shutil.rmtree(into)
+    skip = shutil.ignore_patterns("models", "results", "__pycache__")
+    shutil.copytree(source, into, ignore=skip)
+    return into
 
 
 def model_path(bot: str) -> Path:
@@ -177,13 +180,16 @@ def train(bot: str, timeout: float = 900.0) -> Path:
         return target
     if not venv_is_ready():
         raise RasaSetupError(f"the Rasa 1.10 environment {venv_dir()} is not set up (run `setup`)")
-    project = work_project(bot)
+    project = work_project(bot, cache_dir() / "rasa110" / bot / f"train-{os.getpid()}")
     log_file = cache_dir() / "logs" / f"rasa110-train-{bot}.log"
     print(f"{bot}: training (log: {log_file}) ...")
     started = time.monotonic()
     rasa = str(venv_dir() / "bin" / "rasa")
     command = [rasa, "train", "--out", str(target.parent), "--fixed-model-name", target.name[:-7]]
-    _rasa._run(command, timeout, log_file, f"rasa train ({bot})", cwd=project)
+    try:
+        _rasa._run(command, timeout, log_file, f"rasa train ({bot})", cwd=project)
+    finally:
+        shutil.rmtree(project, ignore_errors=True)
     print(f"{bot}: trained in {time.monotonic() - started:.0f} s: {target}")
     return target
 
@@ -198,9 +204,11 @@ def servers(bot: str, port: int, actions_port: int, log_dir: Path | None = None)
     model = model_path(bot)
     if not model.exists():
         raise RasaSetupError(f"no trained model for {bot} at {model} (run `train {bot}`)")
+    log_dir = log_dir or cache_dir() / "logs" / f"rasa110-{bot}-{port}"
+    project = work_project(bot, log_dir / f"project-{port}")
     return _rasa.RasaServers(
-        port, actions_port, model=model, project=work_project(bot), venv=venv_dir(),
-        log_dir=log_dir or cache_dir() / "logs" / f"rasa110-{bot}", loopback_only=False,
+        port, actions_port, model=model, project=project, venv=venv_dir(),
+        log_dir=log_dir, loopback_only=False,
     )  # fmt: skip
 
 

@@ -73,7 +73,7 @@ def _third_party_bot(name: str, folder: Path) -> Iterator[ThirdPartyBot]:
     chatbot_yaml = folder / "chatbot.yaml"
     chatbot_yaml.write_text(yaml.safe_dump(config))
     with servers:
-        servers.wait_ready(timeout=300)
+        servers.wait_ready(timeout=600)  # 1-5 min on a loaded 2-core machine
         yield ThirdPartyBot(name, servers.url, chatbot_yaml, helper.source_project(name), folder)
 
 
