@@ -21,11 +21,21 @@ from sparring._yaml import load_yaml_with_lines
 from sparring.cli._app import EXIT_USER_ERROR, app, console, err_console
 from sparring.cli._cross_checks import connector_problems, rule_variable_problems
 from sparring.errors import ConfigError, Problem, UserInputError
-from sparring.profiles import Profile, check_profiles, load_persona_file, profile_files
+from sparring.profiles import (
+    Profile,
+    check_profiles,
+    is_chatchecker_persona,
+    load_persona_file,
+    profile_files,
+)
 from sparring.schemas import json_schema
 
 _RULE_KEYS = frozenset({"oracle", "then", "if", "when", "yields", "on-error", "rules"})
 _PROFILE_KEYS = frozenset({"test_name", "llm", "user", "chatbot", "conversation"})
+_CHATCHECKER_OUTPUT = frozenset({"chatbot_id"})
+"""A key of the files ChatChecker writes into a run (statistics, simulation_run_info.yaml),
+which are results, not user input: ``validate`` skips them (``import-chatchecker`` reads
+the run)."""
 
 
 def _kind(path: Path) -> str:
@@ -37,13 +47,15 @@ def _kind(path: Path) -> str:
         return "profile"  # the profile loader reports the problem with its line
     from sparring.connectors import is_chatbot_file
 
-    if is_chatbot_file(data):
-        return "chatbot"
     items = data if isinstance(data, list) else [data]
     keys = {k for item in items if isinstance(item, dict) for k in item}
+    if _CHATCHECKER_OUTPUT & keys or {"dialogue_id", "chat_history"} <= keys:
+        return "ChatChecker run output"
+    if is_chatbot_file(data):
+        return "chatbot"
     if keys & _RULE_KEYS:
         return "rules"
-    if "task" in keys and not keys & _PROFILE_KEYS:
+    if ("task" in keys and not keys & _PROFILE_KEYS) or is_chatchecker_persona(data):
         return "persona"
     return "profile" if keys & _PROFILE_KEYS or not keys else "unknown"
 
@@ -93,6 +105,8 @@ def validate(
     for path in files:
         if kinds[path] == "chatbot":
             results[path] = connector_problems(path)
+        elif kinds[path] == "ChatChecker run output":
+            results[path] = ([], [])
         elif kinds[path] != "profile":
             errors = _other_problems(path, kinds[path])
             if kinds[path] == "rules" and loaded and not errors:
@@ -110,7 +124,9 @@ def validate(
                 f"[bold red]error[/]: {escape(str(error))}", highlight=False, soft_wrap=True
             )
         failed = failed or bool(errors)
-        if not errors:
+        if kinds[path] == "ChatChecker run output":
+            console.print(f"skipped {kinds[path]} {escape(str(path))}", highlight=False)
+        elif not errors:
             console.print(f"OK {kinds[path]} {escape(str(path))}", highlight=False, soft_wrap=True)
     if failed:
         raise typer.Exit(EXIT_USER_ERROR)

@@ -12,6 +12,7 @@ and what differs from SENSEI.
 from sparring.profiles._chatchecker_personas import (
     ChatCheckerPersona,
     ChatCheckerPersonaProfile,
+    is_chatchecker_persona,
     load_chatchecker_persona,
     load_chatchecker_personas,
 )
@@ -63,6 +64,7 @@ from sparring.profiles._persona_files import (
     load_persona_file,
     load_persona_files,
     persona_files,
+    persona_from_chatchecker,
 )
 from sparring.profiles._personas import (
     Persona,
@@ -126,6 +128,7 @@ __all__ = [
     "dump_persona",
     "fill_goals",
     "is_any_item",
+    "is_chatchecker_persona",
     "library_names",
     "load_chatchecker_persona",
     "load_chatchecker_personas",
@@ -136,6 +139,7 @@ __all__ = [
     "parse_output_type",
     "parse_selector",
     "persona_files",
+    "persona_from_chatchecker",
     "plan_conversations",
     "profile_files",
     "read_output_type",

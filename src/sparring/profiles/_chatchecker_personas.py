@@ -147,6 +147,15 @@ class PersonaInfo(_Closed):
     persona: ChatCheckerPersona
 
 
+def is_chatchecker_persona(data: Any) -> bool:
+    """Whether parsed YAML is a ChatChecker persona file (``persona_id``) or a run's
+    ``persona_info.yaml`` (a ``persona`` mapping with one)."""
+    if not isinstance(data, dict):
+        return False
+    inner = data.get("persona")
+    return "persona_id" in data or (isinstance(inner, dict) and "persona_id" in inner)
+
+
 def load_chatchecker_persona(path: Path | str) -> ChatCheckerPersona:
     """Read a ChatChecker persona file, or a run's ``persona_info.yaml`` (its ``persona``).
 

@@ -30,6 +30,9 @@ written in the second person). Not to be confused with SENSEI's *personalities*
 interaction style text (``offline_behaviours``); written (even as ``[]``), they are
 exactly those. ``targets`` names the breakdown type a ``tester`` persona tries to trigger.
 
+ChatChecker's persona files and a ChatChecker run's ``persona_info.yaml`` are persona
+files too, read as they are (``persona_from_chatchecker``).
+
 ``load_persona_file(path)`` reads one, reporting every problem with file, line and key
 (an unknown key is an error); ``persona_files(paths)`` lists the files of folders;
 ``dump_persona(persona)`` writes the YAML back. The schema is ``sparring schema persona``.
@@ -45,8 +48,14 @@ from typing import Any, Literal, get_args
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from sparring._yaml import load_yaml_model
+from sparring._yaml import load_yaml_model, load_yaml_with_lines
 from sparring.errors import ConfigError, Problem
+from sparring.profiles._chatchecker_personas import (
+    ChatCheckerPersona,
+    ChatCheckerPersonaProfile,
+    is_chatchecker_persona,
+    load_chatchecker_persona,
+)
 from sparring.schemas import register_schema
 
 PersonaKind = Literal["standard", "challenging", "adversarial", "tester"]
@@ -167,9 +176,41 @@ class PersonaFile(BaseModel):
 
 
 def load_persona_file(path: Path | str) -> PersonaFile:
-    """Read and check one persona file. Raises ``ConfigError`` with every problem
-    located (file, line, key), e.g. ``persona.yaml:4 [hobby]: unknown key``."""
+    """Read and check one persona file: sparring's, a ChatChecker persona file or a
+    ChatChecker run's ``persona_info.yaml`` (``persona_from_chatchecker``). Raises
+    ``ConfigError`` with every problem located (file, line, key), e.g.
+    ``persona.yaml:4 [hobby]: unknown key``."""
+    data, _ = load_yaml_with_lines(path)
+    if is_chatchecker_persona(data):
+        return persona_from_chatchecker(load_chatchecker_persona(path))
     return load_yaml_model(path, PersonaFile, "a persona file: a mapping (name, task, …)")
+
+
+def persona_from_chatchecker(persona: ChatCheckerPersona) -> PersonaFile:
+    """A ChatChecker persona as a persona file: its profile's name, gender, age,
+    ``background_info`` (as ``background``), Big Five ``personality`` (as ``traits``) and
+    interaction style, its type and task; a hand-written profile (text or any mapping)
+    becomes the ``description``. ChatChecker's ``persona_id`` is kept in the
+    description's first line when the profile has a name of its own."""
+    profile = persona.profile
+    if isinstance(profile, ChatCheckerPersonaProfile):
+        return PersonaFile(
+            name=profile.name,
+            type=persona.type.value,
+            gender=profile.gender,
+            age=profile.age,
+            background=profile.background_info,
+            traits=BigFive.model_validate(profile.personality.model_dump(mode="json")),
+            interaction_style=profile.interaction_style,
+            task=persona.task,
+        )
+    text = profile if isinstance(profile, str) else yaml.safe_dump(profile, sort_keys=False)
+    return PersonaFile(
+        name=persona.name,
+        type=persona.type.value,
+        task=persona.task,
+        description=text.strip() or None,
+    )
 
 
 def load_persona_files(paths: Iterable[Path | str]) -> list[tuple[Path, PersonaFile]]:

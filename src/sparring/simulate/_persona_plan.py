@@ -47,15 +47,29 @@ MAX_TURN_WORDS = 30
 
 
 def persona_names(personas: list[tuple[Path, PersonaFile]]) -> list[str]:
-    """A name per persona for conversation ids: the file stem, made unique."""
+    """A name per persona for conversation ids: the file stem (a ChatChecker run's
+    ``persona_info.yaml``: its folder's name), with its folder's name before it when two
+    personas share it (ChatChecker reuses persona ids and names across generation runs
+    and simulation runs, whose personas must not merge), made unique."""
+    stems = [_stem(path) for path, _ in personas]
     names: list[str] = []
-    for path, _ in personas:
-        name, counter = path.stem, 1
+    for (path, _), stem in zip(personas, stems, strict=True):
+        folder = (path.parent.parent if path.name == PERSONA_INFO else path.parent).name
+        base = f"{folder}.{stem}" if stems.count(stem) > 1 and folder else stem
+        name, counter = base, 1
         while name in names:
             counter += 1
-            name = f"{path.stem}-{counter}"
+            name = f"{base}-{counter}"
         names.append(name)
     return names
+
+
+PERSONA_INFO = "persona_info.yaml"
+"""The file a ChatChecker run keeps its persona in, one folder per persona."""
+
+
+def _stem(path: Path) -> str:
+    return path.parent.name if path.name == PERSONA_INFO and path.parent.name else path.stem
 
 
 def with_persona(
