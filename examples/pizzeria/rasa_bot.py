@@ -191,6 +191,16 @@ def _port_in_use(port: int) -> bool:
     return False
 
 
+def _die_with_parent() -> None:
+    """In the child, before exec: on Linux, ask for SIGTERM when the parent dies, so a test
+    session or ``serve`` killed by a signal (no teardown runs) leaves no server behind."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            import ctypes
+
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 class RasaServers:
     """The action server and ``rasa run --enable-api`` on localhost, as child processes.
 
@@ -236,7 +246,7 @@ class RasaServers:
         log = (self.log_dir / f"{name}-{self.port}.log").open("wb")
         process = subprocess.Popen(
             command, cwd=self.project, env=_rasa_env(), stdout=log, stderr=subprocess.STDOUT,
-            start_new_session=True,
+            start_new_session=True, preexec_fn=_die_with_parent,
         )  # fmt: skip
         log.close()
         self._processes.append(process)
