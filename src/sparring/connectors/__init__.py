@@ -4,9 +4,11 @@
 ``create_connector`` builds the connector, which opens one ``Conversation`` per dialogue.
 Built in: ``rasa``, ``taskyto``, ``rest`` (any JSON-over-HTTP API, SENSEI custom-connector
 files as is), ``openai`` (an OpenAI-compatible chat endpoint as the bot), ``python`` (a
-callable or class in process) and ``scripted`` (deterministic YAML rules). SENSEI's and
-TRACER's connector files and run.yml are read as they are (``import_connector``). Third parties
-register more with ``@connector`` and the entry-point group ``sparring.connectors``.
+callable or class in process), ``scripted`` (deterministic YAML rules), ``dialogflow-es``,
+``dialogflow-cx``, ``directline`` (Microsoft Bot Framework), ``botpress`` and ``lex``
+(Amazon Lex V2). SENSEI's and TRACER's connector files and run.yml are read as they are
+(``import_connector``). Third parties register more with ``@connector`` and the
+entry-point group ``sparring.connectors``.
 """
 
 from sparring.connectors._base import (

@@ -27,6 +27,10 @@ _BUILTIN_MODULES = (
     "sparring.connectors._openai",
     "sparring.connectors._python",
     "sparring.connectors._scripted",
+    "sparring.connectors._dialogflow",
+    "sparring.connectors._directline",
+    "sparring.connectors._botpress",
+    "sparring.connectors._lex",
 )
 
 P = TypeVar("P", bound=ConnectorParams)
