@@ -41,8 +41,10 @@ def test_outputs_win_over_variables_as_in_sensei() -> None:
     assert names["price"] == "10$" and names["data_output_price"] == "10$"
 
 
-def test_a_picked_scalar_is_presented_as_a_list() -> None:
-    assert build_namespace(record(variables={"size": "small"}))["size"] == ["small"]
+def test_goal_variables_reach_rules_as_recorded() -> None:
+    # SENSEI-check hands rules the stored value: 1.1.5's scalars, older releases' lists
+    names = build_namespace(record(variables={"size": "small", "toppings": ["ham"]}))
+    assert names["size"] == "small" and names["toppings"] == ["ham"]
 
 
 def test_the_papers_drinks_rule_applies_with_a_goal_variable_named_number(

@@ -169,7 +169,7 @@ RULES = """\
   when: >-
     conv[1].source_conversation == conv[0].conversation_id
     and conv[1].transformation == 'rule:larger_is_not_cheaper'
-  oracle: conv[1].size == ['small']
+  oracle: conv[1].size == 'small'
 """
 
 

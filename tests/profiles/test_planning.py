@@ -59,9 +59,12 @@ async def test_table2_forward_another_random(profile_with: ProfileWith) -> None:
     sizes = [p.variables["size"] for p in plans]
     for block in range(3):
         assert sorted(sizes[3 * block : 3 * block + 3]) == ["big", "medium", "small"]
-    # random(rand): 1..3 distinct toppings, drawn afresh each conversation
+    # random(rand): 1..3 distinct toppings, drawn afresh each conversation; one topping
+    # alone is recorded as a scalar, as SENSEI 1.1.5 records it
     for p in plans:
-        toppings = p.variables["toppings"]
+        picked = p.variables["toppings"]
+        toppings = picked if isinstance(picked, list) else [picked]
+        assert isinstance(picked, list) == (len(toppings) > 1)
         assert 1 <= len(toppings) <= 3 and len(set(toppings)) == len(toppings)
         assert set(toppings) <= {"cheese", "mushrooms", "pepperoni"}
         assert p.goals == [
@@ -69,7 +72,7 @@ async def test_table2_forward_another_random(profile_with: ProfileWith) -> None:
             f"{p.variables['cans']} cans of {p.variables['drink']}",
             "how much will it cost",
         ]
-    assert len({tuple(p.variables["toppings"]) for p in plans}) > 1
+    assert len({str(p.variables["toppings"]) for p in plans}) > 1
     assert [p.index for p in plans] == list(range(9))
 
 
@@ -338,3 +341,42 @@ def test_model_replies_are_read_leniently() -> None:
 async def test_every_placeholder_is_filled(profile_with: ProfileWith) -> None:
     plans = await plan(profile_with(TABLE2, number=4))
     assert not any(re.search(r"\{\{", goal) for p in plans for goal in p.goals)
+
+
+ONE_OR_MORE = """\
+- "{{a}} {{b}} {{c}} {{d}} {{e}}"
+- a:
+    function: random(2)
+    type: string
+    data: [only]
+- b:
+    function: default()
+    type: string
+    data: [only]
+- c:
+    function: another(2)
+    type: string
+    data: [x, y, z]
+- d:
+    function: random(2)
+    type: string
+    data: [x, y, z]
+- e:
+    function: forward()
+    type: string
+    data: [x, y]
+"""
+
+
+async def test_picks_are_recorded_as_sensei_1_1_5_records_them(
+    profile_with: ProfileWith,
+) -> None:
+    # ask_about_metadata: a one-element pick is stored alone, a longer one as a list;
+    # default() wraps the whole data list, so it stays a list even of one value
+    plans = await plan(profile_with(ONE_OR_MORE, number=3))
+    assert [p.variables["a"] for p in plans] == ["only"] * 3
+    assert [p.variables["b"] for p in plans] == [["only"]] * 3
+    groups = [p.variables["c"] for p in plans[:2]]  # another(2) over 3: a pair, then one
+    assert isinstance(groups[0], list) and len(groups[0]) == 2 and isinstance(groups[1], str)
+    assert all(isinstance(p.variables["d"], list) and len(p.variables["d"]) == 2 for p in plans)
+    assert [p.variables["e"] for p in plans] == ["x", "y", "x"]

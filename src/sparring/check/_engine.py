@@ -44,9 +44,12 @@ SENSEI_GENERIC_CODES = (
     ErrorCode.NO_RESPONSE,
     ErrorCode.TIMEOUT,
     ErrorCode.EXCEEDED_LOOP_LIMIT,
+    ErrorCode.EXCEEDED_MAX_COST,
+    ErrorCode.EXCEEDED_CONVERSATION_COST,
 )
-"""The generic rows SENSEI-check always writes, in its order; other codes get a row when a
-conversation carries them."""
+"""The generic rows SENSEI-check 1.1.5 always writes, in its order (``error_codes.py``; its
+earlier releases wrote the first four); other codes get a row when a conversation carries
+them."""
 
 _UNSCORED = (ModelRequired, ModelError, BudgetExceeded)
 
@@ -62,6 +65,19 @@ def _is_true(value: Any) -> bool:
 def _describe(exc: BaseException) -> str:
     return (
         str(exc) if isinstance(exc, MissingName | NotApplicable) else f"{type(exc).__name__}: {exc}"
+    )
+
+
+def _uncollected(expression: Expression, records: Sequence[ConversationRecord]) -> list[str]:
+    """The outputs ``expression`` reads that some of ``records`` recorded as ``None``."""
+    read = expression.all_names() | expression.conv_attributes
+    return sorted(
+        {
+            name
+            for record in records
+            for name, output in record.outputs.items()
+            if name in read and output.value is None
+        }
     )
 
 
@@ -192,8 +208,15 @@ class Runner:
         return "fail", "oracle violated" if value is False else str(value)
 
     def judge(self, rule: Rule, scope: Scope, ids: list[str]) -> Verdict:
-        """Evaluate ``then`` and return the verdict (with ``yields`` on failure)."""
+        """Evaluate ``then`` of a single-conversation or global rule and return the verdict
+        (with ``yields`` on failure). An oracle that raised while reading an output
+        recorded as ``None`` is *not applicable*, as SENSEI-check counts any oracle that
+        raises there (sparring keeps ``error`` for the other exceptions: a broken rule)."""
         status, reason = self.outcome(rule.then, scope)
+        missing = _uncollected(rule.then, scope.context.conversations) if status == "error" else []
+        if missing:
+            status = "not_applicable"
+            reason = f"{reason} (reading {', '.join(missing)}, recorded as None)"
         message = self.message(rule, scope) if status == "fail" else None
         return self.verdict(rule, status, ids, scope, reason=reason, message=message)
 

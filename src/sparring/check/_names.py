@@ -11,6 +11,7 @@ known) report it as an error with the closest known name ("did you mean").
 
 from __future__ import annotations
 
+import ast
 import difflib
 from collections.abc import Iterable, Sequence
 
@@ -85,3 +86,44 @@ def _unknown(expression: Expression, name: str, known: frozenset[str], where: st
     hint = difflib.get_close_matches(name, sorted(known), n=1)
     extra = f" (did you mean {hint[0]!r}?)" if hint else ""
     return expression.location.problem(f"unknown variable {name!r}: {where}{extra}")
+
+
+def indexed_scalars(rules: Sequence[Rule], records: Sequence[ConversationRecord]) -> list[str]:
+    """A warning per ``name[i]`` (or ``conv[k].name[i]``, ``i`` a whole number) that reads a
+    goal variable holding one value (a string or a number, not a list) in some of
+    ``records``: SENSEI 1.1.5 records a single picked value alone, so ``size[0]`` is the
+    first character of ``'small'`` there and ``count[0]`` raises — a rule written for the
+    one-element lists of earlier SENSEI releases."""
+    strings: dict[str, int] = {}
+    for record in records:
+        for name, value in record.variables.items():
+            if isinstance(value, str | int | float):
+                strings[name] = strings.get(name, 0) + 1
+    warnings: list[str] = []
+    for rule in rules:
+        for _, expression in rule.expressions():
+            for name in sorted(_indexed_names(expression.tree) & strings.keys()):
+                message = (
+                    f"{name}[…]: {name!r} holds one value, not a list, in {strings[name]} of "
+                    f"{len(records)} conversations (SENSEI 1.1.5 records a single pick alone): "
+                    f"indexing takes a string's first character or fails; read {name} itself"
+                )
+                warnings.append(str(expression.location.problem(message)))
+    return warnings
+
+
+def _indexed_names(tree: ast.AST) -> set[str]:
+    """Names subscripted by a whole-number constant: ``x[0]`` and ``conv[1].x[0]``."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.slice, ast.Constant)
+            and type(node.slice.value) is int
+        ):
+            continue
+        if isinstance(node.value, ast.Name) and node.value.id != "conv":
+            found.add(node.value.id)
+        elif isinstance(node.value, ast.Attribute):
+            found.add(node.value.attr)
+    return found

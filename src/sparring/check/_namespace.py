@@ -3,8 +3,11 @@
 SENSEI-check (``Test.to_dict`` in ``metamorphic/tests.py``, user-simulator 1.1.5) puts in a
 rule's namespace, in this order (later entries win):
 
-1. each goal variable (``ask_about``) with its picked values — always a list, so rules
-   write ``size[0]``;
+1. each goal variable (``ask_about``) with its picked value as SENSEI 1.1.5 records it (see
+   ``profiles/_planner.py``): a scalar for one picked value (``ap_date ==
+   'tomorrow'``), a list for several (``'ham' in toppings``); an imported conversation's
+   values reach rules exactly as its file stores them (older SENSEI releases wrote
+   one-element lists, so their rules write ``size[0]``);
 2. each conversation setting, flattened: ``conversation_number`` and ``number``,
    ``conversation_goal_style_steps`` and ``steps``;
 3. each output data item, flattened the same way: ``data_output_price`` and ``price``;
@@ -160,11 +163,6 @@ def _flatten(prefix: str, mapping: Mapping[Any, Any]) -> Iterator[tuple[str, str
             yield f"{prefix}_{key}", str(key), value
 
 
-def sensei_value(value: Any) -> Any:
-    """A goal variable's value as SENSEI keeps it: a list (one picked value → ``[value]``)."""
-    return value if isinstance(value, list) else [value]
-
-
 def _link(record: ConversationRecord) -> dict[str, Any]:
     """The metamorphic link of a follow-up (``sparring metamorphic``), else ``{}``."""
     link = record.extra.get("metamorphic")
@@ -190,7 +188,7 @@ def build_namespace(
     }
     settings = list(_flatten("conversation", record.settings))
     names.update((plain, value) for _, plain, value in settings)
-    names.update((key, sensei_value(value)) for key, value in record.variables.items())
+    names.update(record.variables)
     names.update((prefixed, value) for prefixed, _, value in settings)
     data_output = [{key: output.value} for key, output in record.outputs.items()]
     for item in data_output:

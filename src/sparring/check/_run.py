@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from sparring.check._engine import Runner, rule_result
 from sparring.check._flaky import repeat_figures
-from sparring.check._names import undefined_names
+from sparring.check._names import indexed_scalars, undefined_names
 from sparring.check._rules import Rule, RuleSet, known_functions
 from sparring.check._safety import DEFAULT_LIMITS, Limits
 from sparring.check._tuples import run_tuples
@@ -118,7 +118,7 @@ def check_names(rule_set: RuleSet, runner: Runner, defined: frozenset[str] | Non
     return [
         f"{problems[0]}: the rules reading it are not applicable on this run"
         for problems in undefined.values()
-    ]
+    ] + indexed_scalars(rule_set.active, runner.records)
 
 
 def _tuples_of(runner: Runner) -> Callable[[Rule], RuleResult]:

@@ -54,8 +54,8 @@ _RULE_NAMES = {
     ErrorCode.GOAL_NOT_COMPLETED: "goal_not_completed",
     ErrorCode.REPEATED_REPLY: "repeated_reply",
     ErrorCode.SIMULATOR_ERROR: "simulator_error",
-    ErrorCode.EXCEEDED_MAX_COST: "exceeded_max_cost",
-    ErrorCode.EXCEEDED_CONVERSATION_COST: "exceeded_conversation_cost",
+    ErrorCode.EXCEEDED_MAX_COST: "max_cost_exceeded",
+    ErrorCode.EXCEEDED_CONVERSATION_COST: "max_individual_cost_exceeded",
 }
 
 

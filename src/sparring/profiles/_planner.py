@@ -15,6 +15,12 @@ Per conversation ``i`` (0-based):
 - ``forward()`` alone — ``list[i % len]``; a forward chain — its ``i``-th combination
   (cycling); ``pairwise()`` — the ``i``-th pairwise row (cycling).
 
+A pick is kept as SENSEI 1.1.5 records it (``ask_about_metadata`` in
+``user_sim/cli/sensei_chat.py``), which is what its rules read: a selector that picks
+several values (``random(n)``, ``random(rand)``, ``another(n)``) gives a list, except that
+a pick of exactly one value is that value alone; ``default()`` gives the whole list, even
+of one value; every other selector gives one value.
+
 Interaction styles (``random:`` resolved) and ``random steps`` are drawn per conversation.
 """
 
@@ -50,8 +56,9 @@ Picker = Callable[[int], Any]
 class PlannedConversation(BaseModel):
     """One conversation to run.
 
-    ``variables`` maps each variable to its pick (a list for multi-value selectors:
-    ``default()``, ``random(n)``, ``random(rand)``, ``another(n)``); ``goals`` are the
+    ``variables`` maps each variable to its pick as SENSEI records it (see the module
+    docstring: a list for ``default()`` and for several values picked by ``random(n)``,
+    ``random(rand)``, ``another(n)``; otherwise one value); ``goals`` are the
     goal texts with ``{{variables}}`` filled; ``interaction_styles`` are names or
     ``{"change language": [...]}``; ``goal_style`` has ``random steps`` resolved.
     """
@@ -160,13 +167,18 @@ def _picker(selector: Selector, values: list[Any], rng: random.Random) -> Picker
         return lambda index: values[index % len(values)]
     if selector.kind == "another":
         batches = _shuffled_batches(values, rng, selector.count)
-        return lambda _: next(batches)
+        return lambda _: _as_recorded(next(batches)) if selector.count else next(batches)
     if selector.random_count:
-        return lambda _: rng.sample(values, rng.randint(1, len(values)))
+        return lambda _: _as_recorded(rng.sample(values, rng.randint(1, len(values))))
     if selector.count is not None:
         count = min(selector.count, len(values))
-        return lambda _: rng.sample(values, count)
+        return lambda _: _as_recorded(rng.sample(values, count))
     return lambda _: rng.choice(values)
+
+
+def _as_recorded(picked: list[Any]) -> Any:
+    """Several picked values as SENSEI 1.1.5 records them: one value alone, else the list."""
+    return picked[0] if len(picked) == 1 else picked
 
 
 def _shuffled_batches(values: list[Any], rng: random.Random, size: int | None) -> Iterator[Any]:

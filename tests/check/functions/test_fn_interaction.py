@@ -1,4 +1,5 @@
-"""chatbot_returns, conversation_length, data_collected, missing_slots on hand-made records."""
+"""chatbot_returns, empty_responses, conversation_length, data_collected, missing_slots on
+hand-made records."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from sparring.check.functions import (
     chatbot_returns,
     conversation_length,
     data_collected,
+    empty_responses,
     missing_slots,
 )
 from sparring.connectors._reply import Button
@@ -79,3 +81,18 @@ def test_per_conversation_functions_refuse_global_rules() -> None:
     ):
         with pytest.raises(UserInputError, match="conversations: all"):
             call()
+
+
+def test_empty_responses_are_chatbot_turns_with_nothing_in_them(record: Make, context: Ctx) -> None:
+    conv = record(
+        ("user", "hi"),
+        ("assistant", "  \n"),
+        ("user", ""),  # the user's silence is not the chatbot's
+        ("assistant", "", [Button(text="Menu")]),  # buttons alone are a reply
+        ("assistant", "Welcome"),
+        ("assistant", ""),
+    )
+    ctx = context(conv)
+    assert empty_responses(ctx) == [1, 5]
+    assert ctx.evidence[-1].turns == [1, 5]
+    assert empty_responses(context(record(("user", "hi"), ("assistant", "hello")))) == []

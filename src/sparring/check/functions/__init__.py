@@ -2,8 +2,8 @@
 
 Importing this package registers the built-ins (``extract_float``, ``currency``,
 ``language``, ``length``, ``tone``, ``only_talks_about``, ``utterance_index``,
-``chatbot_returns``, ``repeated_answers``, ``conversation_length``, ``data_collected``,
-``missing_slots``/``missing_outputs``, ``responds_in_same_language``,
+``chatbot_returns``, ``empty_responses``, ``repeated_answers``, ``conversation_length``,
+``data_collected``, ``missing_slots``/``missing_outputs``, ``responds_in_same_language``,
 ``semantic_content``, ``is_unique``, ``exists``, ``num_exist``) in the registry of
 ``sparring.check._context``. Each takes the ``FunctionContext`` first; the evaluator binds
 it. Model-backed functions use ``context.model`` when set, else their offline strategy,
@@ -16,6 +16,7 @@ from sparring.check.functions._interaction import (
     chatbot_returns,
     conversation_length,
     data_collected,
+    empty_responses,
     missing_slots,
 )
 from sparring.check.functions._language import language, responds_in_same_language
@@ -35,6 +36,7 @@ BUILT_INS = (
     "only_talks_about",
     "utterance_index",
     "chatbot_returns",
+    "empty_responses",
     "repeated_answers",
     "conversation_length",
     "data_collected",
@@ -58,6 +60,7 @@ __all__ = [
     "conversation_length",
     "currency",
     "data_collected",
+    "empty_responses",
     "exists",
     "extract_float",
     "is_unique",

@@ -22,13 +22,20 @@ def extract_float(context: FunctionContext, string: object) -> float | None:
     Commas between digits are read as thousands separators (``"1,250.50 $"`` → 1250.5).
     As in SENSEI-check, a sign is kept only before a decimal point (``"-5"`` → 5.0,
     ``"-0.5"`` → -0.5). A non-string value (an output already typed as a number) is read
-    through ``str()``; ``None`` gives ``None``.
+    through ``str()``.
+
+    Raises ``TypeError`` for ``None`` (an output the chatbot never gave), as SENSEI-check's
+    does; an oracle reading such an output is then *not applicable* (``Runner.judge``).
     """
-    if string is None:
-        return None
+    _require_value(string, "extract_float")
     cleaned = _THOUSANDS_COMMA.sub("", str(string))
     match = _FLOAT.search(cleaned)
     return float(match.group()) if match else None
+
+
+def _require_value(value: object, function: str) -> None:
+    if value is None:
+        raise TypeError(f"{function}() was given None (a value that was never collected)")
 
 
 _SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
@@ -45,10 +52,10 @@ def currency(context: FunctionContext, string: object) -> str | None:
 
     Tried in SENSEI-check's order: a symbol (``$ € £ ¥ ₹``) anywhere, then an upper-case
     code, then a plural name (``dollars``, ``euros``, ``pounds``, ``yen``, ``rupees``, any
-    case; SENSEI raises ``KeyError`` on ``"Dollars"``, sparring maps it).
+    case; SENSEI raises ``KeyError`` on ``"Dollars"``, sparring maps it). Raises
+    ``TypeError`` for ``None``, as ``extract_float`` does.
     """
-    if string is None:
-        return None
+    _require_value(string, "currency")
     text = str(string)
     if symbol := _SYMBOL.search(text):
         return _SYMBOLS[symbol.group()]

@@ -2,13 +2,15 @@
 
 Source: SENSEI-check (``rule_utils.py`` of user-simulator 1.1.5): ``chatbot_returns``,
 ``conversation_length``, ``data_collected``, ``missing_slots`` (the SENSEI paper calls it
-``missing_outputs``, sec. 4). Return values are SENSEI's.
+``missing_outputs``, sec. 4). Return values are SENSEI's. ``empty_responses`` is sparring's,
+named as the SENSEI rule files that call it.
 """
 
 from __future__ import annotations
 
 from sparring.check._context import FunctionContext, rule_function
 from sparring.check.functions._common import conversation_of, note, utterances
+from sparring.conversations import EMPTY_RESPONSE
 
 
 def _first_without_second(text: str, first: str, second: str) -> bool:
@@ -35,6 +37,23 @@ def chatbot_returns(context: FunctionContext, what: str, and_not: str | None = N
     ]
     if found:
         note(context, "chatbot_returns", reason=f"the chatbot returns {what!r}", turns=found)
+    return found
+
+
+@rule_function("empty_responses")
+def empty_responses(context: FunctionContext) -> list[int]:
+    """The 0-based turn indices where the chatbot replied with nothing: an empty or
+    whitespace-only text and no buttons (rules see such a turn as ``<EMPTY-RESPONSE>``, so
+    this is ``chatbot_returns('<EMPTY-RESPONSE>')`` made exact). An empty list (falsy)
+    when every reply has content. Example: ``oracle: not empty_responses()``."""
+    record = conversation_of(context, "empty_responses")
+    found = [
+        index
+        for index, turn in enumerate(record.turns)
+        if turn.role == "assistant" and turn.sensei_text == EMPTY_RESPONSE
+    ]
+    if found:
+        note(context, "empty_responses", reason="the chatbot replied with nothing", turns=found)
     return found
 
 
