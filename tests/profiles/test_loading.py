@@ -184,10 +184,12 @@ def test_every_problem_is_reported_with_line_and_key(write: Write) -> None:
     selector = find(problems, "user.goals[1].size.function")
     assert selector.line == 10 and "did you mean random()" in selector.message
     assert "type, description" in find(problems, "chatbot.output[0].price.extra").message
-    assert "did you mean 'conversation'" in find(problems, "conversations").message
-    assert find(problems, "conversation").message == "required key is missing"
+    # SENSEI's early spelling 'conversations' is read (with a warning, see
+    # test_sensei_layouts), so its 'number: 1' lacks goal_style: one more problem there
+    assert find(problems, "conversation.goal_style").message == "required key is missing"
+    assert find(problems, "conversation.goal_style").line == 21  # where conversations: is
     assert all(p.file == str(path) for p in problems)
-    assert len(problems) == 7
+    assert len(problems) == 6
 
 
 def test_malformed_yaml_is_a_located_problem(write: Write) -> None:

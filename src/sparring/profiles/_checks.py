@@ -226,7 +226,11 @@ def _check_function_file(variable: RawVariable, data: dict[str, Any], findings: 
     written = str(data.get("file"))
     path = find_function_file(written, findings.path.parent)
     if path is None:
-        findings.error(key, f"generator file '{written}' not found beside the profile or above it")
+        findings.error(
+            key,
+            f"generator file '{written}' not found beside the profile, in a folder above it "
+            f"or in the working directory ({Path.cwd()})",
+        )
         return
     name = data.get("function_name")
     try:

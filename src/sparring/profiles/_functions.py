@@ -1,13 +1,14 @@
 """Generator functions: ``data: {file, function_name, args}`` (SENSEI 1.1.5
 ``execute_list_function``).
 
-The file is looked up beside the profile, then in the folder above (SENSEI's project
-folder), then in the working directory (where SENSEI looks). Loading a profile only
+The file is looked up beside the profile, then in each folder above it, nearest first (SENSEI
+resolves it from the working directory, which is the project root its users run it from,
+wherever the profile sits below that), then in the working directory. Loading a profile only
 checks that the file defines the function; the function runs when conversations are
 planned, with the user's own Python, as in SENSEI. Arguments follow SENSEI's rule: a
 list gives positional arguments and its mappings keyword arguments; anything else is the
-single positional argument. A string argument naming a file beside the profile (or
-above) is passed as that file's absolute path, so the profile works from any directory.
+single positional argument. A string argument naming a file found the same way is passed
+as that file's absolute path, so the profile works from any directory.
 """
 
 from __future__ import annotations
@@ -18,12 +19,19 @@ from pathlib import Path
 from typing import Any
 
 
+def search_roots(profile_dir: Path) -> list[Path]:
+    """Where a file a profile names is looked up: its folder, each folder above it (nearest
+    first), then the working directory."""
+    folder = profile_dir.resolve()
+    return [folder, *folder.parents, Path.cwd()]
+
+
 def find_function_file(written: str, profile_dir: Path) -> Path | None:
     """The generator file ``written`` in a profile folder names, or ``None``."""
     candidate = Path(written).expanduser()
     if candidate.is_absolute():
         return candidate if candidate.is_file() else None
-    for root in (profile_dir, profile_dir.parent, Path.cwd()):
+    for root in search_roots(profile_dir):
         path = root / candidate
         if path.is_file():
             return path.resolve()
@@ -74,7 +82,9 @@ def _arguments(args: Any, profile_dir: Path) -> tuple[list[Any], dict[str, Any]]
 
 def _path_or_value(value: Any, profile_dir: Path) -> Any:
     if isinstance(value, str) and value.strip():
-        for root in (profile_dir, profile_dir.parent):
+        if "\n" in value or len(value) > 4096:
+            return value
+        for root in search_roots(profile_dir):
             path = root / value
             if path.is_file():
                 return str(path.resolve())

@@ -10,9 +10,17 @@ a warning for each:
   TRACER writes it), read as a personality reference;
 - SENSEI's early flat layout (the wild bots' profiles): ``role``, ``context``,
   ``ask_about``, ``language`` at the top level (read under ``user``), ``is_starter``,
-  ``fallback``, ``output`` (under ``chatbot``) and ``conversations`` (as
-  ``conversation``; next to ``user`` and ``chatbot`` sections it stays an error, as in
-  SENSEI).
+  ``fallback``, ``output`` (under ``chatbot``), ``temperature`` (under ``llm``) and
+  ``conversations`` (as ``conversation``);
+- the same early keys at the top level of a file that has the sections (``temperature``,
+  ``is_starter``, ``fallback`` beside ``user`` and ``chatbot``), and ``conversations`` for
+  ``conversation`` there (SENSEI's own pizza evaluation profiles);
+- SENSEI's pre-paper variables, a bare list (``- size: [small, big]``), read as
+  ``{function: random(), type: …, data: [small, big]}`` (one value per conversation; the
+  type is ``int``/``float`` when every value is one, else ``string``).
+
+``llm.format`` ``speech`` is refused: sparring runs text conversations only, and would
+otherwise run a speech profile as text without a word.
 """
 
 from __future__ import annotations
@@ -119,12 +127,7 @@ def check_profile(path: Path | str) -> ProfileCheck:
     findings = Findings(path, lines)
     document, flat = _nest_flat_layout(document)
     findings.lines = AliasedLines(lines, flat)
-    if flat:
-        findings.warn(
-            (),
-            "SENSEI's early layout (top-level role, ask_about or conversations); "
-            "read as user, chatbot and conversation sections",
-        )
+    _warn_early_layout(flat, findings)
     document, aliased = _read_legacy_forms(document, findings)
     findings.lines = AliasedLines(lines, _compose(aliased, flat))
     custom_types, type_warnings = load_custom_types(path)
@@ -157,7 +160,10 @@ def check_profile(path: Path | str) -> ProfileCheck:
 _FLAT_SECTIONS: dict[str, tuple[str, ...]] = {
     "user": ("language", "role", "context", "ask_about", "goals"),
     "chatbot": ("is_starter", "fallback", "output"),
+    "llm": ("temperature",),
 }
+_EARLY_KEYS: dict[str, str] = {"temperature": "llm", "is_starter": "chatbot", "fallback": "chatbot"}
+"""Top-level keys of SENSEI's early releases that 1.1.5 reads inside a section."""
 
 
 def _nest_flat_layout(document: dict[str, Any]) -> tuple[dict[str, Any], dict[KeyPath, KeyPath]]:
@@ -166,7 +172,7 @@ def _nest_flat_layout(document: dict[str, Any]) -> tuple[dict[str, Any], dict[Ke
     if {"user", "chatbot", "conversation"} & set(document) or not (
         {"ask_about", "role", "conversations"} & set(document)
     ):
-        return document, {}
+        return _early_keys(document)
     nested: dict[str, Any] = {}
     aliases: dict[KeyPath, KeyPath] = {}
     for key, value in document.items():
@@ -177,8 +183,40 @@ def _nest_flat_layout(document: dict[str, Any]) -> tuple[dict[str, Any], dict[Ke
         elif key == "conversations":
             nested["conversation"] = value
             aliases[("conversation",)] = ("conversations",)
+        elif isinstance(value, dict) and isinstance(nested.get(key), dict):
+            nested[key] = {**value, **nested[key]}
         else:
             nested[key] = value
+    return nested, aliases
+
+
+def _warn_early_layout(flat: dict[KeyPath, KeyPath], findings: Findings) -> None:
+    if any(new[0] == "user" for new in flat):
+        findings.warn(
+            (),
+            "SENSEI's early layout (top-level role, ask_about or conversations); "
+            "read as user, chatbot and conversation sections",
+        )
+        return
+    for new, old in flat.items():
+        modern = ".".join(str(k) for k in new)
+        where = "" if len(new) == 1 else " at the top level"
+        findings.warn(new, f"'{old[0]}'{where} is SENSEI's early spelling of '{modern}'")
+
+
+def _early_keys(document: dict[str, Any]) -> tuple[dict[str, Any], dict[KeyPath, KeyPath]]:
+    """A sectioned file's early top-level keys moved into their sections (a key the
+    section also sets stays where it is, so the unknown-key error names it)."""
+    nested = dict(document)
+    aliases: dict[KeyPath, KeyPath] = {}
+    for key, section in _EARLY_KEYS.items():
+        target = nested.get(section, {})
+        if key in nested and isinstance(target, dict) and key not in target:
+            nested[section] = {**target, key: nested.pop(key)}
+            aliases[(section, key)] = (key,)
+    if "conversations" in nested and "conversation" not in nested:
+        nested["conversation"] = nested.pop("conversations")
+        aliases[("conversation",)] = ("conversations",)
     return nested, aliases
 
 
@@ -227,6 +265,11 @@ def _read_legacy_forms(
             "conversation is written as a list of one-key items; read as one mapping "
             "(SENSEI rejects this form)",
         )
+    if isinstance(user, dict) and isinstance(user.get("goals"), list):
+        written = aliases.get(("user", "goals"), ("user", "goals"))
+        user = {**user, "goals": _bare_list_variables(user["goals"], written, findings)}
+        document["user"] = user
+    _refuse_speech(document, findings)
     if isinstance(user, dict) and isinstance(user.get("context"), list):
         user = dict(user)
         user["context"] = [
@@ -234,6 +277,48 @@ def _read_legacy_forms(
         ]
         document["user"] = user
     return document, aliases
+
+
+def _bare_list_variables(goals: list[Any], written: KeyPath, findings: Findings) -> list[Any]:
+    """SENSEI's pre-paper variables (``- size: [small, big]``) as 1.1.5 variables."""
+    read: list[Any] = []
+    for index, item in enumerate(goals):
+        if not (isinstance(item, dict) and len(item) == 1):
+            read.append(item)
+            continue
+        [(name, value)] = item.items()
+        if not isinstance(value, list) or not value:
+            read.append(item)
+            continue
+        kind = _value_type(value)
+        read.append({name: {"function": "random()", "type": kind, "data": value}})
+        findings.warn(
+            (*written, index, name),
+            f"variable '{name}' is a bare list (SENSEI's pre-paper layout); read as "
+            f"{{function: random(), type: {kind}, data: [...]}}: one value per conversation",
+        )
+    return read
+
+
+def _value_type(values: list[Any]) -> str:
+    if all(type(v) is int for v in values):
+        return "int"
+    if all(type(v) in (int, float) for v in values):
+        return "float"
+    return "string"
+
+
+def _refuse_speech(document: dict[str, Any], findings: Findings) -> None:
+    llm = document.get("llm")
+    written = llm.get("format") if isinstance(llm, dict) else None
+    kind = written.get("type") if isinstance(written, dict) else written
+    if kind == "speech":
+        key = ("llm", "format", "type") if isinstance(written, dict) else ("llm", "format")
+        findings.error(
+            key,
+            "speech conversations are not supported: sparring runs text conversations only "
+            "(remove llm.format or write type: text)",
+        )
 
 
 def _personality_line(item: Any, index: int, findings: Findings) -> Any:

@@ -45,10 +45,16 @@ class _Strict(BaseModel):
 
 
 class ConversationFormat(_Strict):
-    """``llm.format``: ``text`` or ``speech`` conversations (``config``: speech settings file)."""
+    """``llm.format``: ``text`` or ``speech`` conversations (``config``: speech settings file);
+    ``format: text`` is short for ``format: {type: text}``. The loader refuses ``speech``."""
 
     type: Literal["text", "speech"] = "text"
     config: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _short_form(cls, data: Any) -> Any:
+        return {"type": data} if isinstance(data, str) else data
 
 
 class LlmSettings(_Strict):
