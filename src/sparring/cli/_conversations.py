@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
-from sparring.cli._app import app, console
+from sparring.cli._app import EXIT_USER_ERROR, app, console, report_user_error
 from sparring.conversations import (
     ImportChatCheckerSettings,
     ImportSenseiSettings,
@@ -20,7 +21,7 @@ from sparring.conversations import (
     render_summary,
     sensei_path,
 )
-from sparring.errors import UserInputError
+from sparring.errors import ConfigError, UserInputError
 
 
 @app.command("import-sensei")
@@ -30,10 +31,25 @@ def import_sensei_command(
     ],
     out: Annotated[Path, typer.Option("--out", help="Run directory to create.")],
 ) -> None:
-    """Import SENSEI conversation files into a new sparring run directory."""
+    """Import SENSEI conversation files into a new sparring run directory.
+
+    Every file of a folder that does not read is listed (file, line, key) and the others
+    are imported; the exit code is then 2."""
     result = import_sensei_job(ImportSenseiSettings(source=source), out)
     render_summary(result.summary, console)
     console.print(f"Imported {result.imported} conversations into [bold]{out}[/]")
+    for path in result.skipped:
+        console.print(f"skipped (not a conversation): {escape(str(path))}", soft_wrap=True)
+    if result.skipped:
+        console.print(
+            f"Skipped {len(result.skipped)} YAML/JSON files that are not conversations "
+            "(reports, profiles, rules)."
+        )
+    if result.problems:
+        report_user_error(ConfigError(list(result.problems)))
+        files = len({problem.file for problem in result.problems})
+        console.print(f"[red]{files} files were not imported (listed above)[/]")
+        raise typer.Exit(EXIT_USER_ERROR)
 
 
 @app.command("import-chatchecker")

@@ -37,11 +37,13 @@ from sparring.conversations._records import (
 )
 from sparring.conversations._render import render_summary
 from sparring.conversations._sensei import (
+    SENSEI,
     SENSEI_SERVER_ERROR,
     export_sensei,
     import_sensei,
     is_sensei_conversation,
     parse_sensei_buttons,
+    sensei_documents,
     sensei_path,
     sensei_record,
     sensei_serial,
@@ -71,6 +73,7 @@ __all__ = [
     "EXPLORE_PROFILES",
     "MANIFEST_SCHEMA_VERSION",
     "SCHEMA_VERSION",
+    "SENSEI",
     "SENSEI_BUTTONS_HEADER",
     "SENSEI_SERVER_ERROR",
     "ChatCheckerDialogue",
@@ -116,6 +119,7 @@ __all__ = [
     "record_id_from_name",
     "render_summary",
     "reply_turn",
+    "sensei_documents",
     "sensei_path",
     "sensei_record",
     "sensei_serial",

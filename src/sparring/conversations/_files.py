@@ -8,6 +8,7 @@ import contextlib
 import json
 import os
 import re
+import struct
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,7 +25,62 @@ M = TypeVar("M", bound=BaseModel)
 TEMP_SUFFIX = ".tmp"
 """Suffix of the temporary files an atomic write leaves behind if it is killed."""
 
-_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SafeBase: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+_NUMPY = "tag:yaml.org,2002:python/object/apply:numpy."
+_STRUCT_CODES = {
+    ("f", 2): "e", ("f", 4): "f", ("f", 8): "d",
+    ("i", 1): "b", ("i", 2): "h", ("i", 4): "i", ("i", 8): "q",
+    ("u", 1): "B", ("u", 2): "H", ("u", 4): "I", ("u", 8): "Q", ("b", 1): "?",
+}  # fmt: skip
+
+
+class _Loader(_SafeBase):  # type: ignore[valid-type,misc]
+    """PyYAML's safe loader that also reads the numpy scalars SENSEI's files carry
+    (``total_cost($): !!python/object/apply:numpy.core.multiarray.scalar [dtype, !!binary]``,
+    written by ``yaml.dump`` of a ``numpy.float64``) as plain ``float``/``int``/``bool``,
+    decoding the bytes with ``struct``: nothing is imported or constructed. Any other
+    ``python/`` tag stays an error, as in the safe loader."""
+
+
+def _numpy_scalar(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
+    if not suffix.endswith("multiarray.scalar") or not isinstance(node, yaml.SequenceNode):
+        raise yaml.constructor.ConstructorError(
+            None, None, f"unsupported numpy tag {node.tag!r}", node.start_mark
+        )
+    if len(node.value) != 2:
+        raise yaml.constructor.ConstructorError(
+            None, None, "a numpy scalar is [dtype, bytes]", node.start_mark
+        )
+    dtype, data = node.value
+    code, order = _numpy_dtype(dtype)
+    raw = loader.construct_object(data)
+    fmt = _STRUCT_CODES.get((code[:1], int(code[1:] or 0))) if code[1:].isdigit() else None
+    if fmt is None or not isinstance(raw, bytes) or len(raw) != struct.calcsize(fmt):
+        raise yaml.constructor.ConstructorError(
+            None, None, f"unsupported numpy scalar of type {code!r}", node.start_mark
+        )
+    return struct.unpack((">" if order == ">" else "<") + fmt, raw)[0]
+
+
+def _numpy_dtype(node: yaml.Node) -> tuple[str, str]:
+    """``(type code such as 'f8', byte order)`` of a dumped ``numpy.dtype`` node."""
+    args: yaml.Node | None = node
+    state: yaml.Node | None = None
+    if isinstance(node, yaml.MappingNode):
+        found = {k.value: v for k, v in node.value if isinstance(k, yaml.ScalarNode)}
+        args, state = found.get("args"), found.get("state")
+    code = ""
+    first = args.value[0] if isinstance(args, yaml.SequenceNode) and args.value else None
+    if isinstance(first, yaml.ScalarNode):
+        code = str(first.value)
+    order = "<"
+    if isinstance(state, yaml.SequenceNode) and len(state.value) > 1:
+        order = str(getattr(state.value[1], "value", "<"))
+    return code, order
+
+
+_Loader.add_multi_constructor(_NUMPY, _numpy_scalar)
 
 
 def atomic_write(path: Path, data: str | bytes, *, durable: bool = True) -> None:

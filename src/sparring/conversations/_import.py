@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar
@@ -33,18 +33,29 @@ class ImportSenseiSettings(JobSettings):
 
 @dataclass(frozen=True)
 class ImportResult:
-    """The new run's store, its summary and how many conversations were imported."""
+    """The new run's store, its summary and how many conversations were imported;
+    ``problems`` are the files that could not be read (each located; the others were
+    imported), ``skipped`` the files that are not conversations (reports, profiles)."""
 
     store: RunStore
     summary: RunSummary
     imported: int
+    problems: tuple[Problem, ...] = ()
+    skipped: tuple[Path, ...] = ()
 
 
 def import_sensei_job(settings: ImportSenseiSettings, out: Path | str) -> ImportResult:
     """Import every SENSEI conversation under ``settings.source`` into a new run ``out``;
-    each record is written as it is read. Raises ``ConfigError`` (file, line, key) for a
-    file that is not a SENSEI conversation, ``UserInputError`` when ``out`` holds a run."""
-    return _import_run(settings, load_conversations(settings.source), Path(out))
+    each record is written as it is read. In a folder, a file that does not read does not
+    stop the import: its problems (file, line, key) are in ``ImportResult.problems`` and
+    the other files are imported. Raises ``ConfigError`` when ``source`` is one file that
+    does not read, ``UserInputError`` when ``source`` does not exist or ``out`` holds a
+    run."""
+    problems: list[Problem] = []
+    skipped: list[Path] = []
+    records = load_conversations(settings.source, problems=problems, skipped=skipped)
+    result = _import_run(settings, records, Path(out))
+    return replace(result, problems=tuple(problems), skipped=tuple(skipped))
 
 
 class ImportChatCheckerSettings(JobSettings):

@@ -23,7 +23,12 @@ logger = logging.getLogger(__name__)
 YAML_SUFFIXES = (".yml", ".yaml")
 
 
-def load_conversations(path: str | Path) -> Iterator[ConversationRecord]:
+def load_conversations(
+    path: str | Path,
+    *,
+    problems: list[Problem] | None = None,
+    skipped: list[Path] | None = None,
+) -> Iterator[ConversationRecord]:
     """Stream the conversation records found at ``path``, one at a time.
 
     ``path`` may be:
@@ -37,7 +42,10 @@ def load_conversations(path: str | Path) -> Iterator[ConversationRecord]:
     - a single native ``.json`` record or SENSEI ``.yml``/``.yaml`` conversation.
 
     Raises ``UserInputError`` at once when ``path`` does not exist, and ``ConfigError``
-    (file, line where the parser gives one, key) while iterating when a file is invalid.
+    (file, line where the parser gives one, key) while iterating when a file is invalid —
+    unless ``problems`` is given: then, in a folder, each invalid file's problems are
+    appended to it and the other files are still read. ``skipped`` (when given) receives
+    the folder's files that are not conversations.
     """
     path = Path(path)
     if not path.exists():
@@ -46,7 +54,7 @@ def load_conversations(path: str | Path) -> Iterator[ConversationRecord]:
         return _single(path)
     if (path / MANIFEST).is_file():
         return RunStore.open(path, clean=False).iter_records()
-    return _folder(path)
+    return _folder(path, problems, skipped)
 
 
 def _single(path: Path) -> Iterator[ConversationRecord]:
@@ -62,7 +70,9 @@ def _single(path: Path) -> Iterator[ConversationRecord]:
         )
 
 
-def _folder(root: Path) -> Iterator[ConversationRecord]:
+def _folder(
+    root: Path, problems: list[Problem] | None, skipped: list[Path] | None
+) -> Iterator[ConversationRecord]:
     files = sorted(
         (p for p in root.rglob("*") if p.is_file()),
         key=lambda p: tuple(natural_key(part) for part in p.relative_to(root).parts),
@@ -72,14 +82,22 @@ def _folder(root: Path) -> Iterator[ConversationRecord]:
         if any(part.startswith(".") for part in relative.parts):
             continue
         suffix = file.suffix.lower()
-        if suffix == ".json" and file.name not in (MANIFEST, SUMMARY):
-            record = _native(file, strict=False)
-        elif suffix in YAML_SUFFIXES:
-            record = _sensei_in_folder(file, relative.with_suffix("").as_posix())
-        else:
+        try:
+            if suffix == ".json" and file.name not in (MANIFEST, SUMMARY):
+                record = _native(file, strict=False)
+            elif suffix in YAML_SUFFIXES:
+                record = _sensei_in_folder(file, relative.with_suffix("").as_posix())
+            else:
+                continue
+        except ConfigError as exc:
+            if problems is None:
+                raise
+            problems.extend(exc.problems)
             continue
         if record is None:
             logger.debug("skipped %s: not a conversation", file)
+            if skipped is not None:
+                skipped.append(file)
         else:
             yield record
 

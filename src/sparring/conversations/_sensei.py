@@ -7,10 +7,17 @@ package user-simulator) writes each conversation as one YAML file
 1. metadata: ``serial``, ``language``, ``context``, ``ask_about`` (goal templates, then
    ``{variable: values}`` items), ``conversation`` (single-key items: ``number``,
    ``goal_style``, ``interaction_style``), ``data_output`` (single-key items), ``errors``
-   (``{code: message}`` items);
+   (``{code: message}`` items), ``total_cost($)`` (1.1.5: US dollars, read into
+   ``usage["sensei"]``; numpy-tagged numbers are read as numbers, see ``_files``);
 2. timing: ``conversation time``, ``assistant response time`` (seconds, one per chatbot
-   reply), ``response time report`` (``average``/``max``/``min``);
+   reply; numbers or ``H:MM:SS.ffffff`` strings), ``response time report``
+   (``average``/``max``/``min``);
 3. ``interaction``: ``{User: text}`` / ``{Assistant: text}`` items.
+
+Older files with one or two documents are read too (``sensei_documents``). sparring adds
+one metadata key SENSEI does not write, ``fallback`` (the chatbot's fallback phrase the
+conversation ran with), so that rules reading ``chatbot.fallback`` give the same verdicts
+after export and import; SENSEI-check ignores it.
 
 Import keeps everything: whatever does not map onto the record (the serial, unknown keys,
 values in an unexpected shape, a rounded report that differs from the recomputed one) is
@@ -30,7 +37,7 @@ import yaml
 from sparring.conversations._files import locate_yaml, read_yaml_documents
 from sparring.conversations._records import ConversationError, ConversationRecord, OutputValue, Turn
 from sparring.errors import ConfigError, Problem
-from sparring.types import SENSEI_BUTTONS_HEADER, Button
+from sparring.types import SENSEI_BUTTONS_HEADER, Button, ModelUsage
 
 SENSEI_SERVER_ERROR = "Error: The server"
 """How SENSEI's chatbot turns begin when the chatbot failed (``Error: The server did not
@@ -40,6 +47,9 @@ SENSEI = "sensei"
 ``simulator``."""
 
 DOCUMENTS = ("metadata", "timing", "interaction")
+COST_KEY = "total_cost($)"
+"""SENSEI 1.1.5's metadata key for what the conversation cost (US dollars, its user
+simulator and data extraction together); imported as ``usage["sensei"].cost``."""
 _ROLE_NAMES = {"user": "User", "assistant": "Assistant"}
 _BUTTON_LINE = re.compile(r"^\s*-\s*BUTTON TEXT:\s?(?P<text>.*) LINK:\s?(?P<link>.*?)\s*$")
 _SERIAL_FORMAT = "%Y-%m-%d-%H-%M-%S"
@@ -53,14 +63,37 @@ class _Malformed(Exception):
         self.doc, self.keys, self.message = doc, keys, message
 
 
+_TIMING_KEYS = ("conversation time", "assistant response time", "response time report")
+
+
 def is_sensei_conversation(documents: list[Any]) -> bool:
-    """Whether parsed YAML documents have the shape of a SENSEI conversation file
-    (three mappings, the last one with ``interaction``); reports and profiles do not."""
-    return (
-        len(documents) == 3
-        and all(isinstance(doc, dict) for doc in documents)
-        and "interaction" in documents[2]
-    )
+    """Whether parsed YAML documents have the shape of a SENSEI conversation file (see
+    ``sensei_documents``); reports, profiles and rules do not."""
+    return sensei_documents(documents) is not None
+
+
+def sensei_documents(documents: list[Any]) -> list[dict[str, Any]] | None:
+    """The three documents (metadata, timing, interaction) of a SENSEI conversation file,
+    or ``None`` when ``documents`` are not one.
+
+    Besides the three documents of SENSEI 1.x, older files are read: two documents
+    (metadata, then ``interaction``; or metadata and timing in the first) and one document
+    holding every key; their timing keys (``conversation time``, ``assistant response
+    time``, ``response time report``) and ``interaction`` are moved to their documents."""
+    if not documents or len(documents) > 3 or not all(isinstance(d, dict) for d in documents):
+        return None
+    if len(documents) == 3:
+        return documents if "interaction" in documents[2] else None
+    if "interaction" not in documents[-1]:
+        return None
+    merged: dict[str, Any] = {}
+    for document in documents:
+        merged.update(document)
+    if not ({"serial", "ask_about", "conversation", "context"} & set(merged)):
+        return None
+    metadata = {k: v for k, v in merged.items() if k != "interaction" and k not in _TIMING_KEYS}
+    timing = {k: merged[k] for k in _TIMING_KEYS if k in merged}
+    return [metadata, timing, {"interaction": merged["interaction"]}]
 
 
 def import_sensei(path: str | Path, *, id: str | None = None) -> ConversationRecord:
@@ -77,16 +110,14 @@ def import_sensei(path: str | Path, *, id: str | None = None) -> ConversationRec
     path = Path(path)
     text, documents = read_yaml_documents(path)
     if not is_sensei_conversation(documents):
-        raise ConfigError(
-            Problem(
-                str(path),
-                None,
-                "",
-                "not a SENSEI conversation: expected three YAML documents "
-                "(metadata, timing, interaction)",
-            )
-        )
+        raise ConfigError(Problem(str(path), None, "", NOT_A_CONVERSATION))
     return sensei_record(documents, id=id or path.stem, name=path.stem, source=str(path), text=text)
+
+
+NOT_A_CONVERSATION = (
+    "not a SENSEI conversation: expected three YAML documents (metadata, timing, "
+    "interaction), or an older file with an interaction list"
+)
 
 
 def sensei_record(
@@ -95,8 +126,16 @@ def sensei_record(
     """Build a record from the three parsed documents of a SENSEI conversation file.
 
     ``name`` is the file's stem (gives profile and index); ``text`` the file's text, used
-    only to give the line of a problem. Raises ``ConfigError``.
+    only to give the line of a problem. Older one- and two-document files are read as
+    ``sensei_documents`` says (their problems are located in their first document). Raises
+    ``ConfigError``.
     """
+    normalised = sensei_documents(documents)
+    if normalised is None:
+        raise ConfigError(Problem(source or "", None, "", NOT_A_CONVERSATION))
+    if normalised is not documents:
+        text = None
+        documents = normalised
     try:
         record = _build(documents, id=id, name=name, source=source)
     except _Malformed as exc:
@@ -113,6 +152,7 @@ def _build(documents: list[Any], *, id: str, name: str, source: str | None) -> C
     profile, index = _profile_and_index(name, serial)
     turns = _turns(interaction.get("interaction"))
     _assign_latencies(turns, timing.get("assistant response time"))
+    cost = meta.get(COST_KEY)
     templates, variables = _ask_about(meta.get("ask_about"))
     settings = _merge_items(meta.get("conversation"))
     styles = settings.get("interaction_style")
@@ -134,7 +174,9 @@ def _build(documents: list[Any], *, id: str, name: str, source: str | None) -> C
             for key, value in _merge_items(meta.get("data_output")).items()
         },
         errors=_errors(meta.get("errors")),
-        duration=float(duration) if _is_number(duration) else None,
+        duration=seconds(duration),
+        fallback=meta["fallback"] if isinstance(meta.get("fallback"), str) else None,
+        usage={SENSEI: ModelUsage(cost=float(cost))} if _is_number(cost) else {},
         source=source,
         extra={SENSEI: {"serial": serial}},
     )
@@ -182,7 +224,22 @@ def _assign_latencies(turns: list[Turn], values: Any) -> None:
     if len(values) == len(replies) - 1 and turns[0].role == "assistant":
         replies = replies[1:]  # SENSEI does not time the chatbot's opening message
     for turn, value in zip(replies, values, strict=False):
-        turn.latency = float(value) if _is_number(value) else None
+        turn.latency = seconds(value)
+
+
+_CLOCK = re.compile(r"^\s*(?:(\d+)\s+days?,\s*)?(\d+):([0-5]?\d):([0-5]?\d(?:\.\d+)?)\s*$")
+
+
+def seconds(value: Any) -> float | None:
+    """A SENSEI duration in seconds: a number, or ``str(timedelta)`` as some releases
+    write it (``0:00:04.440728``, ``1 day, 2:03:04``); ``None`` for anything else."""
+    if _is_number(value):
+        return float(value)
+    match = _CLOCK.match(value) if isinstance(value, str) else None
+    if match is None:
+        return None
+    days, hours, minutes, secs = match.groups()
+    return int(days or 0) * 86400 + int(hours) * 3600 + int(minutes) * 60 + float(secs)
 
 
 def _ask_about(items: Any) -> tuple[list[Any], dict[str, Any]]:
@@ -275,6 +332,10 @@ def _mapped_documents(record: ConversationRecord, serial: Any) -> list[dict[str,
         "data_output": [{k: output.value} for k, output in record.outputs.items()],
         "errors": [{int(error.code): error.message} for error in record.errors],
     }
+    if record.usage:
+        metadata[COST_KEY] = round(sum(u.cost for u in record.usage.values()), 8)
+    if record.fallback is not None:
+        metadata["fallback"] = record.fallback
     timing = {
         "conversation time": record.duration,
         "assistant response time": latencies,

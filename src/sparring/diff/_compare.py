@@ -7,8 +7,10 @@ run's newest). The comparison, a pure function of the two runs' reports and reco
 
 - rules that newly fail (no failure or error before, some now), that were fixed (the
   reverse), and that became flaky (flaky plans now, none before: ``check._flaky``);
-- conversations (matched by id: the same profiles and seed plan the same ids) whose verdict
-  on a rule changed, with the turns whose text differs;
+- conversations whose verdict on a rule changed, with the turns whose text differs. They
+  are paired by id (the same profiles and seed plan the same ids), except conversations
+  imported from SENSEI, whose ids carry the execution's timestamp: those are paired by
+  profile and serial number (``<n>_<profile>_…``), see ``pairing_keys``;
 - the chatbot's response time (p50 and p95 over assistant turns, seconds) and the run's
   model cost (US dollars) in each run.
 
@@ -23,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pydantic import BaseModel, Field
 
 from sparring.check import CheckReport
-from sparring.conversations import ConversationRecord, percentile
+from sparring.conversations import SENSEI, ConversationRecord, percentile
 
 _FAILING = frozenset({"fail", "error"})
 MAX_TURNS_SHOWN = 3
@@ -93,6 +95,23 @@ def timing(records: Iterable[ConversationRecord]) -> Timing:
     return Timing(p50=percentile(latencies, 50), p95=percentile(latencies, 95), cost=cost)
 
 
+def pairing_keys(records: Iterable[ConversationRecord]) -> dict[str, str]:
+    """Conversation id → the key that pairs it with its counterpart in another run: the id
+    itself, except for a conversation imported from SENSEI (its id holds the run's
+    timestamp), whose key is ``<profile>#<serial number>``; when a run holds that pair more
+    than once (several executions in one folder) the k-th, in id order, gets ``~k``."""
+    keys: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    for record in sorted(records, key=lambda r: r.id):
+        if record.simulator != SENSEI:
+            keys[record.id] = record.id
+            continue
+        base = f"{record.profile}#{record.index}"
+        count = seen[base] = seen.get(base, -1) + 1
+        keys[record.id] = base if count == 0 else f"{base}~{count}"
+    return keys
+
+
 def differing_turns(
     baseline: ConversationRecord | None, new: ConversationRecord | None
 ) -> list[TurnChange]:
@@ -134,6 +153,9 @@ def compare(
     new_records: Sequence[ConversationRecord],
 ) -> RunDiff:
     """Compare ``new`` with ``baseline`` (reports of the same rules, and their records)."""
+    old_keys, new_keys = pairing_keys(baseline_records), pairing_keys(new_records)
+    old_paired = {old_keys.get(c, c) for c in baseline.conversations}
+    new_paired = {new_keys.get(c, c) for c in new.conversations}
     old_rules = {r.rule for r in [*baseline.results, *baseline.generic]}
     rules = [r.rule for r in [*new.results, *new.generic] if r.rule in old_rules]
     failing_before, failing_now = _failing(baseline), _failing(new)
@@ -143,8 +165,10 @@ def compare(
         newly_failing=[r for r in rules if r in failing_now and r not in failing_before],
         fixed=[r for r in rules if r in failing_before and r not in failing_now],
         newly_flaky=[r.rule for r in new.repeats if r.flaky and r.rule not in flaky_before],
-        only_baseline=sorted(set(baseline.conversations) - set(new.conversations)),
-        only_new=sorted(set(new.conversations) - set(baseline.conversations)),
+        only_baseline=sorted(
+            c for c in baseline.conversations if old_keys.get(c, c) not in new_paired
+        ),
+        only_new=sorted(c for c in new.conversations if new_keys.get(c, c) not in old_paired),
         baseline_timing=timing(baseline_records),
         new_timing=timing(new_records),
     )
@@ -159,16 +183,22 @@ def _changed(
     baseline_records: Sequence[ConversationRecord],
     new_records: Sequence[ConversationRecord],
 ) -> list[VerdictChange]:
-    before, now = _statuses(baseline), _statuses(new)
-    old_by_id: Mapping[str, ConversationRecord] = {r.id: r for r in baseline_records}
+    old_keys, new_keys = pairing_keys(baseline_records), pairing_keys(new_records)
+    before = {
+        rule: {old_keys.get(c, c): status for c, status in statuses.items()}
+        for rule, statuses in _statuses(baseline).items()
+    }
+    now = _statuses(new)
+    old_by_key: Mapping[str, ConversationRecord] = {old_keys[r.id]: r for r in baseline_records}
     new_by_id: Mapping[str, ConversationRecord] = {r.id: r for r in new_records}
     changes = []
     for rule in rules:
         for conversation, status in now.get(rule, {}).items():
-            old = before.get(rule, {}).get(conversation)
+            key = new_keys.get(conversation, conversation)
+            old = before.get(rule, {}).get(key)
             if old is None or old == status:
                 continue
-            turns = differing_turns(old_by_id.get(conversation), new_by_id.get(conversation))
+            turns = differing_turns(old_by_key.get(key), new_by_id.get(conversation))
             changes.append(VerdictChange(rule=rule, conversation=conversation, baseline=old,
                                          new=status, turns=turns))  # fmt: skip
     return changes
