@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from check_builders import record, run
 
 TURNS = [
@@ -51,14 +50,12 @@ def test_a_short_reply_in_another_language_is_caught(tmp_path: Path) -> None:
     assert status(tmp_path, "responds_in_same_language()", same) == "pass"
 
 
-def test_semantic_content_near_its_threshold_is_unscored(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import sparring.check.functions._semantic as semantic
-
-    oracle = "semantic_content('Order confirmed.', 'your order is confirmed')"
-    found = {}
-    for score in (0.10, 0.24, 0.26, 0.40):
-        monkeypatch.setattr(semantic, "similarities", lambda q, t, m="tf-idf", s=score: [s])
-        found[score] = status(tmp_path / str(score), oracle)
-    assert found == {0.10: "fail", 0.24: "unscored", 0.26: "unscored", 0.40: "pass"}
+def test_semantic_content_the_cues_cannot_decide_is_unscored(tmp_path: Path) -> None:
+    verdicts = {
+        "semantic_content('Order confirmed.', 'your order is confirmed')": "pass",
+        "semantic_content('Order cancelled.', 'your order is not cancelled')": "fail",
+        "semantic_content('Your pizza is on its way.', 'your order is confirmed')": "fail",
+        "semantic_content('We got your order, thanks.', 'your order is confirmed')": "unscored",
+    }
+    found = {oracle: status(tmp_path / str(n), oracle) for n, oracle in enumerate(verdicts)}
+    assert found == verdicts

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from sparring.check._verdicts import SENSEI_COLUMNS, CheckReport, RuleResult
 from sparring.conversations import ConversationRecord
+from sparring.precision import precision_summary
 from sparring.results import Verdict
 
 _STYLES = {
@@ -146,6 +147,8 @@ def render_report(
         blocks.extend(_headline(r) for r in generic)
     blocks += [Text(""), results_table(report)]
     blocks += repeats_blocks(report, show_all)
+    verdicts = [verdict for result in report.results for verdict in result.verdicts]
+    blocks += [Text(f"offline judge: {line}", style="dim") for line in precision_summary(verdicts)]
     return Group(*blocks)
 
 

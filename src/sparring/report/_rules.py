@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sparring.check import CheckReport, RuleResult
+from sparring.precision import precision_summary
 from sparring.report._excerpt import anchor
 from sparring.report._section import ReportSection, SectionHtml, render_template, report_section
 from sparring.report._view import RunView
@@ -62,4 +63,9 @@ class Rules(ReportSection):
         summary = (
             f"{len(results)} rules: {len(results) - failing} without failures, {failing} failing"
         )
-        return SectionHtml(render_template("rules.html.j2", tables=tables), summary=summary)
+        judges = {
+            name: precision_summary(v for r in report.results for v in r.verdicts)
+            for name, report in reports.items()
+        }
+        html = render_template("rules.html.j2", tables=tables, judges=judges)
+        return SectionHtml(html, summary=summary)

@@ -40,16 +40,30 @@ Ctx = Callable[..., FunctionContext]
             "The shop is at SoHo, 14 Wooster Street",
             True,
         ),
-        ("We are closed on weekends", "We do not open on weekends", True),
+        ("We are closed on weekends", "We do not open on weekends", None),  # no shared cue
+        ("We open on weekends", "We do not open on weekends", False),
+        ("A small pizza with no toppings", "A pizza with toppings: pepperoni,olives", False),
+        ("A pizza with toppings: pepperoni, olives", "small pizza with no toppings", False),
+        ("The total is $12", "The total is $21", False),
+        ("Closed on Mondays, else from 1pm to 11:30pm", "every day from 1pm to 11:30pm", None),
+        ("We treat dogs and cats but not birds", "dogs, cats and birds", False),
         ("We are located in Brooklyn", "The shop is at SoHo, on Wooster Street", False),
         (None, "anything", False),
         ("None", "anything", False),
     ],
 )
-def test_semantic_content_offline(context: Ctx, value: Any, content: str, expected: bool) -> None:
+def test_semantic_content_offline(
+    context: Ctx, value: Any, content: str, expected: bool | None
+) -> None:
     ctx = context(None)
+    if expected is None:  # the cues do not decide: unscored, never a guess
+        with pytest.raises(ModelRequired, match="offline cues do not decide"):
+            semantic_content(ctx, value, content)
+        return
     assert semantic_content(ctx, value, content) is expected
     assert ctx.evidence[-1].strategy == "offline"
+    if value not in (None, "None"):
+        assert "offline precision of" in (ctx.evidence[-1].reason or "")
 
 
 def test_semantic_content_evidence_gives_the_score(context: Ctx) -> None:

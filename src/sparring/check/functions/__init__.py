@@ -20,6 +20,7 @@ from sparring.check.functions._interaction import (
     missing_slots,
 )
 from sparring.check.functions._language import language, responds_in_same_language
+from sparring.check.functions._meaning import Meaning, compare_meaning, numbers_agree
 from sparring.check.functions._plugins import GROUP, load_functions_file, load_plugin_functions
 from sparring.check.functions._repetition import repeated_answers
 from sparring.check.functions._semantic import only_talks_about, semantic_content, utterance_index
@@ -56,7 +57,9 @@ BUILT_INS = (
 __all__ = [
     "BUILT_INS",
     "GROUP",
+    "Meaning",
     "chatbot_returns",
+    "compare_meaning",
     "conversation_length",
     "currency",
     "data_collected",
@@ -71,6 +74,7 @@ __all__ = [
     "missing_slots",
     "num_exist",
     "numbers",
+    "numbers_agree",
     "only_talks_about",
     "repeated_answers",
     "reply_to",

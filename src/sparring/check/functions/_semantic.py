@@ -10,7 +10,6 @@ keep to them, so lexical similarity would flag correct answers; it needs a model
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
 from pydantic import BaseModel
@@ -23,39 +22,12 @@ from sparring.check.functions._common import (
     note,
     utterances,
 )
+from sparring.check.functions._meaning import compare_meaning
 from sparring.check.functions._model import ask_model
 from sparring.conversations import ConversationRecord
 from sparring.errors import ModelRequired
-from sparring.similarity import (
-    THRESHOLDS,
-    UNSURE_BANDS,
-    similarities,
-    similarity_method,
-)
-
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
-_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
-_RANGE_WORDS = re.compile(r"\b(between|from|to|and|range)\b|\d\s*-\s*\d", re.IGNORECASE)
-
-
-def _numbers(text: str) -> list[float]:
-    return [float(n) for n in _NUMBER.findall(_THOUSANDS.sub("", text))]
-
-
-def numbers_agree(value: str, content: str) -> bool | None:
-    """Whether the numbers of ``value`` fit those of ``content``: every number of
-    ``content`` appears in ``value``, or (for a range such as "between $50 and $60")
-    every number of ``value`` lies within it. ``None`` when ``content`` has no number."""
-    expected = _numbers(content)
-    if not expected:
-        return None
-    found = _numbers(value)
-    if not found:
-        return False
-    if set(expected) <= set(found):
-        return True
-    is_range = len(expected) >= 2 and _RANGE_WORDS.search(content) is not None
-    return is_range and all(min(expected) <= n <= max(expected) for n in found)
+from sparring.precision import precision_note
+from sparring.similarity import THRESHOLDS, similarities, similarity_method
 
 
 class ContentAnswer(BaseModel):
@@ -72,11 +44,12 @@ def semantic_content(
     """Whether ``variable`` (typically an output data item) says ``content``, e.g.
     ``semantic_content(opening_hours, 'every day from 1pm to 11:30pm')``.
 
-    LLM strategy (SENSEI's YES/NO prompt) with a model configured. Offline: when
-    ``content`` has numbers they decide (see ``numbers_agree``); otherwise the text
-    similarity must reach ``THRESHOLDS[similarity]``; within ``UNSURE_BANDS`` of it the
-    call raises ``ModelRequired`` (the verdict is unscored). ``similarity`` is ``tf-idf`` or
-    ``embeddings`` (offline only; see ``_similarity``). ``None``/empty values are False.
+    LLM strategy (SENSEI's YES/NO prompt) with a model configured. Offline:
+    ``compare_meaning`` (numbers, negation, content words; see ``_meaning``); where its
+    cues do not decide the call raises ``ModelRequired`` (the verdict is unscored, with the
+    reason). The offline verdict's reason ends with its measured precision
+    (``MEASURED['semantic_content']``). ``similarity`` (``tf-idf`` or ``embeddings``) is
+    reported in the reason, never decides. ``None``/empty values are False.
     """
     if context.model is not None:
         prompt = (
@@ -89,21 +62,19 @@ def semantic_content(
     if not text.strip() or text.strip() == "None":
         note(context, "semantic_content", reason="no value")
         return False
-    agree = numbers_agree(text, content)
+    meaning = compare_meaning(text, content)
     method = similarity_method(similarity)
     score = similarities(content, [text], method)[0]
-    if agree is None and abs(score - THRESHOLDS[method]) < UNSURE_BANDS[method]:
-        raise ModelRequired(
-            "semantic_content",
-            f"{method} similarity {score:.2f} is too close to the threshold "
-            f"{THRESHOLDS[method]} to decide offline",
-        )
-    verdict = agree if agree is not None else score >= THRESHOLDS[method]
-    reason = (
-        f"numbers {'agree' if agree else 'differ'}; " if agree is not None else ""
-    ) + f"{method} similarity {score:.2f} (threshold {THRESHOLDS[method]})"
-    note(context, "semantic_content", reason=reason)
-    return verdict
+    reason = f"{meaning.reason}; {method} similarity {score:.2f}"
+    if meaning.match is None:
+        raise ModelRequired("semantic_content", f"offline cues do not decide: {reason}")
+    verdict = "match" if meaning.match else "no match"
+    note(
+        context,
+        "semantic_content",
+        reason=f"{reason} {precision_note('semantic_content', verdict)}",
+    )
+    return meaning.match
 
 
 class TurnAnswer(BaseModel):

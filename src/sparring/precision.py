@@ -1,0 +1,90 @@
+"""The measured precision of each model-free judge, shown next to its verdicts.
+
+A verdict is a claim: every offline judge says how often its kind of verdict was right on
+labelled data. ``MEASURED`` holds, per judge, the share of right verdicts among those it
+gave of each kind ("match", "no match", "bug", …), the number of labelled items, and the
+command that measures it again (``benchmarks/bench_judges.py``; the items are listed in
+``benchmarks/judges/``, each with its label and why). A judge absent here has no
+measured precision, and ``precision_note`` says so rather than inventing one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from sparring.results import Verdict
+
+
+@dataclass(frozen=True)
+class JudgePrecision:
+    """``precision`` by verdict kind (0..1) over ``items`` labelled items; ``abstained`` is
+    the share of items left unscored; ``measured_on`` names the data."""
+
+    judge: str
+    precision: dict[str, float] = field(default_factory=dict)
+    items: int = 0
+    abstained: float = 0.0
+    measured_on: str = ""
+
+
+BENCHMARK = "python benchmarks/bench_judges.py"
+"""The command that measures every figure of ``MEASURED`` again."""
+
+MEASURED: dict[str, JudgePrecision] = {
+    "semantic_content": JudgePrecision(
+        judge="semantic_content",
+        precision={"match": 0.984, "no match": 1.0},
+        items=303,
+        abstained=0.257,
+        measured_on=(
+            "303 pairs from SENSEI's pizza and veterinary conversations and rules "
+            "(answers, edited answers, order confirmations) and hand-written paraphrases; "
+            "recall 0.83 of matches, 0.71 of non-matches"
+        ),
+    ),
+}
+"""Measured precision of each model-free judge, by judge name (figures of 2026-11-25)."""
+
+
+def precision_note(judge: str, verdict: str) -> str:
+    """``[offline precision of "match": 0.97 on 212 labelled items]`` for ``judge``'s
+    ``verdict`` kind, or ``[offline precision not measured]``."""
+    measured = MEASURED.get(judge)
+    if measured is None or verdict not in measured.precision:
+        return "[offline precision not measured]"
+    return (
+        f'[offline precision of "{verdict}": {measured.precision[verdict]:.2f} '
+        f"on {measured.items} labelled items, {BENCHMARK}]"
+    )
+
+
+HEURISTIC = frozenset(
+    {"semantic_content", "utterance_index", "language", "responds_in_same_language", "tone",
+     "repeated_answers"}
+)  # fmt: skip
+"""Rule functions whose offline strategy is a heuristic judge (not an exact computation):
+their offline verdicts are summarised with their measured precision, or the lack of one."""
+
+
+def precision_summary(verdicts: Iterable[Verdict]) -> list[str]:
+    """One line per heuristic judge whose offline evidence backs some of ``verdicts``: the
+    number of those verdicts and its measured precision by verdict kind, or "not
+    measured". Shown by ``check``'s console and the report."""
+    offline_calls: Counter[str] = Counter()
+    for verdict in verdicts:
+        offline_calls.update({e.function for e in verdict.evidence if e.strategy == "offline"})
+    lines = []
+    for judge in sorted(name for name in offline_calls if name in HEURISTIC):
+        measured = MEASURED.get(judge)
+        figures = (
+            ", ".join(f'"{kind}" {value:.2f}' for kind, value in measured.precision.items())
+            + f" on {measured.items} labelled items ({BENCHMARK})"
+            if measured is not None
+            else "not measured"
+        )
+        lines.append(
+            f"{judge} (offline, {offline_calls[judge]} verdicts): measured precision {figures}"
+        )
+    return lines
