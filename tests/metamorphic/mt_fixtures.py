@@ -66,6 +66,40 @@ class OrderBot:
                 return "Your order costs $9.50 in total."
             return "I do not know." if self.amnesic else "Pizzas cost from $8.00."
         return "Sorry?"
+
+
+ORDERS = [0]  # shared by every conversation of the process, as a real order counter is
+
+
+class TicketBot:
+    """A correct deterministic task bot with identifiers and state: each order gets the
+    next number of a counter shared by all conversations (C-7, then C-8 … C-13), a
+    receipt code made from that number (as random-looking as a uuid fragment) and the
+    clock time it was placed; the status and the total depend on the order placed."""
+
+    def __init__(self):
+        self.order = None
+
+    def respond(self, text):
+        t = text.lower()
+        if "menu" in t:
+            return "We have margherita at $8.00 and pepperoni at $9.50."
+        if "want a pizza" in t:
+            ORDERS[0] += 1
+            n = ORDERS[0] * 3 + 1
+            receipt = format(n * 2654435761 % 2**32, "08x")
+            self.order = f"C-{n}"
+            return (f"Order {self.order} placed at {time.strftime('%H:%M:%S')}, "
+                    f"receipt {receipt}. Total $8.00.")
+        if "status" in t or "my order" in t:
+            if self.order is None:
+                return "You have no order yet."
+            return f"Order {self.order} is in the oven."
+        if "cost" in t or "total" in t:
+            return "Your total is $8.00." if self.order else "Pizzas cost from $8.00."
+        if "open" in t:
+            return "We are open every day from 1pm to 11pm."
+        return "Sorry?"
 '''
 
 STORY = {

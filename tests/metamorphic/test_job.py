@@ -337,3 +337,26 @@ def test_a_state_dependent_round_in_its_own_context_is_still_held_to_mr1(
     assert follow_up.order == [0, 1, 2]
     assert follow_up.checks == 4  # MR1 on each of the three rounds, EX on the total
     assert result.bugs == []
+
+
+TICKETS = [
+    ("what is on the menu", "We have margherita at $8.00 and pepperoni at $9.50."),
+    ("when are you open", "We are open every day from 1pm to 11pm."),
+    ("I want a pizza", "Order C-7 placed at 12:00:00, receipt 0a1b2c3d. Total $8.00."),
+    ("what is the status of my order", "Order C-7 is in the oven."),
+    ("how much is the total", "Your total is $8.00."),
+]
+
+
+def test_a_correct_bot_with_ids_timestamps_and_state_gets_no_bug(tmp_path: Path) -> None:
+    """Issue 21: new orders get new ids (C-7 → C-13), receipts and clock times; the status
+    and the total depend on the order. None of that is a bug: identifiers, timestamps and
+    random ids are excluded by type, and state is learned from the rounds asked alone."""
+    seeds = make_run(tmp_path / "seeds", {"tickets": TICKETS})
+    result = metamorphic_job(
+        settings(seeds, write_bot(tmp_path, bot="TicketBot"), seed=3),
+        tmp_path / "run",
+        analyser=hand_analyser,
+    )
+    assert result.follow_ups and sum(f.checks for f in result.follow_ups) > 10
+    assert [(b.relation, b.reason) for b in result.bugs] == []

@@ -7,6 +7,9 @@ from datetime import date
 from mt_fixtures import anna_analysis
 
 from sparring.metamorphic import FollowUp, Similarity, check_follow_up, typed_values
+from sparring.metamorphic._judge import _varied_rounds
+from sparring.metamorphic._relations import is_social, severity
+from sparring.metamorphic._volatile import mask_volatile
 
 SIMILARITY = Similarity("tf-idf", 0.25)
 SOURCE_REPLIES = ["Anna has a red bike.", "It is red.", "She rides it to school."]
@@ -100,8 +103,7 @@ def test_exact_values_must_not_change_after_the_same_rounds() -> None:
         "money": ["12.50 USD"],
         "phone": ["555-123-4567"],
         "time": ["19:00:00"],
-        "identifier format": ["AA-9999"],
-    }
+    }  # the order number is an identifier: a new order may get a new one
     source = ["Anna has a red bike.", "It is red.", "A large pizza costs $12.50, order PZ-1234."]
     same_context = ["Anna has a red bike.", "It is red.", "A large pizza costs $14.00, order 77."]
     order = [1, 0, 2]  # round 2 still comes after rounds 0 and 1
@@ -115,7 +117,20 @@ def test_exact_values_must_not_change_after_the_same_rounds() -> None:
     )
     exact = [c for c in checks if c.relation == "EX"]
     assert len(exact) == 1 and not exact[0].passed
-    assert "money" in exact[0].reason and "identifier format" in exact[0].reason
+    assert "money" in exact[0].reason and "PZ" not in exact[0].reason
+    assert exact[0].severity == "high" and "changed after the same rounds" in str(
+        exact[0].severity_reason
+    )
+    varying = check_follow_up(
+        follow_up(order),
+        anna_analysis(),
+        source,
+        [same_context[i] for i in order],
+        SIMILARITY,
+        reference_date=day,
+        varying={2: {"money"}},  # the total already differed between the source replays
+    )
+    assert not [c for c in varying if c.relation == "EX"]
     moved = [2, 0, 1]  # round 2 first: another context, no exact relation
     checks = check_follow_up(
         follow_up(moved),
@@ -134,3 +149,39 @@ def test_rounds_whose_source_replies_vary_are_not_checked() -> None:
         follow_up([2, 0, 1]), anna_analysis(), SOURCE_REPLIES, replies, SIMILARITY, unstable={1, 2}
     )
     assert [(c.relation, c.source_round) for c in checks] == [("MR1", 0)]
+
+
+def test_identifiers_random_ids_and_timestamps_are_masked_in_every_comparison() -> None:
+    assert mask_volatile("Order C-7 placed at 17:01:21, receipt 538453d7.") == (
+        "Order <id> placed at <timestamp>, receipt <id>."
+    )
+    assert mask_volatile("Your order number is 1234, total $12.50") == (
+        "Your order number is <id>, total $12.50"
+    )
+    assert SIMILARITY("Order C-7 is in the oven.", "Order C-13 is in the oven.") == 1.0
+    assert SIMILARITY("Order C-7 is in the oven.", "Sorry?") < SIMILARITY.threshold
+
+
+def test_a_violation_says_why_it_has_its_severity() -> None:
+    level, why = severity(0.05, 0.25, must_match=True)
+    assert level == "high" and "80% of the way below the threshold 0.25" in why
+
+
+def test_greetings_thanks_and_farewells_ask_for_nothing() -> None:
+    for social in ("Hello", "Hi there!", "Thanks a lot", "Goodbye", "ok thanks"):
+        assert is_social(social), social
+    for question in (
+        "Hello, what is the capital of Spain?",
+        "What is your name?",
+        "Hi I want a pizza",
+    ):
+        assert not is_social(question), question
+
+
+def test_a_round_replayed_in_the_same_context_with_another_reply_is_seen_as_random() -> None:
+    questions = [r.question for r in anna_analysis().rounds]
+    same_start = follow_up([0, 1, 2, 1], perturbation="drd")  # rounds 0-2 as in the source
+    random_reply = ["Well, well. Ask me later.", "It is red.", "To school.", "Red."]
+    assert _varied_rounds(same_start, questions, SOURCE_REPLIES, random_reply, SIMILARITY) == [0]
+    moved = follow_up([1, 0, 2])  # another context from the first round: nothing learned
+    assert _varied_rounds(moved, questions, SOURCE_REPLIES, ["?", "?", "?"], SIMILARITY) == []

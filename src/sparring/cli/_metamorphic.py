@@ -154,7 +154,8 @@ def _print(result: MetamorphicResult, folder: Path) -> None:
             f"[red]{bug.relation}[/] {escape(bug.follow_up)} round {bug.position} "
             f"(source round {bug.source_round}, {bug.severity}): {escape(bug.follow_up_question)!r}"
             f"\n  source:    {escape(bug.reference[:160])!r}\n  follow-up: "
-            f"{escape(bug.reply[:160])!r}",
+            f"{escape(bug.reply[:160])!r}"
+            + (f"\n  severity {escape(bug.severity_reason)}" if bug.severity_reason else ""),
             highlight=False,
             soft_wrap=True,
         )

@@ -1,18 +1,27 @@
 """Judging follow-ups as their records arrive: the source replays first (a round whose
-replies vary between them is nondeterministic and not checked) and the source rounds asked
-alone (a round whose reply then changes depends on its context), then every relation on
-each follow-up, ``metamorphic.json`` rewritten as it goes."""
+replies vary between them is nondeterministic and not checked; a value kind that differs
+between them, such as a ready-at time, is left out of EX for that round) and the source
+rounds asked alone (a round whose reply then changes depends on its context), then every
+relation on each follow-up, ``metamorphic.json`` rewritten as it goes.
+
+The bot's variance keeps being learned from the follow-ups: a follow-up that begins with
+the same questions as its source, in the same order and words, replays the source that
+far; where its reply there is not similar to the source reply, the bot answers that round
+at random (ALICE's templates: "Hi there John." / "Nice to meet you, John."). The round
+joins the unstable ones and the relation violations already reported on it are withdrawn
+(EX keeps its own, value-by-value, variance)."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 
 from sparring.conversations import ConversationRecord
 from sparring.metamorphic._answerability import DialogueAnalysis
 from sparring.metamorphic._perturb import FollowUp
-from sparring.metamorphic._relations import Similarity, check_follow_up
+from sparring.metamorphic._relations import Similarity, check_follow_up, typed_values
 from sparring.metamorphic._replay import link_of, replies_of
 from sparring.metamorphic._result import FollowUpSummary, MetamorphicResult
 from sparring.metamorphic._seeds import Seed
@@ -37,6 +46,7 @@ class Judge:
         self.source_replays = source_replays
         self.sources: dict[str, dict[str, list[str | None]]] = {}
         self.unstable: dict[str, set[int]] = {}
+        self.varying: dict[str, dict[int, set[str]]] = {}
         self.isolated_expected = isolated or {}
         self.isolated: dict[str, dict[int, str | None]] = {}
         self.dependent: dict[str, set[int]] = {}
@@ -49,6 +59,8 @@ class Judge:
         self.source_replies: dict[str, list[str | None]] = {}
         self.waiting: dict[str, list[ConversationRecord]] = {}
         self.checks = 0
+        self.checked: dict[str, list[tuple[int, bool]]] = {}
+        """Per follow-up, ``(source round, is EX)`` of each relation check."""
         self.written = 0.0
 
     def add(self, record: ConversationRecord) -> None:
@@ -84,6 +96,7 @@ class Judge:
         first, *others = (replays[k] for k in sorted(replays))
         self.source_replies[seed] = first
         self.unstable[seed] = self._unstable(first, others)
+        self.varying[seed] = _varying_kinds([first, *others])
         self.dependent[seed] = self._dependent(first, isolated)
         for waiting in self.waiting.pop(seed, []):
             self._judge(waiting, seed)
@@ -135,9 +148,11 @@ class Judge:
                 record.started_at.date() if record.started_at else None,
                 self.unstable.get(seed_id, set()),
                 self.dependent.get(seed_id, set()),
+                self.varying.get(seed_id, {}),
             )
             bugs = [c for c in checks if not c.passed]
             summary.checks, summary.bugs = len(checks), len(bugs)
+            self.checked[record.id] = [(c.source_round, c.relation == "EX") for c in checks]
             skipped = sorted(self.unstable.get(seed_id, set()) & set(follow_up.order))
             if skipped:
                 summary.note = f"source rounds {skipped} not checked: their replies vary"
@@ -155,8 +170,40 @@ class Judge:
             self.checks += len(checks)
             self.result.bugs.extend(bugs)
         self.result.follow_ups.append(summary)
+        if follow_up is not None and analysis is not None:
+            source = [r.question for r in analysis.rounds]
+            for index in _varied_rounds(
+                follow_up, source, self.source_replies[seed_id], replies_of(record), self.similarity
+            ):
+                self._withdraw(seed_id, index)
         if self.on_follow_up is not None:
             self.on_follow_up(summary)
+
+    def _withdraw(self, seed: str, index: int) -> None:
+        """Mark source round ``index`` of ``seed`` unstable and withdraw the relation checks
+        (save EX) already made on it."""
+        unstable = self.unstable.setdefault(seed, set())
+        if index in unstable:
+            return
+        unstable.add(index)
+        self.result.bugs = [
+            b
+            for b in self.result.bugs
+            if not (b.seed == seed and b.source_round == index and b.relation != "EX")
+        ]
+        note = f"source round {index} withdrawn: its reply varies in the same context"
+        for summary in self.result.follow_ups:
+            checked = self.checked.get(summary.id)
+            if summary.seed != seed or not checked:
+                continue
+            kept = [(r, ex) for r, ex in checked if ex or r != index]
+            if len(kept) == len(checked):
+                continue
+            self.checks -= len(checked) - len(kept)
+            self.checked[summary.id] = kept
+            summary.checks = len(kept)
+            summary.bugs = sum(1 for b in self.result.bugs if b.follow_up == summary.id)
+            summary.note = f"{summary.note}; {note}" if summary.note else note
 
     def flush(self, force: bool = False) -> None:
         now = time.monotonic()
@@ -166,3 +213,39 @@ class Judge:
         self.result.recount(self.checks)
         self.result.write(self.out)
         self.written = now
+
+
+def _varying_kinds(replays: list[list[str | None]]) -> dict[int, set[str]]:
+    """Per source round, the typed value kinds whose values differ between ``replays``."""
+    today = date.today()
+    out: dict[int, set[str]] = {}
+    for index in range(max((len(r) for r in replays), default=0)):
+        texts = [r[index] for r in replays if index < len(r)]
+        found = [typed_values(text, today) for text in texts if text]
+        kinds = {kind for values in found for kind in values}
+        differ = {k for k in kinds if len({tuple(v.get(k, [])) for v in found}) > 1}
+        if differ:
+            out[index] = differ
+    return out
+
+
+def _varied_rounds(
+    follow_up: FollowUp,
+    source_questions: list[str],
+    source_replies: list[str | None],
+    replies: list[str | None],
+    similarity: Similarity,
+) -> list[int]:
+    """Source rounds that ``follow_up`` asks exactly as the source did (same questions
+    before them, same words) and that got a reply not similar to the source reply."""
+    out = []
+    for position, index in enumerate(follow_up.order):
+        if index != position or follow_up.questions[position] != source_questions[index]:
+            break
+        reference = source_replies[index] if index < len(source_replies) else None
+        reply = replies[position] if position < len(replies) else None
+        if reference is None or reply is None:
+            continue
+        if similarity(reference, reply) < similarity.threshold:
+            out.append(index)
+    return out

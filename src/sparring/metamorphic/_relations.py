@@ -13,8 +13,16 @@ After MORTAR (Guo et al., arXiv 2412.15557, §3.4), with the answerability of ev
   and one not, get different replies;
 - **EX exact values** (ours): a round asked after exactly the same set of source rounds
   as in the source (reordered or not) must give the same typed values a task bot computes
-  — amounts of money, e-mail addresses, phone numbers, times (``sparring.values``) — and
-  identifiers of the same format (``AB-1234`` → ``AA-9999``).
+  — amounts of money, e-mail addresses, phone numbers, times (``sparring.values``) — save
+  the kinds whose values already differ between the replays of the source (``varying``).
+
+A round whose question is only a social act (a greeting, thanks, a farewell: "Hello",
+"Thanks!", "Bye") asks for nothing: any polite reply is right, so no relation is checked
+on it (ALICE answers a second "Hello" with "How are you?", which is no bug).
+
+Values a correct bot may change, identifiers, random ids and timestamps (``_volatile``),
+are masked in every comparison and never compared by EX: a new order's new number is no
+bug. The severity of a bug says why (``severity_reason``).
 
 A round whose reply changes when it is asked alone depends on its context for this bot
 (``dependent``: a task bot's state, "how much will it cost" before and after the order):
@@ -28,41 +36,58 @@ the follow-up's did not, L2 the reverse, L3 neither.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import date
 
 from sparring.metamorphic._answerability import DialogueAnalysis, RoundAnswerability
 from sparring.metamorphic._perturb import FollowUp
 from sparring.metamorphic._result import Level, RelationCheck, Severity
+from sparring.metamorphic._volatile import mask_volatile
 from sparring.similarity import similarities
 from sparring.values import find_values
 
 _VALUE_KINDS = ("money", "email", "phone", "time")
-_IDENTIFIER = re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
-"""Order numbers and codes: upper-case letters and digits, both present (``PZ-4821``)."""
+_SOCIAL = re.compile(
+    r"^\W*(?:(?:hi|hello|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening|day|night)"
+    r"|thanks?(?: you)?(?: (?:very|so) much| a lot)?|thx|cheers|bye(?: bye)?|goodbye|good bye"
+    r"|see (?:you|ya)(?: later| soon)?|farewell|ciao|ok(?:ay)?|cool|great|nice)\b[\s,]*"
+    r"(?:there|again|everyone|all|friend|bot|buddy|mate)?\W*)+$",
+    re.IGNORECASE,
+)
+
+
+def is_social(question: str) -> bool:
+    """Whether ``question`` is only a greeting, thanks or a farewell ("Hello!", "Thanks a
+    lot", "Bye"): a social act that asks for nothing."""
+    return _SOCIAL.match(question.strip()) is not None
 
 
 class Similarity:
-    """The similarity method (``embeddings`` or ``tf-idf``) and its threshold."""
+    """The similarity method (``embeddings`` or ``tf-idf``) and its threshold; texts are
+    compared with their identifiers, random ids and timestamps masked."""
 
     def __init__(self, method: str, threshold: float) -> None:
         self.method = method
         self.threshold = threshold
 
     def __call__(self, a: str, b: str) -> float:
-        if a.strip() == b.strip():
+        a, b = mask_volatile(a).strip(), mask_volatile(b).strip()
+        if a == b:
             return 1.0
         return round(similarities(a, [b], self.method)[0], 4)
 
 
-def severity(similarity: float, threshold: float, must_match: bool) -> Severity:
-    """How badly a similarity misses: the distance past the threshold as a share of the
-    room on that side (``high`` ≥ 2/3, ``medium`` ≥ 1/3, else ``low``)."""
+def severity(similarity: float, threshold: float, must_match: bool) -> tuple[Severity, str]:
+    """How badly a similarity misses, and why: the distance past the threshold as a share
+    of the room on that side (``high`` ≥ 2/3, ``medium`` ≥ 1/3, else ``low``)."""
     if must_match:
         gap = (threshold - similarity) / threshold if threshold else 0.0
+        side = f"below the threshold {threshold} toward 0 (nothing in common)"
     else:
         gap = (similarity - threshold) / (1 - threshold) if threshold < 1 else 0.0
-    return "high" if gap >= 2 / 3 else "medium" if gap >= 1 / 3 else "low"
+        side = f"above the threshold {threshold} toward 1 (the same reply)"
+    level: Severity = "high" if gap >= 2 / 3 else "medium" if gap >= 1 / 3 else "low"
+    return level, f"{level}: similarity {similarity:.2f} is {gap:.0%} of the way {side}"
 
 
 def _level(source_ok: bool, follow_ok: bool) -> Level | None:
@@ -83,18 +108,21 @@ def check_follow_up(
     reference_date: date | None = None,
     unstable: Collection[int] = (),
     dependent: Collection[int] = (),
+    varying: Mapping[int, Collection[str]] | None = None,
 ) -> list[RelationCheck]:
     """Every relation check on one follow-up (passed and violated). ``source_replies``
     holds the source reply per source round, ``replies`` the follow-up's per round
     (``None`` where the chatbot gave none: not checked); rounds from the ``unstable``
-    source rounds (replies that vary between replays of the source) are not checked."""
+    source rounds (replies that vary between replays of the source) are not checked;
+    ``varying`` gives, per source round, the value kinds EX leaves out (they differ
+    between the source replays)."""
     source = analysis.follow_up(range(len(analysis.rounds)))
     rounds = analysis.follow_up(follow_up.order)
     out: list[RelationCheck] = []
     for position, verdict in enumerate(rounds):
         index = follow_up.order[position]
         reference, reply = source_replies[index], replies[position]
-        if reference is None or reply is None or index in unstable:
+        if reference is None or reply is None or index in unstable or is_social(verdict.question):
             continue
         base = _base(follow_up, position, verdict, source[index], reference, reply, gold)
         same = verdict.answerable == source[index].answerable
@@ -102,10 +130,14 @@ def check_follow_up(
         if not (same and index in dependent and moved):
             out.append(_similar_check(base, "MR1" if same else "MR2", same, similarity, gold))
         if follow_up.order[:position].count(index) == 0:
-            exact = _exact_check(base, follow_up.order, position, reference_date)
+            skip = (varying or {}).get(index, ())
+            exact = _exact_check(base, follow_up.order, position, reference_date, skip)
             if exact is not None:
                 out.append(exact)
-    kept = [None if i in unstable else r for i, r in zip(follow_up.order, replies, strict=False)]
+    kept = [
+        None if i in unstable or is_social(rounds[position].question) else r
+        for position, (i, r) in enumerate(zip(follow_up.order, replies, strict=False))
+    ]
     out.extend(_group_checks(follow_up, rounds, kept, similarity, gold, dependent))
     return out
 
@@ -154,6 +186,7 @@ def _similar_check(
         f"{similarity.method} similarity {score:.2f} vs threshold {similarity.threshold}"
     )
     level = None
+    graded = None if passed else severity(score, similarity.threshold, must_match)
     if not passed and base.get("gold"):
         gold_text = str(base["gold"])
         level = _level(
@@ -166,7 +199,8 @@ def _similar_check(
         method=similarity.method,
         threshold=similarity.threshold,
         passed=passed,
-        severity=None if passed else severity(score, similarity.threshold, must_match),
+        severity=None if graded is None else graded[0],
+        severity_reason=None if graded is None else graded[1],
         level=level,
         reason=reason,
         **base,
@@ -175,40 +209,53 @@ def _similar_check(
 
 def typed_values(text: str, reference: date) -> dict[str, list[str]]:
     """The typed values of ``text`` a task bot computes: money, e-mail, phone, time (as
-    strings) and the format of each identifier (letters → ``A``, digits → ``9``)."""
+    strings), read with identifiers, random ids and timestamps masked (never compared)."""
+    masked = mask_volatile(text)
     found = {
-        kind: [str(c.value) for c in find_values(kind, text, reference)] for kind in _VALUE_KINDS
+        kind: [str(c.value) for c in find_values(kind, masked, reference)] for kind in _VALUE_KINDS
     }
-    found["identifier format"] = [
-        re.sub(r"\d", "9", re.sub(r"[A-Z]", "A", m.group())) for m in _IDENTIFIER.finditer(text)
-    ]
     return {kind: values for kind, values in found.items() if values}
 
 
 def _exact_check(
-    base: dict[str, object], order: Sequence[int], position: int, reference_date: date | None
+    base: dict[str, object],
+    order: Sequence[int],
+    position: int,
+    reference_date: date | None,
+    varying: Collection[str] = (),
 ) -> RelationCheck | None:
     index = order[position]
     if set(order[:position]) != set(range(index)):
         return None
     day = reference_date or date.today()
-    expected = typed_values(str(base["reference"]), day)
+    expected = _kept(typed_values(str(base["reference"]), day), varying)
     if not expected:
         return None
-    got = typed_values(str(base["reply"]), day)
+    got = _kept(typed_values(str(base["reply"]), day), varying)
     differing = {kind for kind in set(expected) | set(got) if expected.get(kind) != got.get(kind)}
     reason = "asked after the same source rounds: the computed values must not change; " + (
         "; ".join(f"{k}: {expected.get(k, [])} → {got.get(k, [])}" for k in sorted(differing))
         if differing
         else f"same {', '.join(sorted(expected))}"
     )
+    if varying:
+        reason += f" (left out, they vary between source replays: {', '.join(sorted(varying))})"
+    why = (
+        f"high: a computed value ({', '.join(sorted(differing))}) changed after the same rounds "
+        "although it did not vary between the source replays"
+    )
     return RelationCheck(
         relation="EX",
         passed=not differing,
         severity="high" if differing else None,
+        severity_reason=why if differing else None,
         reason=reason,
         **base,
     )
+
+
+def _kept(values: dict[str, list[str]], varying: Collection[str]) -> dict[str, list[str]]:
+    return {kind: found for kind, found in values.items() if kind not in varying}
 
 
 def _group_checks(
@@ -264,6 +311,7 @@ def _pair(
     must_match = relation == "MR3"
     score = similarity(reference, reply)
     passed = score >= similarity.threshold if must_match else score < similarity.threshold
+    graded = None if passed else severity(score, similarity.threshold, must_match)
     wanted = "similar to" if must_match else "different from"
     reason = (
         f"the same question asked again, answerable {other.answerable} then {verdict.answerable}:"
@@ -291,6 +339,7 @@ def _pair(
         method=similarity.method,
         threshold=similarity.threshold,
         passed=passed,
-        severity=None if passed else severity(score, similarity.threshold, must_match),
+        severity=None if graded is None else graded[0],
+        severity_reason=None if graded is None else graded[1],
         reason=reason,
     )

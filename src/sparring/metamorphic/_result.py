@@ -27,7 +27,8 @@ class RelationCheck(BaseModel):
     round in the follow-up, ``source_round`` the source round it came from (for MR3 and
     MR4 ``reference_position`` is the follow-up round compared with); ``similarity`` of
     the two replies (0..1, ``None`` for ``EX``) by ``method`` against ``threshold``;
-    ``severity`` grows with the distance from the threshold; ``level`` (L1 source right,
+    ``severity`` grows with the distance from the threshold (EX: always ``high``) and
+    ``severity_reason`` says why; ``level`` (L1 source right,
     follow-up wrong; L2 source wrong, follow-up right; L3 both wrong) needs gold answers.
     """
 
@@ -55,6 +56,7 @@ class RelationCheck(BaseModel):
     threshold: float | None = None
     passed: bool
     severity: Severity | None = None
+    severity_reason: str | None = None
     level: Level | None = None
     reason: str
 

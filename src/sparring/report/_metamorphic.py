@@ -56,11 +56,12 @@ answerability: <strong>{{ r.answerability or "—" }}</strong>.{% if not r.compl
 {% for b in bugs %}
 <div class="failure">
 <div><span class="status status-fail">{{ b.relation }}</span>
-<span class="tag">{{ b.perturbation }}</span> <span class="tag">severity {{ b.severity }}</span>
+<span class="tag">{{ b.perturbation }}</span> <span class="tag" title="{{ b.severity_reason or '' }}">severity {{ b.severity }}</span>
 {% if b.level %}<span class="tag">{{ b.level }}</span>{% endif %}
 <a href="{{ href(b.follow_up) }}">{{ b.follow_up }}</a> round {{ b.position }}
 (source round {{ b.source_round }}){% if b.similarity is not none %} ·
-{{ b.method }} similarity {{ "%.2f" | format(b.similarity) }}{% endif %}</div>
+{{ b.method }} similarity {{ "%.2f" | format(b.similarity) }}{% endif %}
+{% if b.severity_reason %}<div class="muted">severity {{ b.severity_reason }}</div>{% endif %}</div>
 <div style="display:grid;grid-template-columns:1fr 1fr;gap:12px;margin-top:6px">
 {% if b.reference_position is not none %}
 {{ side("follow-up round %d" % b.reference_position, b.source_answerable, b.question,
