@@ -35,14 +35,17 @@ class Evidence:
     """One function call's trace, kept with the verdict.
 
     ``function`` names the check or function that left it; ``strategy`` is how it judged;
-    ``turns`` are 0-based turn indices involved; ``prompt``/``reply`` are a model call's
-    text (kept whether the call succeeded or not); ``cost`` is US dollars.
+    ``turns`` are 0-based turn indices involved; ``involved`` names, for a judgement over
+    several conversations (a global rule's shared value), each conversation that shows it
+    with its 0-based turns; ``prompt``/``reply`` are a model call's text (kept whether the
+    call succeeded or not); ``cost`` is US dollars.
     """
 
     function: str
     strategy: Strategy = Strategy.OFFLINE
     reason: str | None = None
     turns: list[int] = field(default_factory=list)
+    involved: dict[str, list[int]] = field(default_factory=dict)
     prompt: str | None = None
     reply: str | None = None
     cost: float = 0.0

@@ -162,6 +162,12 @@ class Turn(BaseModel):
     latency: float | None = None
 
     @property
+    def text_without_buttons(self) -> str:
+        """The text without SENSEI's button block (``AVAILABLE BUTTONS:`` …), for views
+        that show ``buttons`` apart; the text itself when it has no such block."""
+        return self.text.split(SENSEI_BUTTONS_HEADER, 1)[0].rstrip()
+
+    @property
     def sensei_text(self) -> str:
         """The text with buttons rendered as SENSEI does (what rules match on).
 

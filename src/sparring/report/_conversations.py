@@ -74,7 +74,13 @@ def conversation_data(
         "failed": sorted({v.rule for v in shown if v.status in ("fail", "error")}),
         "verdicts": [_verdict(v) for v in shown],
         "turns": [
-            [t.role, t.text, t.latency, [[b.text, b.link] for b in t.buttons]] for t in record.turns
+            [
+                t.role,
+                t.text_without_buttons if t.buttons else t.text,
+                t.latency,
+                [[b.text, b.link] for b in t.buttons],
+            ]
+            for t in record.turns
         ],
         "outputs": [
             [name, _value(o.value), o.type, str(o.strategy), o.evidence, o.confidence]

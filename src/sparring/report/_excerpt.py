@@ -46,7 +46,7 @@ def excerpt_lines(record: ConversationRecord, turns: Iterable[int]) -> list[Exce
         if index > previous + 1:
             lines.append(ExcerptLine(None))
         turn = record.turns[index]
-        text = turn.text if turn.text.strip() or turn.buttons else turn.sensei_text
+        text = turn.text_without_buttons if turn.buttons else turn.text or turn.sensei_text
         if len(text) > MAX_TEXT:
             text = text[:MAX_TEXT] + "…"
         buttons = tuple(button.text for button in turn.buttons)

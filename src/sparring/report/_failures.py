@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from markupsafe import Markup
 
 from sparring.check import RuleResult, Verdict
+from sparring.conversations import ConversationRecord, ErrorCode
 from sparring.report._excerpt import anchor, conversation_href, excerpt_html
 from sparring.report._section import ReportSection, SectionHtml, render_template, report_section
-from sparring.report._view import GenericFailure, RunView
+from sparring.report._view import GenericFailure, RunView, involved_turns
 
 MAX_EXCERPTS = 5
 """Failures shown with an excerpt per rule or failure code."""
@@ -29,7 +30,8 @@ class Item:
     links: list[tuple[str, str]]
     status: str
     lines: list[str]
-    excerpt: Markup | None = None
+    excerpts: list[tuple[str, Markup]] = field(default_factory=list)
+    """An excerpt per conversation the failure involves, with the conversation's id."""
     more: int = 0
 
 
@@ -45,16 +47,21 @@ class Group:
     omitted: int = 0
 
 
-def _verdict_item(run: RunView, verdict: Verdict, with_excerpt: bool) -> Item:
-    ids = verdict.conversations
+def _verdict_item(run: RunView, verdict: Verdict, kind: str, with_excerpt: bool) -> Item:
+    involved = involved_turns(verdict, kind)
+    ids = list(involved) or verdict.conversations
     lines = [text for text in (verdict.message, verdict.reason) if text]
     lines += [f"{e.function} ({e.strategy}): {e.reason}" for e in verdict.evidence if e.reason]
-    record = run.records_by_id.get(ids[0]) if ids else None
+    excerpts = []
+    for record_id in list(involved)[:MAX_LINKS] if with_excerpt else []:
+        record = run.records_by_id.get(record_id)
+        if record is not None:
+            excerpts.append((record_id, excerpt_html(record, involved[record_id])))
     return Item(
         links=[(i, conversation_href(i)) for i in ids[:MAX_LINKS]],
         status=verdict.status,
         lines=lines or ["(no reason given)"],
-        excerpt=excerpt_html(record, verdict.turns) if record and with_excerpt else None,
+        excerpts=excerpts,
         more=max(0, len(ids) - MAX_LINKS),
     )
 
@@ -70,7 +77,7 @@ def _rule_group(run: RunView, report: str, result: RuleResult) -> Group:
     group = Group(anchor("rule", report, result.rule), result.rule, detail)
     for n, verdict in enumerate(bad[: MAX_EXCERPTS + MAX_LISTED]):
         target = group.items if n < MAX_EXCERPTS else group.rest
-        target.append(_verdict_item(run, verdict, n < MAX_EXCERPTS))
+        target.append(_verdict_item(run, verdict, result.kind, n < MAX_EXCERPTS))
     group.omitted = max(0, len(bad) - MAX_EXCERPTS - MAX_LISTED)
     return group
 
@@ -82,17 +89,29 @@ def _generic_group(name: str, failures: list[GenericFailure]) -> Group:
         record, error = failure.record, failure.error
         cause = f" ({error.cause})" if error.cause else ""
         turn = f" at turn {error.turn}" if error.turn is not None else ""
+        lines = [f"{error.message}{cause}{turn} · user simulator {record.simulator}"]
+        if code == ErrorCode.GOAL_NOT_COMPLETED:
+            lines.append(_goals_left(record))
+        excerpt = excerpt_html(record, [error.turn] if error.turn is not None else [])
         item = Item(
             links=[(record.id, conversation_href(record.id))],
             status="fail",
-            lines=[f"{error.message}{cause}{turn} · user simulator {record.simulator}"],
-            excerpt=excerpt_html(record, [error.turn] if error.turn is not None else [])
-            if n < MAX_EXCERPTS
-            else None,
+            lines=lines,
+            excerpts=[(record.id, excerpt)] if n < MAX_EXCERPTS else [],
         )
         (group.items if n < MAX_EXCERPTS else group.rest).append(item)
     group.omitted = max(0, len(failures) - MAX_EXCERPTS - MAX_LISTED)
     return group
+
+
+def _goals_left(record: ConversationRecord) -> str:
+    """What a 1001 failure left undone, as the record says: the outputs with no value and
+    the goals the user simulator was given."""
+    missing = [name for name, output in record.outputs.items() if output.value is None]
+    parts = [f"outputs not obtained: {', '.join(missing)}" if missing else "every output obtained"]
+    if record.goals:
+        parts.append(f"goals: {'; '.join(record.goals)}")
+    return " · ".join(parts)
 
 
 @report_section

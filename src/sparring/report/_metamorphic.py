@@ -56,7 +56,7 @@ answerability: <strong>{{ r.answerability or "—" }}</strong>.{% if not r.compl
 {% for b in bugs %}
 <div class="failure">
 <div><span class="status status-fail">{{ b.relation }}</span>
-<span class="tag">{{ b.perturbation }}</span> <span class="tag" title="{{ b.severity_reason or '' }}">severity {{ b.severity }}</span>
+<span class="tag">{{ b.perturbation }}</span> <span class="tag">severity {{ b.severity }}</span>
 {% if b.level %}<span class="tag">{{ b.level }}</span>{% endif %}
 <a href="{{ href(b.follow_up) }}">{{ b.follow_up }}</a> round {{ b.position }}
 (source round {{ b.source_round }}){% if b.similarity is not none %} ·

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sparring.conversations import ErrorCode, percentile
+from sparring.explore import read_coverage
 from sparring.report._excerpt import anchor
 from sparring.report._section import ReportSection, SectionHtml, render_template, report_section
 from sparring.report._view import RunView
@@ -13,6 +14,14 @@ _CODES = {code.rule_name: int(code) for code in ErrorCode}
 
 def _seconds(value: float | None) -> str:
     return "–" if value is None else f"{value:.3f} s"
+
+
+def _job_name(run: RunView) -> str:
+    """The job that made the run: ``run`` for a tested run of ``sparring run`` (its
+    simulate manifest sits beside the exploration's coverage), else the manifest's job."""
+    if run.manifest.job == "simulate" and read_coverage(run.path) is not None:
+        return "run (explore → simulate → check)"
+    return run.manifest.job
 
 
 @report_section
@@ -48,7 +57,7 @@ class Overview(ReportSection):
             s=s,
             chatbot=info.get("name") or run.manifest.chatbot.get("connector") or "not recorded",
             endpoint=run.manifest.endpoint,
-            job=run.manifest.job,
+            job=_job_name(run),
             source=run.manifest.settings.get("source") if run.imported else None,
             created=run.manifest.created_at.strftime("%Y-%m-%d %H:%M UTC"),
             simulators=sorted(run.simulators.items()),

@@ -119,12 +119,14 @@ class RunView:
 
     @cached_property
     def verdicts_by_conversation(self) -> dict[str, list[Verdict]]:
-        """Rule verdicts (not the generic rows) by the first conversation they judged."""
+        """Rule verdicts (not the generic rows) by each conversation they involve: the one
+        judged, both of a pair, and those a global rule's evidence names (a shared value);
+        a global verdict that names none is on no conversation's page."""
         found: defaultdict[str, list[Verdict]] = defaultdict(list)
         for _, result in self.rule_results():
             for verdict in result.verdicts:
-                if verdict.conversations:
-                    found[verdict.conversations[0]].append(verdict)
+                for record_id in involved_turns(verdict, result.kind):
+                    found[record_id].append(verdict)
         return dict(found)
 
     @cached_property
@@ -200,3 +202,17 @@ class RunView:
         candidate = (self.path / relative).resolve()
         inside = candidate.is_relative_to(self.path.resolve())
         return candidate if inside and candidate.is_file() else None
+
+
+def involved_turns(verdict: Verdict, kind: str) -> dict[str, list[int]]:
+    """The conversations a verdict blames, each with its 0-based turns: the one judged
+    (single), every one of the tuple (pair rules; the turns are the first's), or those
+    its evidence names (a global rule's shared value; none when it names none)."""
+    named: dict[str, list[int]] = {}
+    for evidence in verdict.evidence:
+        for record_id, turns in evidence.involved.items():
+            named.setdefault(record_id, []).extend(turns)
+    if named or kind == "global":
+        return named
+    ids = verdict.conversations if kind == "tuple" else verdict.conversations[:1]
+    return {i: verdict.turns if n == 0 else [] for n, i in enumerate(ids)}

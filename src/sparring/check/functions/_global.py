@@ -38,20 +38,35 @@ def _hashable(value: Any) -> Any:
 def is_unique(context: FunctionContext, property: str) -> bool:
     """True when no two conversations have the same value for the variable or output
     named ``property`` (e.g. ``is_unique('order_id')``). Conversations without it, or
-    where it is ``None``, are skipped, as in SENSEI-check; the evidence names the first
-    two conversations that share a value."""
-    seen: dict[Any, str] = {}
+    where it is ``None``, are skipped, as in SENSEI-check; on a failure the evidence names
+    the first two conversations that share a value, and ``involved`` every conversation
+    that shares one, with the turns whose text shows the value."""
+    holders: dict[Any, list[tuple[ConversationRecord, Any]]] = {}
     for record in context.conversations:
         names = _names(context, record)
         if property not in names or names[property] is None:
             continue
-        key = _hashable(names[property])
-        if key in seen:
-            reason = f"{record.id} and {seen[key]} have value {names[property]!r} for {property}"
-            note(context, "is_unique", reason=reason)
-            return False
-        seen[key] = record.id
-    return True
+        holders.setdefault(_hashable(names[property]), []).append((record, names[property]))
+    shared = [group for group in holders.values() if len(group) > 1]
+    if not shared:
+        return True
+    (first, value), (second, _) = shared[0][:2]
+    reason = f"{second.id} and {first.id} have value {value!r} for {property}"
+    if len(shared) > 1 or len(shared[0]) > 2:
+        count = sum(len(group) for group in shared)
+        reason += f" ({count} conversations share {len(shared)} value(s))"
+    evidence = note(context, "is_unique", reason=reason)
+    evidence.involved = {
+        record.id: _turns_showing(record, value) for group in shared for record, value in group
+    }
+    return False
+
+
+def _turns_showing(record: ConversationRecord, value: Any) -> list[int]:
+    text = str(value).strip().lower()
+    if not text:
+        return []
+    return [i for i, turn in enumerate(record.turns) if text in turn.text.lower()]
 
 
 def _satisfying(context: FunctionContext, function: str, condition: str, stop: bool) -> list[str]:
