@@ -69,6 +69,11 @@ PROBE_TIMEOUT = 10.0
 """Seconds the reachability probe waits for the chatbot."""
 SOURCE = "source"
 ISOLATED = "isolated"
+CONFIRM = "confirm"
+CONFIRMATIONS = 2
+"""Extra replays of the source up to a round that got a similarity violation (MR1, MR3),
+run after the follow-ups: a bot that answers the round otherwise in its own context
+answers it at random, and the violations are withdrawn (``Judge``)."""
 """The role (and perturbation prefix) of a source round asked alone (``context_probe``)."""
 """The perturbation name of a question-answering seed's own replay."""
 Analyser = Callable[[Sequence[SeedDialogue]], Awaitable[list[DialogueAnalysis]]]
@@ -176,6 +181,8 @@ async def metamorphic_job_async(
     connector = create_connector(config, settings.chatbot.parent)
     try:
         await replay(items, connector, store, settings.concurrency, judge.add)
+        confirmations = _confirmation_items(by_seed, judge.to_confirm())
+        await replay(confirmations, connector, store, settings.concurrency, judge.add)
     finally:
         await connector.aclose()
     store.write_summary(summarize(store.iter_records()))
@@ -250,6 +257,21 @@ def _replay_items(
             )
             new.base["variables"] = {**new.base.get("variables", {}), **made.variables}
             items.append(new)
+    return items
+
+
+def _confirmation_items(
+    seeds: dict[str, Seed], rounds: Sequence[tuple[str, int]]
+) -> list[ReplayItem]:
+    """``CONFIRMATIONS`` replays of each seed's source up to each of ``rounds``."""
+    items = []
+    for seed_id, index in rounds:
+        seed = seeds[seed_id]
+        questions = [r.question for r in seed.dialogue.rounds][: index + 1]
+        for k in range(1, CONFIRMATIONS + 1):
+            name = f"{CONFIRM}-{index}-{k}"
+            record_id = follow_up_id(seed_id, name)
+            items.append(_item(seed, record_id, name, list(range(index + 1)), questions, CONFIRM))
     return items
 
 

@@ -4,12 +4,15 @@ between them, such as a ready-at time, is left out of EX for that round) and the
 rounds asked alone (a round whose reply then changes depends on its context), then every
 relation on each follow-up, ``metamorphic.json`` rewritten as it goes.
 
-The bot's variance keeps being learned from the follow-ups: a follow-up that begins with
-the same questions as its source, in the same order and words, replays the source that
-far; where its reply there is not similar to the source reply, the bot answers that round
-at random (ALICE's templates: "Hi there John." / "Nice to meet you, John."). The round
-joins the unstable ones and the relation violations already reported on it are withdrawn
-(EX keeps its own, value-by-value, variance)."""
+The bot's variance keeps being learned after the source replays. Each round that got a
+similarity violation (MR1, MR3) is replayed again in its source context (``confirm``
+records, run after the follow-ups): a reply there that is not similar to the source reply
+makes the round unstable and withdraws its violations. The follow-ups teach it too: one
+that begins with the same questions as its source, in the same order and words, replays
+the source that far, and a reply there that is not similar to the source reply means the
+bot answers that round at random (ALICE's templates: "Hi there John." / "Nice to meet
+you, John."). The round joins the unstable ones and the relation violations already
+reported on it are withdrawn (EX keeps its own, value-by-value, variance)."""
 
 from __future__ import annotations
 
@@ -58,6 +61,7 @@ class Judge:
         self.on_follow_up: Callable[[FollowUpSummary], None] | None = None
         self.source_replies: dict[str, list[str | None]] = {}
         self.waiting: dict[str, list[ConversationRecord]] = {}
+        self.confirmations: dict[str, list[ConversationRecord]] = {}
         self.checks = 0
         self.checked: dict[str, list[tuple[int, bool]]] = {}
         """Per follow-up, ``(source round, is EX)`` of each relation check."""
@@ -70,6 +74,10 @@ class Judge:
         if link.role == "source":
             self.sources.setdefault(link.seed, {})[record.id] = replies_of(record)
             self._ready(link.seed)
+        elif link.role == "confirm":
+            self.confirmations.setdefault(link.seed, []).append(record)
+            if link.seed in self.source_replies:
+                self._confirm(link.seed)
         elif link.role == "isolated":
             replies = replies_of(record)
             if link.order:
@@ -100,6 +108,32 @@ class Judge:
         self.dependent[seed] = self._dependent(first, isolated)
         for waiting in self.waiting.pop(seed, []):
             self._judge(waiting, seed)
+        self._confirm(seed)
+
+    def to_confirm(self) -> list[tuple[str, int]]:
+        """``(seed, source round)`` of each similarity violation (MR1, MR3) reported on a
+        round not known to be unstable, in order."""
+        found = {
+            (b.seed, b.source_round)
+            for b in self.result.bugs
+            if b.relation in ("MR1", "MR3") and b.source_round not in self.unstable.get(b.seed, ())
+        }
+        return sorted(found)
+
+    def _confirm(self, seed: str) -> None:
+        """Withdraw the violations on each round a ``confirm`` replay answered otherwise."""
+        source = self.source_replies[seed]
+        for record in self.confirmations.pop(seed, []):
+            link = link_of(record)
+            replies = replies_of(record)
+            if link is None or not link.order or len(replies) < len(link.order):
+                continue
+            index = link.order[-1]
+            reference, reply = source[index] if index < len(source) else None, replies[-1]
+            if reference is None or reply is None:
+                continue
+            if self.similarity(reference, reply) < self.similarity.threshold:
+                self._withdraw(seed, index)
 
     def _dependent(self, source: list[str | None], alone: dict[int, str | None]) -> set[int]:
         """Source rounds whose reply asked alone is not similar to their source reply."""
