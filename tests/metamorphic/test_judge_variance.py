@@ -71,3 +71,9 @@ def test_a_violation_the_confirmation_replays_repeat_stays(tmp_path: Path) -> No
     judge.add(_record("anna@confirm-0-1", "confirm", [0], [SOURCE[0]]))
     judge.add(_record("anna@confirm-0-2", "confirm", [0], [SOURCE[0]]))
     assert [(b.relation, b.source_round) for b in judge.result.bugs] == [("MR1", 0), ("MR3", 0)]
+
+
+def test_a_reply_the_bot_also_gave_in_the_source_context_is_no_bug(tmp_path: Path) -> None:
+    judge = _judge(tmp_path)
+    judge.add(_record("anna@confirm-0-1", "confirm", [0], ["Anna has a red bike. Why do you ask?"]))
+    assert [(b.relation, b.source_round) for b in judge.result.bugs] == [("MR3", 0)]

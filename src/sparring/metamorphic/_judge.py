@@ -26,7 +26,7 @@ from sparring.metamorphic._answerability import DialogueAnalysis
 from sparring.metamorphic._perturb import FollowUp
 from sparring.metamorphic._relations import Similarity, check_follow_up, typed_values
 from sparring.metamorphic._replay import link_of, replies_of
-from sparring.metamorphic._result import FollowUpSummary, MetamorphicResult
+from sparring.metamorphic._result import FollowUpSummary, MetamorphicResult, RelationCheck
 from sparring.metamorphic._seeds import Seed
 
 
@@ -62,6 +62,9 @@ class Judge:
         self.source_replies: dict[str, list[str | None]] = {}
         self.waiting: dict[str, list[ConversationRecord]] = {}
         self.confirmations: dict[str, list[ConversationRecord]] = {}
+        self.alternatives: dict[str, dict[int, list[str]]] = {}
+        """Per seed and source round, the other replies the bot gave in the source's own
+        context (the other source replays, the confirmation replays)."""
         self.checks = 0
         self.checked: dict[str, list[tuple[int, bool]]] = {}
         """Per follow-up, ``(source round, is EX)`` of each relation check."""
@@ -105,6 +108,10 @@ class Judge:
         self.source_replies[seed] = first
         self.unstable[seed] = self._unstable(first, others)
         self.varying[seed] = _varying_kinds([first, *others])
+        for other in others:
+            for index, reply in enumerate(other):
+                if reply is not None:
+                    self.alternatives.setdefault(seed, {}).setdefault(index, []).append(reply)
         self.dependent[seed] = self._dependent(first, isolated)
         for waiting in self.waiting.pop(seed, []):
             self._judge(waiting, seed)
@@ -134,6 +141,9 @@ class Judge:
                 continue
             if self.similarity(reference, reply) < self.similarity.threshold:
                 self._withdraw(seed, index)
+            else:
+                self.alternatives.setdefault(seed, {}).setdefault(index, []).append(reply)
+                self._drop_explained(seed)
 
     def _dependent(self, source: list[str | None], alone: dict[int, str | None]) -> set[int]:
         """Source rounds whose reply asked alone is not similar to their source reply."""
@@ -184,7 +194,7 @@ class Judge:
                 self.dependent.get(seed_id, set()),
                 self.varying.get(seed_id, {}),
             )
-            bugs = [c for c in checks if not c.passed]
+            bugs = [c for c in checks if not c.passed and not self._explained(c)]
             summary.checks, summary.bugs = len(checks), len(bugs)
             self.checked[record.id] = [(c.source_round, c.relation == "EX") for c in checks]
             skipped = sorted(self.unstable.get(seed_id, set()) & set(follow_up.order))
@@ -212,6 +222,28 @@ class Judge:
                 self._withdraw(seed_id, index)
         if self.on_follow_up is not None:
             self.on_follow_up(summary)
+
+    def _explained(self, check: RelationCheck) -> bool:
+        """Whether an MR1 violation's reply is similar to a reply the bot gave in the
+        source's own context: it is one of the bot's own answers there, no bug."""
+        if check.relation != "MR1":
+            return False
+        known = self.alternatives.get(check.seed, {}).get(check.source_round, [])
+        return any(
+            self.similarity(check.reply, other) >= self.similarity.threshold for other in known
+        )
+
+    def _drop_explained(self, seed: str) -> None:
+        """Drop the violations of ``seed`` that ``_explained`` now accounts for."""
+        dropped = {b.follow_up for b in self.result.bugs if b.seed == seed and self._explained(b)}
+        if not dropped:
+            return
+        self.result.bugs = [b for b in self.result.bugs if b.seed != seed or not self._explained(b)]
+        note = "a reply the bot also gave in the source's context is no bug"
+        for summary in self.result.follow_ups:
+            if summary.id in dropped:
+                summary.bugs = sum(1 for b in self.result.bugs if b.follow_up == summary.id)
+                summary.note = f"{summary.note}; {note}" if summary.note else note
 
     def _withdraw(self, seed: str, index: int) -> None:
         """Mark source round ``index`` of ``seed`` unstable and withdraw the relation checks
