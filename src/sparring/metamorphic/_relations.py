@@ -24,6 +24,11 @@ Values a correct bot may change, identifiers, random ids and timestamps (``_vola
 are masked in every comparison and never compared by EX: a new order's new number is no
 bug. The severity of a bug says why (``severity_reason``).
 
+MR2 is asserted only where a round the question needed is missing before it (removed, or
+moved after it): when every round before it in the source still comes before it, with
+others in between, a bot that keeps its state (a task bot's pending order) may still
+answer it, and a different reply is not required. MR4 likewise.
+
 A round whose reply changes when it is asked alone depends on its context for this bot
 (``dependent``: a task bot's state, "how much will it cost" before and after the order):
 MR1 is not asserted on it where the rounds before it are not the source's, nor MR3
@@ -127,7 +132,8 @@ def check_follow_up(
         base = _base(follow_up, position, verdict, source[index], reference, reply, gold)
         same = verdict.answerable == source[index].answerable
         moved = list(follow_up.order[:position]) != list(range(index))
-        if not (same and index in dependent and moved):
+        context_kept = set(follow_up.order[:position]) >= set(range(index))
+        if not (same and index in dependent and moved) and (same or not context_kept):
             out.append(_similar_check(base, "MR1" if same else "MR2", same, similarity, gold))
         if follow_up.order[:position].count(index) == 0:
             skip = (varying or {}).get(index, ())
@@ -282,7 +288,10 @@ def _group_checks(
             answerable = rounds[position].answerable
             if answerable not in first_of:
                 first_of[answerable] = position
-                if len(first_of) == 2:  # the first of the other group: MR4 with the first
+                no = position if not answerable else first  # the unanswerable occurrence
+                index = follow_up.order[no]
+                kept = set(follow_up.order[:no]) >= set(range(index))
+                if len(first_of) == 2 and not kept:  # the other group's first: MR4 with the first
                     out.append(
                         _pair(follow_up, rounds, replies, first, position, "MR4", similarity, gold)
                     )
