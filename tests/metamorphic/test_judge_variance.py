@@ -76,4 +76,4 @@ def test_a_violation_the_confirmation_replays_repeat_stays(tmp_path: Path) -> No
 def test_a_reply_the_bot_also_gave_in_the_source_context_is_no_bug(tmp_path: Path) -> None:
     judge = _judge(tmp_path)
     judge.add(_record("anna@confirm-0-1", "confirm", [0], ["Anna has a red bike. Why do you ask?"]))
-    assert [(b.relation, b.source_round) for b in judge.result.bugs] == [("MR3", 0)]
+    assert judge.result.bugs == []  # both replies of the MR3 pair are among the bot's own

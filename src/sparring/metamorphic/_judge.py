@@ -224,14 +224,24 @@ class Judge:
             self.on_follow_up(summary)
 
     def _explained(self, check: RelationCheck) -> bool:
-        """Whether an MR1 violation's reply is similar to a reply the bot gave in the
-        source's own context: it is one of the bot's own answers there, no bug."""
-        if check.relation != "MR1":
+        """Whether a similarity violation compares replies the bot also gave in the
+        source's own context (the source reply, the other source replays, the confirmation
+        replays): an MR1 reply similar to one of them, or MR3 replies each similar to one
+        of them, are the bot's own answers to that round, no bug."""
+        if check.relation not in ("MR1", "MR3"):
             return False
-        known = self.alternatives.get(check.seed, {}).get(check.source_round, [])
-        return any(
-            self.similarity(check.reply, other) >= self.similarity.threshold for other in known
-        )
+        alternatives = self.alternatives.get(check.seed, {}).get(check.source_round, [])
+        if not alternatives:
+            return False
+        source = self.source_replies.get(check.seed, [])
+        first = source[check.source_round] if check.source_round < len(source) else None
+        known = [*alternatives, *([first] if first is not None else [])]
+        threshold = self.similarity.threshold
+
+        def seen(reply: str) -> bool:
+            return any(self.similarity(reply, other) >= threshold for other in known)
+
+        return seen(check.reply) and (check.relation == "MR1" or seen(check.reference))
 
     def _drop_explained(self, seed: str) -> None:
         """Drop the violations of ``seed`` that ``_explained`` now accounts for."""
