@@ -24,6 +24,7 @@ from sparring.metamorphic import (
     exit_code,
     metamorphic_job,
 )
+from sparring.precision import precision_note
 
 BUGS_SHOWN = 10
 
@@ -146,6 +147,7 @@ def _print(result: MetamorphicResult, folder: Path) -> None:
         rows.append(("by level (gold answers)", _counts(metrics.by_level)))
     rows.append(("similarity", f"{result.similarity} (threshold {result.threshold})"))
     rows.append(("answerability", str(result.answerability or "—")))
+    rows.append(("precision of a bug report", precision_note("metamorphic", "bug")))
     for name, value in rows:
         table.add_row(name, str(value))
     console.print(table)

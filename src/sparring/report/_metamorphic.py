@@ -6,6 +6,7 @@ A reader of ``metamorphic.json`` through the metamorphic package (never running 
 from __future__ import annotations
 
 from sparring.metamorphic import METAMORPHIC_FILE, RelationCheck, read_metamorphic
+from sparring.precision import precision_note
 from sparring.report._excerpt import conversation_href
 from sparring.report._section import (
     ReportSection,
@@ -40,6 +41,7 @@ Similarity: <strong>{{ r.similarity }}</strong> (threshold {{ r.threshold }});
 answerability: <strong>{{ r.answerability or "—" }}</strong>.{% if not r.complete %}
 <span class="error">(incomplete: run the job again to resume)</span>{% endif %}</p>
 {% for note in r.notes %}<p class="note">{{ note }}</p>{% endfor %}
+<p class="note">offline judge: {{ precision }}</p>
 <table>
 <tr><th>relation</th><th>meaning</th><th class="num">bugs</th></tr>
 {% for name, meaning in relations.items() %}
@@ -125,6 +127,7 @@ class Metamorphic(ReportSection):
             hidden=len(ranked) > BUGS_SHOWN,
             counts=_counts,
             href=conversation_href,
+            precision=precision_note("metamorphic", "bug"),
         )
         metrics = result.metrics
         summary = (
