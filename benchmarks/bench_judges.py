@@ -8,7 +8,9 @@ Each judge's items are in ``benchmarks/judges/<judge>.yaml``, one per item with 
 For a judge with three answers (yes / no / unscored) the figures are, per verdict kind:
 precision = right among the items it gave that verdict, recall = share of the items with
 that label it gave that verdict (unscored items count against recall, never precision),
-and the share it left unscored. ``sparring.precision.MEASURED`` records these figures.
+and the share it left unscored. ``sparring.precision.MEASURED`` records these figures,
+and the judges measured on real runs rather than items (the metamorphic relations: their
+reports on ALICE judged by hand) are printed from it.
 
     python benchmarks/bench_judges.py [--judge semantic_content] [--errors]
 """
@@ -159,6 +161,16 @@ def main(argv: list[str] | None = None) -> int:
                 f"({found.right[kind]}/{found.given[kind]}), recall "
                 f"{_figure(found.recall(kind))} (of {found.labelled[kind]} labelled)"
             )
+    from sparring.precision import MEASURED
+
+    for name, measured in sorted(MEASURED.items()):
+        if name in JUDGES:
+            continue  # measured above, on its items
+        figures = ", ".join(f"{k} {v:.3f}" for k, v in measured.precision.items())
+        print(
+            f"{name}: precision of {figures} on {measured.items} hand-judged reports of real "
+            f"runs (recall not measured): {measured.measured_on}"
+        )
     return 0
 
 

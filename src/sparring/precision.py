@@ -44,6 +44,19 @@ MEASURED: dict[str, JudgePrecision] = {
             "recall 0.83 of matches, 0.71 of non-matches"
         ),
     ),
+    "metamorphic": JudgePrecision(
+        judge="metamorphic",
+        precision={"bug": 0.833},
+        items=48,
+        measured_on=(
+            "48 bug reports on ALICE (examples/alice), judged by hand: with the five "
+            "dialogue-level perturbations, 3 runs on its profiles and 3 on SENSEI's Kuki "
+            "user turns gave 7 (1 paraphrased greeting, 6 MR2 on a reply that echoes the "
+            "user whatever the context: no defect); with every perturbation, 1 run on its "
+            "profiles gave 41 (40 robustness failures, 1 typo that changed the meaning); "
+            "a correct bot with ids and state (tests/metamorphic, tests/newcomer) gets none"
+        ),
+    ),
 }
 """Measured precision of each model-free judge, by judge name (figures of 2026-11-25)."""
 
