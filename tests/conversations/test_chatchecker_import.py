@@ -132,7 +132,8 @@ def test_a_runs_folder_imports_as_a_run(runs: Path, tmp_path: Path) -> None:
     assert result.imported == 3
     store = RunStore.open(tmp_path / "out")
     assert store.manifest.job == "import-chatchecker"
-    assert store.manifest.profiles == [TESTER, PERSONA]  # natural order: 01_… first
+    # natural order: 01_… first; qualified by the run (ChatChecker reuses persona ids)
+    assert store.manifest.profiles == [f"{RUN}.{TESTER}", f"{RUN}.{PERSONA}"]
     crashed, first, ended = store.iter_records()
     assert first.id == f"{RUN}/{PERSONA}/dialogue_1" and first.index == 0
     assert [t.role for t in first.turns] == ["assistant", "user", "assistant", "user"]
@@ -151,6 +152,9 @@ def test_a_runs_folder_imports_as_a_run(runs: Path, tmp_path: Path) -> None:
     assert [t.text for t in crashed.turns] == ["What time is it on Mars?"]
     (error,) = crashed.errors
     assert error.code == ErrorCode.NO_RESPONSE and error.cause == FailureCause.CRASH
+    [crash_annotation] = crashed.extra["chatchecker"]["breakdowns"]
+    assert crash_annotation["turn"] == error.turn == 0 and crash_annotation["crash"] is True
+    assert crash_annotation["breakdown_types"] == ["Chatbot Crash"]
     assert error.message == "500 Server Error"
     assert crashed.extra["chatchecker"]["info.yaml"]["title"] == "Ignore question"
     assert result.summary.failures.conversations == 1

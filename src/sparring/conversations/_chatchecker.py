@@ -15,7 +15,8 @@ reason and its failure code (``chatbot_error`` → 500 with cause ``crash``,
 ``user_simulator_error`` → 1003, ``max_turns_reached`` → 1000), timing and the simulator's
 cost; the persona's task becomes the goal and its background the context. Everything else
 (ratings, breakdown annotations per turn, statistics, the user files, unknown keys) is
-kept in ``extra["chatchecker"]``.
+kept in ``extra["chatchecker"]``; the annotation of ChatChecker's stand-in turn after a
+crash (dropped from the turns) is put on the crash turn, marked ``crash: true``.
 """
 
 from __future__ import annotations
@@ -135,22 +136,29 @@ def read_chatchecker_dialogue(path: Path) -> ChatCheckerDialogue:
         raise ConfigError(problems) from exc
 
 
-def import_chatchecker(path: Path | str, *, id: str | None = None) -> ConversationRecord:
+def import_chatchecker(
+    path: Path | str, *, id: str | None = None, run: str | None = None
+) -> ConversationRecord:
     """The record of one ChatChecker dialogue file, with the user file beside it.
 
-    ``id`` defaults to the file's ``dialogue_id``. Raises ``ConfigError`` (file, line, key)
+    ``id`` defaults to the file's ``dialogue_id``; ``run``, when given, qualifies the
+    profile name as ``<run>.<user name>`` (ChatChecker reuses persona ids in every run,
+    and the personas of two runs must not merge). Raises ``ConfigError`` (file, line, key)
     for a file that is not a ChatChecker dialogue.
     """
     path = Path(path)
     dialogue = read_chatchecker_dialogue(path)
     users = {name: _plain_yaml(path.parent / name) for name in USER_FILES}
-    return chatchecker_record(
+    record = chatchecker_record(
         dialogue,
         id=id or dialogue.dialogue_id,
         index=_index(path.stem),
         source=str(path),
         users={name: data for name, data in users.items() if data is not None},
     )
+    if run:
+        record.profile = f"{run}.{record.profile}"
+    return record
 
 
 def chatchecker_record(
@@ -273,6 +281,10 @@ def _leftovers(
         for index, t in enumerate(history)
         if t.breakdown_annotation is not None
     ]
+    if crashed and breakdowns and breakdowns[-1]["turn"] == len(history) - 1:
+        # the stand-in turn is dropped: its annotation goes on the crash turn, the turn
+        # the record's error names (the last one kept)
+        breakdowns[-1] = {**breakdowns[-1], "turn": max(len(history) - 2, 0), "crash": True}
     if breakdowns:
         kept["breakdowns"] = breakdowns
     if crashed:

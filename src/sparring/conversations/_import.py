@@ -71,9 +71,10 @@ class ImportChatCheckerSettings(JobSettings):
 def import_chatchecker_job(settings: ImportChatCheckerSettings, out: Path | str) -> ImportResult:
     """Import every ChatChecker dialogue under ``settings.source`` into a new run ``out``;
     a record's id is the dialogue file's path relative to ``source`` without suffix (its
-    ``dialogue_id`` when ``source`` is the file). Raises ``UserInputError`` when ``source``
-    holds no dialogue or ``out`` holds a run, ``ConfigError`` (file, line, key) for a
-    dialogue file that does not read."""
+    ``dialogue_id`` when ``source`` is the file), and its profile the run-qualified user
+    name (``<run>.<user>``) when ``source`` holds several runs' folders. Raises
+    ``UserInputError`` when ``source`` holds no dialogue or ``out`` holds a run,
+    ``ConfigError`` (file, line, key) for a dialogue file that does not read."""
     source = settings.source
     if not source.exists():
         raise UserInputError(Problem(str(source), None, "", "no such file or folder"))
@@ -85,9 +86,14 @@ def import_chatchecker_job(settings: ImportChatCheckerSettings, out: Path | str)
 
 
 def _chatchecker_records(source: Path, files: list[Path]) -> Iterator[ConversationRecord]:
+    """Each file's record; a file under ``<run>/<user>/`` of ``source`` gets its profile
+    qualified by that run (``<run>.<user name>``), so personas of several runs stay apart."""
     for file in files:
         relative = None if file == source else file.relative_to(source).with_suffix("")
-        yield import_chatchecker(file, id=None if relative is None else relative.as_posix())
+        run = relative.parts[-3] if relative is not None and len(relative.parts) >= 3 else None
+        yield import_chatchecker(
+            file, id=None if relative is None else relative.as_posix(), run=run
+        )
 
 
 def _import_run(
