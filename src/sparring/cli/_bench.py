@@ -1,5 +1,6 @@
 """``sparring bench dbdc PATH [--detector NAME]… [--json F]``: score breakdown detectors on
-DBDC-format dialogues with DBDC's metrics (see ``sparring.evaluate._dbdc_metrics``)."""
+DBDC-format dialogues, or on a run's imported annotations, with DBDC's metrics (see
+``sparring.evaluate._dbdc_metrics``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,15 @@ import typer
 from rich.table import Table
 
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
-from sparring.evaluate import DbdcMetrics, evaluate_on_dbdc, load_dbdc, make_detector
+from sparring.errors import Problem, UserInputError
+from sparring.evaluate import (
+    DbdcMetrics,
+    evaluate_on_dbdc,
+    is_run_directory,
+    load_dbdc,
+    make_detector,
+    run_dialogues,
+)
 from sparring.jobs import run_blocking
 from sparring.llm import load_model
 
@@ -60,7 +69,11 @@ def metrics_table(results: list[DbdcMetrics], title: str) -> Table:
 @bench_app.command("dbdc")
 def dbdc_command(
     path: Annotated[
-        Path, typer.Argument(help="A DBDC folder (searched for *.log.json) or one file.")
+        Path,
+        typer.Argument(
+            help="A DBDC folder (searched for *.log.json), one file, or a run directory "
+            "whose imported breakdown annotations (import-chatchecker) are the labels."
+        ),
     ],
     detectors: Annotated[
         list[str] | None,
@@ -77,12 +90,19 @@ def dbdc_command(
 ) -> None:
     """Score breakdown detectors on DBDC dialogues: accuracy, precision, recall and F1 of
     breakdowns (T+X and X), JS divergence and MSE of the O/T/X distributions, and the
-    per-dialogue averages ChatChecker reports. `always` is the majority baseline."""
-    dialogues = load_dbdc(path)
+    per-dialogue averages ChatChecker reports. `always` is the majority baseline. A run
+    directory is scored against its imported annotations (ChatChecker's: a model's silver
+    labels, breakdown = X, none = O)."""
+    imported = is_run_directory(path)
+    dialogues = run_dialogues(path) if imported else load_dbdc(path)
+    if imported and not dialogues:
+        message = "no imported breakdown annotations in this run (import-chatchecker keeps them)"
+        raise UserInputError(Problem(str(path), None, "", message))
     text_model = load_model(model, model_base_url, cache)
     built = [make_detector(name, model=text_model) for name in detectors or ["offline", "always"]]
     results = [run_blocking(evaluate_on_dbdc(detector, dialogues)) for detector in built]
-    console.print(metrics_table(results, f"DBDC: {path} ({len(dialogues)} dialogues)"))
+    what = "imported annotations (silver)" if imported else "DBDC"
+    console.print(metrics_table(results, f"{what}: {path} ({len(dialogues)} dialogues)"))
     if json_path is not None:
         payload = [r.model_dump(mode="json") for r in results]
         json_path.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")

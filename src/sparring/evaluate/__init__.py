@@ -16,6 +16,7 @@ from sparring.evaluate._dbdc_metrics import (
     BinaryMetrics,
     DbdcMetrics,
     TurnOutcome,
+    auc,
     dbdc_metrics,
     evaluate_on_dbdc,
 )
@@ -61,6 +62,7 @@ from sparring.evaluate._results import (
     TurnBreakdown,
     quality_of,
 )
+from sparring.evaluate._run_labels import annotated_turns, is_run_directory, run_dialogues
 from sparring.evaluate._stats import (
     BreakdownStats,
     ConversationStats,
@@ -114,6 +116,8 @@ __all__ = [
     "Taxonomy",
     "TurnBreakdown",
     "TurnOutcome",
+    "annotated_turns",
+    "auc",
     "breakdown_detector",
     "conversation_stats",
     "crash_turns",
@@ -121,6 +125,7 @@ __all__ = [
     "evaluate_job",
     "evaluate_job_async",
     "evaluate_on_dbdc",
+    "is_run_directory",
     "load_classifier",
     "load_dbdc",
     "load_dimensions",
@@ -129,6 +134,7 @@ __all__ = [
     "parse_dialogue",
     "quality_of",
     "rate_conversation",
+    "run_dialogues",
     "run_stats",
     "shipped_classifier",
 ]

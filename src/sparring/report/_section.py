@@ -48,6 +48,7 @@ _BUILTIN_MODULES = (
     "sparring.report._rules",
     "sparring.report._exploration",
     "sparring.report._breakdowns",
+    "sparring.report._imported_breakdowns",
     "sparring.report._plots",
     "sparring.report._mutation",
     "sparring.report._adversarial",
