@@ -150,15 +150,15 @@ def test_written_profiles_load_and_say_they_are_offline(tmp_path: Path) -> None:
         )  # only a persona: no sentence written by a model
 
 
-def test_variables_take_the_options_plus_one_value_outside_them() -> None:
+def test_offline_variables_take_the_options_and_no_made_up_value_outside_them() -> None:
     order = by_name(generate())["order_pizza_to_confirm_order"]
     found = variables(order)
     assert list(found) == ["size", "pizza_type", "drink", "cans"]
     for name, options in (("size", SIZES), ("pizza_type", PIZZAS), ("drink", DRINKS)):
         data = found[name]["data"]
-        assert data[:-1] == options and data[-1] not in options, name
+        assert data == options, name  # a completed order is checked: no "another size"
         assert found[name] == {"function": "forward()", "type": "string", "data": data}
-    assert found["cans"] == {"function": "forward()", "type": "int", "data": [1, 2, 3, 4]}
+    assert found["cans"] == {"function": "forward()", "type": "int", "data": [1, 2, 3]}
     goals = document(order)["user"]["goals"]
     assert goals[:3] == ["I want to order a pizza", "size {{size}}", "pizza type {{pizza_type}}"]
     assert "Confirm order" in goals
@@ -170,20 +170,21 @@ def test_conversation_settings_are_computed_from_variables_goals_and_outputs() -
     order = profile["conversation"]
     goals = [g for g in profile["user"]["goals"] if isinstance(g, str)]
     outputs = len(profile["chatbot"]["output"])
-    # pizza_type: 5 options + 1 outside value is the largest variable
+    limit = max(STEP_FLOOR, 2 * (len(goals) + outputs))
+    # pizza_type: 5 options is the largest variable
     assert order == {
-        "number": 6,
-        "max_cost": 0.9,
-        "goal_style": {"steps": max(STEP_FLOOR, 2 * (len(goals) + outputs))},
+        "number": 5,
+        "max_cost": 0.75,
+        "goal_style": {"all_answered": {"limit": limit}},
         "interaction_style": ["single question"],
     }
     custom = document(profiles["custom_pizza_to_confirm_order"])["conversation"]
-    assert custom["number"] == 5  # toppings and drink: 4 + 1
+    assert custom["number"] == 4  # toppings and drink: 4
     hours = document(profiles["opening_hours"])["conversation"]
     assert hours["number"] == DEFAULT_CONVERSATIONS and hours["max_cost"] == 0.5
 
 
-def test_steps_grow_with_goals_and_outputs_up_to_the_cap() -> None:
+def test_the_turn_limit_grows_with_goals_and_outputs_up_to_the_cap() -> None:
     def chain(length: int, outputs: int) -> ExplorationModel:
         nodes = [
             Functionality(
@@ -197,10 +198,12 @@ def test_steps_grow_with_goals_and_outputs_up_to_the_cap() -> None:
         return ExplorationModel(functionalities=nodes)
 
     (medium,) = generate(chain(5, 1))
-    assert document(medium)["conversation"]["goal_style"] == {"steps": 2 * (5 + 5)}
+    assert document(medium)["conversation"]["goal_style"] == {"all_answered": {"limit": 2 * 10}}
     (long,) = generate(chain(12, 2))
-    assert document(long)["conversation"]["goal_style"] == {"steps": 30}  # 2 × 36, capped
-    assert load_profile_text(long).conversation.goal_style.steps == STEP_CAP == 30
+    # 2 × 36, capped
+    assert document(long)["conversation"]["goal_style"] == {"all_answered": {"limit": 30}}
+    style = load_profile_text(long).conversation.goal_style
+    assert style.all_answered is not None and style.all_answered.limit == STEP_CAP == 30
 
 
 def test_nested_forward_chains_the_variables_in_workflow_order() -> None:
@@ -212,7 +215,7 @@ def test_nested_forward_chains_the_variables_in_workflow_order() -> None:
         "forward(cans)",
         "forward()",
     ]
-    combinations = 4 * 6 * 5 * 4
+    combinations = 3 * 5 * 4 * 3
     number = document(order)["conversation"]["number"]
     assert number == round(combinations * 0.3)
     (hours,) = [p for p in generate(nested_forward=True) if p.name == "opening_hours"]
@@ -233,11 +236,11 @@ async def test_a_small_nested_chain_walks_every_combination(tmp_path: Path) -> N
         ]
     )
     (profile,) = generate(model, nested_forward=True)
-    assert document(profile)["conversation"]["number"] == 3 * 3
+    assert document(profile)["conversation"]["number"] == 2 * 2
     (path,) = write_profiles([profile], tmp_path)
     plans = await plan_conversations(load_profile(path), seed=0)
     pairs = [(p.variables["day"], p.variables["people"]) for p in plans]
-    assert len(set(pairs)) == 9 and pairs[0] == ("friday", 2)
+    assert len(set(pairs)) == 4 and pairs[0] == ("friday", 2)
 
 
 async def test_values_are_generated_by_type_when_no_option_was_seen(tmp_path: Path) -> None:
@@ -319,7 +322,9 @@ async def test_every_profile_plans_as_simulate_would(tmp_path: Path) -> None:
         plans = await plan_conversations(loaded, seed=0)
         assert len(plans) == document(profile)["conversation"]["number"]
         assert not any("{{" in goal for plan in plans for goal in plan.goals)
-        assert plans[0].goal_style.steps == document(profile)["conversation"]["goal_style"]["steps"]
+        limit = document(profile)["conversation"]["goal_style"]["all_answered"]["limit"]
+        planned = plans[0].goal_style.all_answered
+        assert planned is not None and planned.limit == limit
 
 
 def test_assembly_is_deterministic_and_the_seed_only_changes_personas() -> None:
@@ -380,7 +385,7 @@ def test_generated_profiles_run_in_simulate(tmp_path: Path) -> None:
     chatbot = tmp_path / "chatbot.yaml"
     chatbot.write_text(PIZZERIA_BOT, encoding="utf-8")
     result = simulate_job(SimulateSettings(profiles=[folder], chatbot=chatbot), tmp_path / "run")
-    assert result.ran == 6 + 5 + 3 and result.health.healthy
+    assert result.ran == 5 + 4 + 3 and result.health.healthy
     records = {r.id: r for r in result.store.iter_records()}
     first = records["Order pizza to Confirm order/0"]
     assert first.variables["size"] == "small" and first.variables["drink"] == "coke"

@@ -173,8 +173,8 @@ async def test_variables_from_the_model_meet_the_data_sources() -> None:
     found = goal_variables(night)
     assert found["size"]["data"] == ["Small", "Medium", "Large", "XXL"]  # cleaned + outside
     assert found["pizza_type"]["data"][-1] == "calzone"  # source options + model's outside
-    assert found["drink"]["data"][:-1] == DRINKS  # not defined by the model: offline outside
-    assert found["cans"]["data"] == [1, 2, 3, 4]
+    assert found["drink"]["data"] == DRINKS  # not defined by the model: no outside value
+    assert found["cans"]["data"] == [1, 2, 3]
     assert found["guests"]["data"] == {"min": 2, "max": 6, "step": 1}
     assert found["delivery_date"] == {
         "function": "forward()",
@@ -183,7 +183,7 @@ async def test_variables_from_the_model_meet_the_data_sources() -> None:
     }
     conversation = yaml.safe_load(night.text)["conversation"]
     assert conversation["number"] == 6  # pizza_type: 5 options + calzone
-    assert conversation["goal_style"] == {"steps": 15}
+    assert conversation["goal_style"] == {"all_answered": {"limit": 15}}
 
 
 async def test_a_profile_still_invalid_after_the_repairs_is_returned_with_its_problems(

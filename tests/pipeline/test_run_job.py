@@ -43,8 +43,10 @@ def test_a_run_tests_the_pizzeria_end_to_end(tmp_path: Path) -> None:
 class _Rude:
     """A pizzeria that offers a button with an empty link (the default rules catch it)."""
 
+    START = ("Menu", "Hours", " ")
+
     def greeting(self) -> dict[str, object]:
-        return {"messages": ["Hi! Pick one:"], "buttons": [{"text": "Menu"}, {"text": " "}]}
+        return {"messages": ["Hi! Pick one:"], "buttons": [{"text": t} for t in self.START]}
 
     def respond(self, text: str) -> dict[str, object]:
         if "menu" in text.lower():
@@ -52,7 +54,9 @@ class _Rude:
                 "messages": ["We sell pizza for 9.00 €."],
                 "buttons": [{"text": "Order", "link": " "}],
             }
-        return {"messages": ["Hi! Pick one:"], "buttons": [{"text": "Menu"}, {"text": " "}]}
+        if "hours" in text.lower():
+            return {"messages": ["We open at 12:00 every day."]}
+        return self.greeting()
 
 
 def test_the_cli_fails_a_bot_that_breaks_a_default_rule(tmp_path: Path) -> None:

@@ -49,7 +49,7 @@ def run_command(
     measure coverage of the explored functionalities, and write the report.
 
     Exit 0 when every check passed, 1 on a failure, 2 on bad input, 3 when nothing
-    concluded (as `sparring check`).
+    concluded (as `sparring check`) or nothing was tested beyond the greeting.
     """
     settings = RunSettings(
         chatbot=chatbot,
@@ -84,6 +84,8 @@ def _print(result: PipelineResult) -> None:
         f"[bold]explored[/]: {len(model.functionalities)} functionalities "
         f"({model.strategy.value}), {len(result.exploration.profiles)} profiles"
     )
+    for note in model.notes:
+        console.print(f"[yellow]note[/]: {escape(note)}", highlight=False)
     if result.check is not None:
         records = {record.id: record for record in result.check.records}
         print_report(console, result.check.report, records)
@@ -96,7 +98,12 @@ def _print(result: PipelineResult) -> None:
     console.print(f"[bold]run[/]: {result.path}")
     if result.report is not None:
         console.print(f"[bold]report[/]: {result.report}")
-    if result.check is not None:
+    if result.untested is not None:
+        checked = f" (the checks: {result.check.outcome.status})" if result.check else ""
+        console.print(
+            f"[bold yellow]NO VERDICT[/]: {escape(result.untested)}{checked}", highlight=False
+        )
+    elif result.check is not None:
         decision = result.check.outcome
         style = {"PASS": "bold green", "FAIL": "bold red"}.get(decision.status, "bold yellow")
         console.print(f"[{style}]{decision.status}[/]: {escape(decision.summary)}", highlight=False)

@@ -10,8 +10,11 @@ conversation settings computed without a model:
   largest variable); otherwise the largest variable's value count, or
   ``DEFAULT_CONVERSATIONS`` when no variable has more than one value. Always written as
   a whole number, which every SENSEI release and sparring read;
-- ``goal_style: steps``: twice the goals plus outputs, at least ``STEP_FLOOR`` and at
-  most ``STEP_CAP`` (TRACER's limits);
+- ``goal_style: all_answered`` with a ``limit`` of twice the goals plus outputs, at
+  least ``STEP_FLOOR`` and at most ``STEP_CAP`` (TRACER's limits). TRACER writes
+  ``steps``; sparring asks for every goal answered, so a conversation that never reached
+  the bot's confirmation or answer (goals left, an expected output never given) fails as
+  ``goal_not_completed`` instead of passing by running out of turns;
 - ``max_cost``: ``COST_PER_CONVERSATION`` US dollars per conversation, at least
   ``MIN_COST``;
 - ``interaction_style: [single question]``, as in TRACER's published profiles.
@@ -51,7 +54,7 @@ from sparring.types import Strategy
 
 STEP_FLOOR = 15
 STEP_CAP = 30
-"""Hard cap on ``goal_style: steps`` (user turns per conversation)."""
+"""Hard cap on the ``all_answered`` limit (user turns per conversation)."""
 DEFAULT_CONVERSATIONS = 3
 ALL_COMBINATIONS_UP_TO = 10
 SAMPLE_SHARE = 0.3
@@ -165,15 +168,24 @@ def offline_goals(
     goals: list[str] = []
     parameters: dict[str, Parameter] = {}
     values = {o.lower() for n in everything or nodes for p in n.parameters for o in p.options}
-    for node in nodes:
+    for index, node in enumerate(nodes):
         # A node reached by answering a parent's question (the crawler's "choose size",
         # reached by "Hawaiian") has no phrase of its own: its goal is its parameters.
         leads = [u for u in node.utterances if u.lower() not in values]
-        reached_by_value = bool(node.utterances) and not leads
+        # No utterance but a parent: reached by answering a free question ("Alex Smith").
+        reached_by_value = (bool(node.utterances) and not leads) or (
+            not node.utterances and bool(node.parents)
+        )
         lead = "" if reached_by_value else (leads[0] if leads else node.name)
         lead = lead.strip().rstrip(".")
+        after = nodes[index + 1] if index + 1 < len(nodes) else None
         parts = []
         for parameter in node.parameters:
+            if _navigates_on(node, after, values):
+                # The path leaves this question by another option ("Custom" instead of a
+                # pizza): that option is the next goal, and answering here would end the
+                # path before the next node.
+                break
             name = node_id(parameter.name)
             if name in parameters and parameters[name].options != parameter.options:
                 name = f"{node.id}_{name}"
@@ -183,6 +195,14 @@ def offline_goals(
             goals.append(lead)
         goals.extend(parts)
     return goals, parameters
+
+
+def _navigates_on(node: Functionality, after: Functionality | None, values: set[str]) -> bool:
+    """Whether the path goes from ``node`` to ``after`` by an option that is no value of a
+    parameter (a navigation the crawler pressed at ``node``'s question)."""
+    if after is None or node.id not in after.parents:
+        return False
+    return any(u.lower() not in values for u in after.utterances)
 
 
 def parameters_by_variable(nodes: list[Functionality]) -> dict[str, Parameter]:
@@ -263,7 +283,7 @@ def conversation_settings(
     return {
         "number": number,
         "max_cost": max(round(COST_PER_CONVERSATION * number, 2), MIN_COST),
-        "goal_style": {"steps": steps},
+        "goal_style": {"all_answered": {"limit": steps}},
         "interaction_style": ["single question"],
     }
 

@@ -145,6 +145,7 @@ async def explore_job_async(
         explored = await _explore(ctx, model, config)
     finally:
         await connector.aclose()
+    explored.greeting = explored.greeting or ctx.findings.greeting
     save_model(store, explored)
     result = ExplorationResult(store, explored)
     result.files.extend(_graph(store, explored, settings, result.problems))

@@ -162,7 +162,7 @@ def repair_messages(text: str, problems: list[str]) -> Messages:
         "This SENSEI profile does not validate.\n\nERRORS:\n"
         f"{errors}\n\nPROFILE:\n{text}\n\n"
         "Repair every error and change nothing else. Keep the syntax sparring reads: "
-        "'conversation.number' a whole number, 'goal_style' with 'steps', "
+        "'conversation.number' a whole number, 'goal_style' with 'all_answered: {limit: N}', "
         "'interaction_style' a list such as [single question], variables as "
         "'name: {function, type, data}' goal items (int and float ranges need min <= max). "
         "Reply with the whole corrected YAML document only, no explanation."

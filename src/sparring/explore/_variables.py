@@ -3,8 +3,11 @@
 
 After TRACER (Sotillo del Horno, 2025, §4.2; ``variable_definition.py``): a ``{{variable}}``
 of a goal is matched to a *data source* — a parameter's options, or an output whose
-example lists choices — and takes those options plus one value outside them (a value the
-chatbot did not suggest, to test its robustness); a variable no source matches gets
+example lists choices — and takes those options plus, when a model wrote one, a value
+outside them (a value the chatbot did not suggest, to test its robustness). Offline no
+outside value is made up: generated profiles must reach the bot's confirmation
+(``all_answered``), and a generic "another size" only tests that the bot rejects
+nonsense; a variable no source matches gets
 values generated for its type (strings, ``int``/``float`` ranges, dates). Every variable
 walks its values with ``forward()``; with ``nested_forward`` they are chained
 (``a: forward(b)``, ``b: forward(c)``, …) so that a profile walks their combinations
@@ -27,16 +30,6 @@ VARIABLE = re.compile(r"\{\{\s*(\w+)\s*\}\}")
 
 _INT = re.compile(r"^[+-]?\d+$")
 _SPLIT = re.compile(r"\s*(?:[,;\n]|\band\b|\bor\b)\s*")
-_OTHER = {
-    "en": "another {}",
-    "es": "otro {}",
-    "ca": "un altre {}",
-    "fr": "un autre {}",
-    "it": "un altro {}",
-    "pt": "outro {}",
-    "de": "ein anderes {}",
-}
-"""Offline, the value outside a string variable's options: "another <variable words>"."""
 
 _FREE_INPUT: dict[str, list[str]] = {
     "name": ["Jon Doe", "Ana García"],
@@ -145,15 +138,15 @@ def define_variable(
     """The definition of variable ``name``.
 
     With a ``source``: its options (the draft's cleaned options when a model gave some)
-    plus one outside value (the draft's, else one made offline: ``max + 1`` for whole
-    numbers, "another <name>" for texts). Without: the draft's values or range, else
+    plus the draft's outside value when it has one (none is made up offline). Without:
+    the draft's values or range, else
     values generated from the parameter's type or the name (``int`` range 1–5, dates
     after today plus one impossible date, common free inputs, else a placeholder).
     """
     if source is not None:
         options = clean_options(draft.options) if draft and draft.options else source.options
         outside = draft.outside if draft and draft.outside else None
-        return _from_options(name, options, outside, source.origin, language)
+        return _from_options(name, options, outside, source.origin)
     if draft is not None:
         made = _from_draft(name, draft)
         if made is not None:
@@ -162,19 +155,15 @@ def define_variable(
     return generated_variable(name, kind)
 
 
-def _from_options(
-    name: str, options: list[str], outside: str | None, origin: str, language: str
-) -> VariableDef:
+def _from_options(name: str, options: list[str], outside: str | None, origin: str) -> VariableDef:
     if all(_INT.match(o) for o in options):
         numbers = [int(o) for o in options]
-        extra = int(outside) if outside and _INT.match(outside) else max(numbers) + 1
-        data: list[Any] = [*numbers, *([extra] if extra not in numbers else [])]
+        extra = [int(outside)] if outside and _INT.match(outside) else []
+        data: list[Any] = [*numbers, *[e for e in extra if e not in numbers]]
         return VariableDef(name, "int", data, len(data), origin)
-    words = name.replace("_", " ")
-    extra_text = outside or _OTHER.get(language, _OTHER["en"]).format(words)
-    texts = [*options, *([extra_text] if extra_text.lower() not in map(str.lower, options) else [])]
-    notes = [] if outside else [f"{name}: the value outside the options is generic"]
-    return VariableDef(name, "string", texts, len(texts), origin, notes=notes)
+    known = {o.lower() for o in options}
+    texts = [*options, *([outside] if outside and outside.lower() not in known else [])]
+    return VariableDef(name, "string", texts, len(texts), origin)
 
 
 def _from_draft(name: str, draft: VariableDraft) -> VariableDef | None:

@@ -8,7 +8,14 @@ public APIs). Layout of ``out``::
       explore/model.json      the explore run (its own manifest and exploration conversations)
       explore/profiles/       the model, graph, profiles and rules the run was tested with
       explore/rules/          generated rules (with a model: stays on the explored topics)
-      coverage.json           which functionalities, parameters and options were exercised
+      coverage.json           which functionalities, parameters and options were completed
+
+The verdict is ``check``'s (0 pass, 1 fail), except that a run which tested nothing beyond
+the greeting — the exploration found fewer than two functionalities beyond it, or no
+conversation completed one (``Coverage.untested``) — is **NO VERDICT** (exit 3) whatever
+the rules said. When the exploration found nothing to write a profile for, no
+conversation is simulated: ``coverage.json`` and the report are written into the explore
+run (``out/exploration``) and the verdict is NO VERDICT.
 """
 
 from __future__ import annotations
@@ -37,6 +44,8 @@ from sparring.explore import (
 from sparring.jobs import JobSettings, new_run_dir, run_blocking
 from sparring.simulate import SimulateSettings, SimulationResult, simulate_job_async
 
+EXIT_NO_VERDICT = 3
+"""The exit code of a run that concluded nothing (``check``'s NO VERDICT)."""
 EXPLORATION = "exploration"
 """The explore run's folder inside a ``run``'s directory."""
 
@@ -68,7 +77,8 @@ class RunSettings(JobSettings):
 @dataclass
 class PipelineResult:
     """Each stage's result, the coverage, the report's path (``None`` when it could not
-    be written) and the exit code a CI gate reads (as ``check``: 0 pass, 1 failures)."""
+    be written) and the exit code a CI gate reads (as ``check``: 0 pass, 1 failures, 3 no
+    verdict — also when the run tested nothing beyond the greeting, see ``untested``)."""
 
     path: Path
     exploration: ExplorationResult
@@ -77,6 +87,12 @@ class PipelineResult:
     coverage: Coverage | None
     report: Path | None
     exit_code: int
+
+    @property
+    def untested(self) -> str | None:
+        """Why the run tested nothing beyond the greeting, with the next step; ``None``
+        when it tested something."""
+        return self.coverage.untested if self.coverage is not None else None
 
 
 Stage = Callable[[str], None]
@@ -94,8 +110,9 @@ async def run_job_async(
     """Test the chatbot of ``settings`` end to end into ``out`` (default ``runs/<time>``).
 
     Raises what the stages raise before they write anything (``UserInputError``,
-    ``ConfigError``, ``ChatbotUnreachable``), and ``UserInputError`` when the exploration
-    found nothing to test. ``write_report(run_dir) -> path`` writes the HTML report.
+    ``ConfigError``, ``ChatbotUnreachable``). An exploration that found nothing to test is
+    no error: the result says why (``untested``, exit code 3). ``write_report(run_dir) ->
+    path`` writes the HTML report.
     """
     stage = on_stage or (lambda name: None)
     root = Path(out) if out is not None else new_run_dir()
@@ -105,10 +122,7 @@ async def run_job_async(
     explored = await explore_job_async(_explore_settings(settings), root / EXPLORATION)
     profiles = sorted(explored.store.explore_profiles_dir.glob("*.yaml"))
     if not profiles:
-        raise UserInputError(
-            f"the exploration found nothing to test ({len(explored.model.functionalities)} "
-            f"functionalities, no profile); see {explored.store.path}"
-        )
+        return _nothing_to_simulate(root, explored, stage, write_report)
     tested = _keep_exploration(explored, root)
     stage("simulate")
     simulation = await simulate_job_async(
@@ -143,8 +157,22 @@ async def run_job_async(
     if write_report is not None:
         stage("report")
         report = write_report(root)
-    code = checked.outcome.code
+    code = EXIT_NO_VERDICT if measured.untested else checked.outcome.code
     return PipelineResult(root, explored, simulation, checked, measured, report, code)
+
+
+def _nothing_to_simulate(
+    root: Path, explored: ExplorationResult, stage: Stage, write_report: WriteReport | None
+) -> PipelineResult:
+    """No profile to simulate: the coverage (nothing covered, why) and the report go into
+    the explore run, and the verdict is NO VERDICT."""
+    measured = coverage(explored.model, [])
+    atomic_write(explored.store.path / COVERAGE_FILE, measured.model_dump_json(indent=2))
+    report = None
+    if write_report is not None:
+        stage("report")
+        report = write_report(explored.store.path)
+    return PipelineResult(root, explored, None, None, measured, report, EXIT_NO_VERDICT)
 
 
 def run_job(
