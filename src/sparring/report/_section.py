@@ -76,10 +76,13 @@ class SectionHtml:
 @dataclass(frozen=True)
 class SectionOutcome:
     """What a section's job concluded, for the verdict at the top of the report:
-    ``status`` ``passed``, ``failed`` or ``no verdict``, and one plain-text ``reason``."""
+    ``status`` ``passed``, ``failed`` or ``no verdict``, and one plain-text ``reason``.
+    ``overrides``: the status holds whatever the rules said (a run that tested nothing
+    beyond the greeting is *no verdict* even when its checks passed or failed)."""
 
     status: Literal["passed", "failed", "no verdict"]
     reason: str
+    overrides: bool = False
 
 
 class ReportSection(ABC):

@@ -163,6 +163,9 @@ class RunView:
     @cached_property
     def verdict(self) -> RunVerdict:
         """The overall verdict (see ``RunVerdict``)."""
+        held = [o for o in self.section_outcomes if o.overrides]
+        if held:
+            return RunVerdict(held[0].status, [o.reason for o in held])
         reasons: list[str] = []
         failed = [r.rule for _, r in self.rule_results() if r.counts.fail]
         raised = [r.rule for _, r in self.rule_results() if r.counts.error]
