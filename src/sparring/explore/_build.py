@@ -66,7 +66,7 @@ def build_model(crawl: Crawl, findings: Findings, chatbot: str = "") -> Explorat
             Functionality(
                 id=name,
                 name=name.replace("_", " "),
-                description=_first_sentence(state.text),
+                description=_description(state),
                 parameters=_parameters(crawl, state, roles),
                 outputs=_outputs(state),
                 parents=[p for p in parents if p != name],
@@ -76,6 +76,7 @@ def build_model(crawl: Crawl, findings: Findings, chatbot: str = "") -> Explorat
                 ),
                 sessions=sorted(state.sessions),
                 strategy=Strategy.OFFLINE,
+                evidence=_evidence(crawl, key),
             )
         )
     _break_cycles(nodes)
@@ -83,6 +84,7 @@ def build_model(crawl: Crawl, findings: Findings, chatbot: str = "") -> Explorat
         chatbot=chatbot,
         languages=findings.languages,
         fallback=findings.fallback,
+        greeting=findings.greeting or (root.text if root is not None else None),
         functionalities=nodes,
         strategy=Strategy.OFFLINE,
         sessions=crawl.sessions,
@@ -148,16 +150,28 @@ def _parameters(crawl: Crawl, state: State, roles: dict[tuple[str, str], str]) -
 
 
 def _outputs(state: State) -> list[Output]:
+    """Typed values and ids in the state's reply; each output's description is the
+    sentence that gave it, so the offline extraction finds the same sentence again."""
     found: list[Output] = []
     for kind, vtype, name in _OUTPUT_KINDS:
         values = find_values(kind, state.text, date.today())
         if values:
             example = str(format_value(kind, values[0].value, None))
-            found.append(Output(name=name, type=vtype, example=example))
+            where = f"{name}, as in: {_sentence_at(state.text, values[0].start)}"
+            found.append(Output(name=name, description=where, type=vtype, example=example))
     ids = _ID.findall(state.text)
     if ids:
-        found.append(Output(name="id", type="string", example=ids[0]))
+        where = f"id, as in: {_sentence_at(state.text, state.text.index(ids[0]))}"
+        found.append(Output(name="id", description=where, type="string", example=ids[0]))
     return found
+
+
+def _sentence_at(text: str, offset: int) -> str:
+    """The sentence of ``text`` around character ``offset`` (at most 200 characters)."""
+    start = max(text.rfind(m, 0, offset) for m in (". ", "! ", "? ", "\n"))
+    end_marks = [i for i in (text.find(m, offset) for m in (". ", "! ", "? ", "\n")) if i >= 0]
+    end = min(end_marks, default=len(text))
+    return text[start + 1 if start >= 0 else 0 : end + 1].strip()[:200]
 
 
 def _category(model: ExplorationModel, node: Functionality) -> str:
@@ -202,6 +216,35 @@ def _unique(name: str, taken: set[str]) -> str:
     while candidate in taken:
         candidate, n = f"{name}_{n}", n + 1
     return candidate
+
+
+def _evidence(crawl: Crawl, key: str) -> list[str]:
+    """How the node was reached: per incoming option, where that option came from."""
+    found: list[str] = []
+    for source, option, target in sorted(crawl.edges):
+        if target != key:
+            continue
+        offer = crawl.states[source].offer
+        if option == FREE:
+            item = "an answer to a free question"
+        elif option.lower() in crawl.origins and source == crawl.root:
+            item = crawl.origins[option.lower()]
+        elif offer.from_buttons:
+            item = "a button"
+        else:
+            item = "an option listed in the reply"
+        if item not in found:
+            found.append(item)
+    return found or (["the greeting"] if key == crawl.root else [])
+
+
+def _description(state: State) -> str:
+    """What the bot said at the node: its first sentence for a question or a menu, its
+    whole reply (at most 200 characters) for an answer, whose first sentence may be only
+    "Thanks Alex!" (coverage finds the node again by these words)."""
+    if state.offer.options or state.asks:
+        return _first_sentence(state.text)
+    return state.text.strip()[:200]
 
 
 def _first_sentence(text: str) -> str:

@@ -5,35 +5,38 @@ every state the bot reaches is identified by what it says and offers; a state is
 again by replaying its shortest path from a fresh conversation. The frontier is every
 (state, option) pair not yet tried, taken breadth-first; within one session the crawler
 then keeps pressing untried options while the turn limit allows, so each session goes as
-deep as it can. A free question (no options) is answered with a neutral value of the kind
-it asks for; a fallback reply after an option's text is retried with the button's payload.
+deep as it can. A free question (no options) is answered from ``_answers``: values from
+the bot's own words, then typed placeholders, never the same answer twice to one question;
+a rejection that lists values ("Sorry, we do not serve X. We have A or B") gives the
+question those options, and a rejection that repeats the question ("X is not available.
+What topping?") is the same state (the rejected value masked), so the next answer is
+another value. A reply that contains the fallback but asks a question of its own (a form
+asking again) is not the fallback. A fallback reply after an option's text is retried with
+the button's payload.
 ``_build`` turns the crawl into the functionality model.
+
+A start that offers nothing (a free-text bot: "What can I do for you?") is given options
+by one ``capabilities`` session: the capability probes are sent and the greeting, the
+fallback and their replies are parsed for what they list (``_capabilities``); when none
+lists anything, the common requests are the start's options. ``Crawl.origins`` keeps the
+evidence for every option of the start.
 """
 
 from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from sparring.connectors import Reply
+from sparring.explore._answers import free_answers
+from sparring.explore._capabilities import COMMON_REQUESTS, PROBES, TASK_PROBES, capabilities
 from sparring.explore._options import Offer, read_offer
 from sparring.explore._probing import is_fallback, similar
 from sparring.explore._session import ExplorationContext, Session
 from sparring.types import Strategy
 
-FREE_ANSWERS: tuple[tuple[str, str], ...] = (
-    (r"\b(e-?mail)\b", "alex@example.com"),
-    (r"\b(phone|number to call)\b", "+1 555 0100"),
-    (r"\b(name)\b", "Alex Smith"),
-    (r"\b(date|day|when)\b", "tomorrow"),
-    (r"\b(time|hour)\b", "6 pm"),
-    (r"\b(how many|quantity|number)\b", "2"),
-    (r"\b(address|where)\b", "12 Main Street"),
-)
-"""Neutral answers to free questions, by what the question asks; ``GENERIC_ANSWER`` else."""
-GENERIC_ANSWER = "the usual, please"
 START_MESSAGE = "Hello"
 """Sent first when the bot does not greet, or greets without offering anything."""
 FREE = "<free input>"
@@ -88,14 +91,10 @@ class Crawl:
     sessions: int = 0
     turns: int = 0
     notes: list[str] = field(default_factory=list)
-
-
-def free_answer(question: str | None) -> str:
-    """A neutral answer to a free question (see ``FREE_ANSWERS``)."""
-    for pattern, answer in FREE_ANSWERS:
-        if question and re.search(pattern, question, re.IGNORECASE):
-            return answer
-    return GENERIC_ANSWER
+    origins: dict[str, str] = field(default_factory=dict)
+    """Evidence for options the start did not offer itself (lower-cased option → how it
+    was found: listed in the greeting, the fallback or a probe's reply, or a common
+    request)."""
 
 
 class Crawler:
@@ -109,10 +108,17 @@ class Crawler:
         self.crawl = Crawl()
         self.frontier: deque[tuple[str, str]] = deque()
         self.attempted: set[tuple[str, str]] = set()
+        self.answered: dict[str, set[str]] = {}
 
     async def run(self) -> Crawl:
         """Crawl until the frontier is empty or the sessions are used up."""
+        discovered = False
         while self.crawl.sessions < self.ctx.sessions:
+            root = self.crawl.states.get(self.crawl.root or "")
+            if root is not None and not root.offer.options and not discovered:
+                discovered = True
+                await self._discover(root)
+                continue
             if self.crawl.root is not None and not self._next_target():
                 break
             self.crawl.sessions += 1
@@ -125,6 +131,39 @@ class Crawler:
                 self.crawl.notes.append("the chatbot failed before the crawl could start")
                 break
         return self.crawl
+
+    async def _discover(self, root: State) -> None:
+        """One session of capability probes; what the texts list becomes the start's
+        options (the common requests when nothing is listed)."""
+        self.crawl.sessions += 1
+        texts: dict[str, str] = {"the greeting": root.text}
+        if self.ctx.findings.fallback:
+            texts["the fallback"] = self.ctx.findings.fallback
+        async with self.ctx.session("capabilities", Strategy.OFFLINE) as session:
+            for probe in PROBES:
+                reply = await session.send(probe)
+                self.crawl.turns += 1
+                if reply is None:
+                    break
+                said = _said(reply)
+                texts[f"the reply to {probe!r}"] = said
+                answered = said.strip() and not is_fallback(said, self.ctx.findings.fallback)
+                if answered and probe in TASK_PROBES and not similar(said, root.text) >= 0.8:
+                    self.crawl.origins.setdefault(probe, f"the probe {probe!r} was answered")
+        for where, text in texts.items():
+            for item in capabilities(text):
+                if not re.search(r"\d", item):  # "espresso 2.00 €" is content, not a task
+                    self.crawl.origins.setdefault(item.lower(), f"listed in {where}")
+        found = [o for o in self.crawl.origins]
+        if not found:
+            for request in COMMON_REQUESTS:
+                self.crawl.origins[request.lower()] = "a common request (nothing was listed)"
+            found = [r.lower() for r in COMMON_REQUESTS]
+        options = tuple(_original(o, texts.values(), COMMON_REQUESTS) for o in found)
+        root.offer = Offer(options, tuple(None for _ in options), False, root.offer.question)
+        self.frontier.extend((root.key, o) for o in options)
+        if self.on_session is not None:
+            self.on_session(self.crawl)
 
     def _next_target(self) -> tuple[str, str] | None:
         while self.frontier:
@@ -181,7 +220,15 @@ class Crawler:
 
     async def _press(self, session: Session, state: State, option: str) -> State | None:
         if option == FREE:
-            step = Step(free_answer(state.offer.question))
+            # Keyed by the question, not the state: a rejection that repeats the question
+            # ("The topping X is not available. What topping?") is asked the same question.
+            asked = re.sub(r"\d+", "#", (state.offer.question or state.key).lower())
+            tried = self.answered.setdefault(asked, set())
+            untried = [a for a in free_answers(state.offer.question, state.text) if a not in tried]
+            if not untried:
+                return None  # every answer we have was given to this question
+            tried.add(untried[0])
+            step = Step(untried[0])
         else:
             index = state.offer.options.index(option)
             step = Step(option, state.offer.payloads[index])
@@ -200,20 +247,44 @@ class Crawler:
             reply = retried if retried is not None else reply
         if reply is None:
             return None
-        nxt = self._state(reply, (*state.path, step), session, previous=state)
+        if option == FREE and self._rejection_with_options(state, reply):
+            return state
+        nxt = self._state(reply, (*state.path, step), session, previous=state, said=step.text)
         if record:
             self.crawl.transitions.setdefault((state.key, option), nxt.key)
             self.crawl.edges.add((state.key, option, nxt.key))
             self.crawl.utterances[(state.key, option)] = step.text
         return None if nxt.fallback else nxt
 
+    def _rejection_with_options(self, state: State, reply: Reply) -> bool:
+        """A reply to a free answer that asks nothing new but lists values ("Sorry, we do
+        not serve X. We have A, B or C") gives ``state``'s question those options."""
+        offer = read_offer(reply)
+        text = _said(reply)
+        if not offer.options or "?" in text or is_fallback(text, self.ctx.findings.fallback):
+            return False
+        known = {o.lower() for o in state.offer.options}
+        fresh = tuple(o for o in offer.options if o.lower() not in known)
+        options = (*state.offer.options, *fresh)
+        state.offer = Offer(
+            options, (*state.offer.payloads, *(None for _ in fresh)), False, state.offer.question
+        )
+        self.frontier.extend((state.key, o) for o in fresh)
+        return True
+
     def _state(
-        self, reply: Reply, path: tuple[Step, ...], session: Session, previous: State | None
+        self,
+        reply: Reply,
+        path: tuple[Step, ...],
+        session: Session,
+        previous: State | None,
+        said: str = "",
     ) -> State:
         offer = read_offer(reply)
         text = _said(reply)
-        fallback = is_fallback(text, self.ctx.findings.fallback)
-        key = _key(text, offer, previous, self.crawl.states, fallback)
+        fallback = _is_fallback(text, self.ctx.findings.fallback)
+        masked = text.replace(said, "<value>") if len(said) > 2 else text
+        key = _key(masked, offer, previous, self.crawl.states, fallback)
         state = self.crawl.states.get(key)
         if state is None:
             state = State(key, text, offer, path, fallback)
@@ -226,6 +297,27 @@ class Crawler:
 
 def _said(reply: Reply) -> str:
     return "\n".join(reply.messages)
+
+
+def _is_fallback(text: str, fallback: str | None) -> bool:
+    """Whether ``text`` is the fallback: not when, beside the fallback, it asks a question
+    of its own (a form asking for its slot again is a question, not the fallback)."""
+    if not is_fallback(text, fallback) or not fallback:
+        return False
+    rest = text.replace(fallback, " ") if fallback in text else ""
+    return "?" not in rest
+
+
+def _original(item: str, texts: Iterable[str], requests: tuple[str, ...]) -> str:
+    """``item`` (lower-cased) as the bot or the request list spelt it."""
+    for request in requests:
+        if request.lower() == item:
+            return request
+    for text in texts:
+        at = text.lower().find(item)
+        if at >= 0:
+            return text[at : at + len(item)]
+    return item
 
 
 def _key(

@@ -73,7 +73,9 @@ class Functionality(BaseModel):
 
     ``utterances`` are user messages that reached it (button texts the crawler pressed or
     the explorer's messages), ``sessions`` the ids of the exploration conversations that
-    saw it, ``strategy`` which strategy built it.
+    saw it, ``strategy`` which strategy built it, ``evidence`` how it was found (a button,
+    options listed in a reply, a capability listed in the greeting or the fallback, a
+    common request, an answer to a free question, the bot's definition…).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -89,6 +91,7 @@ class Functionality(BaseModel):
     utterances: list[str] = Field(default_factory=list)
     sessions: list[str] = Field(default_factory=list)
     strategy: Strategy = Strategy.OFFLINE
+    evidence: list[str] = Field(default_factory=list)
 
     def parameter(self, name: str) -> Parameter | None:
         """The parameter called ``name`` (case-insensitive), or ``None``."""
@@ -100,11 +103,12 @@ class ExplorationModel(BaseModel):
     """What an exploration learnt about a chatbot (``model.json``).
 
     ``languages`` are ISO 639-1 codes the bot answered in; ``fallback`` its message for
-    what it did not understand (``None`` when none was seen). ``complete`` is false when
-    the exploration was cut short (a model error, Ctrl-C, the bot going down): the model
-    holds what was learnt until then and ``notes`` say why. ``usage`` is tokens and cost
-    (US dollars) per module; ``sessions`` and ``turns`` count the exploration
-    conversations and their user turns.
+    what it did not understand (``None`` when none was seen); ``greeting`` what it says
+    when a conversation opens (or to the first "Hello"; ``None`` when unknown).
+    ``complete`` is false when the exploration was cut short (a model error, Ctrl-C, the
+    bot going down): the model holds what was learnt until then and ``notes`` say why.
+    ``usage`` is tokens and cost (US dollars) per module; ``sessions`` and ``turns``
+    count the exploration conversations and their user turns.
 
     Validation derives ``children`` from ``parents`` and raises ``ValueError`` for a
     parent that is not a node, a duplicate id or a cycle.
@@ -117,6 +121,7 @@ class ExplorationModel(BaseModel):
     chatbot: str = ""
     languages: list[str] = Field(default_factory=list)
     fallback: str | None = None
+    greeting: str | None = None
     bot_type: BotType = "unknown"
     functionalities: list[Functionality] = Field(default_factory=list)
     strategy: Strategy = Strategy.OFFLINE

@@ -84,6 +84,7 @@ def _node(found: ExtractedFunctionality, outcome: Outcome) -> Node:
         utterances=list(dict.fromkeys(users[t - 1] for t in turns)),
         sessions=[outcome.record_id],
         strategy=Strategy.LLM,
+        evidence=["extracted by the model from an exploration session"],
     )
     return Node(
         fn,

@@ -1,0 +1,57 @@
+"""Answers the offline crawler gives to a free question (issue 20, evidence tier 2).
+
+In order, never the same answer twice to the same question:
+
+1. values taken from the bot's own words — the options or examples its question lists
+   ("What service? (Vaccination, Dental cleaning or Lab tests)", "e.g. Madrid"), and what
+   its rejections name ("Sorry, we do not serve tea. We have espresso or latte");
+2. typed placeholders of the kind the question asks for (a date, a time, a name, a
+   number, an e-mail…) from a small built-in lexicon (``LEXICON``), several per kind so a
+   rejected value is followed by another;
+3. ``GENERIC_ANSWER`` once, when the question's kind is unknown.
+
+A rejection such as "The topping X is not available" therefore leads to another value,
+never to the same filler again.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sparring.explore._capabilities import capabilities
+
+LEXICON: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"\be-?mail\b", ("alex@example.com", "sam.lee@example.org")),
+    (r"\b(?:phone|mobile|number to call)\b", ("+1 555 0100", "+44 20 7946 0958")),
+    (r"\b(?:name|who)\b", ("Alex Smith", "Sam Lee")),
+    (r"\b(?:date|day|when)\b", ("tomorrow", "next Monday", "December 12th")),
+    (r"\b(?:time|hour|what time)\b", ("6 pm", "10:30 am", "noon")),
+    (r"\b(?:how many|quantity|number of|people|guests|persons)\b", ("2", "4", "1")),
+    (r"\b(?:address|where|street|location)\b", ("12 Main Street", "221B Baker Street")),
+    (r"\b(?:city|town)\b", ("London", "Madrid")),
+    (r"\b(?:size|big|large)\b", ("medium", "large", "small")),
+    (r"\b(?:yes|no|confirm|correct|right|sure|ok)\b.*\?", ("yes", "no")),
+    (r"\b(?:price|budget|cost|amount|pay)\b", ("50", "100")),
+)
+"""Placeholders by what the question asks (regular expression on the question)."""
+
+GENERIC_ANSWER = "the usual, please"
+"""The answer to a question of unknown kind, given once."""
+
+
+def free_answers(question: str | None, *texts: str | None) -> list[str]:
+    """Answers to try for ``question``, best first (see the module docstring). ``texts``
+    are the bot's other words at this point (its whole reply, its rejections)."""
+    found = [o for o in capabilities(question, *texts) if len(o.split()) <= 3]
+    for pattern, values in LEXICON:
+        if question and re.search(pattern, question, re.IGNORECASE):
+            found += values
+            break
+    found.append(GENERIC_ANSWER)
+    seen: set[str] = set()
+    ordered = []
+    for answer in found:
+        if answer.lower() not in seen:
+            seen.add(answer.lower())
+            ordered.append(answer)
+    return ordered

@@ -1,0 +1,162 @@
+"""Offline exploration of bots that take only free text (issue 20): capability probes,
+what the greeting, fallback and help replies list, answers from the bot's own words and
+rejections, typed placeholders, and a form question never taken for the fallback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import ClassVar
+
+from sparring.conversations import RunStore
+from sparring.explore import ExploreSettings, explore_job
+from sparring.explore._answers import GENERIC_ANSWER, free_answers
+from sparring.explore._capabilities import COMMON_REQUESTS, capabilities
+
+HERE = Path(__file__).resolve().parent
+
+
+def _chatbot(tmp_path: Path, target: str) -> Path:
+    path = tmp_path / f"{target.split(':')[-1]}.yaml"
+    config = {"connector": "python", "params": {"target": target, "path": str(HERE)}}
+    path.write_text(json.dumps(config), encoding="utf-8")
+    return path
+
+
+def test_capabilities_are_read_from_statements_lists_and_parentheses() -> None:
+    assert capabilities("Sorry, I can help with: menu, opening hours, order a drink") == [
+        "menu",
+        "opening hours",
+        "order a drink",
+    ]
+    assert capabilities("I can help you with bookings, prices and opening hours.") == [
+        "bookings",
+        "prices",
+        "opening hours",
+    ]
+    assert capabilities("What I do:\n- track a parcel\n- change an address") == [
+        "track a parcel",
+        "change an address",
+    ]
+    service = "What service do you need? (Vaccination, Dental cleaning or Lab tests)"
+    assert capabilities(service) == ["Vaccination", "Dental cleaning", "Lab tests"]
+    assert capabilities("Hi there! What can I do for you?") == []
+    assert capabilities("I'm sorry, I did not understand, can you say that again?") == []
+
+
+def test_free_answers_come_from_the_bots_words_then_typed_placeholders() -> None:
+    answers = free_answers("Which drink would you like?", "We have espresso, latte or tea.")
+    assert answers[:3] == ["espresso", "latte", "tea"] and answers[-1] == GENERIC_ANSWER
+    dates = free_answers("What day do you want to come in?")
+    assert dates[0] == "tomorrow" and len(dates) >= 3 and len(set(dates)) == len(dates)
+    assert free_answers("What is your name?")[0] == "Alex Smith"
+    assert free_answers("Anything else on your mind?") == [GENERIC_ANSWER]
+
+
+def test_a_cafe_that_lists_its_tasks_only_in_its_fallback_is_explored(tmp_path: Path) -> None:
+    chatbot = _chatbot(tmp_path, "faq_bot:CafeBot")
+    result = explore_job(ExploreSettings(chatbot=chatbot, graph_formats=[]), tmp_path / "run")
+    model = result.model
+    ids = {f.id for f in model.functionalities}
+    assert {"menu", "opening_hours", "order_a_drink", "confirmation"} <= ids
+    order = model.node("order_a_drink")
+    # the drinks come from the bot's rejection, not from anything we made up
+    assert order.parameters[0].options == ["espresso", "latte", "tea"]
+    assert order.evidence == ["listed in the fallback"]
+    assert model.node("confirmation").evidence == ["an answer to a free question"]
+    assert result.profiles and all(p.valid for p in result.profiles)
+
+
+class ToppingsBot:
+    """Rejects every topping it does not have, repeating its question (no list)."""
+
+    TOPPINGS: ClassVar[tuple[str, ...]] = ("ham", "olives")
+
+    def __init__(self) -> None:
+        self.ordering = False
+
+    def greeting(self) -> dict[str, object]:
+        return {"messages": ["Hi! You can order a pizza or ask for our hours."]}
+
+    def respond(self, text: str) -> dict[str, object]:
+        said = text.lower()
+        if "pizza" in said:
+            self.ordering = True
+            return {"messages": ["What topping do you want?"]}
+        if self.ordering:
+            if any(t in said for t in self.TOPPINGS):
+                return {"messages": ["Your pizza is on its way. It costs 9.00 €."]}
+            return {"messages": [f"The topping {text} is not available. What topping do you want?"]}
+        if "hours" in said:
+            return {"messages": ["We open at 12:00."]}
+        return {"messages": ["Sorry, I didn't get that."]}
+
+
+def test_a_rejected_value_is_never_sent_again_to_the_same_question(tmp_path: Path) -> None:
+    chatbot = _chatbot(tmp_path, "test_free_text_exploration:ToppingsBot")
+    settings = ExploreSettings(chatbot=chatbot, graph_formats=[], sessions=6, turns=8)
+    result = explore_job(settings, tmp_path / "run")
+    store = RunStore.open(tmp_path / "run")
+    for record in store.iter_records():
+        answers = [
+            t.text
+            for i, t in enumerate(record.turns)
+            if t.role == "user" and i > 0 and "topping" in record.turns[i - 1].text.lower()
+        ]
+        assert len(answers) == len(set(answers)), (record.id, answers)
+    assert any(f.id == "order_a_pizza" for f in result.model.functionalities)
+
+
+class FormBot:
+    """A form whose re-ask starts with the fallback phrase: still a question."""
+
+    def __init__(self) -> None:
+        self.asking = False
+
+    def greeting(self) -> dict[str, object]:
+        return {"messages": ["Welcome! I can help you with appointments and opening hours."]}
+
+    def respond(self, text: str) -> dict[str, object]:
+        said = text.lower()
+        if "appointment" in said:
+            self.asking = True
+            return {"messages": ["What day do you want to come in?"]}
+        if self.asking:
+            if "monday" in said or "tomorrow" in said:
+                self.asking = False
+                return {"messages": ["Booked for " + text + ". See you then!"]}
+            return {"messages": ["Sorry, I didn't get that. What day do you want to come in?"]}
+        if "hours" in said:
+            return {"messages": ["We are open 9 to 5 on weekdays."]}
+        return {"messages": ["Sorry, I didn't get that."]}
+
+
+def test_a_form_asking_again_is_not_taken_for_the_fallback(tmp_path: Path) -> None:
+    chatbot = _chatbot(tmp_path, "test_free_text_exploration:FormBot")
+    result = explore_job(ExploreSettings(chatbot=chatbot, graph_formats=[]), tmp_path / "run")
+    model = result.model
+    assert model.fallback == "Sorry, I didn't get that."
+    ids = {f.id for f in model.functionalities}
+    assert {"appointments", "opening_hours"} <= ids
+    booked = [f for f in model.functionalities if f.description.startswith("Booked for")]
+    assert booked, ids
+
+
+class Silent:
+    """Lists nothing anywhere: the common requests are tried."""
+
+    def greeting(self) -> dict[str, object]:
+        return {"messages": ["Hello, what can I do for you?"]}
+
+    def respond(self, text: str) -> dict[str, object]:
+        if "hours" in text.lower():
+            return {"messages": ["We open every day at 10:00."]}
+        return {"messages": ["Sorry, could you rephrase?"]}
+
+
+def test_a_bot_that_lists_nothing_is_asked_the_common_requests(tmp_path: Path) -> None:
+    chatbot = _chatbot(tmp_path, "test_free_text_exploration:Silent")
+    result = explore_job(ExploreSettings(chatbot=chatbot, graph_formats=[]), tmp_path / "run")
+    hours = [f for f in result.model.functionalities if "10:00" in f.description]
+    assert len(hours) == 1 and hours[0].utterances == [COMMON_REQUESTS[0]]
+    assert hours[0].evidence == ["a common request (nothing was listed)"]
