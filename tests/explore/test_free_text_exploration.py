@@ -54,7 +54,7 @@ def test_free_answers_come_from_the_bots_words_then_typed_placeholders() -> None
 
 
 def test_a_cafe_that_lists_its_tasks_only_in_its_fallback_is_explored(tmp_path: Path) -> None:
-    chatbot = _chatbot(tmp_path, "faq_bot:CafeBot")
+    chatbot = _chatbot(tmp_path, "cafe_bot:CafeBot")
     result = explore_job(ExploreSettings(chatbot=chatbot, graph_formats=[]), tmp_path / "run")
     model = result.model
     ids = {f.id for f in model.functionalities}

@@ -7,7 +7,9 @@ In order, never the same answer twice to the same question:
    its rejections name ("Sorry, we do not serve tea. We have espresso or latte");
 2. typed placeholders of the kind the question asks for (a date, a time, a name, a
    number, an e-mail…) from a small built-in lexicon (``LEXICON``), several per kind so a
-   rejected value is followed by another;
+   rejected value is followed by another; a question that asks for several kinds at once
+   ("the date, time and the service you need") is first answered with one value of each
+   (and the first value the bot listed);
 3. ``GENERIC_ANSWER`` once, when the question's kind is unknown.
 
 A rejection such as "The topping X is not available" therefore leads to another value,
@@ -42,11 +44,16 @@ GENERIC_ANSWER = "the usual, please"
 def free_answers(question: str | None, *texts: str | None) -> list[str]:
     """Answers to try for ``question``, best first (see the module docstring). ``texts``
     are the bot's other words at this point (its whole reply, its rejections)."""
-    found = [o for o in capabilities(question, *texts) if len(o.split()) <= 3]
-    for pattern, values in LEXICON:
-        if question and re.search(pattern, question, re.IGNORECASE):
-            found += values
-            break
+    listed = [o for o in capabilities(question, *texts) if len(o.split()) <= 3]
+    kinds = [v for p, v in LEXICON if question and re.search(p, question, re.IGNORECASE)]
+    found: list[str] = []
+    if len(kinds) >= 2:
+        # "the date, time, and the service you need?": one answer with a value of each
+        offered = [o for o in listed if o.lower() not in (question or "").lower()]
+        found.append(" ".join([*(values[0] for values in kinds), *offered[:1]]))
+    found += listed
+    for values in kinds[:1]:
+        found += values
     found.append(GENERIC_ANSWER)
     seen: set[str] = set()
     ordered = []

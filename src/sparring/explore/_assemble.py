@@ -31,7 +31,13 @@ from typing import Any
 
 import yaml
 
-from sparring.explore._model import ExplorationModel, Functionality, Parameter, node_id
+from sparring.explore._model import (
+    FREE_ANSWER_EVIDENCE,
+    ExplorationModel,
+    Functionality,
+    Parameter,
+    node_id,
+)
 from sparring.explore._profiles import (
     OFFLINE_NOTE,
     GeneratedProfile,
@@ -172,9 +178,9 @@ def offline_goals(
         # A node reached by answering a parent's question (the crawler's "choose size",
         # reached by "Hawaiian") has no phrase of its own: its goal is its parameters.
         leads = [u for u in node.utterances if u.lower() not in values]
-        # No utterance but a parent: reached by answering a free question ("Alex Smith").
+        # Reached by answering a free question ("Alex Smith"): no phrase of its own either.
         reached_by_value = (bool(node.utterances) and not leads) or (
-            not node.utterances and bool(node.parents)
+            not node.utterances and FREE_ANSWER_EVIDENCE in node.evidence
         )
         lead = "" if reached_by_value else (leads[0] if leads else node.name)
         lead = lead.strip().rstrip(".")

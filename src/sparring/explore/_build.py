@@ -23,6 +23,7 @@ import networkx as nx
 
 from sparring.explore._crawl import FREE, Crawl, State
 from sparring.explore._model import (
+    FREE_ANSWER_EVIDENCE,
     BotType,
     ExplorationModel,
     Functionality,
@@ -91,11 +92,14 @@ def build_model(crawl: Crawl, findings: Findings, chatbot: str = "") -> Explorat
         turns=crawl.turns,
         notes=notes,
     )
-    if root is not None and not root.offer.options:
+    free_text = root is not None and (not root.offer.options or bool(crawl.origins))
+    if free_text and len([n for n in nodes if n.id != "greeting"]) < 2:
         model.notes.append(
-            "the chatbot offers no options to follow (no buttons, none announced in its text): "
-            "the offline crawl only saw its greeting and its answers to neutral messages; "
-            "explore with a model (--model) for TRACER's sessions"
+            "the chatbot offers no options to follow (no buttons, none announced in its text), "
+            "and the capability probes, what its greeting, fallback and help replies list and "
+            "the common requests led to fewer than 2 functionalities; explore with a model "
+            "(--model) for TRACER's sessions, or seed the crawl with the bot's definition "
+            "(--project DIR) or its help pages (--docs DIR)"
         )
     for node in model.functionalities:
         node.category = _category(model, node)
@@ -226,7 +230,7 @@ def _evidence(crawl: Crawl, key: str) -> list[str]:
             continue
         offer = crawl.states[source].offer
         if option == FREE:
-            item = "an answer to a free question"
+            item = FREE_ANSWER_EVIDENCE
         elif option.lower() in crawl.origins and source == crawl.root:
             item = crawl.origins[option.lower()]
         elif offer.from_buttons:

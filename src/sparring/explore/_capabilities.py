@@ -59,7 +59,8 @@ _COLON = re.compile(r":\s*(?P<tail>[^:.!?\n]+)")
 _PARENS = re.compile(r"\((?P<tail>[^()]+)\)")
 _SPLIT = re.compile(r"\s*(?:,|;|\bor\b|\band\b|/)\s*", re.IGNORECASE)
 _LEADING = re.compile(
-    r"^(?:(?:the|a|an|our|your|some|any|also|just|about|with|to|e\.g\.|like)\s+)+", re.IGNORECASE
+    r"^(?:(?:the|a|an|our|your|some|any|also|just|about|with|to|e\.g\.|like|are|is)\s+)+",
+    re.IGNORECASE,
 )
 _TRAILING = re.compile(r"\s+(?:for you|today|please|etc)\s*$", re.IGNORECASE)
 

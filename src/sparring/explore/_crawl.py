@@ -115,7 +115,8 @@ class Crawler:
         discovered = False
         while self.crawl.sessions < self.ctx.sessions:
             root = self.crawl.states.get(self.crawl.root or "")
-            if root is not None and not root.offer.options and not discovered:
+            seeded = bool(self.ctx.seeds)
+            if root is not None and (seeded or not root.offer.options) and not discovered:
                 discovered = True
                 await self._discover(root)
                 continue
@@ -133,9 +134,12 @@ class Crawler:
         return self.crawl
 
     async def _discover(self, root: State) -> None:
-        """One session of capability probes; what the texts list becomes the start's
-        options (the common requests when nothing is listed)."""
+        """One session of capability probes; the seeds (``--project``, ``--docs``) and what
+        the texts list become the start's options (the common requests when nothing is
+        listed or seeded)."""
         self.crawl.sessions += 1
+        for utterance, origin in self.ctx.seeds:
+            self.crawl.origins.setdefault(utterance.lower(), origin)
         texts: dict[str, str] = {"the greeting": root.text}
         if self.ctx.findings.fallback:
             texts["the fallback"] = self.ctx.findings.fallback
@@ -154,14 +158,22 @@ class Crawler:
             for item in capabilities(text):
                 if not re.search(r"\d", item):  # "espresso 2.00 €" is content, not a task
                     self.crawl.origins.setdefault(item.lower(), f"listed in {where}")
-        found = [o for o in self.crawl.origins]
-        if not found:
+        if not any(o.startswith("listed in") for o in self.crawl.origins.values()):
             for request in COMMON_REQUESTS:
-                self.crawl.origins[request.lower()] = "a common request (nothing was listed)"
-            found = [r.lower() for r in COMMON_REQUESTS]
-        options = tuple(_original(o, texts.values(), COMMON_REQUESTS) for o in found)
-        root.offer = Offer(options, tuple(None for _ in options), False, root.offer.question)
-        self.frontier.extend((root.key, o) for o in options)
+                self.crawl.origins.setdefault(
+                    request.lower(), "a common request (nothing was listed)"
+                )
+        found = list(self.crawl.origins)
+        spelt = (*(u for u, _ in self.ctx.seeds), *COMMON_REQUESTS)
+        known = {o.lower() for o in root.offer.options}
+        fresh = tuple(_original(o, texts.values(), spelt) for o in found if o.lower() not in known)
+        root.offer = Offer(
+            (*root.offer.options, *fresh),
+            (*root.offer.payloads, *(None for _ in fresh)),
+            root.offer.from_buttons,
+            root.offer.question,
+        )
+        self.frontier.extend((root.key, o) for o in fresh)
         if self.on_session is not None:
             self.on_session(self.crawl)
 
@@ -181,11 +193,16 @@ class Crawler:
         if target is not None:
             self.attempted.add(target)
             current = await self._replay(session, current, self.crawl.states[target[0]].path)
+        stuck: set[str] = set()
         while current is not None and session.user_turns < self.ctx.turns:
             option = self._untried(current)
             if option is None:
                 # Everything here was tried, maybe on another path: go on, since the bot may
-                # remember that path and answer differently.
+                # remember that path and answer differently — but only once per state in a
+                # session (back at the start, or answering the same again, is no progress).
+                if current.key in stuck or current.key == self.crawl.root:
+                    break
+                stuck.add(current.key)
                 option = current.options[0] if current.options else None
             if option is None:
                 break
@@ -224,7 +241,11 @@ class Crawler:
             # ("The topping X is not available. What topping?") is asked the same question.
             asked = re.sub(r"\d+", "#", (state.offer.question or state.key).lower())
             tried = self.answered.setdefault(asked, set())
-            untried = [a for a in free_answers(state.offer.question, state.text) if a not in tried]
+            candidates = [
+                *self.ctx.values_for(state.offer.question),
+                *free_answers(state.offer.question, state.text),
+            ]
+            untried = [a for a in dict.fromkeys(candidates) if a not in tried]
             if not untried:
                 return None  # every answer we have was given to this question
             tried.add(untried[0])
@@ -280,7 +301,7 @@ class Crawler:
         previous: State | None,
         said: str = "",
     ) -> State:
-        offer = read_offer(reply)
+        offer = _offer(reply)
         text = _said(reply)
         fallback = _is_fallback(text, self.ctx.findings.fallback)
         masked = text.replace(said, "<value>") if len(said) > 2 else text
@@ -299,6 +320,20 @@ def _said(reply: Reply) -> str:
     return "\n".join(reply.messages)
 
 
+def _offer(reply: Reply) -> Offer:
+    """What ``reply`` offers to press: its buttons, or the options its text announces when
+    it asks something ("Which size? Small, medium or large") — an answer that only lists
+    things ("We treat dogs, cats and birds.") offers nothing to press."""
+    offer = read_offer(reply)
+    text = _said(reply)
+    if offer.from_buttons or not offer.options or "?" in text or _CHOOSE.search(text):
+        return offer
+    return Offer((), (), False, offer.question)
+
+
+_CHOOSE = re.compile(r"\b(?:choose|select|pick|options?)\b|:\s*$", re.IGNORECASE)
+
+
 def _is_fallback(text: str, fallback: str | None) -> bool:
     """Whether ``text`` is the fallback: not when, beside the fallback, it asks a question
     of its own (a form asking for its slot again is a question, not the fallback)."""
@@ -309,7 +344,7 @@ def _is_fallback(text: str, fallback: str | None) -> bool:
 
 
 def _original(item: str, texts: Iterable[str], requests: tuple[str, ...]) -> str:
-    """``item`` (lower-cased) as the bot or the request list spelt it."""
+    """``item`` (lower-cased) as the seeds, the request list or the bot spelt it."""
     for request in requests:
         if request.lower() == item:
             return request

@@ -22,6 +22,9 @@ from sparring.types import ModelUsage, Strategy
 MODEL_SCHEMA_VERSION = 1
 """Version of ``model.json`` this sparring writes."""
 
+FREE_ANSWER_EVIDENCE = "an answer to a free question"
+"""The evidence of a node the crawler reached by answering a free question."""
+
 BotType = Literal["transactional", "informational", "unknown"]
 """TRACER's classification (§3.5): a transactional bot completes tasks that need the
 user's input in order (orders, bookings); an informational bot answers independent

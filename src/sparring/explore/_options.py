@@ -112,6 +112,8 @@ def _question(text: str) -> str | None:
 def _clean(item: str, *, first: bool) -> str:
     item = item.strip(" .?!;:\"'")
     if first:
+        if not _LEAD.match(item) and len(item.split()) > _MAX_WORDS:
+            return ""  # "Could you please provide me with the date" names no option
         item = _LEAD.sub("", item)
     item = _ARTICLE.sub("", item)
     item = _TAIL.sub("", item).strip(" .?!;:")
