@@ -21,6 +21,14 @@ from sparring.explore import (
     explore_job,
 )
 
+ProjectOption = Annotated[
+    Path | None,
+    typer.Option(help="The bot's definition (Rasa 1.x/3.x, Taskyto, AIML) to seed exploration."),
+]
+DocsOption = Annotated[
+    Path | None, typer.Option(help="FAQ or help pages (txt, md, html) to seed capability probes.")
+]
+
 
 @app.command("explore")
 def explore_command(
@@ -51,6 +59,8 @@ def explore_command(
     profiles: Annotated[
         bool, typer.Option("--profiles/--no-profiles", help="Generate test profiles.")
     ] = True,
+    project: ProjectOption = None,
+    docs: DocsOption = None,
 ) -> None:
     """Explore the chatbot: probe its languages and fallback, talk to it (offline: follow
     every button and announced option; with --model: TRACER's exploration sessions), and
@@ -70,6 +80,8 @@ def explore_command(
         top_down=top_down,
         nested_forward=nested_forward,
         profiles=profiles,
+        project=project,
+        docs=docs,
     )
     try:
         with console.status("exploring…") as status:

@@ -11,6 +11,7 @@ from rich.markup import escape
 
 from sparring.check import print_report
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
+from sparring.cli._explore import DocsOption, ProjectOption
 from sparring.cli._health import unreachable
 from sparring.cli._progress import percent
 from sparring.connectors import ChatbotUnreachable
@@ -43,6 +44,8 @@ def run_command(
         list[Path] | None,
         typer.Option("--rules", help="Extra rule files or folders (repeat)."),
     ] = None,
+    project: ProjectOption = None,
+    docs: DocsOption = None,
 ) -> None:
     """Test a chatbot end to end: explore it, generate profiles from what was found,
     simulate them, check the conversations with the default rule set (and --rules),
@@ -63,6 +66,8 @@ def run_command(
         seed=seed,
         max_turns=max_turns,
         rules=rules or [],
+        project=project,
+        docs=docs,
     )
     try:
         with console.status("starting…") as status:
@@ -95,6 +100,18 @@ def _print(result: PipelineResult) -> None:
             f"[bold]coverage[/]: functionalities {percent(c.functionality_share)}, "
             f"parameters {percent(c.parameter_share)}, option values {percent(c.option_share)}"
         )
+    if result.definition is not None:
+        d = result.definition
+        parts = [
+            f"{label} {len(r.reached)}/{len(r.names)}"
+            for label, r in (
+                ("intents", d.intents),
+                ("form slots", d.slots),
+                ("responses", d.responses),
+                ("flows", d.flows),
+            )
+        ]
+        console.print(f"[bold]definition coverage[/]: {', '.join(parts)}")
     console.print(f"[bold]run[/]: {result.path}")
     if result.report is not None:
         console.print(f"[bold]report[/]: {result.report}")

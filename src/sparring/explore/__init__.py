@@ -12,6 +12,13 @@ from sparring.explore._coverage import (
     coverage,
     read_coverage,
 )
+from sparring.explore._definition_coverage import (
+    DEFINITION_COVERAGE_FILE,
+    DefinitionCoverage,
+    Reached,
+    definition_coverage,
+    read_definition_coverage,
+)
 from sparring.explore._graph import GraphFormat, GraphvizMissing, render_graph, workflow_svg
 from sparring.explore._job import (
     DEFAULT_FORMATS,
@@ -41,17 +48,21 @@ from sparring.explore._profiles import (
     write_profiles,
 )
 from sparring.explore._profiles_llm import generate_profiles
+from sparring.explore._project import Definition, read_definition
 from sparring.explore._session import ExplorationContext, Findings, Session
 from sparring.explore._tracer import explore_with_model
 
 __all__ = [
     "COVERAGE_FILE",
     "DEFAULT_FORMATS",
+    "DEFINITION_COVERAGE_FILE",
     "MODEL_SCHEMA_VERSION",
     "OFFLINE_NOTE",
     "STEP_CAP",
     "BotType",
     "Coverage",
+    "Definition",
+    "DefinitionCoverage",
     "ExplorationContext",
     "ExplorationModel",
     "ExplorationResult",
@@ -66,6 +77,7 @@ __all__ = [
     "OutputDraft",
     "Parameter",
     "ParameterCoverage",
+    "Reached",
     "Scenario",
     "Session",
     "ValueType",
@@ -73,6 +85,7 @@ __all__ = [
     "assemble_profile",
     "assemble_profiles",
     "coverage",
+    "definition_coverage",
     "explore_job",
     "explore_job_async",
     "explore_with_model",
@@ -80,6 +93,8 @@ __all__ = [
     "node_id",
     "offline_scenarios",
     "read_coverage",
+    "read_definition",
+    "read_definition_coverage",
     "render_graph",
     "save_model",
     "workflow_svg",

@@ -37,6 +37,8 @@ from sparring.explore._model import ExplorationModel
 from sparring.explore._probing import probe_chatbot
 from sparring.explore._profiles import GeneratedProfile, write_profiles
 from sparring.explore._profiles_llm import generate_profiles
+from sparring.explore._project import read_definition
+from sparring.explore._seeds import definition_seeds, docs_seeds, seed_notes
 from sparring.explore._session import ExplorationContext
 from sparring.explore._tracer import explore_with_model
 from sparring.jobs import JobSettings, new_run_dir, run_blocking
@@ -61,7 +63,10 @@ class ExploreSettings(JobSettings):
     (default: ``model``); ``graph_formats``, ``compact`` and ``top_down`` shape the
     workflow graph (TRACER's ``--graph-format``, ``--compact``, ``--top-down``);
     ``nested_forward`` chains dependent variables with ``forward`` (TRACER's
-    ``--nested-forward``); ``profiles`` turns profile generation off when false.
+    ``--nested-forward``); ``profiles`` turns profile generation off when false;
+    ``project`` the bot's definition (Rasa, Taskyto, AIML) and ``docs`` its help pages,
+    which seed the offline exploration (``sessions`` is raised to one per seed plus the
+    probes, so every seed is tried).
     """
 
     job: ClassVar[str] = "explore"
@@ -80,6 +85,8 @@ class ExploreSettings(JobSettings):
     nested_forward: bool = False
     profiles: bool = True
     probe: bool = True
+    project: Path | None = None
+    docs: Path | None = None
 
 
 @dataclass
@@ -116,6 +123,9 @@ async def explore_job_async(
     model is called. ``on_session`` sees the model after every session.
     """
     config = load_chatbot_config(settings.chatbot)
+    definition = read_definition(settings.project) if settings.project else None
+    seeds = definition_seeds(definition) if definition else []
+    seeds += docs_seeds(settings.docs) if settings.docs else []
     if model is None:
         model = load_model(settings.model, settings.model_base_url, settings.cache)
     writer = profile_model or model
@@ -136,16 +146,19 @@ async def explore_job_async(
         connector=connector,
         store=store,
         info=config.info,
-        sessions=settings.sessions,
+        sessions=settings.sessions + len(seeds),
         turns=settings.turns,
         seed=settings.seed,
         checkpoint=checkpoint,
+        seeds=seeds,
+        values_for=definition.values_for if definition else (lambda question: []),
     )
     try:
         explored = await _explore(ctx, model, config)
     finally:
         await connector.aclose()
     explored.greeting = explored.greeting or ctx.findings.greeting
+    explored.notes += seed_notes(explored, seeds)
     save_model(store, explored)
     result = ExplorationResult(store, explored)
     result.files.extend(_graph(store, explored, settings, result.problems))

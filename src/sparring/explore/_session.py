@@ -47,7 +47,10 @@ class ExplorationContext:
     ``sessions`` and ``turns`` are the limits (conversations; user turns per
     conversation); ``seed`` makes choices reproducible; ``findings`` come from probing;
     ``checkpoint`` saves a partial model (called after every session so an interruption
-    keeps what was learnt); ``usage`` collects model tokens and cost per module.
+    keeps what was learnt); ``usage`` collects model tokens and cost per module;
+    ``seeds`` are utterances to try from the start with the evidence for each (the bot's
+    definition, its help pages); ``values_for(question)`` values the definition gives for a
+    question the bot asks (its form slot's examples).
     """
 
     connector: Connector
@@ -60,6 +63,8 @@ class ExplorationContext:
     checkpoint: Callable[[ExplorationModel], None] = lambda model: None
     usage: dict[str, ModelUsage] = field(default_factory=dict)
     reply_timeout: float = 30.0
+    seeds: list[tuple[str, str]] = field(default_factory=list)
+    values_for: Callable[[str | None], list[str]] = lambda question: []
 
     def session(self, name: str, strategy: Strategy) -> Session:
         """A new recorded session called ``name`` (its record id: ``explore/<name>``)."""

@@ -9,6 +9,7 @@ public APIs). Layout of ``out``::
       explore/profiles/       the model, graph, profiles and rules the run was tested with
       explore/rules/          generated rules (with a model: stays on the explored topics)
       coverage.json           which functionalities, parameters and options were completed
+      definition_coverage.json  with --project: intents, form slots, responses, flows reached
 
 The verdict is ``check``'s (0 pass, 1 fail), except that a run which tested nothing beyond
 the greeting — the exploration found fewer than two functionalities beyond it, or no
@@ -34,12 +35,16 @@ from sparring.conversations import Slot, atomic_write
 from sparring.errors import UserInputError
 from sparring.explore import (
     COVERAGE_FILE,
+    DEFINITION_COVERAGE_FILE,
     Coverage,
+    DefinitionCoverage,
     ExplorationModel,
     ExplorationResult,
     ExploreSettings,
     coverage,
+    definition_coverage,
     explore_job_async,
+    read_definition,
 )
 from sparring.jobs import JobSettings, new_run_dir, run_blocking
 from sparring.simulate import SimulateSettings, SimulationResult, simulate_job_async
@@ -56,7 +61,10 @@ class RunSettings(JobSettings):
     ``sessions``/``turns`` bound the exploration; ``model`` serves every model-backed step
     (``None``: offline strategies everywhere); ``rules`` are extra rule files or folders
     checked beside the default rule set; ``concurrency`` conversations at once;
-    ``max_turns`` caps a simulated conversation's user turns.
+    ``max_turns`` caps a simulated conversation's user turns; ``project`` (the bot's
+    definition) and ``docs`` (its help pages) seed the exploration, and with ``project``
+    ``definition_coverage.json`` says which intents, form slots, responses and flows the
+    conversations reached.
     """
 
     job: ClassVar[str] = "run"
@@ -72,6 +80,8 @@ class RunSettings(JobSettings):
     concurrency: int = Field(4, ge=1)
     max_turns: int = Field(20, ge=1)
     rules: list[Path] = Field(default_factory=list)
+    project: Path | None = None
+    docs: Path | None = None
 
 
 @dataclass
@@ -87,6 +97,7 @@ class PipelineResult:
     coverage: Coverage | None
     report: Path | None
     exit_code: int
+    definition: DefinitionCoverage | None = None
 
     @property
     def untested(self) -> str | None:
@@ -153,12 +164,18 @@ async def run_job_async(
     stage("coverage")
     measured = coverage(explored.model, simulation.store.iter_records())
     atomic_write(root / COVERAGE_FILE, measured.model_dump_json(indent=2))
+    against = None
+    if settings.project is not None:
+        against = definition_coverage(
+            read_definition(settings.project), simulation.store.iter_records()
+        )
+        atomic_write(root / DEFINITION_COVERAGE_FILE, against.model_dump_json(indent=2))
     report = None
     if write_report is not None:
         stage("report")
         report = write_report(root)
     code = EXIT_NO_VERDICT if measured.untested else checked.outcome.code
-    return PipelineResult(root, explored, simulation, checked, measured, report, code)
+    return PipelineResult(root, explored, simulation, checked, measured, report, code, against)
 
 
 def _nothing_to_simulate(
@@ -196,6 +213,8 @@ def _explore_settings(settings: RunSettings) -> ExploreSettings:
         model_base_url=settings.model_base_url,
         cache=settings.cache,
         seed=settings.seed,
+        project=settings.project,
+        docs=settings.docs,
     )
 
 
