@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from sparring.conversations import RunStore
 from sparring.explore import ExploreSettings, explore_job
-from sparring.explore._answers import GENERIC_ANSWER, free_answers
+from sparring.explore._answers import GENERIC_ANSWER, asks_several, free_answers
 from sparring.explore._capabilities import COMMON_REQUESTS, capabilities
 
 HERE = Path(__file__).resolve().parent
@@ -51,6 +51,10 @@ def test_free_answers_come_from_the_bots_words_then_typed_placeholders() -> None
     assert dates[0] == "tomorrow" and len(dates) >= 3 and len(set(dates)) == len(dates)
     assert free_answers("What is your name?")[0] == "Alex Smith"
     assert free_answers("Anything else on your mind?") == [GENERIC_ANSWER]
+    several = "Could you give me the date, time, and the service you need?"
+    assert asks_several(several) and not asks_several("What size do you want?")
+    listed = "The services we offer are Vaccination and Lab tests."
+    assert free_answers(several, listed)[0] == "tomorrow 6 pm Vaccination"
 
 
 def test_a_cafe_that_lists_its_tasks_only_in_its_fallback_is_explored(tmp_path: Path) -> None:

@@ -112,6 +112,19 @@ def test_the_same_shop_with_stock_passes(tmp_path: Path) -> None:
     assert result.coverage is not None and result.coverage.functionality_share == 1.0
 
 
+def test_a_free_text_cafe_is_tested_beyond_the_greeting(tmp_path: Path) -> None:
+    config = {
+        "connector": "python",
+        "params": {"target": "cafe_bot:CafeBot", "path": str(HERE.parent / "explore")},
+    }
+    chatbot = tmp_path / "cafe.yaml"
+    chatbot.write_text(json.dumps(config), encoding="utf-8")
+    result = run_job(RunSettings(chatbot=chatbot), tmp_path / "run")
+    assert result.untested is None and result.exit_code == 0
+    assert result.coverage is not None and result.coverage.functionality_share == 1.0
+    assert {"menu", "opening_hours", "order_a_drink"} <= result.coverage.covered_ids
+
+
 def _record(*turns: tuple[str, str]) -> ConversationRecord:
     return ConversationRecord(
         id="c/0",

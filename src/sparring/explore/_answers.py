@@ -41,6 +41,12 @@ GENERIC_ANSWER = "the usual, please"
 """The answer to a question of unknown kind, given once."""
 
 
+def asks_several(question: str | None) -> bool:
+    """Whether ``question`` asks for values of two kinds or more at once ("Could you give
+    me the date, time and the service you need?")."""
+    return bool(question) and sum(bool(re.search(p, question or "", re.I)) for p, _ in LEXICON) >= 2
+
+
 def free_answers(question: str | None, *texts: str | None) -> list[str]:
     """Answers to try for ``question``, best first (see the module docstring). ``texts``
     are the bot's other words at this point (its whole reply, its rejections)."""

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from sparring.connectors import Reply
-from sparring.explore._answers import free_answers
+from sparring.explore._answers import asks_several, free_answers
 from sparring.explore._capabilities import COMMON_REQUESTS, PROBES, TASK_PROBES, capabilities
 from sparring.explore._options import Offer, read_offer
 from sparring.explore._probing import is_fallback, similar
@@ -277,6 +277,11 @@ class Crawler:
             self.crawl.utterances[(state.key, option)] = step.text
         return None if nxt.fallback else nxt
 
+    def _free_question(self, question: str | None) -> bool:
+        """A question whose listed words are what to give, not values to pick ("the date,
+        time and the service you need?"), or one the definition has values for."""
+        return bool(self.ctx.values_for(question)) or asks_several(question)
+
     def _rejection_with_options(self, state: State, reply: Reply) -> bool:
         """A reply to a free answer that asks nothing new but lists values ("Sorry, we do
         not serve X. We have A, B or C") gives ``state``'s question those options."""
@@ -302,6 +307,8 @@ class Crawler:
         said: str = "",
     ) -> State:
         offer = _offer(reply)
+        if not offer.from_buttons and offer.options and self._free_question(offer.question):
+            offer = Offer((), (), False, offer.question)
         text = _said(reply)
         fallback = _is_fallback(text, self.ctx.findings.fallback)
         masked = text.replace(said, "<value>") if len(said) > 2 else text
