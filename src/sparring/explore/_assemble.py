@@ -195,11 +195,15 @@ def offline_goals(
             name = node_id(parameter.name)
             if name in parameters and parameters[name].options != parameter.options:
                 name = f"{node.id}_{name}"
-            parameters.setdefault(name, parameter)
+            known = parameters.setdefault(name, parameter)
+            if known is not parameter and parameter.examples:
+                # one variable for both questions: the answers the bot took at either
+                examples = list(dict.fromkeys([*known.examples, *parameter.examples]))
+                parameters[name] = known.model_copy(update={"examples": examples})
             parts.append(f"{parameter.name.replace('_', ' ')} {{{{{name}}}}}")
         if lead:
             goals.append(lead)
-        goals.extend(parts)
+        goals.extend(p for p in parts if p not in goals)  # one goal per variable
     return goals, parameters
 
 

@@ -51,8 +51,8 @@ def build_model(crawl: Crawl, findings: Findings, chatbot: str = "") -> Explorat
     notes = list(crawl.notes)
     root = crawl.states.get(crawl.root or "")
     for key, state in crawl.states.items():
-        if state.fallback:
-            continue
+        if state.fallback or not (state.text.strip() or state.offer.options):
+            continue  # the fallback, or an empty reply (recorded in its session), is no task
         if key == crawl.root and state.offer.options:
             continue  # a menu: where conversations start, not something the user does
         names[key] = _unique(_name(crawl, key, roles), set(names.values()))
@@ -128,6 +128,8 @@ def _name(crawl: Crawl, key: str, roles: dict[tuple[str, str], str]) -> str:
         return "greeting"
     incoming = [(s, o) for s, o, d in sorted(crawl.edges) if d == key]
     navigation = [t for t in incoming if roles.get(t) == "navigation"]
+    # the bot's own words name a node before a common request that reached it too
+    navigation.sort(key=lambda t: crawl.origins.get(t[1].lower(), "").startswith("a common"))
     if navigation:
         return _slug(crawl.utterances[navigation[0]])
     if state.offer.options or state.asks:
@@ -149,6 +151,7 @@ def _parameters(crawl: Crawl, state: State, roles: dict[tuple[str, str], str]) -
             options=options,
             type="string",
             question=state.offer.question,
+            examples=list(crawl.accepted.get(state.key, [])),
         )
     ]
 
@@ -239,6 +242,7 @@ def _evidence(crawl: Crawl, key: str) -> list[str]:
             item = "an option listed in the reply"
         if item not in found:
             found.append(item)
+    found.sort(key=lambda item: item.startswith("a common"))  # the bot's own words first
     return found or (["the greeting"] if key == crawl.root else [])
 
 

@@ -52,7 +52,8 @@ _STATEMENT = re.compile(
     r"|(?:I|we)\s+can\s+(?:tell\s+you\s+(?:about\s+)?|give\s+you\s+|show\s+you\s+)"
     r"|(?:I|we)\s+(?:offer|provide|handle)|services?\s+(?:are|include)|options\s+are"
     r"|choose\s+(?:from|between)|things\s+like|such\s+as|including"
-    r"|you\s+can(?:\s+also)?(?!\s+(?:say|repeat|rephrase|try))|feel\s+free\s+to)\b)\s*:?\s*(?P<tail>[^.!?\n]+)",
+    r"|you\s+can(?:\s+also)?(?!\s+(?:say|repeat|rephrase|try))|feel\s+free\s+to"
+    r"|(?:I|we)\s+can(?=\s+(?!help|assist|tell|give|show|not\b|only\b|t\b)))\b)\s*:?\s*(?P<tail>[^.!?\n]+)",
     re.IGNORECASE,
 )
 _COLON = re.compile(r":\s*(?P<tail>[^:.!?\n]+)")

@@ -17,9 +17,10 @@ the button's payload.
 
 A start that offers nothing (a free-text bot: "What can I do for you?") is given options
 by one ``capabilities`` session: the capability probes are sent and the greeting, the
-fallback and their replies are parsed for what they list (``_capabilities``); when none
-lists anything, the common requests are the start's options. ``Crawl.origins`` keeps the
-evidence for every option of the start.
+fallback and their replies are parsed for what they list (``_capabilities``); the common
+requests follow what was listed. Free answers the bot accepted are kept per question
+(``Crawl.accepted``): the parameter's examples, the values generated profiles use.
+``Crawl.origins`` keeps the evidence for every option of the start.
 """
 
 from __future__ import annotations
@@ -91,6 +92,8 @@ class Crawl:
     sessions: int = 0
     turns: int = 0
     notes: list[str] = field(default_factory=list)
+    accepted: dict[str, list[str]] = field(default_factory=dict)
+    """State key → free answers the bot accepted there (it moved on without refusing)."""
     origins: dict[str, str] = field(default_factory=dict)
     """Evidence for options the start did not offer itself (lower-cased option → how it
     was found: listed in the greeting, the fallback or a probe's reply, or a common
@@ -158,11 +161,10 @@ class Crawler:
             for item in capabilities(text):
                 if not re.search(r"\d", item):  # "espresso 2.00 €" is content, not a task
                     self.crawl.origins.setdefault(item.lower(), f"listed in {where}")
-        if not any(o.startswith("listed in") for o in self.crawl.origins.values()):
-            for request in COMMON_REQUESTS:
-                self.crawl.origins.setdefault(
-                    request.lower(), "a common request (nothing was listed)"
-                )
+        listed = any(o.startswith("listed in") for o in self.crawl.origins.values())
+        why = "a common request" + ("" if listed else " (nothing was listed)")
+        for request in COMMON_REQUESTS:  # after what was listed: the frontier is breadth-first
+            self.crawl.origins.setdefault(request.lower(), why)
         found = list(self.crawl.origins)
         spelt = (*(u for u, _ in self.ctx.seeds), *COMMON_REQUESTS)
         known = {o.lower() for o in root.offer.options}
@@ -271,6 +273,10 @@ class Crawler:
         if option == FREE and self._rejection_with_options(state, reply):
             return state
         nxt = self._state(reply, (*state.path, step), session, previous=state, said=step.text)
+        if option == FREE and _accepted(state, nxt):
+            answers = self.crawl.accepted.setdefault(state.key, [])
+            if step.text not in answers:
+                answers.append(step.text)
         if record:
             self.crawl.transitions.setdefault((state.key, option), nxt.key)
             self.crawl.edges.add((state.key, option, nxt.key))
@@ -325,6 +331,24 @@ class Crawler:
 
 def _said(reply: Reply) -> str:
     return "\n".join(reply.messages)
+
+
+_REFUSAL = re.compile(
+    r"\b(?:can ?not|can't|cannot|not (?:understand|available|valid|possible)|try again|"
+    r"invalid|sorry|unfortunately|(?:select|choose|pick) (?:an)?other|is clos)",
+    re.IGNORECASE,
+)
+
+
+def _accepted(question: State, answer: State) -> bool:
+    """Whether the bot took the free answer: it moved on (another state, not the
+    fallback, not the same question again) without refusing."""
+    if not answer.text.strip() or answer.fallback or answer.key == question.key:
+        return False
+    if _REFUSAL.search(answer.text):
+        return False
+    asked = (question.offer.question or "").lower()
+    return not asked or asked not in answer.text.lower()
 
 
 def _offer(reply: Reply) -> Offer:

@@ -4,9 +4,9 @@ chatbot's replies — the black-box counterpart of Rasa's own ``rasa test`` cove
 
 - a **response** is reached when a chatbot turn says one of its texts (``{slot}``
   placeholders match any words; case, digits and punctuation ignored);
-- an **intent** is reached when a response that a flow gives right after it was said
-  (for an intent no flow answers, when one of its example utterances was said by the user
-  and the reply was not the fallback);
+- an **intent** is reached when a response that a flow gives right after it was said, or
+  the form it starts asked one of its slots (for an intent no flow answers, when one of
+  its example utterances was said by the user);
 - a **form slot** is reached when its question (``utter_ask_<slot>``) was asked;
 - a **flow** is reached when one conversation says all the responses of its actions that
   have texts, in order.
@@ -66,10 +66,16 @@ def definition_coverage(
     ]
     done = set(reached_responses)
     answers = _answers(definition)
+    asked = {slot for slot in definition.questions if f"utter_ask_{slot}" in done}
     intents = []
     for intent, examples in definition.intents.items():
         responses = answers.get(intent, set())
-        if responses & done or (not responses and _user_said(conversations, examples)):
+        forms = [f for f in responses if f in definition.form_slots]
+        if (
+            responses & done
+            or any(asked & set(definition.form_slots[f]) for f in forms)
+            or (not responses and _user_said(conversations, examples))
+        ):
             intents.append(intent)
     slots = [s for s in definition.questions if f"utter_ask_{s}" in done]
     flows = [name for name, steps in definition.flows.items() if _flow_said(steps, patterns, said)]
@@ -92,7 +98,9 @@ def _answers(definition: Definition) -> dict[str, set[str]]:
             kind, _, name = step.partition(":")
             if kind == "intent":
                 intent = name
-            elif intent is not None and name in definition.responses:
+            elif intent is not None and (
+                name in definition.responses or name in definition.form_slots
+            ):
                 found.setdefault(intent, set()).add(name)
     return found
 

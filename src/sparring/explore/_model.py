@@ -46,7 +46,8 @@ class Parameter(BaseModel):
 
     ``options`` are the values the chatbot offered (buttons or an enumeration in its
     text), verbatim; empty when the bot takes free input. ``question`` is the bot's
-    utterance that asked for it, when one was seen.
+    utterance that asked for it, when one was seen; ``examples`` free answers the bot
+    accepted for it during the exploration (it moved on without refusing).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -56,6 +57,7 @@ class Parameter(BaseModel):
     options: list[str] = Field(default_factory=list)
     type: ValueType = "string"
     question: str | None = None
+    examples: list[str] = Field(default_factory=list)
 
 
 class Output(BaseModel):

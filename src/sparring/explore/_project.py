@@ -61,6 +61,9 @@ class Definition:
     flows: dict[str, list[str]] = field(default_factory=dict)
     entities: dict[str, int] = field(default_factory=dict)
     """Example utterance → how many entity values it carries (Rasa)."""
+    form_slots: dict[str, list[str]] = field(default_factory=dict)
+    """Form → the slots it asks for (Rasa 1.x ``required_slots`` in ``actions.py``, Rasa
+    2/3 ``required_slots`` in the domain)."""
 
     def values_for(self, question: str | None) -> list[str]:
         """Example values of the slot the bot asks for with ``question`` (its
@@ -122,6 +125,8 @@ def _rasa(root: Path) -> Definition:
     for path in sorted(root.rglob("*.y*ml")):
         if "data" in path.relative_to(root).parts:
             _rasa_yaml(found, _load(path) or {})
+    for path in sorted(root.rglob("actions*.py")):
+        _form_actions(found, path.read_text(encoding="utf-8", errors="replace"))
     for slot in list(found.slots):
         if slot not in found.questions:
             del found.slots[slot]
@@ -144,6 +149,20 @@ def _rasa_domain(found: Definition, domain: dict[str, Any]) -> None:
             found.questions[str(name)[len("utter_ask_") :]] = texts[0].strip()
     forms = domain.get("forms") or []
     found.forms += [str(f) for f in (forms if isinstance(forms, list) else list(forms))]
+    for name, spec in forms.items() if isinstance(forms, dict) else []:
+        required = spec.get("required_slots") if isinstance(spec, dict) else None
+        if isinstance(required, list | dict):  # a list (Rasa 3) or slot → mappings (2.x)
+            found.form_slots[str(name)] = [str(s) for s in required]
+
+
+def _form_actions(found: Definition, code: str) -> None:
+    """Rasa 1.x forms in ``actions.py``: each class's ``name()`` string and the list its
+    ``required_slots`` returns."""
+    for block in re.split(r"^class\s", code, flags=re.M)[1:]:
+        name = re.search(r"def\s+name\b.*?return\s+[\"']([^\"']+)[\"']", block, re.S)
+        slots = re.search(r"def\s+required_slots\b.*?return\s*\[([^\]]*)\]", block, re.S)
+        if name and slots:
+            found.form_slots[name.group(1)] = re.findall(r"[\"']([^\"']+)[\"']", slots.group(1))
 
 
 def _note_entities(found: Definition, example: str) -> str:

@@ -139,9 +139,10 @@ def define_variable(
 
     With a ``source``: its options (the draft's cleaned options when a model gave some)
     plus the draft's outside value when it has one (none is made up offline). Without:
-    the draft's values or range, else
-    values generated from the parameter's type or the name (``int`` range 1–5, dates
-    after today plus one impossible date, common free inputs, else a placeholder).
+    the draft's values or range, else the free answers the bot accepted during the
+    exploration (``Parameter.examples``), else values generated from the parameter's type
+    or the name (``int`` range 1–5, dates after today plus one impossible date, common
+    free inputs, else a placeholder).
     """
     if source is not None:
         options = clean_options(draft.options) if draft and draft.options else source.options
@@ -151,6 +152,9 @@ def define_variable(
         made = _from_draft(name, draft)
         if made is not None:
             return made
+    if parameter is not None and parameter.examples:
+        examples = list(parameter.examples)
+        return VariableDef(name, "string", examples, len(examples), "accepted by the bot")
     kind = parameter.type if parameter is not None else _kind_from_name(name)
     return generated_variable(name, kind)
 
