@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import tempfile
 from pathlib import Path
 from random import Random
@@ -170,7 +171,9 @@ def offline_goals(
     (``"Order a pizza"``, ``"pizza {{pizza}}"``, ``"size {{size}}"``), an utterance that
     is an option of any parameter in ``everything`` (default: ``nodes``) being no phrase;
     and the parameter behind each variable. A parameter name two nodes use with different
-    options gets the node id in front (``drinks_size``)."""
+    options or questions gets the node id in front (``drinks_size``); asked again with the
+    same question (after a refusal), it is one variable with the answers the bot took at
+    either."""
     goals: list[str] = []
     parameters: dict[str, Parameter] = {}
     values = {o.lower() for n in everything or nodes for p in n.parameters for o in p.options}
@@ -193,8 +196,11 @@ def offline_goals(
                 # path before the next node.
                 break
             name = node_id(parameter.name)
-            if name in parameters and parameters[name].options != parameter.options:
-                name = f"{node.id}_{name}"
+            known = parameters.get(name)
+            if known is not None and (
+                known.options != parameter.options or _asked(known) != _asked(parameter)
+            ):
+                name = f"{node.id}_{name}"  # another question that happens to share a word
             known = parameters.setdefault(name, parameter)
             if known is not parameter and parameter.examples:
                 # one variable for both questions: the answers the bot took at either
@@ -205,6 +211,11 @@ def offline_goals(
             goals.append(lead)
         goals.extend(p for p in parts if p not in goals)  # one goal per variable
     return goals, parameters
+
+
+def _asked(parameter: Parameter) -> str:
+    """The parameter's question, case and digits aside ("" when none was recorded)."""
+    return re.sub(r"\d+", "#", (parameter.question or "").lower())
 
 
 def _navigates_on(node: Functionality, after: Functionality | None, values: set[str]) -> bool:
