@@ -263,7 +263,10 @@ def load_chatbot_config(path: Path | str) -> ChatbotConfig:
 
 def is_chatbot_file(data: Any) -> bool:
     """Whether parsed YAML describes a chatbot under test: a chatbot.yaml (``connector``),
-    ChatChecker's ``config.yaml``, or a SENSEI or TRACER connector file or run.yml."""
+    ChatChecker's ``config.yaml``, or a SENSEI or TRACER connector file or run.yml (not a
+    file ChatChecker wrote into a run, which names its ``chatbot_id``)."""
+    if isinstance(data, dict) and "chatbot_id" in data:
+        return False
     if peer_kind(data) is not None or is_chatchecker_config(data):
         return True
     return isinstance(data, dict) and "connector" in data
