@@ -129,11 +129,13 @@ def connector_spec(text: str) -> tuple[str, str] | None:
     """``(technology, params)`` of a ``TECHNOLOGY:PARAMS`` string naming a chatbot-connectors
     technology; ``None`` when ``text`` is not one (e.g. a path)."""
     match = _SPEC.match(text)
-    if match is None:
-        return None
+    if match is None or match.group(1) not in (*TECHNOLOGIES, *HOSTED_TECHNOLOGIES):
+        # a spec a job's settings resolved against the working folder (``/cwd/rasa:…``)
+        names = "|".join((*TECHNOLOGIES, *HOSTED_TECHNOLOGIES))
+        match = re.search(rf"/({names}):(.*)$", text, re.DOTALL)
+        if match is None:
+            return None
     technology = match.group(1)
-    if technology not in (*TECHNOLOGIES, *HOSTED_TECHNOLOGIES):
-        return None
     # a spec that went through ``pathlib.Path`` (a CLI option) lost a slash of ``://``
     return technology, re.sub(r"\b(https?):/(?!/)", r"\1://", match.group(2))
 
