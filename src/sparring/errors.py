@@ -13,7 +13,8 @@ Three families, as in the project's style guide:
 - ``ChatbotFailure`` — the chatbot under test failed (crash, timeout, garbage). Recorded
   on the conversation with a SENSEI error code; the run goes on.
 
-  - ``ChatbotCrash`` (code 500), ``ChatbotTimeout`` (code 504), ``BadPayload`` (code 500).
+  - ``ChatbotCrash`` (code 500), ``ChatbotTimeout`` (code 504), ``BadPayload`` (code 500),
+    ``ReplyTooLarge`` (code 500, a reply over the connector's ``max_reply_bytes``).
 
 - ``SparringError`` — the root; our own failures (e.g. ``ModelError``) derive from it
   directly.
@@ -134,7 +135,8 @@ class ChatbotFailure(SparringError):
     code: int = 500
     name: str = "no_response"
     cause: str = "crash"
-    """Which failure exactly (``crash``, ``timeout``, ``bad_payload``), kept on the record."""
+    """Which failure exactly (``crash``, ``timeout``, ``bad_payload``, ``too_large``), kept
+    on the record."""
 
 
 class ChatbotCrash(ChatbotFailure):
@@ -159,6 +161,15 @@ class BadPayload(ChatbotFailure):
     code = 500
     name = "no_response"
     cause = "bad_payload"
+
+
+class ReplyTooLarge(ChatbotFailure):
+    """The chatbot's reply is larger than the connector's ``max_reply_bytes``: it was read
+    no further than that limit (so a huge body cannot exhaust memory)."""
+
+    code = 500
+    name = "no_response"
+    cause = "too_large"
 
 
 class ModelError(SparringError):

@@ -73,3 +73,63 @@ class BadInit:
 
 
 NOT_CALLABLE = 3
+
+
+# Hostile bots (issue 26): each misbehaves in a way that used to take the job with it.
+
+
+def exits(text: str) -> str:
+    raise SystemExit(0)
+
+
+def exits_with_3(text: str) -> str:
+    raise SystemExit(3)
+
+
+def interrupts(text: str) -> str:
+    raise KeyboardInterrupt
+
+
+async def async_exits(text: str) -> str:
+    raise SystemExit(0)
+
+
+def hard_exit(text: str) -> str:
+    import os
+
+    os._exit(3)
+
+
+def frozen(text: str) -> str:
+    threading_event().wait()  # never set: the call never returns
+    return "never"
+
+
+def threading_event() -> Any:
+    import threading
+
+    return threading.Event()
+
+
+def surrogate(text: str) -> dict[str, Any]:
+    return {"text": "bad \ud800 text", "buttons": [{"title": "\udfff", "payload": "/x"}]}
+
+
+def huge(text: str) -> str:
+    return "x" * 2_000_000
+
+
+def deep(text: str) -> dict[str, Any]:
+    value: Any = "bottom"
+    for _ in range(100_000):
+        value = [value]
+    return {"text": "deep", "extra": value}
+
+
+class FrozenGreeting:
+    def greeting(self) -> str:
+        threading_event().wait()
+        return "never"
+
+    def respond(self, text: str) -> str:
+        return text

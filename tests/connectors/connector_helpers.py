@@ -81,3 +81,13 @@ def make_handler(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
         do_GET = do_POST = do_PUT = _serve
 
     return Handler
+
+
+async def send_once(connector: Any, text: str = "hi") -> Any:
+    """Open one conversation of ``connector``, send ``text``, close everything; the reply."""
+    conversation = await connector.open()
+    try:
+        return await conversation.send(text)
+    finally:
+        await conversation.close()
+        await connector.aclose()

@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 import pytest
-from connector_helpers import Answer, LoopbackServer
+from connector_helpers import Answer, LoopbackServer, send_once
 
 from sparring.connectors import ChatbotConfig, Connector, create_connector
 from sparring.errors import BadPayload, ChatbotCrash, ChatbotTimeout
@@ -23,13 +23,7 @@ def _route(server: LoopbackServer, answer: Answer) -> None:
     server.routes["/webhooks/rest/webhook"] = lambda _request: answer
 
 
-async def _send(connector: Connector, text: str = "hi") -> Any:
-    conversation = await connector.open()
-    try:
-        return await conversation.send(text)
-    finally:
-        await conversation.close()
-        await connector.aclose()
+_send = send_once
 
 
 async def test_rasa_happy_path_over_a_real_socket(loopback: LoopbackServer) -> None:

@@ -46,7 +46,12 @@ from sparring.types import ModelUsage
 
 OnTest = Callable[[AdversarialTest], None]
 """Called after every finished test (progress display)."""
-CHATBOT_FAILURES = (FailureCause.CRASH, FailureCause.TIMEOUT, FailureCause.BAD_PAYLOAD)
+CHATBOT_FAILURES = (
+    FailureCause.CRASH,
+    FailureCause.TIMEOUT,
+    FailureCause.BAD_PAYLOAD,
+    FailureCause.TOO_LARGE,
+)
 """Failures that end a thread: the chatbot is down or answers garbage."""
 
 

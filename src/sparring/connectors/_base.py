@@ -17,6 +17,13 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from sparring.connectors._boundary import (
+    DEFAULT_LIMITS,
+    DEFAULT_MAX_REPLY_BYTES,
+    ReplyLimits,
+    check_shape,
+    guard_reply,
+)
 from sparring.connectors._reply import Reply
 from sparring.connectors._secrets import Redactor
 from sparring.errors import ChatbotTimeout
@@ -37,6 +44,10 @@ class ConnectorParams(BaseModel):
     requests_per_minute: float | None = Field(default=None, gt=0)
     """Most user messages per minute to this chatbot, shared by all its conversations
     (pacing for public bots); unset: no pacing."""
+    max_reply_bytes: int = Field(default=DEFAULT_MAX_REPLY_BYTES, gt=0)
+    """Largest reply accepted, in bytes of an HTTP body (characters of an in-process bot's
+    answer): a larger one is read no further and recorded as a failure (code 500, cause
+    ``too_large``). Default 1,000,000."""
 
     def chatbot_info(self) -> dict[str, Any]:
         """What these params say about the chatbot, as ``ChatbotInfo`` fields (e.g. the
@@ -82,12 +93,14 @@ class ConnectorContext:
     ``base_dir`` is the folder relative paths in ``params`` are resolved against (the
     folder of ``chatbot.yaml``); ``redact`` hides the secrets resolved from ``${ENV}``;
     ``transport``, when set, replaces the network for HTTP connectors (e.g. an
-    ``httpx.MockTransport`` in tests).
+    ``httpx.MockTransport`` in tests); ``limits`` bound every reply's size and nesting
+    (``ReplyLimits``, from the params' ``max_reply_bytes``).
     """
 
     base_dir: Path = field(default_factory=Path.cwd)
     redact: Redactor = field(default_factory=Redactor)
     transport: httpx.AsyncBaseTransport | None = None
+    limits: ReplyLimits = DEFAULT_LIMITS
 
 
 def greeting_of(conversation: Conversation) -> Reply | None:
@@ -118,20 +131,27 @@ async def timed_reply(
     redact: Redactor,
     parse: Callable[[Any], Reply] | None = None,
     what: str = "reply",
+    limits: ReplyLimits = DEFAULT_LIMITS,
 ) -> Reply:
     """The one way a connector waits for the chatbot.
 
     Awaits ``answer`` for at most ``seconds`` (``ChatbotTimeout`` after that), turns it
-    into a ``Reply`` with ``parse`` (``answer`` must already be one without it), hides the
-    secrets resolved from ``${ENV}`` in its raw payload and sets its ``latency``: the
-    wall-clock seconds from the call to the parsed reply. ``parse`` raises ``BadPayload``
-    for an unreadable answer.
+    into a ``Reply`` with ``parse`` (``answer`` must already be one without it), checks
+    and normalises it at the boundary (``guard_reply``: ``ReplyTooLarge`` over
+    ``limits.max_bytes`` characters, ``BadPayload`` nested deeper than
+    ``limits.max_depth``, lone surrogates replaced and noted), hides the secrets resolved
+    from ``${ENV}`` in its raw payload and sets its ``latency``: the wall-clock seconds
+    from the call to the parsed reply. ``parse`` raises ``BadPayload`` for an unreadable
+    answer (it only sees answers that passed ``check_shape``).
     """
     started = time.perf_counter()
     value = await within_timeout(answer, seconds, what)
+    if parse is not None:
+        check_shape(value, limits)  # before parse walks it
     reply = parse(value) if parse is not None else value
     if not isinstance(reply, Reply):
         raise TypeError(f"timed_reply needs a Reply, got {type(reply).__name__}")
+    reply = guard_reply(reply, limits)
     reply.raw = redact(reply.raw)
     reply.latency = time.perf_counter() - started
     return reply

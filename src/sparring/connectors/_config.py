@@ -47,6 +47,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from sparring._keys import hint_unknown_keys
 from sparring._yaml import LineMap, format_key, load_yaml_with_lines, validation_problems
 from sparring.connectors._base import Connector, ConnectorContext, ConnectorParams
+from sparring.connectors._boundary import ReplyLimits
 from sparring.connectors._chatchecker import (
     CLIENT_TARGET,
     UserSimulationConfig,
@@ -381,7 +382,10 @@ def create_connector(
     except UnsetVariables as exc:
         problems = [config_problem(config, ("params", *m.path), str(m)) for m in exc.missing]
         raise ConfigError(problems) from exc
-    context = ConnectorContext(base_dir=Path(base_dir), redact=redact, transport=transport)
+    limits = ReplyLimits(max_bytes=params.max_reply_bytes)
+    context = ConnectorContext(
+        base_dir=Path(base_dir), redact=redact, transport=transport, limits=limits
+    )
     try:
         built = spec.factory(params, context)
     except ConfigError as exc:

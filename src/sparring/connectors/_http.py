@@ -6,14 +6,16 @@ httpx's low-level errors into the chatbot-failure family at this boundary:
 - ``httpx.TimeoutException`` → ``ChatbotTimeout``;
 - any other ``httpx.HTTPError`` (refused, reset, closed without a response) and an HTTP
   status ≥ 400 → ``ChatbotCrash``;
-- a body that is not JSON → ``BadPayload``. An empty body is ``None`` (an empty reply).
+- a body that is not JSON, or JSON nested too deeply → ``BadPayload``. An empty body is
+  ``None`` (an empty reply);
+- a body over the connector's ``max_reply_bytes`` → ``ReplyTooLarge``, read no further
+  (``_boundary``).
 
 Messages are redacted, so no secret resolved from ``${ENV}`` leaks into records or logs.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -21,7 +23,8 @@ from typing import Any
 import httpx
 
 from sparring.connectors._base import ConnectorContext
-from sparring.errors import BadPayload, ChatbotCrash, ChatbotTimeout
+from sparring.connectors._boundary import decode_json, too_large
+from sparring.errors import ChatbotCrash, ChatbotTimeout
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +90,7 @@ class HttpClient:
             if content is not None:
                 typed = {k.lower() for k in (*self._headers, *(headers or {}))}
                 extra = {} if "content-type" in typed else {"Content-Type": "application/json"}
-                response = await self._get_client().request(
+                request = self._get_client().build_request(
                     method,
                     url,
                     content=content,
@@ -95,9 +98,14 @@ class HttpClient:
                     headers={**extra, **(headers or {})},
                 )
             else:
-                response = await self._get_client().request(
+                request = self._get_client().build_request(
                     method, url, json=json_body, params=params, headers=headers
                 )
+            response = await self._get_client().send(request, stream=True)
+            try:
+                body = await self._read_capped(response, where)
+            finally:
+                await response.aclose()
         except httpx.TimeoutException as exc:
             raise ChatbotTimeout(f"no reply within {self._timeout:g} s to {where}") from exc
         except (httpx.HTTPError, httpx.InvalidURL) as exc:
@@ -105,17 +113,29 @@ class HttpClient:
             raise ChatbotCrash(f"{where} failed: {detail}") from exc
         logger.debug("%s -> HTTP %s", where, response.status_code)
         if response.status_code >= 400:
-            body = redact.text(response.text[:_SNIPPET])
-            raise ChatbotCrash(f"HTTP {response.status_code} from {where}: {body}")
-        if not response.content.strip():
+            snippet = redact.text(_text(response, body[:_SNIPPET]))
+            raise ChatbotCrash(f"HTTP {response.status_code} from {where}: {snippet}")
+        if not body.strip():
             return None
         if not expect_json:
-            return redact.text(response.text)
-        try:
-            return redact(response.json())
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            body = redact.text(response.text[:_SNIPPET])
-            raise BadPayload(f"{where} answered with a body that is not JSON: {body!r}") from exc
+            return redact.text(_text(response, body))
+        return redact(decode_json(body, self._context.limits, where))
+
+    async def _read_capped(self, response: httpx.Response, where: str) -> bytes:
+        """The body of ``response``, raising ``ReplyTooLarge`` as soon as it passes the
+        limit (a declared ``Content-Length`` over it is refused before reading)."""
+        limit = self._context.limits.max_bytes
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > limit:
+            raise too_large(limit, where)
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > limit:
+                raise too_large(limit, where)
+            chunks.append(chunk)
+        return b"".join(chunks)
 
     async def reach(self, url: str) -> None:
         """Check that the server at ``url`` answers at all: a ``GET`` whose status, even 404
@@ -140,3 +160,12 @@ class HttpClient:
                 await client.aclose()
             except Exception:  # closing must never fail a run
                 logger.debug("closing the HTTP client failed", exc_info=True)
+
+
+def _text(response: httpx.Response, body: bytes) -> str:
+    """``body`` decoded with the response's charset (UTF-8 when it names none or an
+    unknown one), undecodable bytes replaced."""
+    try:
+        return body.decode(response.charset_encoding or "utf-8", errors="replace")
+    except LookupError:
+        return body.decode("utf-8", errors="replace")

@@ -13,17 +13,21 @@
   ``Reply.ended``), ``tear_down_chat()`` closes the conversation, and the class methods
   ``set_up_class()``/``tear_down_class()`` run once per connector.
 
-Sync or async: sync calls run in a worker thread (``asyncio.to_thread``), so a slow bot
-never blocks the event loop (after a timeout the thread still finishes in the background).
-An answer is ``str``, ``list[str]``, ``None`` (empty), a ``Reply``, or a dict with
-``messages``/``text``, ``buttons`` (``[{text, link}]`` or ``[{title, payload}]`` or
-strings) and ``images``. An exception inside the bot becomes ``ChatbotCrash``.
+Sync or async: sync calls run in a daemon thread of their own (``_isolation``), so a slow
+or frozen bot never blocks the event loop, its timeout still fires, and neither the end of
+the run nor Ctrl-C waits for it. Every call into the bot (constructor, hooks, replies,
+``close``) is bounded by ``timeout``. An answer is ``str``, ``list[str]``, ``None``
+(empty), a ``Reply``, or a dict with ``messages``/``text``, ``buttons`` (``[{text,
+link}]`` or ``[{title, payload}]`` or strings) and ``images``. Anything the bot raises —
+``SystemExit`` and ``KeyboardInterrupt`` too — and a call to ``os._exit`` become
+``ChatbotCrash``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import inspect
 import uuid
 from collections.abc import Callable
@@ -31,16 +35,22 @@ from typing import Any
 
 from pydantic import Field
 
-from sparring.connectors._base import ConnectorContext, ConnectorParams, timed_reply
+from sparring.connectors._base import (
+    ConnectorContext,
+    ConnectorParams,
+    timed_reply,
+    within_timeout,
+)
 from sparring.connectors._chatchecker_client import (
     chatchecker_greeting,
     chatchecker_reply,
     is_chatchecker_client,
 )
+from sparring.connectors._isolation import call_bot, guard_process_exit
 from sparring.connectors._registry import connector
 from sparring.connectors._reply import Reply
 from sparring.connectors._targets import load_target
-from sparring.errors import BadPayload, ChatbotCrash, ConfigError, Problem
+from sparring.errors import BadPayload, ConfigError, Problem
 from sparring.types import Button
 
 
@@ -128,18 +138,15 @@ class PythonConversation:
 
     async def _call(self, text: str) -> Any:
         args = (text, self.session_id) if self._with_session else (text,)
-        try:
-            if inspect.iscoroutinefunction(self._respond):
-                return await self._respond(*args)
-            answer = await asyncio.to_thread(self._respond, *args)
-            return await answer if inspect.isawaitable(answer) else answer
-        except Exception as exc:
-            raise ChatbotCrash(f"the Python bot raised {type(exc).__name__}: {exc}") from exc
+        return await call_bot(self._respond, *args, name="the Python bot")
 
     async def send(self, text: str) -> Reply:
         """Call the bot with ``text``; convert its answer to a ``Reply``."""
         owner = self._owner
-        return await timed_reply(self._call(text), owner.timeout, owner.context.redact, self._parse)
+        context = owner.context
+        return await timed_reply(
+            self._call(text), owner.timeout, context.redact, self._parse, limits=context.limits
+        )
 
     async def close(self) -> None:
         """Call the instance's ``close()`` (or ``aclose()``, or a ChatChecker client's
@@ -156,7 +163,7 @@ class PythonConversation:
         )
         if closer is not None:
             with contextlib.suppress(Exception):  # closing must never fail a run
-                await _maybe_in_thread(closer)
+                await within_timeout(call_bot(closer, name="close()"), self._owner.timeout)
 
 
 class PythonConnector:
@@ -168,6 +175,7 @@ class PythonConnector:
         self.target_name = params.target
         self._kwargs = params.kwargs
         self.target = load_target(params.target, params.path, context.base_dir)
+        guard_process_exit()
         self.chatchecker = is_chatchecker_client(self.target)
         self._class_ready = False
         self._class_lock = asyncio.Lock()
@@ -187,10 +195,10 @@ class PythonConnector:
             return PythonConversation(self, self.target, None)
         if self.chatchecker:
             await self._set_up_class()
-        try:
-            bot: Any = self.target(**self._kwargs)
-        except Exception as exc:
-            raise ChatbotCrash(f"creating {self.target_name} raised: {exc}") from exc
+        make = functools.partial(self.target, **self._kwargs)
+        bot: Any = await within_timeout(
+            call_bot(make, name=f"creating {self.target_name}"), self.timeout, "new conversation"
+        )
         if self.chatchecker:
             return await self._open_chatchecker(bot)
         respond: Any = getattr(bot, "respond", None)
@@ -204,6 +212,7 @@ class PythonConnector:
                 self.timeout,
                 self.context.redact,
                 to_reply,
+                limits=self.context.limits,
             )
         return conversation
 
@@ -217,6 +226,7 @@ class PythonConnector:
                 self.timeout,
                 self.context.redact,
                 chatchecker_greeting,
+                limits=self.context.limits,
             )
         except BaseException:
             await conversation.close()
@@ -231,7 +241,9 @@ class PythonConnector:
                 return
             setup = getattr(self.target, "set_up_class", None)
             if callable(setup):
-                await _greet(setup, f"{self.target_name}.set_up_class")
+                await within_timeout(
+                    _greet(setup, f"{self.target_name}.set_up_class"), self.timeout, "set-up"
+                )
             self._class_ready = True
 
     async def aclose(self) -> None:
@@ -241,24 +253,13 @@ class PythonConnector:
         if self._class_ready and callable(teardown):
             self._class_ready = False
             with contextlib.suppress(Exception):
-                await _maybe_in_thread(teardown)
-
-
-async def _maybe_in_thread(function: Callable[[], Any]) -> Any:
-    """Call ``function``: a coroutine function on the loop, others in a worker thread."""
-    if inspect.iscoroutinefunction(function):
-        return await function()
-    answer = await asyncio.to_thread(function)
-    return await answer if inspect.isawaitable(answer) else answer
+                await within_timeout(call_bot(teardown, name="tear_down_class()"), self.timeout)
 
 
 async def _greet(greet: Callable[[], Any], name: str) -> Any:
-    """Call a bot's no-argument hook (``greeting()``, ``set_up_chat()``); its exception
-    is a ``ChatbotCrash`` naming ``name``."""
-    try:
-        return await _maybe_in_thread(greet)
-    except Exception as exc:
-        raise ChatbotCrash(f"{name}() raised {type(exc).__name__}: {exc}") from exc
+    """Call a bot's no-argument hook (``greeting()``, ``set_up_chat()``); whatever it
+    raises is a ``ChatbotCrash`` naming ``name``."""
+    return await call_bot(greet, name=f"{name}()")
 
 
 @connector("python")

@@ -25,6 +25,7 @@ class Reply(BaseModel):
     latency: float = 0.0
     raw: Any = None
     ended: bool = False
+    notes: list[str] = Field(default_factory=list)
 
     @property
     def text(self) -> str:

@@ -18,7 +18,12 @@ from sparring.conversations._import import (
     import_sensei_job,
 )
 from sparring.conversations._load import load_conversations
-from sparring.conversations._play import play_utterances, record_failure, reply_turn
+from sparring.conversations._play import (
+    add_reply,
+    play_utterances,
+    record_failure,
+    reply_turn,
+)
 from sparring.conversations._records import (
     EMPTY_RESPONSE,
     MANIFEST_SCHEMA_VERSION,
@@ -96,6 +101,7 @@ __all__ = [
     "RunSummary",
     "Slot",
     "Turn",
+    "add_reply",
     "atomic_write",
     "chatchecker_dialogue_files",
     "chatchecker_record",

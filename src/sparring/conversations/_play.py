@@ -39,6 +39,13 @@ def reply_turn(reply: Reply) -> Turn:
     )
 
 
+def add_reply(record: ConversationRecord, reply: Reply) -> None:
+    """Append the chatbot's turn for ``reply`` to ``record``, with the notes the connector
+    boundary left on it (e.g. lone surrogates replaced) added to the record's ``notes``."""
+    record.turns.append(reply_turn(reply))
+    record.notes.extend(n for n in reply.notes if n not in record.notes)
+
+
 def record_failure(
     record: ConversationRecord, code: ErrorCode, message: str, cause: FailureCause | None
 ) -> None:
@@ -75,12 +82,12 @@ async def play_utterances(
         conversation = await connector.open()
         greeting = greeting_of(conversation) if keep_greeting else None
         if greeting is not None:
-            record.turns.append(reply_turn(greeting))
+            add_reply(record, greeting)
         for utterance in utterances:
             record.turns.append(Turn(role="user", text=utterance, timestamp=datetime.now(UTC)))
             sent = conversation.send(utterance)
             reply = await (within_timeout(sent, reply_timeout) if reply_timeout else sent)
-            record.turns.append(reply_turn(reply))
+            add_reply(record, reply)
             if empty_reply_fails and not reply.messages and not reply.buttons:
                 message = "the chatbot returned an empty reply"
                 record_failure(record, ErrorCode.NO_RESPONSE, message, FailureCause.EMPTY_REPLY)

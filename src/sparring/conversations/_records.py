@@ -68,6 +68,8 @@ class FailureCause(StrEnum):
     BAD_PAYLOAD = "bad_payload"
     """The bot answered something that is not a readable reply."""
     EMPTY_REPLY = "empty_reply"
+    TOO_LARGE = "too_large"
+    """The bot's reply was over the connector's ``max_reply_bytes`` (read no further)."""
 
 
 class FinishReason(StrEnum):

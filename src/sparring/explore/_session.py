@@ -23,6 +23,7 @@ from sparring.conversations import (
     FailureCause,
     RunStore,
     Turn,
+    reply_turn,
 )
 from sparring.errors import ChatbotFailure
 from sparring.explore._model import ExplorationModel
@@ -166,13 +167,6 @@ class Session:
             )
         )
 
-    @staticmethod
-    def _bot_turn(reply: Reply) -> Turn:
-        return Turn(
-            role="assistant",
-            text=reply.text,
-            messages=list(reply.messages),
-            buttons=list(reply.buttons),
-            timestamp=datetime.now(UTC),
-            latency=reply.latency,
-        )
+    def _bot_turn(self, reply: Reply) -> Turn:
+        self.notes.extend(n for n in reply.notes if n not in self.notes)
+        return reply_turn(reply)

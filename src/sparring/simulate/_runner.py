@@ -22,8 +22,8 @@ from sparring.conversations import (
     FailureCause,
     FinishReason,
     Turn,
+    add_reply,
     record_failure,
-    reply_turn,
 )
 from sparring.errors import BudgetExceeded, ChatbotFailure, ModelError
 from sparring.llm import Meter, Model
@@ -94,7 +94,7 @@ class _Dialogue:
         self.record.turns.append(Turn(role="user", text=text, timestamp=_now()))
 
     def add_reply(self, reply: Reply) -> None:
-        self.record.turns.append(reply_turn(reply))
+        add_reply(self.record, reply)
 
 
 async def run_conversation(
