@@ -133,3 +133,11 @@ class FrozenGreeting:
 
     def respond(self, text: str) -> str:
         return text
+
+
+class FrozenInit:
+    def __init__(self) -> None:
+        threading_event().wait()
+
+    def respond(self, text: str) -> str:
+        return text

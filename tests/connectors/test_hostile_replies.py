@@ -147,6 +147,11 @@ async def test_a_frozen_greeting_times_out() -> None:
         await _python("bots:FrozenGreeting", timeout=0.3).open()
 
 
+async def test_a_frozen_constructor_times_out_after_start_timeout() -> None:
+    with pytest.raises(ChatbotTimeout, match=r"no new conversation within 0\.3 s"):
+        await _python("bots:FrozenInit", start_timeout=0.3).open()
+
+
 def test_a_process_with_a_frozen_bot_exits_when_its_job_ends() -> None:
     """Defect 4: the frozen call's thread used to keep the process alive forever."""
     script = textwrap.dedent(

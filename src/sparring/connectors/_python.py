@@ -16,7 +16,8 @@
 Sync or async: sync calls run in a daemon thread of their own (``_isolation``), so a slow
 or frozen bot never blocks the event loop, its timeout still fires, and neither the end of
 the run nor Ctrl-C waits for it. Every call into the bot (constructor, hooks, replies,
-``close``) is bounded by ``timeout``. An answer is ``str``, ``list[str]``, ``None``
+``close``) is bounded by ``timeout`` (a constructor and ``set_up_class()`` by
+``start_timeout``). An answer is ``str``, ``list[str]``, ``None``
 (empty), a ``Reply``, or a dict with ``messages``/``text``, ``buttons`` (``[{text,
 link}]`` or ``[{title, payload}]`` or strings) and ``images``. Anything the bot raises —
 ``SystemExit`` and ``KeyboardInterrupt`` too — and a call to ``os._exit`` become
@@ -65,6 +66,9 @@ class PythonParams(ConnectorParams):
     """Folder added to ``sys.path`` first (relative to ``chatbot.yaml``'s folder)."""
     kwargs: dict[str, Any] = Field(default_factory=dict)
     """Keyword arguments for the class's constructor (classes only)."""
+    start_timeout: float = Field(default=120.0, gt=0)
+    """Seconds to wait for a class's constructor and a ChatChecker client's
+    ``set_up_class()`` (loading a bot can be slow; ``timeout`` bounds every other call)."""
 
 
 def _takes_session_id(function: Callable[..., Any]) -> bool:
@@ -172,6 +176,7 @@ class PythonConnector:
     def __init__(self, params: PythonParams, context: ConnectorContext) -> None:
         self.context = context
         self.timeout = params.timeout
+        self.start_timeout = params.start_timeout
         self.target_name = params.target
         self._kwargs = params.kwargs
         self.target = load_target(params.target, params.path, context.base_dir)
@@ -197,7 +202,9 @@ class PythonConnector:
             await self._set_up_class()
         make = functools.partial(self.target, **self._kwargs)
         bot: Any = await within_timeout(
-            call_bot(make, name=f"creating {self.target_name}"), self.timeout, "new conversation"
+            call_bot(make, name=f"creating {self.target_name}"),
+            self.start_timeout,
+            "new conversation",
         )
         if self.chatchecker:
             return await self._open_chatchecker(bot)
@@ -242,7 +249,9 @@ class PythonConnector:
             setup = getattr(self.target, "set_up_class", None)
             if callable(setup):
                 await within_timeout(
-                    _greet(setup, f"{self.target_name}.set_up_class"), self.timeout, "set-up"
+                    _greet(setup, f"{self.target_name}.set_up_class"),
+                    self.start_timeout,
+                    "set-up",
                 )
             self._class_ready = True
 
