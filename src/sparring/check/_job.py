@@ -18,7 +18,12 @@ from sparring.check._rules import load_rules
 from sparring.check._run import check_async
 from sparring.check._safety import Limits
 from sparring.check._verdicts import CheckReport, RuleResult
-from sparring.conversations import ConversationRecord, RunStore, load_conversations
+from sparring.conversations import (
+    ConversationRecord,
+    RunStore,
+    incomplete_run,
+    load_conversations,
+)
 from sparring.errors import UserInputError
 from sparring.jobs import JobSettings, run_blocking
 from sparring.llm import load_model
@@ -96,7 +101,11 @@ async def check_job_async(
         report=report,
         records=records,
         stored=_store(settings, report),
-        outcome=outcome(report, count_generic=settings.count_generic),
+        outcome=outcome(
+            report,
+            count_generic=settings.count_generic,
+            incomplete=incomplete_run(settings.run),
+        ),
     )
 
 

@@ -6,8 +6,11 @@
   generic failure (no response, timeout, loop limit, goals not completed, …: SENSEI's
   generic rows) and they are counted;
 - ``3`` (NO VERDICT): every verdict of every rule is not applicable or unscored, e.g. all
-  rules are model-backed and no model is configured, or their filters matched nothing.
-  Never reported as a pass.
+  rules are model-backed and no model is configured, or their filters matched nothing;
+  or the run is incomplete (it holds fewer conversations than it planned:
+  ``conversations.incomplete_run``), whatever the records that exist passed. Never
+  reported as a pass. A failure found in an incomplete run is still a FAIL, with the
+  missing conversations named.
 
 Exit code 2 stays for bad input (rules, files), raised before anything is checked.
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sparring.check._verdicts import CheckReport
+from sparring.conversations import Incomplete
 
 EXIT_PASS = 0
 EXIT_FAIL = 1
@@ -37,9 +41,12 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def outcome(report: CheckReport, *, count_generic: bool = True) -> Outcome:
+def outcome(
+    report: CheckReport, *, count_generic: bool = True, incomplete: Incomplete | None = None
+) -> Outcome:
     """The exit decision for ``report`` (see the module docstring); with
-    ``count_generic=False`` generic failures are reported but do not fail the check."""
+    ``count_generic=False`` generic failures are reported but do not fail the check;
+    ``incomplete`` (the checked run's missing conversations) turns a pass into NO VERDICT."""
     failed = [r.rule for r in report.results if r.counts.fail]
     raised = [r.rule for r in report.results if r.counts.error]
     generic = [r for r in report.generic if r.counts.fail]
@@ -52,8 +59,12 @@ def outcome(report: CheckReport, *, count_generic: bool = True) -> Outcome:
         detail = ", ".join(f"{r.rule} {r.counts.fail}" for r in generic)
         ignored = "" if count_generic else " (not counted: --no-generic)"
         parts.append(f"generic failures: {detail}{ignored}")
+    if incomplete is not None:
+        parts.append(incomplete.reason)
     if failed or raised or (generic and count_generic):
         return Outcome(EXIT_FAIL, "FAIL", "; ".join(parts))
+    if incomplete is not None:
+        return Outcome(EXIT_NO_VERDICT, "NO VERDICT", "; ".join(parts))
     if report.inconclusive:
         why = "every verdict of every rule is not applicable or unscored"
         return Outcome(EXIT_NO_VERDICT, "NO VERDICT", "; ".join([why, *parts]))

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from sparring.cli._app import app, console
+from sparring.conversations import incomplete_run
 from sparring.diff import compare, load_run, pick_verdicts, render_diff, write_diff_junit
 
 
@@ -27,14 +28,17 @@ def diff_command(
     verdicts changed (with the turns that differ), response time p50/p95 and cost.
 
     Both runs need verdicts stored by `sparring check RULES --run RUN`. Exit 1 on a
-    regression.
+    regression; 3 (NO VERDICT) when nothing regressed but a run is incomplete.
     """
     old_verdicts, new_verdicts = pick_verdicts(baseline, new)
     old_report, old_records = load_run(baseline, old_verdicts)
     new_report, new_records = load_run(new, new_verdicts)
     result = compare(old_report, new_report, old_records, new_records)
+    result.incomplete = [i.reason for i in map(incomplete_run, (baseline, new)) if i is not None]
     console.print(render_diff(result, show_all))
     if junit is not None:
         write_diff_junit(result, junit)
     if result.regression:
         raise typer.Exit(1)
+    if result.no_verdict:
+        raise typer.Exit(3)

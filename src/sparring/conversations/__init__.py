@@ -9,6 +9,7 @@ from sparring.conversations._chatchecker import (
     import_chatchecker,
     read_chatchecker_dialogue,
 )
+from sparring.conversations._completeness import Incomplete, incomplete_run
 from sparring.conversations._files import atomic_write, natural_key, read_json_model
 from sparring.conversations._import import (
     ImportChatCheckerSettings,
@@ -92,6 +93,7 @@ __all__ = [
     "ImportChatCheckerSettings",
     "ImportResult",
     "ImportSenseiSettings",
+    "Incomplete",
     "InteractionStyle",
     "ModelUsage",
     "OutputValue",
@@ -112,6 +114,7 @@ __all__ = [
     "import_chatchecker_job",
     "import_sensei",
     "import_sensei_job",
+    "incomplete_run",
     "is_sensei_conversation",
     "load_conversations",
     "natural_key",

@@ -15,7 +15,10 @@ run's newest). The comparison, a pure function of the two runs' reports and reco
   model cost (US dollars) in each run.
 
 A *regression* — a rule that newly fails or newly flaky, or a conversation that went from
-pass to fail or error — makes ``diff`` exit 1.
+pass to fail or error — makes ``diff`` exit 1. When either run is incomplete (it holds fewer
+conversations than it planned: ``conversations.incomplete_run``) and nothing regressed,
+the answer is NO VERDICT (exit 3), never NO REGRESSION: the missing conversations are
+named in ``incomplete``.
 """
 
 from __future__ import annotations
@@ -74,6 +77,8 @@ class RunDiff(BaseModel):
     baseline_timing: Timing = Field(default_factory=Timing)
     new_timing: Timing = Field(default_factory=Timing)
     rules: list[str] = Field(default_factory=list)
+    incomplete: list[str] = Field(default_factory=list)
+    """Why a run is incomplete (one sentence per incomplete run, naming what is missing)."""
 
     @property
     def regression(self) -> bool:
@@ -81,6 +86,11 @@ class RunDiff(BaseModel):
         return bool(
             self.newly_failing or self.newly_flaky or any(c.regression for c in self.changed)
         )
+
+    @property
+    def no_verdict(self) -> bool:
+        """Nothing regressed but a run is incomplete (what makes ``diff`` exit 3)."""
+        return not self.regression and bool(self.incomplete)
 
 
 def timing(records: Iterable[ConversationRecord]) -> Timing:

@@ -76,9 +76,12 @@ def render_diff(diff: RunDiff, show_all: bool = False) -> Group:
             blocks.append(Text(f"{len(ids)} conversations {label}: {', '.join(ids[:5])}",
                                style="dim"))  # fmt: skip
     blocks += [timing_table(diff.baseline_timing, diff.new_timing)]
+    blocks += [Text(reason, style="yellow") for reason in diff.incomplete]
     verdict = (
         Text("REGRESSION", style="bold red")
         if diff.regression
+        else Text("NO VERDICT", style="bold yellow")
+        if diff.no_verdict
         else Text("NO REGRESSION", style="bold green")
     )
     blocks.append(verdict.append(f" ({len(diff.rules)} rules compared)", style="dim"))

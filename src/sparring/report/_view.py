@@ -22,6 +22,7 @@ from sparring.conversations import (
     RunStore,
     RunSummary,
     Slot,
+    incomplete_run,
     summarize,
 )
 from sparring.errors import Problem, UserInputError
@@ -36,8 +37,9 @@ VerdictStatus = Literal["passed", "failed", "no verdict"]
 class RunVerdict:
     """The run's overall verdict as ``sparring check``'s exit code reads it: ``failed``
     when a rule failed or raised, or a conversation carries a generic failure (500, 504,
-    1000, 1001…); ``no verdict`` when no rule concluded anything (or none was checked);
-    else ``passed``. ``reasons`` are short sentences saying why."""
+    1000, 1001…); ``no verdict`` when no rule concluded anything (or none was checked), or
+    when the run is incomplete (``conversations.incomplete_run``: it holds fewer
+    conversations than it planned); else ``passed``. ``reasons`` are short sentences saying why."""
 
     status: VerdictStatus
     reasons: list[str] = field(default_factory=list)
@@ -162,7 +164,17 @@ class RunView:
 
     @cached_property
     def verdict(self) -> RunVerdict:
-        """The overall verdict (see ``RunVerdict``)."""
+        """The overall verdict (see ``RunVerdict``); never ``passed`` for an incomplete run."""
+        verdict = self._records_verdict
+        incomplete = incomplete_run(self.path)
+        if incomplete is None:
+            return verdict
+        status: VerdictStatus = "failed" if verdict.status == "failed" else "no verdict"
+        return RunVerdict(status, [*verdict.reasons, incomplete.reason])
+
+    @cached_property
+    def _records_verdict(self) -> RunVerdict:
+        """The verdict on the records the run holds (a section's overriding outcome first)."""
         held = [o for o in self.section_outcomes if o.overrides]
         if held:
             return RunVerdict(held[0].status, [o.reason for o in held])

@@ -1,0 +1,66 @@
+"""Whether a run holds every conversation it planned: the one place that decides it.
+
+A job writes the ids of every conversation it will run into the manifest (``planned``)
+before it starts, and each record as its conversation ends. A run killed half-way (or one
+whose records were deleted) therefore holds fewer records than it planned. A verdict on
+such a run would judge only what happened to finish, so ``check``, ``report`` and ``diff``
+all ask ``incomplete_run`` and never say PASS (nor NO REGRESSION) on an incomplete run:
+they say NO VERDICT, naming the missing conversations; a failure found in the records
+that exist still stands.
+
+A folder that is not a run directory (SENSEI's YAML files, ChatChecker's folders) or a
+manifest that planned nothing cannot be judged incomplete: ``None``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from sparring.conversations._store import MANIFEST, RunStore
+from sparring.errors import UserInputError
+
+SHOWN = 5
+"""Missing ids named in the sentence (the rest are counted)."""
+
+
+@dataclass(frozen=True)
+class Incomplete:
+    """A run that holds fewer conversations than it planned: the ``planned`` count and the
+    ``missing`` ids, in plan order."""
+
+    run: Path
+    planned: int
+    missing: list[str]
+
+    @property
+    def reason(self) -> str:
+        """One sentence naming the missing conversations (the first five, then a count)."""
+        shown = ", ".join(self.missing[:SHOWN])
+        more = len(self.missing) - SHOWN
+        rest = f" and {more} more" if more > 0 else ""
+        done = self.planned - len(self.missing)
+        return (
+            f"the run {self.run} is incomplete: {done} of {self.planned} planned conversations "
+            f"were written; missing {shown}{rest} (resume the job that made it)"
+        )
+
+
+def incomplete_run(run: Path | str) -> Incomplete | None:
+    """The conversations ``run`` planned but holds no record of; ``None`` when it holds
+    them all, is not a run directory, or its manifest cannot be read."""
+    path = Path(run)
+    if not (path / MANIFEST).is_file():
+        return None
+    try:
+        store = RunStore.open(path, clean=False)
+    except (UserInputError, OSError):
+        return None
+    planned = store.manifest.planned
+    if not planned:
+        return None
+    finished = store.finished_ids()
+    missing = [i for i in dict.fromkeys(planned) if i not in finished]
+    if not missing:
+        return None
+    return Incomplete(run=path, planned=len(set(planned)), missing=missing)
