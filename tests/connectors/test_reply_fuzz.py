@@ -5,7 +5,9 @@ answers, parsing at the boundary gives a ``Reply`` that can be recorded, or rais
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -39,7 +41,11 @@ JSON = st.recursive(
     ),
     max_leaves=30,
 )
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=int(os.environ.get("SPARRING_FUZZ_EXAMPLES", "300")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def _rest() -> RestConnector:
@@ -64,6 +70,8 @@ async def _ready(value: Any) -> Any:
 
 
 def _at_the_boundary(payload: Any, parse: Any) -> Reply | None:
+    with contextlib.suppress(ChatbotFailure):
+        parse(payload)  # the parser itself: a Reply or a ChatbotFailure, nothing else
     try:
         reply = asyncio.run(timed_reply(_ready(payload), 5.0, Redactor(), parse))
     except ChatbotFailure:

@@ -44,3 +44,11 @@ async def test_parse_errors_propagate() -> None:
 
     with pytest.raises(BadPayload):
         await timed_reply(answer_after(0, 42), 1.0, Redactor(), parse)
+
+
+async def test_a_parser_that_breaks_on_the_answer_records_a_bad_payload() -> None:
+    def parse(payload: Any) -> Reply:
+        return Reply(messages=list(payload["text"]))  # a bool has no items: TypeError
+
+    with pytest.raises(BadPayload, match=r"unreadable reply \(TypeError"):
+        await timed_reply(answer_after(0, {"text": True}), 1.0, Redactor(), parse)

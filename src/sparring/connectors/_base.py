@@ -9,6 +9,7 @@ a ``sparring.errors.ChatbotFailure`` subclass (``ChatbotCrash``, ``ChatbotTimeou
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -26,12 +27,13 @@ from sparring.connectors._boundary import (
 )
 from sparring.connectors._reply import Reply
 from sparring.connectors._secrets import Redactor
-from sparring.errors import ChatbotTimeout
+from sparring.errors import BadPayload, ChatbotFailure, ChatbotTimeout
 
 if TYPE_CHECKING:
     import httpx
 
 T = TypeVar("T")
+logger = logging.getLogger(__name__)
 
 
 class ConnectorParams(BaseModel):
@@ -142,16 +144,30 @@ async def timed_reply(
     ``limits.max_depth``, lone surrogates replaced and noted), hides the secrets resolved
     from ``${ENV}`` in its raw payload and sets its ``latency``: the wall-clock seconds
     from the call to the parsed reply. ``parse`` raises ``BadPayload`` for an unreadable
-    answer (it only sees answers that passed ``check_shape``).
+    answer (it only sees answers that passed ``check_shape``); any other exception it
+    raises on the chatbot's answer is recorded as ``BadPayload`` too, never a crash of the
+    run.
     """
     started = time.perf_counter()
     value = await within_timeout(answer, seconds, what)
     if parse is not None:
         check_shape(value, limits)  # before parse walks it
-    reply = parse(value) if parse is not None else value
+    reply = _parsed(value, parse) if parse is not None else value
     if not isinstance(reply, Reply):
         raise TypeError(f"timed_reply needs a Reply, got {type(reply).__name__}")
     reply = guard_reply(reply, limits)
     reply.raw = redact(reply.raw)
     reply.latency = time.perf_counter() - started
     return reply
+
+
+def _parsed(value: Any, parse: Callable[[Any], Reply]) -> Reply:
+    """``parse(value)``; an exception other than a ``ChatbotFailure`` — a parser meeting a
+    shape it never expected — becomes ``BadPayload`` (logged with its traceback)."""
+    try:
+        return parse(value)
+    except ChatbotFailure:
+        raise
+    except Exception as exc:
+        logger.debug("the reply parser failed on the chatbot's answer", exc_info=True)
+        raise BadPayload(f"unreadable reply ({type(exc).__name__}: {exc})") from exc

@@ -103,14 +103,16 @@ def _dict_reply(answer: dict[str, Any]) -> Reply:
     messages = answer.get("messages", answer.get("text", []))
     messages = [messages] if isinstance(messages, str) else messages
     buttons: list[Button] = []
-    for item in answer.get("buttons") or []:
+    listed = answer.get("buttons")
+    for item in listed if isinstance(listed, list) else []:
         if isinstance(item, str):
             buttons.append(Button(text=item))
         elif isinstance(item, dict):
             text = item.get("text", item.get("title", ""))
             link = item.get("link", item.get("payload"))
             buttons.append(Button(text=str(text), link=None if link is None else str(link)))
-    images = answer.get("images") or []
+    images = answer.get("images")
+    images = images if isinstance(images, list) else []
     if not (isinstance(messages, list) and all(isinstance(m, str) for m in messages)):
         raise BadPayload("the Python bot's `messages` must be text or a list of texts")
     return Reply(

@@ -60,7 +60,8 @@ def _read_message(message: dict[str, Any], reply: Reply) -> None:
     image = message.get("image")
     if isinstance(image, str) and image:
         reply.images.append(image)
-    for button in message.get("buttons") or []:
+    buttons = message.get("buttons")
+    for button in buttons if isinstance(buttons, list) else []:
         if isinstance(button, dict):
             title = button.get("title", button.get("text"))
             link = button.get("payload", button.get("url"))
