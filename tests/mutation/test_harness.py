@@ -149,6 +149,15 @@ def test_an_original_that_cannot_be_built_stops_the_job(tmp_path: Path) -> None:
         mutate_job(job, tmp_path / "out", builder=FakeBuilder(), operators=[DropReply()])
 
 
+def test_an_original_that_fails_every_conversation_stops_the_job(tmp_path: Path) -> None:
+    """Issue 26, defect 7: it used to exit 0 with "score 0 %"."""
+    job = settings(tmp_path)
+    replies = job.project / "replies.txt"
+    replies.write_text("crash :: . :: !!crash\n" + replies.read_text())
+    with pytest.raises(OriginalFailed, match=r"the original bot failed: .* got no answer"):
+        mutate_job(job, tmp_path / "out", builder=FakeBuilder(), operators=[DropReply()])
+
+
 def test_bad_input_stops_before_anything_is_written(tmp_path: Path) -> None:
     job = settings(tmp_path)
     (job.rules[0] / "bad.yaml").write_text("name: bad\noracle: (\n")

@@ -12,8 +12,7 @@ from typer.testing import CliRunner
 
 from sparring.cli import app
 from sparring.connectors import ChatbotConfig, create_connector, probe
-from sparring.conversations import ConversationError, ConversationRecord, RunStore, Turn
-from sparring.simulate._health import assess_run
+from sparring.conversations import ConversationError, ConversationRecord, RunStore, Turn, assess_run
 
 DATA = Path(__file__).parent / "data"
 runner = CliRunner()

@@ -10,7 +10,7 @@ import typer
 from rich.markup import escape
 
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
-from sparring.cli._health import unreachable
+from sparring.cli._health import exit_if_unhealthy, unreachable
 from sparring.cli._report import print_report_path
 from sparring.connectors import ChatbotUnreachable
 from sparring.explore import (
@@ -65,7 +65,8 @@ def explore_command(
     """Explore the chatbot: probe its languages and fallback, talk to it (offline: follow
     every button and announced option; with --model: TRACER's exploration sessions), and
     write explore/model.json, the workflow graph, the exploration conversations and
-    explore/profiles/*.yaml into the run directory."""
+    explore/profiles/*.yaml into the run directory. Exit 1 when the chatbot cannot be
+    reached, or failed in most exploration conversations (what was learnt is kept)."""
     settings = ExploreSettings(
         chatbot=chatbot,
         sessions=sessions,
@@ -90,6 +91,7 @@ def explore_command(
         unreachable(exc.cause)
     print_exploration(result)
     print_report_path(result.store.path)
+    exit_if_unhealthy(result.health)
 
 
 def _progress(model: ExplorationModel) -> str:

@@ -1,5 +1,5 @@
 """Console side of run health for ``simulate`` and ``chat``: the reachability probe before
-the first conversation and the exit decision after the last (``simulate._health``)."""
+the first conversation and the exit decision after the last (``conversations.assess_run``)."""
 
 from __future__ import annotations
 

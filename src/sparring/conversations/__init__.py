@@ -11,6 +11,12 @@ from sparring.conversations._chatchecker import (
 )
 from sparring.conversations._completeness import Incomplete, incomplete_run
 from sparring.conversations._files import atomic_write, natural_key, read_json_model
+from sparring.conversations._health import (
+    CHATBOT_FAILURE_CODES,
+    DEFAULT_MAX_CHATBOT_FAILURE_SHARE,
+    RunHealth,
+    assess_run,
+)
 from sparring.conversations._import import (
     ImportChatCheckerSettings,
     ImportResult,
@@ -73,7 +79,9 @@ from sparring.conversations._summary import (
 from sparring.types import SENSEI_BUTTONS_HEADER, ModelUsage
 
 __all__ = [
+    "CHATBOT_FAILURE_CODES",
     "CHATCHECKER",
+    "DEFAULT_MAX_CHATBOT_FAILURE_SHARE",
     "EMPTY_RESPONSE",
     "EXPLORE_MODEL",
     "EXPLORE_PROFILES",
@@ -98,12 +106,14 @@ __all__ = [
     "ModelUsage",
     "OutputValue",
     "ResponseTimes",
+    "RunHealth",
     "RunManifest",
     "RunStore",
     "RunSummary",
     "Slot",
     "Turn",
     "add_reply",
+    "assess_run",
     "atomic_write",
     "chatchecker_dialogue_files",
     "chatchecker_record",

@@ -6,7 +6,9 @@ reachability probe (``ChatbotUnreachable`` before any model call or file), run d
 offline probing (greeting, fallback, languages), the strategy (the offline crawler, or the
 TRACER sessions with a model), the model saved after every session and again when the
 job is interrupted or a model call fails (``complete: false`` with a note), then the graph
-and the profiles.
+and the profiles. When the chatbot failed in the exploration conversations (most got no
+answer, or all failed: ``conversations.assess_run``), the model is marked incomplete with
+a note and ``ExplorationResult.health`` says so: ``explore`` then exits 1 and ``run`` stops.
 """
 
 from __future__ import annotations
@@ -29,7 +31,14 @@ from sparring.connectors import (
     ensure_reachable,
     load_chatbot_config,
 )
-from sparring.conversations import RunManifest, RunStore, Slot, atomic_write
+from sparring.conversations import (
+    RunHealth,
+    RunManifest,
+    RunStore,
+    Slot,
+    assess_run,
+    atomic_write,
+)
 from sparring.explore._build import build_model
 from sparring.explore._crawl import Crawl, Crawler
 from sparring.explore._graph import GraphFormat, GraphvizMissing, render_graph
@@ -93,10 +102,12 @@ class ExploreSettings(JobSettings):
 class ExplorationResult:
     """What an ``explore`` job did: the run's store, the model (also in
     ``explore/model.json``), the files written (graph, profiles), the generated profiles
-    and problems met on the way (no Graphviz, profiles that did not validate)."""
+    and problems met on the way (no Graphviz, profiles that did not validate); ``health``
+    whether the chatbot answered the exploration conversations."""
 
     store: RunStore
     model: ExplorationModel
+    health: RunHealth = field(default_factory=lambda: assess_run([]))
     files: list[Path] = field(default_factory=list)
     profiles: list[GeneratedProfile] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -159,8 +170,12 @@ async def explore_job_async(
         await connector.aclose()
     explored.greeting = explored.greeting or ctx.findings.greeting
     explored.notes += seed_notes(explored, seeds)
+    health = assess_run(store.iter_records())
+    if not health.healthy:
+        explored.complete = False
+        explored.notes.append(f"the chatbot failed: {health.problem}; cause: {health.cause}")
     save_model(store, explored)
-    result = ExplorationResult(store, explored)
+    result = ExplorationResult(store, explored, health=health)
     result.files.extend(_graph(store, explored, settings, result.problems))
     if settings.profiles and explored.functionalities:
         result.profiles = await generate_profiles(

@@ -21,13 +21,13 @@ import logging
 import shutil
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from sparring.check import CheckReport, CheckSettings, check_job_async
 from sparring.connectors import ChatbotUnreachable
-from sparring.conversations import record_file_name
+from sparring.conversations import RunHealth, assess_run, record_file_name
 from sparring.errors import SparringError
 from sparring.mutation._builders import BuildFailed, BuiltBot, MutantBuilder, copy_project
 from sparring.mutation._kill import Kill, failing, judge
@@ -55,7 +55,8 @@ OnMutant = Callable[[MutantResult], None]
 
 
 class OriginalFailed(SparringError):
-    """The unmutated bot could not be built or reached: nothing can be compared to it."""
+    """The unmutated bot could not be built or reached, or failed in most of its
+    conversations (``conversations.assess_run``): nothing can be compared to it."""
 
 
 @dataclass(frozen=True)
@@ -75,12 +76,14 @@ class RunPlan:
 
 @dataclass
 class BotRun:
-    """One bot's run: its check report and the seconds each step took."""
+    """One bot's run: its check report, the seconds each step took, and whether the bot
+    answered its conversations (``health``)."""
 
     report: CheckReport
     conversations: int
     durations: Durations
     notes: list[str]
+    health: RunHealth = field(default_factory=lambda: assess_run([]))
 
 
 def mutant_folder(mutant_id: str) -> str:
@@ -125,14 +128,17 @@ async def run_bot(
         await built.close()
         shutil.rmtree(project, ignore_errors=True)
     notes = [*built.notes, *(f"{k} {v:.1f} s" for k, v in built.timings.items())]
-    return BotRun(checked.report, simulated.summary.conversations, durations, notes)
+    conversations = simulated.summary.conversations
+    return BotRun(checked.report, conversations, durations, notes, simulated.health)
 
 
 async def run_original(
     builder: MutantBuilder, plan: RunPlan, out: Path, runs: int = 1
 ) -> list[BotRun]:
     """The original bot's ``runs`` runs: the first into ``out`` itself, the others into
-    ``out/original-runs/<n>``. Raises ``OriginalFailed``."""
+    ``out/original-runs/<n>``. Raises ``OriginalFailed`` when it cannot be built or
+    reached, or when every run of it is unhealthy (``conversations.assess_run``: most
+    conversations got no answer, or all failed)."""
     for name in ORIGINAL_ENTRIES:
         leftover = out / name
         if leftover.is_dir():
@@ -148,6 +154,9 @@ async def run_original(
         raise OriginalFailed(f"the original bot could not be built: {exc.reason}") from exc
     except ChatbotUnreachable as exc:
         raise OriginalFailed(f"the original bot is unreachable: {exc.cause}") from exc
+    if all(not run.health.healthy for run in done):  # one good run: its failures are flaky
+        health = done[0].health
+        raise OriginalFailed(f"the original bot failed: {health.problem}: {health.cause}")
     return done
 
 

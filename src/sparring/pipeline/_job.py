@@ -31,6 +31,7 @@ import yaml
 from pydantic import Field
 
 from sparring.check import DEFAULT_RULES, CheckResult, CheckSettings, check_job_async
+from sparring.connectors import ChatbotUnreachable
 from sparring.conversations import Slot, atomic_write
 from sparring.errors import UserInputError
 from sparring.explore import (
@@ -121,7 +122,8 @@ async def run_job_async(
     """Test the chatbot of ``settings`` end to end into ``out`` (default ``runs/<time>``).
 
     Raises what the stages raise before they write anything (``UserInputError``,
-    ``ConfigError``, ``ChatbotUnreachable``). An exploration that found nothing to test is
+    ``ConfigError``, ``ChatbotUnreachable``), and ``ChatbotUnreachable`` when the chatbot
+    failed in most exploration conversations. An exploration that found nothing to test is
     no error: the result says why (``untested``, exit code 3). ``write_report(run_dir) ->
     path`` writes the HTML report.
     """
@@ -131,6 +133,9 @@ async def run_job_async(
         raise UserInputError(f"{root} already holds a run; pick another --out")
     stage("explore")
     explored = await explore_job_async(_explore_settings(settings), root / EXPLORATION)
+    if not explored.health.healthy:
+        health = explored.health
+        raise ChatbotUnreachable(f"during exploration, {health.problem}: {health.cause}")
     profiles = sorted(explored.store.explore_profiles_dir.glob("*.yaml"))
     if not profiles:
         return _nothing_to_simulate(root, explored, stage, write_report)

@@ -16,9 +16,9 @@ profile by ``plan_run``), the two user simulators (``AgendaSimulator``, offline;
 """
 
 from sparring.connectors import ChatbotUnreachable, endpoint_of
+from sparring.conversations import DEFAULT_MAX_CHATBOT_FAILURE_SHARE, RunHealth, assess_run
 from sparring.simulate._agenda import AgendaSimulator
 from sparring.simulate._base import Exchange, UserSimulator
-from sparring.simulate._health import DEFAULT_MAX_CHATBOT_FAILURE_SHARE, RunHealth, assess_run
 from sparring.simulate._job import (
     SimulateSettings,
     SimulationResult,

@@ -27,16 +27,18 @@ from sparring.connectors import (
     load_chatbot_config,
 )
 from sparring.conversations import (
+    DEFAULT_MAX_CHATBOT_FAILURE_SHARE,
     ConversationRecord,
+    RunHealth,
     RunManifest,
     RunStore,
     RunSummary,
+    assess_run,
     summarize,
 )
 from sparring.errors import UserInputError
 from sparring.jobs import JobSettings, new_run_dir, run_blocking
 from sparring.llm import Model, load_model
-from sparring.simulate._health import DEFAULT_MAX_CHATBOT_FAILURE_SHARE, RunHealth, assess_run
 from sparring.simulate._persona_plan import MAX_TURN_WORDS, TYPICAL_TURN_WORDS
 from sparring.simulate._plan import plan_run
 from sparring.simulate._repeat import repeat_specs
@@ -164,7 +166,9 @@ async def simulate_job_async(
     )
     specs = repeat_specs(specs, settings.repeat)
     manifest = _manifest(settings, kind, config, files, specs)
-    store = RunStore.create(Path(out) if out is not None else new_run_dir(), manifest)
+    target = Path(out) if out is not None else new_run_dir()
+    hint = f"or resume it with `sparring simulate --resume {target}`"
+    store = RunStore.create(target, manifest, resume_hint=hint)
     return await _run(store, settings, kind, config, model, specs, on_start, on_record)
 
 

@@ -1,12 +1,12 @@
 """Run health: whether a finished run can be trusted, as a pure function over its records.
 
 A run where the chatbot could not answer tells nothing about the chatbot's behaviour, so
-``simulate`` must not exit 0 for it. A run is *unhealthy* when every conversation failed
-(any generic failure), or when more than ``max_chatbot_failure_share`` of its conversations
-carry a chatbot failure: no response (500) or a timeout (504), the two codes that mean
-the chatbot did not answer (SENSEI's meaning of them). The cause quoted is the most common
-failure message, e.g. "POST http://localhost:5005/webhooks/rest/webhook failed: All
-connection attempts failed".
+``simulate``, ``chat`` and ``explore`` must not exit 0 for it (nor ``run`` go on testing).
+A run is *unhealthy* when every conversation failed (any generic failure), or when more
+than ``max_chatbot_failure_share`` of its conversations carry a chatbot failure: no
+response (500) or a timeout (504), the two codes that mean the chatbot did not answer
+(SENSEI's meaning of them). The cause quoted is the most common failure message, e.g.
+"POST http://localhost:5005/webhooks/rest/webhook failed: All connection attempts failed".
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sparring.conversations import ConversationRecord, ErrorCode
+from sparring.conversations._records import ConversationRecord, ErrorCode
 
 CHATBOT_FAILURE_CODES = frozenset({int(ErrorCode.NO_RESPONSE), int(ErrorCode.TIMEOUT)})
 """Failure codes that mean the chatbot did not answer."""
