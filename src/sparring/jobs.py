@@ -49,6 +49,18 @@ class JobSettings(BaseModel):
             problems = validation_problems(exc, str(manifest), prefix=("settings",))
             raise ConfigError(problems) from None
 
+    def differences(self, stored: Self, ignore: Iterable[str] = ()) -> list[str]:
+        """The settings that differ from ``stored`` (a run's, read with ``from_manifest``),
+        as ``name: stored → now``, apart from those in ``ignore`` (e.g. ``concurrency``,
+        which changes how a run goes, not what it holds). What a job compares before it
+        resumes a run, so a rerun with other settings never mixes two runs in one."""
+        skipped = set(ignore)
+        return [
+            f"{name}: {getattr(stored, name)!r} → {getattr(self, name)!r}"
+            for name in type(self).model_fields
+            if name not in skipped and getattr(stored, name) != getattr(self, name)
+        ]
+
 
 def new_run_dir(root: Path = Path("runs")) -> Path:
     """A fresh run directory name under ``root``: the current UTC time, ``YYYYmmdd-HHMMSS``."""

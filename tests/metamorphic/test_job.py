@@ -360,3 +360,19 @@ def test_a_correct_bot_with_ids_timestamps_and_state_gets_no_bug(tmp_path: Path)
     )
     assert result.follow_ups and sum(f.checks for f in result.follow_ups) > 10
     assert [(b.relation, b.reason) for b in result.bugs] == []
+
+
+def test_a_rerun_with_other_settings_into_the_same_out_is_refused(tmp_path: Path) -> None:
+    """Issue 26, defect 9: it used to leave a file mixing both runs and drop the bugs."""
+    seeds = make_run(tmp_path / "seeds", {"pizza": PIZZA})
+    chatbot = write_bot(tmp_path)
+    out = tmp_path / "run"
+    first = settings(seeds, chatbot, perturbations=["drs"], probe=False)
+    metamorphic_job(first, out, analyser=hand_analyser)
+    before = sorted(p.name for p in (out / "conversations").iterdir())
+    other = settings(seeds, chatbot, perturbations=["drd"], probe=False)
+    with pytest.raises(UserInputError, match=r"other settings \(perturbations: \['drs'\]"):
+        metamorphic_job(other, out, analyser=hand_analyser)
+    assert sorted(p.name for p in (out / "conversations").iterdir()) == before
+    resumed = settings(seeds, chatbot, perturbations=["drs"], probe=False, concurrency=1)
+    metamorphic_job(resumed, out, analyser=hand_analyser)  # how it runs may change

@@ -7,7 +7,9 @@ chatbot under test (``<seed>@source``: the source outputs come from the same bot
 follow-ups' replies, never from the seed run, which may be another bot or version), one
 record per follow-up as it ends, and
 ``metamorphic.json`` rewritten as follow-ups are judged. Running the job again on the same
-``out`` resumes it: finished records are kept and not replayed.
+``out`` with the same settings (``concurrency`` and ``probe`` may change) resumes it:
+finished records are kept and not replayed; with other settings it is refused, so one run
+never mixes two.
 """
 
 from __future__ import annotations
@@ -309,6 +311,10 @@ def _item(
     )
 
 
+RESUME_MAY_CHANGE = ("concurrency", "probe")
+"""Settings a resumed metamorphic run may change (how it runs, not what it holds)."""
+
+
 def _store(
     out: Path, settings: MetamorphicSettings, config: ChatbotConfig, items: Sequence[ReplayItem]
 ) -> RunStore:
@@ -320,6 +326,15 @@ def _store(
                     str(out), None, "", f"holds a {store.manifest.job} run, not a metamorphic one"
                 )
             )
+        where = store.path / "manifest.json"
+        stored = MetamorphicSettings.from_manifest(store.manifest.settings, where)
+        changed = settings.differences(stored, ignore=RESUME_MAY_CHANGE)
+        if changed:
+            message = (
+                f"holds a metamorphic run made with other settings ({'; '.join(changed)}); "
+                "rerun with its settings to resume it, or pick another --out"
+            )
+            raise UserInputError(Problem(str(out), None, "", message))
         return store
     now = datetime.now(UTC)
     manifest = RunManifest(
