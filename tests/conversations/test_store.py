@@ -191,8 +191,12 @@ def test_iter_records_streams_one_at_a_time(
 
 def test_create_refuses_an_existing_run(tmp_path: Path) -> None:
     RunStore.create(tmp_path / "run", manifest())
-    with pytest.raises(UserInputError, match="already holds a run"):
+    with pytest.raises(UserInputError, match="already holds a run") as info:
         RunStore.create(tmp_path / "run", manifest())
+    assert "resume" not in str(info.value)  # explore and probe cannot resume (issue 26)
+    hint = "or resume it with `sparring simulate --resume run`"
+    with pytest.raises(UserInputError, match="pick another --out; or resume it with"):
+        RunStore.create(tmp_path / "run", manifest(), resume_hint=hint)
 
 
 def test_create_refuses_a_file(tmp_path: Path) -> None:

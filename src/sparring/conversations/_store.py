@@ -125,17 +125,20 @@ class RunStore:
         return self.path / CONVERSATIONS
 
     @classmethod
-    def create(cls, path: str | Path, manifest: RunManifest) -> RunStore:
+    def create(
+        cls, path: str | Path, manifest: RunManifest, *, resume_hint: str | None = None
+    ) -> RunStore:
         """Make the run directory and write ``manifest.json``.
 
-        Raises ``UserInputError`` when ``path`` already holds a run (use ``open`` to
-        resume it) or is a file.
+        Raises ``UserInputError`` when ``path`` already holds a run or is a file; the
+        message offers ``resume_hint`` (e.g. "resume it with `sparring simulate --resume
+        DIR`") only when the job has a way to resume (``None``: it has none).
         """
         path = Path(path)
         if (path / MANIFEST).exists():
-            raise UserInputError(
-                Problem(str(path), None, "", "already holds a run; resume it or pick another")
-            )
+            hint = f"; {resume_hint}" if resume_hint else ""
+            message = f"already holds a run; pick another --out{hint}"
+            raise UserInputError(Problem(str(path), None, "", message))
         if path.exists() and not path.is_dir():
             raise UserInputError(Problem(str(path), None, "", "is a file, not a run directory"))
         (path / CONVERSATIONS).mkdir(parents=True, exist_ok=True)
