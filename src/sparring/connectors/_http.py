@@ -143,7 +143,10 @@ class HttpClient:
         unknown host, reset) with the transport's own message, redacted."""
         redact = self._context.redact
         try:
-            await self._get_client().get(url)
+            response = await self._get_client().send(
+                self._get_client().build_request("GET", url), stream=True
+            )
+            await response.aclose()  # the status is enough: the body is never read
         except httpx.TimeoutException as exc:
             raise ChatbotTimeout(
                 f"no answer within {self._timeout:g} s from {redact.text(url)}"
