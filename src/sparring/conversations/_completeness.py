@@ -42,7 +42,7 @@ class Incomplete:
         done = self.planned - len(self.missing)
         return (
             f"the run {self.run} is incomplete: {done} of {self.planned} planned conversations "
-            f"were written; missing {shown}{rest} (resume the job that made it)"
+            f"were written; missing {shown}{rest} (the job stopped before its end)"
         )
 
 

@@ -1,0 +1,55 @@
+"""Ctrl-C stops a job whose chatbot froze (issue 26, defect 4): ``simulate`` against a
+Python bot that never returns used to ignore SIGINT for good (its frozen calls held the
+event loop's executor, which the process waits for); it must now stop with exit 130."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from test_matrix import PROFILE
+
+HERE = Path(__file__).parent
+ROOT = HERE.parent.parent
+STOP_SECONDS = 60
+"""Generous bound for a loaded machine; it takes a few seconds."""
+
+
+def test_ctrl_c_stops_simulate_with_a_frozen_bot(tmp_path: Path) -> None:
+    (tmp_path / "profiles").mkdir()
+    (tmp_path / "profiles" / "hello.yaml").write_text(PROFILE.replace("number: 2", "number: 6"))
+    chatbot = tmp_path / "chatbot.yaml"
+    chatbot.write_text(
+        f"connector: python\nparams:\n  target: hostile_bot:respond\n  path: {HERE}\n"
+        "  timeout: 600\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "HOSTILE": "frozen"}
+    command = [sys.executable, "-m", "sparring", "simulate", "profiles", "-c", str(chatbot)]
+    child = subprocess.Popen(
+        [*command, "-o", "out"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        restore_signals=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        manifest = tmp_path / "out" / "manifest.json"
+        while not manifest.exists() and time.monotonic() < deadline:  # conversations started
+            time.sleep(0.2)
+        assert manifest.exists(), "simulate never started"
+        time.sleep(1.0)
+        child.send_signal(signal.SIGINT)
+        output, _ = child.communicate(timeout=STOP_SECONDS)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+    assert child.returncode == 130, output
+    assert "Traceback" not in output, output
