@@ -4,6 +4,7 @@ the fallback phrase through export → import, and diff pairing across execution
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from conversation_builders import SENSEI_CONVERSATION
 from typer.testing import CliRunner
 
 from sparring.check import check, load_rules
-from sparring.cli import app
+from sparring.cli import app, main
 from sparring.conversations import (
     ConversationRecord,
     Turn,
@@ -174,3 +175,21 @@ def test_diff_of_two_imported_executions_pairs_conversations(tmp_path: Path) -> 
     output = " ".join(result.output.split())
     assert result.exit_code == 1, output  # the pass → fail of the paired conversation
     assert "only in the baseline" not in output and "only new" not in output
+
+
+def test_check_lists_every_bad_conversation_file_before_checking(
+    tmp_path: Path,
+    sensei_file: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    root = sensei_file.parents[1]
+    _write(root / "b" / "1_b_x.yml", SENSEI_CONVERSATION.replace("serial:", "serial: [", 1))
+    _write(root / "c" / "1_c_x.yml", SENSEI_CONVERSATION.replace("- User: Small.", "- Nobody: x"))
+    rules = _write(tmp_path / "rules" / "r.yaml", "name: r\noracle: 'True'\n")
+    monkeypatch.setattr(sys, "argv", ["sparring", "check", str(rules.parent), "--run", str(root)])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == 2
+    errors = capsys.readouterr().err.replace("\n", "")
+    assert "1_b_x.yml:2" in errors and "1_c_x.yml:35 [interaction.2]" in errors

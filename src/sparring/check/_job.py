@@ -24,7 +24,7 @@ from sparring.conversations import (
     incomplete_run,
     load_conversations,
 )
-from sparring.errors import UserInputError
+from sparring.errors import ConfigError, Problem, UserInputError
 from sparring.jobs import JobSettings, run_blocking
 from sparring.llm import load_model
 from sparring.profiles import load_profile
@@ -74,11 +74,15 @@ async def check_job_async(
     settings: CheckSettings, progress: Callable[[RuleResult], None] | None = None
 ) -> CheckResult:
     """Load the rules and conversations, check, write the asked-for reports, store the
-    verdicts in the run. Raises ``ConfigError`` (file, line, key) for bad rules or a rule
-    reading a variable no conversation defines, ``UserInputError`` when ``settings.run``
+    verdicts in the run. Raises ``ConfigError`` (file, line, key) for bad rules, a rule
+    reading a variable no conversation defines, or conversation files that do not read (all
+    of a folder's, before anything is checked), ``UserInputError`` when ``settings.run``
     holds no conversations or the model spec is bad."""
     rule_set = load_rules(settings.rules)
-    records = list(load_conversations(settings.run))
+    problems: list[Problem] = []
+    records = list(load_conversations(settings.run, problems=problems))
+    if problems:
+        raise ConfigError(problems)
     if not records:
         raise UserInputError(f"no conversations found in {settings.run}")
     model = load_model(settings.model, settings.model_base_url, settings.cache)
