@@ -103,18 +103,23 @@ async def _run_rule(
 
 
 def check_names(rule_set: RuleSet, runner: Runner, defined: frozenset[str] | None) -> list[str]:
-    """Raise ``ConfigError`` for misplaced names and names ``defined`` lacks; return a
-    warning per name no conversation of this check defines (see ``_names``)."""
+    """Raise ``ConfigError`` for misplaced names; return a warning per name no conversation
+    of this check defines (see ``_names``), saying "no profile defines it" (with the closest
+    name the profiles define) where ``defined`` lacks it too.
+
+    A name no profile defines makes the rules reading it *not applicable*, as SENSEI-check
+    counts them (a SENSEI rule for an output whose profile line was commented out), never an
+    error that stops the check; ``sparring validate RULES PROFILES`` reports it as an error.
+    """
     if not runner.records:
         return []
     known = runner.namespaces.known_names()
     structural, undefined = undefined_names(rule_set.active, known)
-    errors = list(structural)
+    if structural:
+        raise ConfigError(structural)
     if defined is not None:
         _, typos = undefined_names(rule_set.active, defined | known, "no profile defines it")
-        errors += [problem for problems in typos.values() for problem in problems]
-    if errors:
-        raise ConfigError(errors)
+        undefined = {**undefined, **typos}
     return [
         f"{problems[0]}: the rules reading it are not applicable on this run"
         for problems in undefined.values()
