@@ -67,6 +67,10 @@ class Combinations:
         return self.text
 
 
+MAX_PLANNED = 10_000
+"""Most conversations one profile may plan (real profiles plan 1 to 10; a profile of a
+million combinations would hold gigabytes before its first conversation)."""
+
 _SAMPLE = re.compile(r"^sample\(\s*([0-9.]+)\s*\)$")
 _COMBINATIONS = re.compile(
     r"^combinations(?:\(\s*(?:([0-9.]+)\s*(?:,\s*(forward|pairwise)\s*)?|(forward|pairwise))\s*\))?$"
@@ -84,6 +88,8 @@ def parse_number(value: object) -> int | Combinations:
     if isinstance(value, int):
         if value < 1:
             raise ValueError("number must be at least 1")
+        if value > MAX_PLANNED:
+            raise ValueError(f"number {value:,} is over the limit of {MAX_PLANNED:,} per profile")
         return value
     text = value.strip()
     fraction, matrix = _fraction_and_matrix(text)

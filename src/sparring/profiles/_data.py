@@ -49,6 +49,10 @@ def is_any_item(value: object) -> bool:
     return isinstance(value, str) and "any(" in value
 
 
+MAX_VALUES = 100_000
+"""Most values one variable's range may list (a range of a billion would fill memory)."""
+
+
 class RangeData(_Strict):
     """A numeric range: ``min``, ``max`` and either ``step`` or (float only) ``linspace``."""
 
@@ -63,6 +67,9 @@ class RangeData(_Strict):
             raise ValueError(f"min ({self.min}) is greater than max ({self.max})")
         if self.step is not None and self.linspace is not None:
             raise ValueError("give either step or linspace, not both")
+        count = self.linspace or math.ceil((self.max - self.min) / (self.step or 1)) + 1
+        if count > MAX_VALUES:
+            raise ValueError(f"the range gives {count:,} values; at most {MAX_VALUES:,}")
         return self
 
     def values(self, value_type: Literal["int", "float"]) -> list[int | float]:

@@ -147,7 +147,12 @@ def check_profile(path: Path | str) -> ProfileCheck:
     result.errors = sorted(findings.errors, key=lambda p: (p.line or 0, p.key))
     result.warnings = sorted(findings.warnings, key=lambda p: (p.line or 0, p.key))
     if profile is not None and not result.errors:
+        from sparring.profiles._planner import plan_size_problems  # it imports this module
+
         profile._source = path
+        profile._lines = findings.lines
+        result.errors = plan_size_problems(profile)
+    if profile is not None and not result.errors:
         profile._personas = personas
         profile._persona_file = persona_file
         profile._custom_types = custom_types

@@ -34,7 +34,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from sparring.errors import UserInputError
+from sparring.errors import Problem, UserInputError
 from sparring.profiles._checks import PLACEHOLDER
 from sparring.profiles._combinations import (
     chain_row,
@@ -43,9 +43,11 @@ from sparring.profiles._combinations import (
     pairwise_names,
     pairwise_rows,
 )
-from sparring.profiles._conversation import GoalStyle
+from sparring.profiles._conversation import MAX_PLANNED, GoalStyle
+from sparring.profiles._data import MAX_VALUES, DateData, RangeData
+from sparring.profiles._dates import date_values
 from sparring.profiles._loader import locate
-from sparring.profiles._model import Profile
+from sparring.profiles._model import Profile, Variable
 from sparring.profiles._selectors import Selector
 from sparring.profiles._values import variable_values
 from sparring.types import TextModel
@@ -82,7 +84,9 @@ async def plan_conversations(
     ``variable_generator``). Raises ``UserInputError`` located in the profile when an
     ``any(...)`` item has no model (the message names ``--model``), when a generator
     function fails or returns unsuitable values, or when the number of conversations
-    comes to 0; ``ModelError``/``BudgetExceeded`` from the model call.
+    comes to 0 or to more than ``MAX_PLANNED`` (the message names the profile and the
+    count; checked before any conversation is built); ``ModelError``/``BudgetExceeded``
+    from the model call.
     """
     today = today or date.today()
     variables = profile.variables
@@ -94,6 +98,7 @@ async def plan_conversations(
     chains = forward_chains(selectors)
     chained = {name for chain in chains for name in chain}
     group = pairwise_names(selectors, values)
+    _check_pairwise_size(profile, group, values)
     rows = pairwise_rows(group, values)
     count = _conversation_count(profile, forward_count(chains, values), len(rows))
     pickers = {
@@ -143,11 +148,72 @@ def _rng(seed: int, purpose: str, name: str) -> random.Random:
     return random.Random(f"{seed}:{purpose}:{name}")
 
 
+def plan_size_problems(profile: Profile, today: date | None = None) -> list[Problem]:
+    """The plan-size limits checked without a model or a generator file (for ``validate``):
+    value lists are counted as written (an ``any(...)`` item or a generator counts as one
+    value), so the counts are lower bounds and a problem found here is certain."""
+    today = today or date.today()
+    values = {v.name: _known_values(v, today) for v in profile.variables}
+    selectors = {v.name: v.function for v in profile.variables}
+    group = pairwise_names(selectors, values)
+    number = profile.conversation.number
+    try:
+        _check_pairwise_size(profile, group, values)
+        if not isinstance(number, int):
+            forward = forward_count(forward_chains(selectors), values)
+            pairwise = len(values[group[0]]) * len(values[group[1]]) if len(group) > 1 else 0
+            _check_plan_size(profile, number.count(forward, pairwise), forward, pairwise)
+    except UserInputError as exc:
+        return exc.problems
+    return []
+
+
+def _known_values(variable: Variable, today: date) -> Sequence[Any]:
+    data = variable.data
+    if isinstance(data, RangeData):
+        return data.values("int" if variable.type == "int" else "float")
+    if isinstance(data, DateData):
+        return date_values(data.date, random.Random(0), today)
+    return data if isinstance(data, list) and data else [None]
+
+
+def _check_plan_size(profile: Profile, count: int, forward: int, pairwise: int) -> None:
+    if count > MAX_PLANNED:
+        raise UserInputError(
+            locate(
+                profile,
+                ("conversation", "number"),
+                f"profile '{profile.name}' plans {count:,} conversations with number "
+                f"'{profile.conversation.number}' (forward combinations: {forward:,}, "
+                f"pairwise combinations: {pairwise:,}); at most {MAX_PLANNED:,} per "
+                "profile: give a smaller number or fraction, or fewer values",
+            )
+        )
+
+
+def _check_pairwise_size(
+    profile: Profile, group: Sequence[str], values: Mapping[str, Sequence[Any]]
+) -> None:
+    """Refuse a pairwise group whose rows (at least the product of its two longest value
+    lists) would exceed ``MAX_VALUES``, before allpairspy lists them."""
+    if len(group) >= 2 and len(values[group[0]]) * len(values[group[1]]) > MAX_VALUES:
+        rows = len(values[group[0]]) * len(values[group[1]])
+        raise UserInputError(
+            locate(
+                profile,
+                ("user", "goals"),
+                f"profile '{profile.name}': the pairwise variables {group[0]} and "
+                f"{group[1]} give at least {rows:,} combinations; at most {MAX_VALUES:,}",
+            )
+        )
+
+
 def _conversation_count(profile: Profile, forward: int, pairwise: int) -> int:
     number = profile.conversation.number
     if isinstance(number, int):
         return number
     count = number.count(forward, pairwise)
+    _check_plan_size(profile, count, forward, pairwise)
     if count < 1:
         raise UserInputError(
             locate(
