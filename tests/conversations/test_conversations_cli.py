@@ -72,3 +72,16 @@ def test_import_refuses_an_existing_run(sensei_file: Path, tmp_path: Path) -> No
     again = runner.invoke(app, ["import-sensei", str(sensei_file), "--out", str(run)])
     assert again.exit_code != 0
     assert "already holds a run" in str(again.exception)
+
+
+def test_import_of_an_empty_folder_exits_2_and_creates_no_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty, run = tmp_path / "empty", tmp_path / "run"
+    empty.mkdir()
+    monkeypatch.setattr(sys, "argv", ["sparring", "import-sensei", str(empty), "--out", str(run)])
+    with pytest.raises(SystemExit) as exit_info:
+        main()
+    assert exit_info.value.code == 2
+    assert "no SENSEI conversation files" in capsys.readouterr().err
+    assert not run.exists()

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -49,11 +50,16 @@ def import_sensei_job(settings: ImportSenseiSettings, out: Path | str) -> Import
     each record is written as it is read. In a folder, a file that does not read does not
     stop the import: its problems (file, line, key) are in ``ImportResult.problems`` and
     the other files are imported. Raises ``ConfigError`` when ``source`` is one file that
-    does not read, ``UserInputError`` when ``source`` does not exist or ``out`` holds a
-    run."""
+    does not read, ``UserInputError`` when ``source`` does not exist, holds no
+    conversation file at all (nothing is created then) or ``out`` holds a run."""
     problems: list[Problem] = []
     skipped: list[Path] = []
-    records = load_conversations(settings.source, problems=problems, skipped=skipped)
+    records = iter(load_conversations(settings.source, problems=problems, skipped=skipped))
+    first = next(records, None)
+    if first is None and not problems:
+        message = "no SENSEI conversation files (*.yaml, *.yml) here"
+        raise UserInputError(Problem(str(settings.source), None, "", message))
+    records = itertools.chain([] if first is None else [first], records)
     result = _import_run(settings, records, Path(out))
     return replace(result, problems=tuple(problems), skipped=tuple(skipped))
 
