@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Awaitable, Coroutine, Iterable
+from collections.abc import Awaitable, Coroutine, Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ClassVar, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from sparring.errors import ConfigError, validation_problems
+from sparring.errors import ConfigError, Problem, UserInputError, validation_problems
 
 T = TypeVar("T")
 
@@ -60,6 +60,38 @@ class JobSettings(BaseModel):
             for name in type(self).model_fields
             if name not in skipped and getattr(stored, name) != getattr(self, name)
         ]
+
+
+def check_output_paths(
+    *,
+    files: Mapping[str, Path | None] | None = None,
+    folders: Mapping[str, Path | None] | None = None,
+) -> None:
+    """Check, before any work, that every output can be written where the user said.
+
+    ``files`` and ``folders`` map the option (``--junit``, ``--out``) to its path (``None``:
+    not given). A file may not be a folder, a folder may not be a file, and none of their
+    parent folders may be a file (missing ones are created when written). Raises
+    ``UserInputError`` naming each option and path (the CLI exits 2).
+    """
+    problems: list[Problem] = []
+    for option, path in (files or {}).items():
+        if path is not None and path.is_dir():
+            problems.append(Problem(str(path), None, option, "is a folder; give a file name"))
+        elif path is not None and (blocking := _file_in_the_way(path.parent)) is not None:
+            message = f"cannot write here: {blocking} is a file, not a folder"
+            problems.append(Problem(str(path), None, option, message))
+    for option, path in (folders or {}).items():
+        if path is not None and (blocking := _file_in_the_way(path)) is not None:
+            message = f"cannot be a folder: {blocking} is a file"
+            problems.append(Problem(str(path), None, option, message))
+    if problems:
+        raise UserInputError(problems)
+
+
+def _file_in_the_way(folder: Path) -> Path | None:
+    """The first of ``folder`` and its parents that exists and is not a folder."""
+    return next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
 
 
 def new_run_dir(root: Path = Path("runs")) -> Path:

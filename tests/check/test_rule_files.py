@@ -194,7 +194,7 @@ def test_a_rule_set_file_with_user_functions(tmp_path: Path) -> None:
             then: shouts(chatbot_phrases[0])
         """,
     )
-    rule_set = load_rules([folder / "set.yaml"])
+    rule_set = load_rules([folder / "set.yaml"], trust_functions=True)
     assert [rule.name for rule in rule_set.rules] == ["loud"]
     assert rule_set.function_files == (str(folder / "my_functions.py"),)
 

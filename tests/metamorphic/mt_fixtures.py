@@ -15,14 +15,19 @@ import time
 
 class StoryBot:
     """Answers questions about Anna's bike; pronouns need the bike mentioned before
-    (``forgetful``: ignores the context, answers as if it knew)."""
+    (``forgetful``: ignores the context, answers as if it knew; ``suffix`` ends every
+    reply, e.g. with Rich markup or terminal escapes)."""
 
-    def __init__(self, forgetful=False, delay=0.0):
+    def __init__(self, forgetful=False, delay=0.0, suffix=""):
         self.knows_bike = False
         self.forgetful = forgetful
         self.delay = delay
+        self.suffix = suffix
 
     def respond(self, text):
+        return self.answer(text) + self.suffix
+
+    def answer(self, text):
         if self.delay:
             time.sleep(self.delay)
         t = text.lower()

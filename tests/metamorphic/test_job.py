@@ -376,3 +376,18 @@ def test_a_rerun_with_other_settings_into_the_same_out_is_refused(tmp_path: Path
     assert sorted(p.name for p in (out / "conversations").iterdir()) == before
     resumed = settings(seeds, chatbot, perturbations=["drs"], probe=False, concurrency=1)
     metamorphic_job(resumed, out, analyser=hand_analyser)  # how it runs may change
+
+
+def test_markup_and_escapes_in_replies_are_printed_as_text(
+    tmp_path: Path, coqa_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26, defect 15: a reply holding ``[/]`` crashed the bug listing."""
+    from sparring.cli import app
+    from sparring.metamorphic import _job
+
+    monkeypatch.setattr(_job, "default_analyser", lambda model: hand_analyser)
+    chatbot = write_bot(tmp_path, forgetful=True, suffix=" [/] [bold]x\x1b[2J\x1b]0;t\x07")
+    args = ["metamorphic", str(coqa_file), "--chatbot", str(chatbot), "--similarity", "tf-idf"]
+    result = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "a"), "-p", "drs,drr"])
+    assert result.exit_code == 1, result.output
+    assert "[/] [bold]x" in result.output and "\x1b" not in result.output

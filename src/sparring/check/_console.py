@@ -8,10 +8,10 @@ from collections import Counter
 from collections.abc import Mapping
 
 from rich.console import Console, Group, RenderableType
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from sparring._terminal import escape, strip_control
 from sparring.check._verdicts import SENSEI_COLUMNS, CheckReport, RuleResult
 from sparring.conversations import ConversationRecord
 from sparring.precision import precision_summary
@@ -44,7 +44,7 @@ def _headline(result: RuleResult) -> Text:
 
 
 def _shorten(text: str) -> str:
-    flat = " ".join(text.split())
+    flat = " ".join(strip_control(text).split())
     return flat if len(flat) <= _TEXT_WIDTH else flat[: _TEXT_WIDTH - 1] + "…"
 
 
@@ -53,7 +53,7 @@ def _verdict_lines(verdict: Verdict, records: Mapping[str, ConversationRecord]) 
     lines = [
         Text.assemble(
             ("  ✗ " if verdict.status == "fail" else "  ! ", style),
-            (" × ".join(verdict.conversations)[:_TEXT_WIDTH], "cyan"),
+            (strip_control(" × ".join(verdict.conversations))[:_TEXT_WIDTH], "cyan"),
         )
     ]
     if verdict.message:

@@ -25,7 +25,7 @@ from sparring.conversations import (
     load_conversations,
 )
 from sparring.errors import ConfigError, Problem, UserInputError
-from sparring.jobs import JobSettings, run_blocking
+from sparring.jobs import JobSettings, check_output_paths, run_blocking
 from sparring.llm import load_model
 from sparring.profiles import load_profile
 
@@ -39,7 +39,8 @@ class CheckSettings(JobSettings):
     conversations (native or SENSEI); ``model`` serves model-backed functions (``None``:
     offline strategies, else unscored); ``timeout`` is seconds of sandbox work per
     expression; ``store`` keeps the report in a run's ``verdicts/`` slot; ``csv``,
-    ``junit`` and ``json_file`` are report files to write.
+    ``junit`` and ``json_file`` are report files to write; ``trust_functions`` lets the
+    rule files' ``functions:`` import their Python files (refused otherwise).
     """
 
     job: ClassVar[str] = "check"
@@ -56,6 +57,7 @@ class CheckSettings(JobSettings):
     junit_per_conversation: bool = False
     json_file: Path | None = None
     count_generic: bool = True
+    trust_functions: bool = False
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,10 @@ async def check_job_async(
     reading a variable no conversation defines, or conversation files that do not read (all
     of a folder's, before anything is checked), ``UserInputError`` when ``settings.run``
     holds no conversations or the model spec is bad."""
-    rule_set = load_rules(settings.rules)
+    check_output_paths(
+        files={"--csv": settings.csv, "--junit": settings.junit, "--json": settings.json_file}
+    )
+    rule_set = load_rules(settings.rules, trust_functions=settings.trust_functions)
     problems: list[Problem] = []
     records = list(load_conversations(settings.run, problems=problems))
     if problems:

@@ -168,13 +168,21 @@ def rule_files(paths: Iterable[str | Path]) -> list[Path]:
     return found
 
 
-def load_rules(paths: Sequence[str | Path], *, functions: Iterable[str] | None = None) -> RuleSet:
+def load_rules(
+    paths: Sequence[str | Path],
+    *,
+    functions: Iterable[str] | None = None,
+    trust_functions: bool = False,
+) -> RuleSet:
     """Load every rule at ``paths`` (files or folders) into a ``RuleSet``.
 
     ``functions`` are the callable rule-function names (default: the registered built-ins
-    and plug-ins, plus those of the files' ``functions:`` entries). Every problem of every
-    file is collected; raises one ``ConfigError`` listing them (file, line, key) — syntax
-    errors, unknown keys or functions, wrong ``conversations`` values, forbidden constructs.
+    and plug-ins, plus those of the files' ``functions:`` entries). A ``functions:`` entry
+    names Python files that run with the user's rights, outside the sandbox: they are
+    imported only when ``trust_functions`` is true (``--trust-functions``), otherwise the
+    entry is a problem saying so. Every problem of every file is collected; raises one
+    ``ConfigError`` listing them (file, line, key) — syntax errors, unknown keys or
+    functions, wrong ``conversations`` values, forbidden constructs, untrusted functions.
     """
     files = rule_files(paths)
     if not files:
@@ -194,7 +202,10 @@ def load_rules(paths: Sequence[str | Path], *, functions: Iterable[str] | None =
             problems.extend(exc.problems)
             continue
         documents.append((file, items, lines))
-        function_files.extend(extra)
+        if extra and not trust_functions:
+            problems.append(_untrusted(file, extra, lines))
+        elif extra:
+            function_files.extend(extra)
     known = set(known_functions() if functions is None else functions)
     known |= _load_function_files(function_files, problems)
     rules: list[Rule] = []
@@ -231,6 +242,15 @@ def _rule_items(
             )
         return [(("rules", i), item) for i, item in enumerate(rules)], extra
     return [((), data)], []
+
+
+def _untrusted(file: Path, extra: list[Path], lines: LineMap) -> Problem:
+    names = ", ".join(str(path) for path in extra)
+    message = (
+        f"refused to run {names}: `functions:` imports Python files with your rights, "
+        "outside the rules' sandbox; pass --trust-functions if you trust them"
+    )
+    return Problem(str(file), lines.get(("functions",)), "functions", message)
 
 
 def _load_function_files(files: list[Path], problems: list[Problem]) -> set[str]:

@@ -8,14 +8,15 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
+from sparring._terminal import escape
 from sparring.adversarial import PlanResult, PlanSettings, plan_job
 from sparring.adversarial._plan import TerminalInterviewer
 from sparring.cli._adversarial import adversarial_app
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, console, err_console
 from sparring.errors import ModelError
+from sparring.jobs import check_output_paths
 
 _STYLE = {"high": "bold red", "medium": "yellow", "low": "dim"}
 
@@ -59,6 +60,7 @@ def plan(
     weaknesses with easy/medium/hard example tests. Check and edit the file before
     `sparring adversarial test`.
     """
+    check_output_paths(files={"--out": out})
     settings = PlanSettings(
         chatbot=chatbot,
         source=source,

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
+from sparring._terminal import escape
 from sparring.adversarial import ProbeJobResult, ProbeSettings, builtin_suites, probe_job
 from sparring.cli._adversarial import adversarial_app
 from sparring.cli._app import console
@@ -18,6 +18,7 @@ from sparring.cli._health import report_probe, unreachable
 from sparring.cli._progress import CountingProgress
 from sparring.cli._report import print_report_path
 from sparring.connectors import ChatbotUnreachable
+from sparring.jobs import check_output_paths
 from sparring.results import Verdict
 
 _STYLE = {"pass": "green", "fail": "bold red", "error": "red", "not_applicable": "dim"}
@@ -56,6 +57,7 @@ def probe_command(
     Built-in suites: injection, jailbreak, pii, encoded, out-of-domain, constraint-change.
     Exit 0 when every probe passed, 1 when one failed or errored, 3 when none was judged.
     """
+    check_output_paths(folders={"--out": out})
     settings = ProbeSettings(
         chatbot=chatbot,
         suites=suite or [],

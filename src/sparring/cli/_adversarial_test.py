@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
+from sparring._terminal import escape
 from sparring.adversarial import (
     AdversarialResult,
     AdversarialTest,
@@ -33,7 +33,7 @@ from sparring.cli._progress import CountingProgress
 from sparring.cli._report import print_report_path
 from sparring.connectors import ChatbotUnreachable
 from sparring.errors import ModelError, ModelRequired, UserInputError
-from sparring.jobs import run_blocking
+from sparring.jobs import check_output_paths, run_blocking
 from sparring.llm import load_model
 
 LOW_SCORE = 5.5
@@ -74,6 +74,7 @@ def adversarial_test_command(
     """Test each weakness in its own thread: an attacker model writes a persona, goal and
     criteria, a simulated user talks to the bot, a judge scores it, and the difficulty
     adapts (Agent-Testing Agent). Needs --model."""
+    check_output_paths(folders={"--out": out})
     try:
         with CountingProgress("tests", "low scores") as progress:
 

@@ -10,9 +10,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.logging import RichHandler
-from rich.markup import escape
 
 from sparring import __version__
+from sparring._terminal import escape
 from sparring.errors import ModelRequired, UserInputError
 
 app = typer.Typer(
@@ -90,6 +90,13 @@ ModelBaseUrlOption = Annotated[
 ]
 CacheOption = Annotated[
     bool, typer.Option("--cache", help="Cache model replies on disk ($SPARRING_CACHE).")
+]
+TrustFunctionsOption = Annotated[
+    bool,
+    typer.Option(
+        "--trust-functions",
+        help="Let rule files' `functions:` import their Python files (they run unsandboxed).",
+    ),
 ]
 
 

@@ -22,7 +22,7 @@ from sparring.evaluate import (
     make_detector,
     run_dialogues,
 )
-from sparring.jobs import run_blocking
+from sparring.jobs import check_output_paths, run_blocking
 from sparring.llm import load_model
 
 bench_app = typer.Typer(name="bench", help="Benchmark sparring's judges on public data sets.")
@@ -93,6 +93,7 @@ def dbdc_command(
     per-dialogue averages ChatChecker reports. `always` is the majority baseline. A run
     directory is scored against its imported annotations (ChatChecker's: a model's silver
     labels, breakdown = X, none = O)."""
+    check_output_paths(files={"--json": json_path})
     imported = is_run_directory(path)
     dialogues = run_dialogues(path) if imported else load_dbdc(path)
     if imported and not dialogues:

@@ -8,10 +8,17 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
+from sparring._terminal import escape
 from sparring.check import CheckSettings, check_job, print_report
-from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
+from sparring.cli._app import (
+    CacheOption,
+    ModelBaseUrlOption,
+    ModelOption,
+    TrustFunctionsOption,
+    app,
+    console,
+)
 from sparring.cli._report import print_report_path
 
 
@@ -59,6 +66,7 @@ def check_command(
     show_all: Annotated[
         bool, typer.Option("--all", help="List every failure, not the first few per rule.")
     ] = False,
+    trust_functions: TrustFunctionsOption = False,
 ) -> None:
     """Check conversations against rules.
 
@@ -79,6 +87,7 @@ def check_command(
         junit_per_conversation=junit_per_conversation,
         json_file=json_path,
         count_generic=generic,
+        trust_functions=trust_functions,
     )
     result = check_job(settings)
     records = {record.id: record for record in result.records}

@@ -16,6 +16,7 @@ from pydantic_core import PydanticUndefined
 from rich.table import Table
 from rich.text import Text
 
+from sparring._terminal import strip_control
 from sparring.cli._app import app, console, err_console
 from sparring.connectors import (
     CONNECTORS,
@@ -109,10 +110,10 @@ def _default(info: FieldInfo) -> str:
 
 
 def _print_reply(reply: Reply) -> None:
-    body = Text(reply.text) if reply.text else Text("(empty reply)", style="dim")
+    body = Text(strip_control(reply.text)) if reply.text else Text("(empty reply)", style="dim")
     console.print(Text.assemble(("bot> ", "bold cyan"), body), highlight=False)
     for image in reply.images:
-        console.print(Text(f"image: {image}", style="dim"), highlight=False)
+        console.print(Text(f"image: {strip_control(image)}", style="dim"), highlight=False)
 
 
 def _is_empty(reply: Reply) -> bool:

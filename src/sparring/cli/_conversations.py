@@ -22,6 +22,7 @@ from sparring.conversations import (
     sensei_path,
 )
 from sparring.errors import ConfigError, UserInputError
+from sparring.jobs import check_output_paths
 
 
 @app.command("import-sensei")
@@ -35,6 +36,7 @@ def import_sensei_command(
 
     Every file of a folder that does not read is listed (file, line, key) and the others
     are imported; the exit code is then 2."""
+    check_output_paths(folders={"--out": out})
     result = import_sensei_job(ImportSenseiSettings(source=source), out)
     render_summary(result.summary, console)
     console.print(f"Imported {result.imported} conversations into [bold]{out}[/]")
@@ -64,6 +66,7 @@ def import_chatchecker_command(
     out: Annotated[Path, typer.Option("--out", help="Run directory to create.")],
 ) -> None:
     """Import ChatChecker dialogue files (dialogue_N.yaml) into a new sparring run directory."""
+    check_output_paths(folders={"--out": out})
     result = import_chatchecker_job(ImportChatCheckerSettings(source=source), out)
     render_summary(result.summary, console)
     console.print(f"Imported {result.imported} conversations into [bold]{out}[/]")
@@ -77,6 +80,7 @@ def export_sensei_command(
     out: Annotated[Path, typer.Option("--out", help="Folder for the SENSEI YAML files.")],
 ) -> None:
     """Export conversations as SENSEI conversation files (three YAML documents each)."""
+    check_output_paths(folders={"--out": out})
     serial = _run_serial(run_dir)
     count = 0
     for record in load_conversations(run_dir):

@@ -29,12 +29,14 @@ def connector_problems(path: Path) -> tuple[list[Problem], list[Problem]]:
     return [], config.warnings
 
 
-def rule_variable_problems(path: Path, profiles: list[Profile]) -> list[Problem]:
+def rule_variable_problems(
+    path: Path, profiles: list[Profile], *, trust_functions: bool = False
+) -> list[Problem]:
     """Variables the rules of ``path`` read that none of ``profiles`` defines."""
     from sparring.check import load_rules, profile_names, undefined_names
 
     try:
-        rules = load_rules([path])
+        rules = load_rules([path], trust_functions=trust_functions)
     except ConfigError:
         return []  # reported by the rule file's own check
     names = profile_names(profiles)

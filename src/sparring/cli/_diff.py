@@ -11,6 +11,7 @@ import typer
 from sparring.cli._app import app, console
 from sparring.conversations import incomplete_run
 from sparring.diff import compare, load_run, pick_verdicts, render_diff, write_diff_junit
+from sparring.jobs import check_output_paths
 
 
 @app.command("diff")
@@ -30,6 +31,7 @@ def diff_command(
     Both runs need verdicts stored by `sparring check RULES --run RUN`. Exit 1 on a
     regression; 3 (NO VERDICT) when nothing regressed but a run is incomplete.
     """
+    check_output_paths(files={"--junit": junit})
     old_verdicts, new_verdicts = pick_verdicts(baseline, new)
     old_report, old_records = load_run(baseline, old_verdicts)
     new_report, new_records = load_run(new, new_verdicts)

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 from typer.core import TyperGroup
 
+from sparring._terminal import escape
 from sparring.cli._app import (
     EXIT_USER_ERROR,
     CacheOption,

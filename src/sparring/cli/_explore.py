@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
+from sparring._terminal import escape
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
 from sparring.cli._health import exit_if_unhealthy, unreachable
 from sparring.cli._report import print_report_path
@@ -20,6 +20,7 @@ from sparring.explore import (
     ExploreSettings,
     explore_job,
 )
+from sparring.jobs import check_output_paths
 
 ProjectOption = Annotated[
     Path | None,
@@ -67,6 +68,7 @@ def explore_command(
     write explore/model.json, the workflow graph, the exploration conversations and
     explore/profiles/*.yaml into the run directory. Exit 1 when the chatbot cannot be
     reached, or failed in most exploration conversations (what was learnt is kept)."""
+    check_output_paths(folders={"--out": out})
     settings = ExploreSettings(
         chatbot=chatbot,
         sessions=sessions,

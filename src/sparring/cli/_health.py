@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from typing import NoReturn
 
 import typer
-from rich.markup import escape
 
+from sparring._terminal import escape
 from sparring.cli._app import console, err_console
 from sparring.connectors import ProbeResult
 from sparring.conversations import ConversationRecord

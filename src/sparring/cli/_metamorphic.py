@@ -7,15 +7,15 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
+from sparring._terminal import escape
 from sparring.cli._app import ModelBaseUrlOption, ModelOption, app, console
 from sparring.cli._health import unreachable
 from sparring.cli._progress import CountingProgress
 from sparring.cli._report import print_report_path
 from sparring.connectors import ChatbotUnreachable
-from sparring.jobs import new_run_dir
+from sparring.jobs import check_output_paths, new_run_dir
 from sparring.metamorphic import (
     METAMORPHIC_FILE,
     FollowUpSummary,
@@ -95,6 +95,7 @@ def metamorphic_command(
     2 on bad input, 3 when no follow-up could be judged. Run it again with the same
     --out to resume.
     """
+    check_output_paths(folders={"--out": out})
     names = [n for item in perturbations or [] for n in item.split(",") if n.strip()]
     settings = MetamorphicSettings(
         seeds=seeds,
@@ -153,10 +154,11 @@ def _print(result: MetamorphicResult, folder: Path) -> None:
     console.print(table)
     for bug in result.bugs[:BUGS_SHOWN]:
         console.print(
-            f"[red]{bug.relation}[/] {escape(bug.follow_up)} round {bug.position} "
-            f"(source round {bug.source_round}, {bug.severity}): {escape(bug.follow_up_question)!r}"
-            f"\n  source:    {escape(bug.reference[:160])!r}\n  follow-up: "
-            f"{escape(bug.reply[:160])!r}"
+            f"[red]{escape(bug.relation)}[/] {escape(bug.follow_up)} round {bug.position} "
+            f"(source round {bug.source_round}, {escape(bug.severity)}): "
+            f"{escape(repr(bug.follow_up_question))}"
+            f"\n  source:    {escape(repr(bug.reference[:160]))}\n  follow-up: "
+            f"{escape(repr(bug.reply[:160]))}"
             + (f"\n  severity {escape(bug.severity_reason)}" if bug.severity_reason else ""),
             highlight=False,
             soft_wrap=True,

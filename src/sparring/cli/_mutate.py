@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
+from sparring._terminal import escape
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
 from sparring.cli._progress import CountingProgress, percent
 from sparring.cli._report import print_report_path
+from sparring.jobs import check_output_paths
 
 # The job's names are not exported from sparring.mutation yet (its __init__ is owned
 # elsewhere); switch to `from sparring.mutation import …` once they are.
@@ -110,6 +111,7 @@ def mutate_command(
     bot cannot be built or reached, 2 on bad input, 130 when interrupted (resume it with
     --resume OUT).
     """
+    check_output_paths(folders={"--out": out})
     view = CountingProgress("mutants", "killed")
 
     def killed(result: MutantResult) -> None:

@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
+from sparring._terminal import escape
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
 from sparring.connectors import load_chatbot_config
 from sparring.errors import ModelRequired, UserInputError
-from sparring.jobs import run_blocking
+from sparring.jobs import check_output_paths, run_blocking
 from sparring.llm import load_model
 from sparring.personas import GeneratedKind, generate_personas, tester_personas, write_personas
 from sparring.personas._breakdown_types import load_breakdown_types
@@ -62,6 +62,7 @@ def generate(
     breakdown type in --breakdowns) are written offline from the types' descriptions
     without one. Existing files are never overwritten.
     """
+    check_output_paths(folders={"--out": out})
     info = load_chatbot_config(chatbot).info
     llm = load_model(model, model_base_url, cache)
     if kind is Kind.tester:

@@ -15,10 +15,16 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
+from sparring._terminal import escape
 from sparring._yaml import load_yaml_with_lines
-from sparring.cli._app import EXIT_USER_ERROR, app, console, err_console
+from sparring.cli._app import (
+    EXIT_USER_ERROR,
+    TrustFunctionsOption,
+    app,
+    console,
+    err_console,
+)
 from sparring.cli._cross_checks import connector_problems, rule_variable_problems
 from sparring.errors import ConfigError, Problem, UserInputError
 from sparring.profiles import (
@@ -60,7 +66,7 @@ def _kind(path: Path) -> str:
     return "profile" if keys & _PROFILE_KEYS or not keys else "unknown"
 
 
-def _other_problems(path: Path, kind: str) -> list[Problem]:
+def _other_problems(path: Path, kind: str, trust_functions: bool) -> list[Problem]:
     """Problems of a rule file or chatbot.yaml (imported lazily: only when there is one)."""
     if kind == "unknown":
         message = "not a profile, rule file or chatbot.yaml (none of their top-level keys)"
@@ -74,7 +80,7 @@ def _other_problems(path: Path, kind: str) -> list[Problem]:
     try:
         from sparring.check import load_rules
 
-        load_rules([path])
+        load_rules([path], trust_functions=trust_functions)
     except ConfigError as exc:
         return exc.problems
     return []
@@ -86,6 +92,7 @@ def validate(
         list[Path],
         typer.Argument(help="Profiles, rule files or chatbot.yaml; folders are searched."),
     ],
+    trust_functions: TrustFunctionsOption = False,
 ) -> None:
     """Check user files; print every problem (file:line \\[key]) or OK per file.
 
@@ -108,9 +115,9 @@ def validate(
         elif kinds[path] == "ChatChecker run output":
             results[path] = ([], [])
         elif kinds[path] != "profile":
-            errors = _other_problems(path, kinds[path])
+            errors = _other_problems(path, kinds[path], trust_functions)
             if kinds[path] == "rules" and loaded and not errors:
-                errors = rule_variable_problems(path, loaded)
+                errors = rule_variable_problems(path, loaded, trust_functions=trust_functions)
             results[path] = (errors, [])
     failed = False
     for path in files:

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from sparring.cli._app import app, console
+from sparring.jobs import check_output_paths
 from sparring.report import write_report
 
 logger = logging.getLogger(__name__)
@@ -30,6 +31,7 @@ def report_command(
     """Write RUN's report: one self-contained HTML file (verdict, failures with excerpts,
     rule results, response-time and cost plots, a page per conversation). Exit 2 when RUN
     is not a run directory or a record cannot be read."""
+    check_output_paths(files={"--out": out})
     path = write_report(run, out)
     console.print(f"[bold]report[/]: {path}", highlight=False)
     if open_browser:

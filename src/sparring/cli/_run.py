@@ -7,14 +7,15 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
+from sparring._terminal import escape
 from sparring.check import print_report
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
 from sparring.cli._explore import DocsOption, ProjectOption
 from sparring.cli._health import unreachable
 from sparring.cli._progress import percent
 from sparring.connectors import ChatbotUnreachable
+from sparring.jobs import check_output_paths
 from sparring.pipeline import PipelineResult, RunSettings, run_job
 from sparring.report import write_report
 
@@ -54,6 +55,7 @@ def run_command(
     Exit 0 when every check passed, 1 on a failure, 2 on bad input, 3 when nothing
     concluded (as `sparring check`) or nothing was tested beyond the greeting.
     """
+    check_output_paths(folders={"--out": out})
     settings = RunSettings(
         chatbot=chatbot,
         model=model,

@@ -13,6 +13,7 @@ from sparring.cli._progress import CountingProgress
 from sparring.cli._report import print_report_path
 from sparring.conversations import render_summary
 from sparring.errors import UserInputError
+from sparring.jobs import check_output_paths
 from sparring.simulate import (
     DEFAULT_MAX_CHATBOT_FAILURE_SHARE,
     ChatbotUnreachable,
@@ -83,6 +84,7 @@ def simulate_command(
     conversations. Exits 1 when the chatbot cannot be reached, when every conversation
     failed, or when more than --max-failure-share of them got no answer.
     """
+    check_output_paths(folders={"--out": out})
     try:
         with CountingProgress("conversations", "failed") as progress:
             if resume is not None:

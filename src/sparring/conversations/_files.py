@@ -90,9 +90,11 @@ def atomic_write(path: Path, data: str | bytes, *, durable: bool = True) -> None
     then ``os.replace`` renames it over ``path``. A process killed before the rename
     leaves only the temporary file, which ``RunStore.open`` removes. With ``durable`` the
     file and its folder are also fsynced, so the write survives a power loss too (costs
-    milliseconds per file). Raises ``OSError`` on I/O failure (the temporary is removed).
+    milliseconds per file). Missing parent folders are created. Raises ``OSError`` on I/O
+    failure (the temporary is removed).
     """
     payload = data.encode("utf-8") if isinstance(data, str) else data
+    path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
+from sparring._terminal import escape
 from sparring.conversations._summary import RunSummary
 
 
@@ -52,9 +53,9 @@ def _failures(summary: RunSummary) -> Table:
     table = Table(title="Failures (conversations)", title_justify="left")
     table.add_column("profile")
     for name in names:
-        table.add_column(name, justify="right")
+        table.add_column(escape(name), justify="right")
     for profile, counts in summary.failures.by_profile.items():
-        table.add_row(profile, *(str(counts.get(name, 0)) for name in names))
+        table.add_row(escape(profile), *(str(counts.get(name, 0)) for name in names))
     table.add_row("all", *(str(summary.failures.by_code[name]) for name in names), style="bold")
     return table
 
@@ -64,7 +65,7 @@ def _profiles(summary: RunSummary) -> Table:
     table.add_column("profile")
     table.add_column("conversations", justify="right")
     for profile, count in summary.profiles.items():
-        table.add_row(profile, str(count))
+        table.add_row(escape(profile), str(count))
     return table
 
 
@@ -74,7 +75,7 @@ def _usage(summary: RunSummary) -> Table:
         table.add_column(name, justify="left" if name == "module" else "right")
     for module, usage in summary.usage.items():
         table.add_row(
-            module,
+            escape(module),
             str(usage.calls),
             str(usage.prompt_tokens),
             str(usage.completion_tokens),

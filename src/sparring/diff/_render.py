@@ -9,6 +9,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from sparring._terminal import strip_control
 from sparring.conversations import atomic_write
 from sparring.diff._compare import RunDiff, Timing
 
@@ -19,7 +20,7 @@ _TEXT = 120
 def _short(text: str | None) -> str:
     if text is None:
         return "(no turn)"
-    flat = " ".join(text.split())
+    flat = " ".join(strip_control(text).split())
     return flat if len(flat) <= _TEXT else flat[: _TEXT - 1] + "…"
 
 
