@@ -52,7 +52,7 @@ CASES = {
         "{rules}",
         "--out",
         "{file}",
-    ),  # fmt: skip
+    ),
     "simulate --out FILE": ("simulate", "{rules}", "--chatbot", "{file}", "--out", "{file}"),
     "import-sensei --out FILE/x": ("import-sensei", "{folder}", "--out", "{file}/x"),
 }
