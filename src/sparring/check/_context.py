@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from sparring._regex import DEFAULT_TIMEOUT
 from sparring.conversations import ConversationRecord
 from sparring.registry import Registry
 from sparring.results import Evidence
@@ -41,6 +42,8 @@ class FunctionContext:
     ``cache`` is a memo for one rule evaluation (e.g. the similarity matrix that
     ``repeated_answers`` computes for the oracle and again for ``yields``); the evaluator
     makes a fresh context per conversation, so nothing leaks across conversations.
+    ``timeout`` is the seconds a function may spend matching a rule's regular expression
+    (the rule's ``--timeout``; ``sparring._regex``).
     """
 
     conversation: ConversationRecord | None
@@ -52,6 +55,7 @@ class FunctionContext:
     evaluate: Callable[[str, ConversationRecord], Any] | None = None
     namespace_of: Callable[[ConversationRecord], Mapping[str, Any]] | None = None
     cache: dict[Any, Any] = field(default_factory=dict)
+    timeout: float = DEFAULT_TIMEOUT
 
 
 RuleFunction = Callable[..., Any]

@@ -135,6 +135,7 @@ class Runner:
             wait=self.wait,
             evaluate=self._evaluate_condition,
             namespace_of=self._namespace_of,
+            timeout=self.limits.timeout,
         )
 
     def single_scope(self, index: int) -> Scope:

@@ -34,6 +34,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from sparring._regex import compile_pattern
 from sparring.schemas import register_schema
 
 OracleKind = Literal[
@@ -127,12 +128,7 @@ class Oracle(BaseModel):
             raise ValueError("`no_canary` needs `canaries`")
         if self.regex:
             for pattern in self.patterns:
-                try:
-                    re.compile(pattern)
-                except re.error as exc:
-                    raise ValueError(
-                        f"pattern {pattern!r} is not a regular expression: {exc}"
-                    ) from exc
+                compile_pattern(pattern)  # ValueError: not a regular expression
         return self
 
     @property

@@ -17,6 +17,7 @@ from difflib import SequenceMatcher
 
 from rapidfuzz import fuzz, utils
 
+from sparring._regex import DEFAULT_TIMEOUT, compile_pattern, search
 from sparring.adversarial._probes._model import Oracle, PiiKind
 from sparring.results import Evidence
 from sparring.values import find_values
@@ -56,6 +57,8 @@ FALLBACK_PATTERNS: tuple[str, ...] = (
 )
 """Phrases of a generic fallback ("I don't understand"), as regular expressions."""
 FALLBACK_SIMILARITY = 0.8
+REGEX_TIMEOUT = DEFAULT_TIMEOUT
+"""Seconds a probe's ``regex: true`` pattern may run on one reply."""
 """Similarity (0..1, RapidFuzz's normalised Indel ratio, as explore's probing) at which a
 reply, or one of its lines, is the chatbot's fallback phrase."""
 
@@ -286,8 +289,8 @@ def _check(oracle: Oracle, reply: Reply, phrase: str | None) -> tuple[bool, str]
 
 
 def _matches(pattern: str, text: str, regex: bool) -> bool:
-    if regex:
-        return re.search(pattern, text, re.IGNORECASE) is not None
+    if regex:  # a slow pattern raises PatternTimeout: an error verdict, never a pass
+        return search(compile_pattern(pattern), text, REGEX_TIMEOUT) is not None
     return _lower(pattern) in _lower(text)
 
 

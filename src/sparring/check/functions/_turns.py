@@ -15,8 +15,12 @@ None`` makes a rule *not applicable* on conversations that never asked.
 from __future__ import annotations
 
 import re
+import time
 from datetime import date
 
+from regex import Pattern
+
+from sparring._regex import PatternTimeout, compile_pattern, search
 from sparring.check._context import FunctionContext, rule_function
 from sparring.check.functions._common import conversation_of, note
 from sparring.values import find_values
@@ -62,17 +66,19 @@ def turn_after(context: FunctionContext, pattern: str, who: str = "user") -> str
     """The text (SENSEI text) of the turn right after the first turn of ``who`` (``user``,
     ``assistant``/``chatbot``) matching the regular expression ``pattern``
     (case-insensitive); ``None`` when none matches or it is the last turn. Raises
-    ``ValueError`` for another ``who`` or an invalid pattern."""
+    ``ValueError`` for another ``who`` or an invalid pattern, ``PatternTimeout`` (a
+    ``ValueError``) when matching takes longer than the rule's ``timeout`` in all."""
     role = _WHO.get(str(who).lower())
     if role is None:
         raise ValueError(f"turn_after(): who must be 'user' or 'assistant', not {who!r}")
     try:
-        compiled = re.compile(str(pattern), re.IGNORECASE)
-    except re.error as exc:
-        raise ValueError(f"turn_after(): invalid pattern {pattern!r}: {exc}") from None
+        compiled = compile_pattern(str(pattern))
+    except ValueError as exc:
+        raise ValueError(f"turn_after(): {exc}") from None
     record = conversation_of(context, "turn_after")
+    deadline = time.monotonic() + context.timeout
     for index, turn in enumerate(record.turns[:-1]):
-        if turn.role == role and compiled.search(turn.sensei_text):
+        if turn.role == role and _found(compiled, turn.sensei_text, deadline, context.timeout):
             note(
                 context,
                 "turn_after",
@@ -81,6 +87,16 @@ def turn_after(context: FunctionContext, pattern: str, who: str = "user") -> str
             )
             return record.turns[index + 1].sensei_text
     return None
+
+
+def _found(compiled: Pattern[str], text: str, deadline: float, limit: float) -> bool:
+    try:
+        return search(compiled, text, max(deadline - time.monotonic(), 0.001)) is not None
+    except PatternTimeout:
+        raise PatternTimeout(
+            f"turn_after(): the regular expression {compiled.pattern!r} ran longer than the "
+            f"rule's time limit of {limit:g} s (catastrophic backtracking?)"
+        ) from None
 
 
 @rule_function("numbers")
