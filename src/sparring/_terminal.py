@@ -14,6 +14,8 @@ import re
 
 from rich.markup import escape as escape_markup
 
+from sparring._redact import redact_text
+
 _SEQUENCES = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: ESC [ parameters intermediates final
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC: ESC ] … BEL or ST
@@ -31,5 +33,6 @@ def strip_control(text: str) -> str:
 
 
 def escape(text: object) -> str:
-    """``str(text)`` safe to print with Rich: control sequences stripped, markup escaped."""
-    return escape_markup(strip_control(str(text)))
+    """``str(text)`` safe to print with Rich: secrets redacted (``sparring._redact``),
+    control sequences stripped, markup escaped."""
+    return escape_markup(strip_control(redact_text(str(text))))

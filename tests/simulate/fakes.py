@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
-from collections.abc import Callable
+import threading
+from collections.abc import Awaitable, Callable, Iterator
+
+from aiohttp import web
 
 from sparring.connectors import Button, Reply
 from sparring.errors import ChatbotCrash
@@ -74,3 +78,44 @@ def empty_bot(text: str, turn: int) -> Reply:
 
 def parrot_bot(text: str, turn: int) -> Reply:
     return Reply(messages=["I can only talk about the weather."])
+
+
+Handler = Callable[[web.Request], Awaitable[web.Response]]
+
+
+@contextlib.contextmanager
+def loopback_server(
+    routes: dict[str, Callable[[web.Request], Awaitable[web.Response]]],
+) -> Iterator[str]:
+    """An aiohttp server on 127.0.0.1 serving ``routes`` (path → POST handler) in a
+    thread; yields ``host:port``."""
+    loop = asyncio.new_event_loop()
+    started = threading.Event()
+    address: list[str] = []
+
+    async def start() -> web.AppRunner:
+        application = web.Application()
+        for path, handler in routes.items():
+            application.router.add_post(path, handler)
+        runner = web.AppRunner(application, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        address.append(f"127.0.0.1:{site._server.sockets[0].getsockname()[1]}")  # type: ignore[union-attr]
+        return runner
+
+    def serve() -> None:
+        asyncio.set_event_loop(loop)
+        runner = loop.run_until_complete(start())
+        started.set()
+        loop.run_forever()
+        loop.run_until_complete(runner.cleanup())
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    started.wait(10)
+    try:
+        yield address[0]
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)

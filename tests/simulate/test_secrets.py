@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +11,8 @@ from typer.testing import CliRunner
 
 from sparring.cli import app
 
+from .fakes import loopback_server
+
 SECRET = "s3cr3t-token-value-1234"
 DATA = Path(__file__).parent / "data"
 
@@ -20,9 +20,6 @@ DATA = Path(__file__).parent / "data"
 @pytest.fixture
 def rest_bot() -> Iterator[str]:
     """A loopback REST bot that answers only when the Authorization header is right."""
-    loop = asyncio.new_event_loop()
-    started = threading.Event()
-    url: list[str] = []
 
     async def message(request: web.Request) -> web.Response:
         if request.headers.get("Authorization") != f"Bearer {SECRET}":
@@ -30,29 +27,8 @@ def rest_bot() -> Iterator[str]:
         body = await request.json()
         return web.json_response({"reply": f"Got it: {body['text']}. Which size?"})
 
-    async def start() -> web.AppRunner:
-        application = web.Application()
-        application.router.add_post("/chat", message)
-        runner = web.AppRunner(application, access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        url.append(f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}")  # type: ignore[union-attr]
-        return runner
-
-    def serve() -> None:
-        asyncio.set_event_loop(loop)
-        runner = loop.run_until_complete(start())
-        started.set()
-        loop.run_forever()
-        loop.run_until_complete(runner.cleanup())
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    started.wait(10)
-    yield url[0]
-    loop.call_soon_threadsafe(loop.stop)
-    thread.join(10)
+    with loopback_server({"/chat": message}) as address:
+        yield f"http://{address}"
 
 
 def test_secret_is_used_but_never_written(

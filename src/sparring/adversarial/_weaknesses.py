@@ -30,6 +30,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from sparring._yaml import load_yaml_model
+from sparring.conversations import atomic_write
 
 WEAKNESSES_FILE = "weaknesses.yaml"
 
@@ -111,5 +112,5 @@ def write_weaknesses(file: WeaknessFile, path: Path | str) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     data = file.model_dump(mode="json")
-    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    atomic_write(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True), durable=False)
     return path

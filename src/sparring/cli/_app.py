@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import sys
-from typing import Annotated
+from typing import Annotated, TextIO, cast
 
 import typer
 from rich.console import Console
 from rich.logging import RichHandler
 
 from sparring import __version__
+from sparring._redact import redact_text
 from sparring._terminal import escape
 from sparring.errors import ModelRequired, UserInputError
 
@@ -27,12 +29,43 @@ CI_WIDTH = 200
 tables do not wrap; ``COLUMNS`` overrides it."""
 
 
+class _Redacted(io.TextIOBase):
+    """``sys.stdout`` or ``sys.stderr`` as they are when written to (tests swap them),
+    with every write passed through the one redaction pass (``sparring._redact``)."""
+
+    def __init__(self, stderr: bool) -> None:
+        self._stderr = stderr
+
+    @property
+    def stream(self) -> TextIO:
+        return sys.stderr if self._stderr else sys.stdout
+
+    def write(self, text: str) -> int:
+        self.stream.write(redact_text(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self.stream, "encoding", None) or "utf-8"
+
+
 def _console(stderr: bool = False) -> Console:
-    """A console that wraps nothing when its stream is not a terminal (CI logs)."""
+    """A console that redacts secrets and wraps nothing when its stream is not a terminal
+    (CI logs)."""
     stream = sys.stderr if stderr else sys.stdout
+    file = cast(TextIO, _Redacted(stderr))
     if stream.isatty() or os.environ.get("COLUMNS"):
-        return Console(stderr=stderr)
-    return Console(stderr=stderr, width=CI_WIDTH, soft_wrap=True)
+        return Console(file=file, stderr=stderr)
+    return Console(file=file, stderr=stderr, width=CI_WIDTH, soft_wrap=True)
 
 
 console = _console()
@@ -59,15 +92,18 @@ def _root(
 ) -> None:
     """sparring: end-to-end, black-box testing of conversational agents."""
     level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
-    logging.basicConfig(
-        level=level,
-        format="%(message)s",
-        handlers=[RichHandler(console=err_console, show_path=verbose > 1)],
-        force=True,
-    )
+    handler = RichHandler(console=err_console, show_path=verbose > 1)
+    handler.addFilter(_redact_record)
+    logging.basicConfig(level=level, format="%(message)s", handlers=[handler], force=True)
     # Third-party request logs can carry headers and API keys: never above warnings.
     for name in _QUIET_LOGGERS:
         logging.getLogger(name).setLevel(logging.WARNING)
+
+
+def _redact_record(record: logging.LogRecord) -> bool:
+    """Log messages pass through the one redaction pass before they are formatted."""
+    record.msg, record.args = redact_text(record.getMessage()), None
+    return True
 
 
 ModelOption = Annotated[

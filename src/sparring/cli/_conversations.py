@@ -14,6 +14,7 @@ from sparring.conversations import (
     ImportChatCheckerSettings,
     ImportSenseiSettings,
     RunStore,
+    atomic_write,
     export_sensei,
     import_chatchecker_job,
     import_sensei_job,
@@ -85,8 +86,7 @@ def export_sensei_command(
     count = 0
     for record in load_conversations(run_dir):
         target = out / sensei_path(record, serial=serial)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(export_sensei(record, serial=serial), encoding="utf-8")
+        atomic_write(target, export_sensei(record, serial=serial), durable=False)
         count += 1
     console.print(f"Exported {count} conversations to [bold]{out}[/]")
 

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, SecretStr
 
+from sparring._redact import add_secrets, header_secrets
 from sparring._yaml import KeyPath
 
 _VARIABLE = re.compile(r"\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
@@ -139,4 +140,35 @@ def resolve_params(params: M, environ: Mapping[str, str] | None = None) -> tuple
     if missing:
         raise UnsetVariables(missing)
     resolved = type(params).model_validate(data)
+    add_secrets([*found, *secrets, *configured_secrets(resolved)])  # every output's pass
     return resolved, Redactor([*found, *secrets])
+
+
+_SECRET_FIELDS = re.compile(r"api[_-]?key|token|secret|password|passwd", re.IGNORECASE)
+
+
+def configured_secrets(params: BaseModel) -> list[str]:
+    """Credentials written in a connector's parameters: the values of credential headers
+    (any ``headers`` mapping, at any depth) and of fields named like a key, token,
+    secret or password."""
+    found: list[str] = []
+
+    def walk(value: Any, name: str) -> None:
+        if isinstance(value, BaseModel):
+            for field in type(value).model_fields:
+                walk(getattr(value, field), field)
+        elif isinstance(value, SecretStr):
+            found.append(value.get_secret_value())
+        elif isinstance(value, dict):
+            if name == "headers":
+                found.extend(header_secrets({str(k): str(v) for k, v in value.items()}))
+            for key, item in value.items():
+                walk(item, str(key))
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, name)
+        elif isinstance(value, str) and _SECRET_FIELDS.search(name):
+            found.append(value)
+
+    walk(params, "")
+    return found

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from sparring._redact import redact_text
 from sparring._yaml import check_yaml_limits, read_yaml_text
 from sparring.errors import ConfigError, Problem, validation_problems
 
@@ -90,10 +91,11 @@ def atomic_write(path: Path, data: str | bytes, *, durable: bool = True) -> None
     then ``os.replace`` renames it over ``path``. A process killed before the rename
     leaves only the temporary file, which ``RunStore.open`` removes. With ``durable`` the
     file and its folder are also fsynced, so the write survives a power loss too (costs
-    milliseconds per file). Missing parent folders are created. Raises ``OSError`` on I/O
-    failure (the temporary is removed).
+    milliseconds per file). Missing parent folders are created. Text passes through the
+    one redaction pass (``sparring._redact``): no secret is ever written. Raises
+    ``OSError`` on I/O failure (the temporary is removed).
     """
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    payload = redact_text(data).encode("utf-8") if isinstance(data, str) else data
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
     try:

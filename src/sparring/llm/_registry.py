@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sparring._redact import add_secrets
 from sparring.errors import UserInputError
 from sparring.llm._litellm import LiteLLMProvider
 from sparring.llm._llamacpp import LlamaCppProvider
@@ -109,6 +110,7 @@ def get_model(
                 "(or build ScriptedModel(responses=...) in Python)"
             )
         return ScriptedModel.from_file(path, **common)
+    add_secrets([api_key])  # redacted from every output, e.g. a 401 that echoes it
     settings = ProviderSettings(base_url=base_url, api_key=api_key, options=dict(options or {}))
     found = _find_factory(spec)
     if found is not None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Literal, TypeVar
 
 from sparring.connectors import ChatbotInfo
+from sparring.conversations import atomic_write
 from sparring.errors import ModelError, ModelRequired
 from sparring.jobs import gather_bounded
 from sparring.personas._prompts import (
@@ -154,7 +155,7 @@ def write_personas(personas: Sequence[PersonaFile], folder: Path | str) -> list[
         while path.exists():
             counter += 1
             path = folder / f"{stem}-{counter}.yaml"
-        path.write_text(dump_persona(persona), encoding="utf-8")
+        atomic_write(path, dump_persona(persona), durable=False)
         written.append(path)
     return written
 
