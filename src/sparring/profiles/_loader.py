@@ -39,7 +39,7 @@ from sparring.profiles._checks import Findings, check_goals
 from sparring.profiles._messages import explain_unknown_keys
 from sparring.profiles._model import PersonalityRef, Profile
 from sparring.profiles._persona_files import PersonaFile, load_persona_file
-from sparring.profiles._personas import ResolvedPersona, resolve_persona
+from sparring.profiles._personas import ResolvedPersona, outside_project, resolve_persona
 from sparring.profiles._types import load_custom_types, parse_output_type, read_output_type
 
 _PERSONALITY_LINE = re.compile(r"^\s*personality\s*:\s*(\S.*?)\s*$")
@@ -358,6 +358,10 @@ def _persona_file(profile: Profile, findings: Findings) -> tuple[Path, PersonaFi
     extension); a missing or invalid file is an error at ``user.persona``."""
     reference = profile.user.persona
     if reference is None:
+        return None
+    outside = outside_project(Path(reference).expanduser(), findings.path.parent)
+    if outside is not None:
+        findings.error(("user", "persona"), f"persona file {reference}: {outside}")
         return None
     path = findings.path.parent / Path(reference).expanduser()
     if not path.is_file():

@@ -16,6 +16,11 @@ order, as:
    1.1.5's project layout, where ``REF`` is a bare name such as ``formal-user``);
 3. a persona of sparring's library, by name: ``formal``, ``formal-user`` and
    ``personalities/formal-user.yml`` all name ``formal``.
+
+Profiles come from anywhere, so a file reference stays inside the profile's project
+(``project_root``: the profile's folder and the one above it): an absolute path or a
+``..`` leading elsewhere is refused without reading the file (issue 26: a profile could
+read any file and show its key names).
 """
 
 from __future__ import annotations
@@ -85,8 +90,12 @@ def resolve_persona(reference: str, base_dir: Path | None) -> ResolvedPersona:
     """Resolve ``reference`` (see module docstring) from a profile in ``base_dir``.
 
     Raises ``ConfigError`` when the persona file is malformed and ``LookupError`` (with
-    the names tried and the library's names) when nothing matches.
+    the names tried and the library's names) when nothing matches or the reference
+    leads outside the profile's project.
     """
+    outside = outside_project(Path(reference.strip()).expanduser(), base_dir)
+    if outside is not None:
+        raise LookupError(f"persona '{reference}': {outside}")
     for path in _candidate_files(reference, base_dir):
         if path.is_file():
             persona = read_persona(path)
@@ -100,6 +109,27 @@ def resolve_persona(reference: str, base_dir: Path | None) -> ResolvedPersona:
     raise LookupError(
         f"persona '{reference}' not found: no such file beside the profile and no "
         f"library persona '{key}' (library: {', '.join(library_names())})"
+    )
+
+
+def project_root(base_dir: Path) -> Path:
+    """The folder a profile in ``base_dir`` may include files from: the one above it."""
+    return base_dir.resolve().parent
+
+
+def outside_project(reference: Path, base_dir: Path | None) -> str | None:
+    """Why ``reference`` (a path written in a profile in ``base_dir``) may not be read,
+    or ``None`` when it stays inside ``project_root(base_dir)``. Nothing is read."""
+    if not reference.is_absolute() and ".." not in reference.parts:
+        return None
+    if base_dir is None:
+        return "a profile built in memory may not include files by path"
+    root = project_root(base_dir)
+    if (base_dir / reference).resolve().is_relative_to(root):
+        return None
+    return (
+        f"refused: it leads outside the profile's project folder {root}; a profile may "
+        "include files only from its own folder and the one above"
     )
 
 
