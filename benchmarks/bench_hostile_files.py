@@ -12,8 +12,13 @@ each in a fresh process:
   resident memory of the whole process, and the seconds spent in the loaders themselves
   (without the interpreter's start-up and imports).
 
-The acceptance bound is < 10 s and < 500 MB per file. Peak memory is ``ru_maxrss`` of
-the child (it includes the interpreter and sparring's imports, ~100-200 MB).
+A "huge plan" profile (six chained ``forward()`` variables of ten values, ``number:
+all_combinations``: 10^6 conversations) goes through ``validate`` and ``simulate`` (against
+a scripted chatbot).
+
+The acceptance bound is < 10 s and < 500 MB per file. Peak memory is the peak RSS of
+the child as GNU time reports it (``/usr/bin/time -f %M``; it includes the interpreter
+and sparring's imports, ~170 MB).
 
     PYTHONPATH=src nice -n 10 python benchmarks/bench_hostile_files.py [--json out.json]
 """
@@ -23,7 +28,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -50,6 +54,40 @@ print(refused, len(LOADERS), round(time.perf_counter() - start, 3))
 """
 
 
+HUGE_PLAN = """\
+test_name: huge
+user:
+  language: English
+  role: you order a pizza
+  context: [your name is Jon]
+  goals:
+    - "{{a}} {{b}} {{c}} {{d}} {{e}} {{f}}"
+%s
+chatbot:
+  is_starter: false
+  fallback: Sorry
+  output: []
+conversation:
+  number: all_combinations
+  goal_style: {steps: 5}
+  interaction_style: [default]
+"""
+
+
+def _huge_plan(folder: Path) -> tuple[Path, Path]:
+    names = "abcdef"
+    variables = "\n".join(
+        f"    - {n}:\n        function: forward({after})\n        type: int\n"
+        f"        data: {{min: 0, max: 9, step: 1}}"
+        for n, after in zip(names, [*names[1:], ""], strict=True)
+    )
+    profile = folder / "huge-plan.yaml"
+    profile.write_text(HUGE_PLAN % variables, encoding="utf-8")
+    chatbot = folder / "chatbot.yaml"
+    chatbot.write_text("connector: scripted\nparams:\n  fallback: Hello!\n")
+    return profile, chatbot
+
+
 def _corpus_module() -> ModuleType:
     spec = importlib.util.spec_from_file_location(
         "test_hostile_files", ROOT / "tests" / "test_hostile_files.py"
@@ -61,19 +99,24 @@ def _corpus_module() -> ModuleType:
 
 
 def _measure(args: list[str]) -> dict[str, object]:
-    """Run ``args``; its exit code, wall seconds, peak RSS in MB and last output line."""
-    start = time.perf_counter()
-    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    assert process.stdout is not None
-    output = process.stdout.read().decode(errors="replace")
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - start
-    process.returncode = os.waitstatus_to_exitcode(status)
-    lines = [line for line in output.splitlines() if line.strip()]
+    """Run ``args``; its exit code, wall seconds, peak RSS in MB (GNU time's ``%M``) and
+    last output line."""
+    with tempfile.NamedTemporaryFile(suffix=".rss") as rss:
+        start = time.perf_counter()
+        done = subprocess.run(
+            ["/usr/bin/time", "-f", "%M", "-o", rss.name, *args],
+            capture_output=True,
+            text=True,
+            errors="replace",
+            check=False,
+        )
+        seconds = time.perf_counter() - start
+        peak_kb = int(Path(rss.name).read_text().split()[-1])
+    lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
     return {
-        "exit": process.returncode,
+        "exit": done.returncode,
         "seconds": round(seconds, 2),
-        "peak_mb": round(usage.ru_maxrss / 1024, 1),
+        "peak_mb": round(peak_kb / 1024, 1),
         "last_line": lines[-1][:160] if lines else "",
     }
 
@@ -99,6 +142,18 @@ def main() -> None:
                 f"seconds loading: {loaders['last_line']}): "
                 f"{loaders['seconds']:>5} s, {loaders['peak_mb']:>6} MB"
             )
+        profile, chatbot = _huge_plan(Path(folder))
+        validate = _measure([sys.executable, "-m", "sparring", "validate", str(profile)])
+        simulate = _measure(
+            [sys.executable, "-m", "sparring", "simulate", str(profile), "-c", str(chatbot),
+             "-o", str(Path(folder) / "run")]
+        )  # fmt: skip
+        results["huge plan"] = {"validate": validate, "simulate": simulate}
+        print(
+            f"{'huge plan':20} validate: exit {validate['exit']}, {validate['seconds']:>5} s, "
+            f"{validate['peak_mb']:>6} MB | simulate: exit {simulate['exit']}, "
+            f"{simulate['seconds']:>5} s, {simulate['peak_mb']:>6} MB: {simulate['last_line']}"
+        )
     worst_s = max(float(str(r[k]["seconds"])) for r in results.values() for k in r)
     worst_mb = max(float(str(r[k]["peak_mb"])) for r in results.values() for k in r)
     print(f"worst: {worst_s} s, {worst_mb} MB (bound: 10 s, 500 MB)")
