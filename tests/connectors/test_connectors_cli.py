@@ -107,3 +107,15 @@ def test_chat_open_failure_exits_1(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["chat", "--chatbot", str(config)], input="hi\n")
     assert result.exit_code == 1
     assert "no_response" in result.stderr
+
+
+def test_chat_prints_terminal_escapes_from_the_bot_as_nothing(tmp_path: Path) -> None:
+    """Issue 26, defect 15: raw escapes in bot text reached the terminal."""
+    path = tmp_path / "chatbot.yaml"
+    path.write_text(
+        'connector: scripted\nparams:\n  fallback: "ok \\e[2J\\e]0;owned\\a [/] done"\n',
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(app, ["chat", "-c", str(path)], input="hello\n")
+    assert "ok  [/] done" in result.stdout
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout
