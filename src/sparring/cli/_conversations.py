@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
+from sparring._terminal import escape
 from sparring.cli._app import EXIT_USER_ERROR, app, console, report_user_error
 from sparring.conversations import (
     ImportChatCheckerSettings,
