@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 import yaml
 
+from sparring._yaml import check_yaml_limits, read_yaml_text
 from sparring.errors import UserInputError
 
 DefinitionKind = Literal["rasa", "taskyto", "aiml"]
@@ -105,8 +106,10 @@ def read_definition(folder: Path | str) -> Definition:
 
 
 def _load(path: Path) -> Any:
+    text = read_yaml_text(path)  # bounded: size, NUL bytes, folders (sparring._yaml)
+    check_yaml_limits(path, text)
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
