@@ -23,7 +23,6 @@ The bots keep state in module-level variables: talk to them at concurrency 1.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import glob
 import hashlib
 import importlib.util
@@ -31,6 +30,7 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -212,16 +212,6 @@ def servers(bot: str, port: int, actions_port: int, log_dir: Path | None = None)
     )  # fmt: skip
 
 
-def _serve(args: argparse.Namespace) -> None:
-    running = servers(args.bot, args.port, args.actions_port)
-    with _rasa._stop_on_signals(), running:  # type: ignore[attr-defined]
-        waited = running.wait_ready(args.timeout)  # type: ignore[attr-defined]
-        print(f"{args.bot} ready in {waited:.0f} s: {running.url}", flush=True)  # type: ignore[attr-defined]
-        with contextlib.suppress(KeyboardInterrupt):
-            while all(p.poll() is None for p in running._processes):  # type: ignore[attr-defined]
-                time.sleep(1)
-
-
 def _status() -> None:
     print(f"shared data: {shared_data()} ({'present' if shared_data().is_dir() else 'missing'})")
     print(f"python 3.7:  {find_python37() or 'not found'}")
@@ -245,23 +235,19 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("bot", choices=list(BOTS))
     serve.add_argument("--port", type=int, default=5005)
     serve.add_argument("--actions-port", type=int, default=5055)
-    serve.add_argument("--timeout", type=float, default=300.0, help="seconds to get ready")
+    serve.add_argument("--timeout", type=float, default=600.0, help="seconds to get ready")
     commands.add_parser("status")
     args = parser.parse_args(argv)
-    try:
-        if args.command == "setup":
-            setup_venv(args.timeout)
-        elif args.command == "train":
-            for bot in BOTS if args.bot == "all" else [args.bot]:
-                train(bot, args.timeout)
-        elif args.command == "serve":
-            _serve(args)
-        else:
-            _status()
-    except RasaSetupError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    return 0
+    bots = list(BOTS) if getattr(args, "bot", None) == "all" else [getattr(args, "bot", "")]
+    actions: dict[str, Callable[[], object]] = {
+        "setup": lambda: setup_venv(args.timeout),
+        "train": lambda: [train(bot, args.timeout) for bot in bots],
+        "serve": lambda: _rasa.serve_until_stopped(
+            servers(args.bot, args.port, args.actions_port), args.timeout, args.bot
+        ),
+        "status": _status,
+    }
+    return int(_rasa.exit_code(actions[args.command]))
 
 
 if __name__ == "__main__":

@@ -306,14 +306,25 @@ def _stop_on_signals() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _serve(args: argparse.Namespace) -> None:
-    servers = RasaServers(args.port, args.actions_port)
+def serve_until_stopped(servers: RasaServers, timeout: float, name: str = "pizzeria") -> None:
+    """Start ``servers``, wait up to ``timeout`` seconds for them, then keep them up until
+    Ctrl-C, SIGTERM or a server's exit; both are stopped on the way out."""
     with _stop_on_signals(), servers:
-        waited = servers.wait_ready(args.timeout)
-        print(f"ready in {waited:.0f} s: {servers.url}", flush=True)
+        waited = servers.wait_ready(timeout)
+        print(f"{name} ready in {waited:.0f} s: {servers.url}", flush=True)
         with contextlib.suppress(KeyboardInterrupt):
             while all(p.poll() is None for p in servers._processes):
                 time.sleep(1)
+
+
+def exit_code(action: Callable[[], object]) -> int:
+    """Run a command's ``action``: 0, or 1 with the message of a ``RasaSetupError``."""
+    try:
+        action()
+    except RasaSetupError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def _status() -> None:
@@ -337,19 +348,15 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--timeout", type=float, default=180.0, help="seconds to get ready")
     commands.add_parser("status")
     args = parser.parse_args(argv)
-    try:
-        if args.command == "setup":
-            setup_venv(args.timeout)
-        elif args.command == "train":
-            train(args.timeout)
-        elif args.command == "serve":
-            _serve(args)
-        else:
-            _status()
-    except RasaSetupError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    return 0
+    actions: dict[str, Callable[[], object]] = {
+        "setup": lambda: setup_venv(args.timeout),
+        "train": lambda: train(args.timeout),
+        "serve": lambda: serve_until_stopped(
+            RasaServers(args.port, args.actions_port), args.timeout
+        ),
+        "status": _status,
+    }
+    return exit_code(actions[args.command])
 
 
 if __name__ == "__main__":
