@@ -103,7 +103,7 @@ _MONTHS = (
 )
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _DATE = re.compile(
-    r"\b\d{4}-\d{1,2}-\d{1,2}\b|(?<![\d/.])\d{1,2}[/.]\d{1,2}[/.]\d{2,4}(?![\d/.])"
+    r"\b\d{4}-\d{1,2}-\d{1,2}\b|(?<![\d/.-])\d{1,2}(?P<sep>[/.-])\d{1,2}(?P=sep)\d{2,4}(?![\d/.-])"
     rf"|\b(?:(?:{'|'.join(_WEEKDAYS)}),?\s+)?(?:(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?"
     rf"(?:{_MONTHS})\b\.?|(?:{_MONTHS})\.?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\b)(?:,?\s+\d{{4}})?",
     re.I,

@@ -392,7 +392,7 @@ def test_generated_profiles_run_in_simulate(tmp_path: Path) -> None:
     said = [t.text for t in first.turns if t.role == "user"]
     assert said[0] == "I want to order a pizza"
     assert "small" in said  # the size question answered with the variable
-    assert "pizza type margherita" in said  # the goal left for the bot to ask about
+    assert any("pizza type margherita" in s.lower() for s in said)  # the goal left for the bot
     assert first.outputs["price"].value == "14.50 USD" and first.outputs["price"].type == "money"
     assert first.outputs["order_id"].value == "ZX81Q"
     assert all(not r.errors for r in records.values())

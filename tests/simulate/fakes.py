@@ -52,6 +52,8 @@ class FakeConnector:
 def pizza_bot(text: str, turn: int) -> Reply:
     """A tiny pizzeria: asks the size, then a drink, then confirms with a price and id."""
     low = text.lower()
+    if re.search(r"\b(how much|cost|price)\b", low):
+        return Reply(messages=["A medium pizza with a drink costs 12.50$."])
     if "pizza" in low and not re.search(r"\b(small|medium|large)\b", low):
         return Reply(
             messages=["Which size would you like? The options are small, medium or large."]

@@ -103,7 +103,7 @@ async def test_vague_answers_then_precise_and_a_repeated_question() -> None:
         variables={"size": "large"},
         alternatives={"size": ["small", "medium", "large"]},
         fallback="Sorry, I didn't get that.",
-        stop=StopCondition("steps", steps=6),
+        stop=StopCondition("steps", steps=7),
         behaviours=("vague_answers", "repeat_question"),
     )
     connector = FakeConnector(priced_pizza_bot)
@@ -113,10 +113,11 @@ async def test_vague_answers_then_precise_and_a_repeated_question() -> None:
     assert users[1] in ("Not sure, something normal I guess.", "Whatever you think is best.",
                         "Hmm, the usual?")  # fmt: skip
     assert users[2] == "large"  # the chatbot did not understand: now the value
-    assert users[3] == "how much is it"
-    assert users[4] in ("Sorry, again: how much is it", "I asked: how much is it",
-                        "Once more: how much is it")  # fmt: skip
-    assert len(users) == 5 and record.ended_by_user
+    assert users[3] == "How much is it?"
+    assert users[4] in ("Sorry, again: How much is it?", "I asked: How much is it?",
+                        "Once more: How much is it?")  # fmt: skip
+    assert users[5] == "Thank you, goodbye!"
+    assert len(users) == 6 and record.ended_by_user
 
 
 def test_a_persona_alone_offline_and_behaviours_it_cannot_show(tmp_path: Path) -> None:

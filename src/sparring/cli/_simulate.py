@@ -76,6 +76,13 @@ def simulate_command(
     probe: Annotated[
         bool, typer.Option("--probe/--no-probe", help="Check the chatbot answers before starting.")
     ] = True,
+    template_check: Annotated[
+        bool,
+        typer.Option(
+            "--template-check/--no-template-check",
+            help="Record replies showing an unfilled slot ('Thanks None!'; code 1004).",
+        ),
+    ] = True,
 ) -> None:
     """Simulate users from PROFILES (and/or --persona files) against the chatbot under test.
 
@@ -118,6 +125,7 @@ def simulate_command(
                     repeat=repeat,
                     probe=probe,
                     max_failure_share=max_failure_share,
+                    template_check=template_check,
                 )
                 result = simulate_job(
                     settings,

@@ -30,7 +30,8 @@ with failure 500 (``no_response``)."""
 
 
 class ErrorCode(IntEnum):
-    """Generic failure codes, SENSEI's numbers and names (plus 1002, ours)."""
+    """Generic failure codes, SENSEI's numbers and names (plus 1002, 1003 and 1004, ours:
+    1004 is a reply showing an unfilled slot, which does not end the conversation)."""
 
     NO_RESPONSE = 500
     TIMEOUT = 504
@@ -38,6 +39,7 @@ class ErrorCode(IntEnum):
     GOAL_NOT_COMPLETED = 1001
     REPEATED_REPLY = 1002
     SIMULATOR_ERROR = 1003
+    TEMPLATE_LEAK = 1004
     EXCEEDED_MAX_COST = 2000
     EXCEEDED_CONVERSATION_COST = 2001
 
@@ -54,6 +56,7 @@ _RULE_NAMES = {
     ErrorCode.GOAL_NOT_COMPLETED: "goal_not_completed",
     ErrorCode.REPEATED_REPLY: "repeated_reply",
     ErrorCode.SIMULATOR_ERROR: "simulator_error",
+    ErrorCode.TEMPLATE_LEAK: "template_leak",
     ErrorCode.EXCEEDED_MAX_COST: "max_cost_exceeded",
     ErrorCode.EXCEEDED_CONVERSATION_COST: "max_individual_cost_exceeded",
 }
@@ -154,7 +157,10 @@ class ConversationError(BaseModel):
 
 
 class Turn(BaseModel):
-    """One utterance. ``latency`` (seconds) is set on assistant turns only."""
+    """One utterance. ``latency`` (seconds) is set on assistant turns only;
+    ``dialogue_act`` on chatbot turns of simulated conversations (the act's name, see
+    ``sparring.dialogue_acts``: ``request``, ``yes_no_question``, ``offer``,
+    ``confirmation``, ``inform``, ``fallback``, ``closing``)."""
 
     role: Literal["user", "assistant"]
     text: str
@@ -162,6 +168,7 @@ class Turn(BaseModel):
     buttons: list[Button] = Field(default_factory=list)
     timestamp: datetime | None = None
     latency: float | None = None
+    dialogue_act: str | None = None
 
     @property
     def text_without_buttons(self) -> str:

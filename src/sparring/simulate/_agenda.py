@@ -2,10 +2,26 @@
 
 After Schatzmann et al., "Agenda-Based User Simulation for Bootstrapping a POMDP Dialogue
 System" (NAACL 2007): the user's goals form a stack-like agenda. Each turn the simulator
-first reacts to the chatbot — it answers a question about one of its goal variables or
-picks the offered option that matches its goal — and otherwise pops the next agenda item
-(``single question``) or all of them (``all questions``). No model is needed; with a seed,
-the same conversation is produced every time.
+reads the chatbot's dialogue act (``sparring.dialogue_acts``) and reacts as a person
+would:
+
+- a **request** or an **offer** about one of its goal variables (matched tolerant of
+  inflection, ``_matching``): the value in a natural phrase, or the offered option that
+  names it, typed as the chatbot wrote it (buttons pressed only with ``press_buttons``);
+  a request for something the profile's ``context`` states ("your name is John Doe"):
+  that fact;
+- a **yes/no question** or a **confirmation request**: the profile's context directives
+  first ("if asked for more toppings, reply 'No'", ``_directives``); "No, I asked for a
+  medium" where the chatbot states another value than the user's; "Yes" to what the goals
+  want, the next goal to "anything else?", and "No, thanks." to extras nobody asked for;
+- otherwise the next goal of the agenda, said naturally (``_phrasing``: scaffolding such
+  as "First," or ", after ordering the toppings" dropped, seeded phrasings, interaction
+  styles applied after).
+
+Goals are tracked by evidence with a fallback counter each (``_goals``); a goal the
+chatbot does not understand ``GIVE_UP`` times is recorded as failed with its reason and the
+user moves on. When every goal is met the user says goodbye once and ends the
+conversation. With a seed, the same conversation is produced every time.
 
 A persona's agenda behaviours (``spec.behaviours``, see ``_persona_plan``) make the user
 harder to serve: ``vague_answers`` answers the first question about each goal variable
@@ -14,30 +30,45 @@ again, once, after the chatbot answered it; ``change_goal`` changes one variable
 given to another of its options, once, when the chatbot is not asking anything — the new
 value is what the user wants from then on (``changed_variables``, which the runner puts on
 the record).
+
+``disabled`` switches abilities off for the ablation benchmark
+(``benchmarks/bench_offline_user.py``): ``phrasing`` (goals sent as written), ``directives``
+(context ignored; every yes/no question answered "Yes"), ``acts`` (no dialogue acts: a
+question is any reply with a question cue) and ``evidence`` (a goal is met by any reply
+that is not the fallback).
 """
 
 from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any
 
-from sparring.connectors import Button, Reply
+from sparring.connectors import Reply
+from sparring.dialogue_acts import DialogueAct, classify_dialogue_act, offered_options
 from sparring.simulate._base import Exchange
+from sparring.simulate._directives import read_context
+from sparring.simulate._goals import GIVE_UP, MAX_GOAL_TURNS, Goal
+from sparring.simulate._matching import (
+    any_mentioned,
+    best_option,
+    overlap,
+    value_kind_of,
+    values_mentioned,
+)
+from sparring.simulate._phrasing import goal_utterances, rephrasings
 from sparring.simulate._spec import ConversationSpec, render_value
 from sparring.simulate._styles import apply_style, change_your_mind, needs_model
 
+ABILITIES = frozenset({"phrasing", "directives", "acts", "evidence"})
+"""Abilities ``disabled`` may name (see the module docstring)."""
+_TEMPLATE_VARIABLE = re.compile(r"\{\{\s*(\w+)\s*\}\}")
 _QUESTION_CUES = re.compile(
-    r"\?|\b(which|what|how many|how much|would you like|do you want|please (?:choose|select|"
-    r"tell|provide|specify|enter)|could you|can you tell|let me know|options? (?:are|is)|"
-    r"choose|select)\b",
+    r"\?|\b(?:which|what|how many|how much|please (?:choose|select|tell|provide|specify|"
+    r"enter)|choose|select)\b",
     re.IGNORECASE,
 )
-_REPHRASE = ("Sorry, I meant: {u}", "Let me say it another way: {u}", "What I want is: {u}")
-_TEMPLATE_VARIABLE = re.compile(r"\{\{\s*(\w+)\s*\}\}")
-_GIVE_UP = 3
-"""Fallbacks in a row after which the simulator changes topic (the SENSEI paper, §4)."""
 _VAGUE = ("Not sure, something normal I guess.", "Whatever you think is best.", "Hmm, the usual?")
 _AGAIN = ("Sorry, again: {u}", "I asked: {u}", "Once more: {u}")
 _CHANGES = (
@@ -45,6 +76,16 @@ _CHANGES = (
     "Wait, I'd rather have {value} as the {name}.",
     "Change of plan: make the {name} {value}, please.",
 )
+_VALUE_AGAIN = ("{v}", "{v}, please.", "I'd like {v}.", "It's {v}.")
+_GOODBYE = "Thank you, goodbye!"
+_ASKS_FOR = {
+    "time": re.compile(r"\b(?:what|which) (?:time|hour)\b|\bat what time\b|\bwhen\b", re.I),
+    "date": re.compile(r"\b(?:what|which) (?:day|date)\b|\bwhen\b", re.I),
+}
+"""Questions that ask for a time or a date, whatever the variable is called."""
+_CONFIRMING = frozenset({DialogueAct.CONFIRMATION, DialogueAct.CLOSING, DialogueAct.INFORM})
+_ASKING = frozenset({DialogueAct.REQUEST, DialogueAct.OFFER})
+_YES, _NO = "Yes, please.", "No, thanks."
 
 
 class AgendaSimulator:
@@ -53,24 +94,31 @@ class AgendaSimulator:
     Styles applied by deterministic text transforms: ``make spelling mistakes``,
     ``long phrases``, ``short phrases``, ``change your mind``; ``single question``,
     ``all questions`` and ``default`` shape the agenda. Styles that need a model (e.g.
-    ``change language``) are recorded in ``notes`` and not applied.
+    ``change language``) are recorded in ``notes`` and not applied. Raises ``ValueError``
+    for an unknown name in ``disabled``.
     """
 
-    def __init__(self, spec: ConversationSpec, rng: random.Random | None = None) -> None:
+    def __init__(self, spec: ConversationSpec, rng: random.Random | None = None, *,
+                 press_buttons: bool = False, disabled: Iterable[str] = ()) -> None:  # fmt: skip
         self.spec = spec
         self.rng = rng or random.Random(spec.seed)
+        self.disabled = frozenset(disabled)
+        if self.disabled - ABILITIES:
+            raise ValueError(f"unknown abilities: {sorted(self.disabled - ABILITIES)}")
+        self.press_buttons = press_buttons
         self.notes: list[str] = []
-        self.agenda: list[str] = list(spec.goals)
-        self._goal_variables = {
-            goal: set(_TEMPLATE_VARIABLE.findall(template))
-            for goal, template in zip(spec.goals, spec.goal_templates, strict=False)
-        }
+        templates = dict(zip(spec.goals, spec.goal_templates, strict=False))
+        self.goals = [self._goal(g, templates.get(g, g)) for g in spec.goals]
+        self.context = read_context(spec.context if "directives" not in self.disabled else ())
         self.answered: set[str] = set()
         self._last_utterance: str | None = None
+        self._last_value: str | None = None
+        self._value_tries = 0
         self._mind_changed = False
+        self._corrected: set[str] = set()
+        self._goodbye = False
         styles = spec.style_names()
         self.all_at_once = "all questions" in styles
-        # typos last: shortening must still recognise the words it removes
         transforms = ("long phrases", "short phrases", "make spelling mistakes")
         self.text_styles: list[str] = [s for s in transforms if s in styles]
         self.change_mind = "change your mind" in styles
@@ -84,14 +132,38 @@ class AgendaSimulator:
         self.behaviours = set(spec.behaviours)
         self._vague_asked: set[str] = set()
         self._vague_pending: str | None = None
-        self._last_item: str | None = None
         self._repeated = False
         for behaviour in sorted(self.behaviours & {"change_goal", "vague_answers"}):
             if not spec.variables:
                 self.notes.append(f"behaviour '{behaviour}' needs a goal variable; not applied")
 
+    def _goal(self, text: str, template: str) -> Goal:
+        names = frozenset(_TEMPLATE_VARIABLE.findall(template)) & set(self.spec.variables)
+        said = [text] if "phrasing" in self.disabled else goal_utterances(text)
+        first = self.rng.randrange(len(said))
+        said = said[first:] + said[:first]
+        if len(said) == 1:
+            said += rephrasings(said[0])
+        return Goal(text, names, said)
+
+    # --- the turn ---------------------------------------------------------------------
+
     def goals_left(self) -> int:
-        return len(self.agenda)
+        return sum(1 for g in self.goals if g.status != "done")
+
+    def goal_failures(self) -> dict[str, str]:
+        """Each goal not met and why (for ``goal_not_completed``)."""
+        return {g.text: g.why_not() for g in self.goals if g.status != "done"}
+
+    def dialogue_act(self, reply: Reply, fallback: bool) -> DialogueAct:
+        """The act of ``reply`` as this simulator reads it (``acts`` disabled: cue words)."""
+        if "acts" in self.disabled:
+            if fallback:
+                return DialogueAct.FALLBACK
+            question = _QUESTION_CUES.search(reply.text) or reply.buttons
+            return DialogueAct.REQUEST if question else DialogueAct.INFORM
+        return classify_dialogue_act(reply.text, [b.text for b in reply.buttons],
+                                     fallback=fallback)  # fmt: skip
 
     async def next_utterance(self, exchange: Exchange) -> str | None:
         vague = self._vague_pending
@@ -101,45 +173,256 @@ class AgendaSimulator:
         if utterance is None:
             return None
         self._last_utterance = utterance
+        active = self._active()
+        if active is not None:
+            active.turns += 1
         for style in self.text_styles:
             utterance = apply_style(style, utterance, self.rng, protected=self._protected)
         return utterance
 
     def _choose(self, exchange: Exchange) -> str | None:
         reply = exchange.reply
-        if exchange.fallback and self._vague_pending is not None:
-            return self._give(self._vague_pending)  # not understood: now precisely
-        if exchange.fallback and self._last_utterance is not None:
-            if exchange.fallbacks_in_a_row < _GIVE_UP:
-                template = _REPHRASE[(exchange.fallbacks_in_a_row - 1) % len(_REPHRASE)]
-                return template.format(u=self._last_utterance)
-            self.notes.append(f"changed topic after {_GIVE_UP} fallbacks in a row")
-        elif reply is not None:
-            answer = self._answer(reply) or self._repeat() or self._change_goal()
-            if answer is not None:
-                return answer
-        return self._next_agenda_item()
+        if reply is None:
+            return self._next_goal()
+        act, asked = self.observe(exchange)
+        if act is DialogueAct.FALLBACK:
+            return self._after_fallback()
+        self._last_value, self._value_tries = None, 0
+        answer = self._react(act, reply, asked)
+        if answer is not None:
+            return answer
+        return self._repeat() or self._change_goal() or self._next_goal()
 
-    def _next_agenda_item(self) -> str | None:
-        # A goal whose every value the chatbot already asked for and got is satisfied.
-        self.agenda = [g for g in self.agenda if not self._already_given(g)]
-        if not self.agenda:
+    def observe(self, exchange: Exchange) -> tuple[DialogueAct, str | None]:
+        """Read the chatbot's last reply: its act and the variable it asks for, and the
+        evidence it gives for the active goal (the runner calls this for the last reply of
+        a conversation cut by its turn limit)."""
+        reply = exchange.reply
+        if reply is None:
+            return DialogueAct.INFORM, None
+        act = exchange.act if "acts" not in self.disabled else None
+        act = act or self.dialogue_act(reply, exchange.fallback)
+        asked = self._asked_variable(reply) if act in _ASKING else None
+        self._settle()
+        active = self._active()
+        if active is None:
+            return act, asked
+        if "evidence" in self.disabled:
+            if act is not DialogueAct.FALLBACK:
+                active.status = "done"
+            return act, asked
+        active.observe(act, reply.text, self.values, asked)
+        if active.status == "active" and active.turns >= MAX_GOAL_TURNS:
+            active.fail(f"no evidence in the chatbot's replies after {active.turns} turns")
+            self.notes.append(f"moved on from goal {active.text!r}: {active.reason}")
+        return act, asked
+
+    def _after_fallback(self) -> str | None:
+        if self._vague_pending is not None:
+            return self._give(self._vague_pending)  # not understood: now precisely
+        if self._last_value is not None and self._value_tries < len(_VALUE_AGAIN) - 1:
+            self._value_tries += 1
+            return _VALUE_AGAIN[self._value_tries].format(v=self._last_value)
+        active = self._active()
+        if active is None:
+            return self._next_goal()
+        active.fallbacks += 1
+        if active.fallbacks >= GIVE_UP:
+            active.fail(f"the chatbot did not understand it {active.fallbacks} times")
+            self.notes.append(f"moved on from goal {active.text!r} after {GIVE_UP} fallbacks")
+            return self._next_goal()
+        active.phrasing += 1
+        return active.utterances[active.phrasing % len(active.utterances)]
+
+    def _active(self) -> Goal | None:
+        return next((g for g in self.goals if g.status == "active"), None)
+
+    def _next_goal(self) -> str | None:
+        active = self._active()
+        if active is not None:
+            active.status = "done" if "evidence" in self.disabled else active.status
+            if active.status == "active":
+                return active.utterances[active.phrasing % len(active.utterances)]
+        self._settle()
+        pending = [g for g in self.goals if g.status == "pending"]
+        if not pending:
+            return self._goodbye_once()
+        chosen = pending if self.all_at_once else pending[:1]
+        for goal in chosen:
+            self._start(goal)
+        if len(chosen) > 1:
+            for goal in chosen[1:]:
+                goal.status = "done"  # said at once; the chatbot's replies judge the first
+            return " ".join(g.utterances[0] for g in chosen)
+        return chosen[0].utterances[0]
+
+    def _settle(self) -> None:
+        """Goals whose every value the chatbot asked for and took are met (their values
+        need not be said again)."""
+        for goal in self.goals:
+            open_ = goal.status in ("pending", "active")
+            if open_ and goal.variables and goal.variables <= self.answered:
+                goal.given |= goal.variables
+                goal.status = "done"
+                goal.evidence = "its values were taken when the chatbot asked for them"
+
+    def _activate(self, goal: Goal) -> str:
+        """Make ``goal`` the active one and return its first phrasing; the goal active so
+        far is met if all its values were given (the chatbot moved on), else pending."""
+        active = self._active()
+        if active is not None:
+            moved_on = active.variables <= active.given
+            active.status = "done" if moved_on else "pending"
+        self._start(goal)
+        return goal.utterances[0]
+
+    def _start(self, goal: Goal) -> None:
+        """``goal`` becomes active; the values its utterance says count as given."""
+        goal.status = "active"
+        goal.given |= {v for v in goal.variables if values_mentioned(self.values[v], goal.text)}
+
+    def _goodbye_once(self) -> str | None:
+        if self._goodbye or "evidence" in self.disabled:
             return None
-        if self.all_at_once:
-            items, self.agenda = self.agenda, []
-            self._last_item = " ".join(_sentence(i) for i in items)
-        else:
-            self._last_item = self.agenda.pop(0)
-        return self._last_item
+        self._goodbye = True
+        return _GOODBYE
+
+    # --- reactions to the chatbot's act -------------------------------------------------
+
+    def _react(self, act: DialogueAct, reply: Reply, asked: str | None) -> str | None:
+        text = reply.text
+        directed = self.context.answer_for(_last_question(text))
+        if act in {DialogueAct.YES_NO_QUESTION, DialogueAct.CONFIRMATION} and directed:
+            return directed
+        correction = self._correction(text, act) if act is not DialogueAct.REQUEST else None
+        if correction is not None:
+            return correction
+        if act in {DialogueAct.REQUEST, DialogueAct.OFFER}:
+            return self._answer(reply, asked) or (directed if act is DialogueAct.OFFER else None)
+        if act is DialogueAct.CONFIRMATION:
+            return "Yes, that's right."
+        if act is DialogueAct.YES_NO_QUESTION:
+            return self._yes_no(text)
+        return None
+
+    def _answer(self, reply: Reply, asked: str | None) -> str | None:
+        """The value the chatbot asks for: a goal variable (its offered option if any), or a
+        fact of the context; ``None`` when it asks for nothing the user knows."""
+        options = offered_options(reply.text, [b.text for b in reply.buttons])
+        if asked is None:
+            fact = self.context.fact_for(_last_question(reply.text))
+            if fact is not None:
+                return fact.value
+            return None
+        if "vague_answers" in self.behaviours and asked not in self._vague_asked:
+            self._vague_asked.add(asked)
+            self._vague_pending = asked
+            return self.rng.choice(_VAGUE)
+        option = best_option(self.values[asked], options) if options else None
+        if option is not None and self.press_buttons:
+            self.answered.add(asked)
+            self._mark_given(asked)
+            return _press(reply, option)
+        return self._give(asked, option)
+
+    def _give(self, name: str, said_as: str | None = None) -> str:
+        """The value of variable ``name`` (``change your mind``: after another one)."""
+        self.answered.add(name)
+        self._mark_given(name)
+        value = said_as or render_value(self.values[name])
+        self._last_value = value
+        if self.change_mind and not self._mind_changed:
+            other = self._alternative(name)
+            if other is not None:
+                self._mind_changed = True
+                return change_your_mind(value, value, other, self.rng)
+        return value
+
+    def _mark_given(self, name: str) -> None:
+        for goal in self.goals:
+            if name in goal.variables:
+                goal.given.add(name)
+
+    def _yes_no(self, text: str) -> str:
+        """Yes to what the goals want, the next goal to "anything else?", else no."""
+        if "directives" in self.disabled:
+            return _YES
+        question = _last_question(text)
+        pending = [g for g in self.goals if g.status == "pending"]
+        for goal in pending:
+            if overlap(question, goal.text) >= 0.5 or any_mentioned(
+                [self.values.get(v) for v in goal.variables], question
+            ):
+                return "Yes. " + self._activate(goal)
+        if re.search(r"\b(?:anything|something) (?:else|more)\b", question, re.I) and pending:
+            return "Yes. " + self._activate(pending[0])
+        wanted = [render_value(v) for v in self.values.values() if v is not None]
+        if any_mentioned(wanted, question) or any(overlap(question, g.text) >= 0.5
+                                                  for g in self.goals):  # fmt: skip
+            return _YES
+        return _NO
+
+    def _correction(self, text: str, act: DialogueAct) -> str | None:
+        """ "No, I asked for X" (once per variable) when the chatbot states another option
+        of a variable the user gave and not the user's value, or confirms a goal with
+        another of its values but without this one ("… for tomorrow at 10:00 for None")."""
+        given = set(self.answered).union(*(g.given for g in self.goals))
+        for name in sorted(given - self._corrected):
+            value = self.values.get(name)
+            if value is None or values_mentioned(value, text):
+                continue
+            others = [render_value(o) for o in self._others(name)]
+            wrong = len(any_mentioned(others, text)) == 1
+            if wrong or (act in _CONFIRMING and self._confirms_goal_of(name, text)):
+                self._corrected.add(name)
+                return f"No, I asked for {render_value(value)}"
+        return None
+
+    def _confirms_goal_of(self, name: str, text: str) -> bool:
+        """Whether ``text`` states another value of a goal that carries ``name``."""
+        return any(
+            values_mentioned(self.values[other], text)
+            for goal in self.goals
+            if name in goal.variables
+            for other in goal.variables - {name}
+            if self.values.get(other) is not None
+        )
+
+    def _asked_variable(self, reply: Reply) -> str | None:
+        """The variable the reply asks about: named (inflection-tolerant), or two of its
+        options offered, or an offered option naming its value; one not given yet first,
+        else one asked again."""
+        question = _last_question(reply.text)
+        options = offered_options(reply.text, [b.text for b in reply.buttons])
+        scores: list[tuple[float, bool, str]] = []
+        for name, value in self.values.items():
+            if value is None:
+                continue
+            score = overlap(name.replace("_", " "), question) * 2
+            known = [render_value(v) for v in self.spec.alternatives.get(name, [])]
+            score += min(len(any_mentioned(known, " ; ".join(options) or question)), 3)
+            if options and best_option(value, options) is not None:
+                score += 2
+            kind = value_kind_of(value) if not isinstance(value, list | tuple) else None
+            if kind is not None and _ASKS_FOR[kind].search(question):
+                score += 1.5
+            if score > 0.9:
+                scores.append((score, name not in self.answered, name))
+        if not scores:
+            return None
+        return max(scores, key=lambda s: (s[1], s[0]))[2]
+
+    # --- persona behaviours -------------------------------------------------------------
 
     def _repeat(self) -> str | None:
         """``repeat_question``: the goal just answered, asked again (once)."""
         if "repeat_question" not in self.behaviours or self._repeated:
             return None
-        if self._last_item is None or self._last_utterance != self._last_item:
+        done = [g for g in self.goals if g.status == "done"]
+        if not done or self._last_utterance not in done[-1].utterances:
             return None
         self._repeated = True
-        return self.rng.choice(_AGAIN).format(u=self._last_item)
+        return self.rng.choice(_AGAIN).format(u=self._last_utterance)
 
     def _change_goal(self) -> str | None:
         """``change_goal``: a variable already given changes to another option (once)."""
@@ -161,69 +444,6 @@ class AgendaSimulator:
         label = name.replace("_", " ")
         return self.rng.choice(_CHANGES).format(name=label, value=value)
 
-    def _already_given(self, goal: str) -> bool:
-        names = self._goal_variables.get(goal, set())
-        return bool(names) and names <= self.answered
-
-    def _answer(self, reply: Reply) -> str | None:
-        """Answer the chatbot's question about a goal variable, if it asked one."""
-        text = " ".join(reply.messages)
-        clicked = self._matching_button(reply.buttons)
-        if clicked is not None:
-            self.answered.add(clicked[0])
-            button = clicked[1]
-            return button.link if button.link and button.link.startswith("/") else button.text
-        if not _QUESTION_CUES.search(text):
-            return None
-        name = self._asked_variable(text)
-        if name is None:
-            return None
-        if "vague_answers" in self.behaviours and name not in self._vague_asked:
-            self._vague_asked.add(name)
-            self._vague_pending = name
-            return self.rng.choice(_VAGUE)
-        return self._give(name)
-
-    def _give(self, name: str) -> str:
-        """The value of variable ``name`` (``change your mind``: after another one)."""
-        self.answered.add(name)
-        value = render_value(self.values[name])
-        if self.change_mind and not self._mind_changed:
-            other = self._alternative(name)
-            if other is not None:
-                self._mind_changed = True
-                return change_your_mind(value, value, other, self.rng)
-        return value
-
-    def _matching_button(self, buttons: Sequence[Button]) -> tuple[str, Button] | None:
-        """The offered button whose text or payload is one of the goal values, and its
-        variable."""
-        for button in buttons:
-            for name, value in self.values.items():
-                wanted = {_norm(v) for v in _flat_values({name: value})}
-                if _norm(button.text) in wanted or _norm(button.link or "") in wanted:
-                    return name, button
-        return None
-
-    def _asked_variable(self, text: str) -> str | None:
-        """The unanswered variable the text asks about: named, or ≥2 of its options listed."""
-        low = text.lower()
-        best: tuple[int, str] | None = None
-        for name, value in self.values.items():
-            if value is None or name in self.answered:
-                continue
-            score = 0
-            words = [w for w in re.split(r"[_\W]+", name.lower()) if len(w) > 2]
-            if any(re.search(rf"\b{re.escape(w)}", low) for w in words):
-                score += 2
-            options = [_norm(v) for v in self.spec.alternatives.get(name, [])]
-            listed = sum(1 for o in options if o and re.search(rf"\b{re.escape(o)}\b", low))
-            if listed >= 2:
-                score += listed
-            if score and (best is None or score > best[0]):
-                best = (score, name)
-        return best[1] if best else None
-
     def _alternative(self, name: str) -> str | None:
         others = self._others(name)
         return render_value(self.rng.choice(others)) if others else None
@@ -232,6 +452,21 @@ class AgendaSimulator:
         """The options of variable ``name`` other than the value the user wants now."""
         chosen = {_norm(v) for v in _flat_values({name: self.values[name]})}
         return [v for v in self.spec.alternatives.get(name, []) if _norm(v) not in chosen]
+
+
+def _press(reply: Reply, option: str) -> str:
+    """What pressing the button ``option`` sends: its payload when it is an intent."""
+    for button in reply.buttons:
+        if button.text == option and button.link and button.link.startswith("/"):
+            return button.link
+    return option
+
+
+def _last_question(text: str) -> str:
+    """The last sentence of ``text`` that asks something (else the whole text)."""
+    sentences = [s.strip() for s in re.split(r"(?<=[.?!])\s+|\n+", text) if s.strip()]
+    asking = [s for s in sentences if "?" in s]
+    return asking[-1] if asking else text
 
 
 def _flat_values(variables: dict[str, Any]) -> list[Any]:
@@ -246,8 +481,3 @@ def _flat_values(variables: dict[str, Any]) -> list[Any]:
 
 def _norm(value: Any) -> str:
     return re.sub(r"\s+", " ", str(value)).strip().lower()
-
-
-def _sentence(text: str) -> str:
-    text = text.strip()
-    return text if text[-1:] in ".?!" else text + "."

@@ -8,6 +8,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from sparring.connectors import Reply
 from sparring.conversations import Turn
+from sparring.dialogue_acts import DialogueAct
 
 
 @dataclass
@@ -16,13 +17,15 @@ class Exchange:
 
     ``reply`` is the chatbot's last reply (``None`` before the first user turn);
     ``turns`` the whole conversation so far; ``fallback`` is True when ``reply`` was
-    recognised as the chatbot's fallback; ``fallbacks_in_a_row`` counts them.
+    recognised as the chatbot's fallback; ``fallbacks_in_a_row`` counts them; ``act`` is
+    the dialogue act of ``reply`` (``sparring.dialogue_acts``) as the runner recorded it.
     """
 
     turns: Sequence[Turn]
     reply: Reply | None
     fallback: bool = False
     fallbacks_in_a_row: int = 0
+    act: DialogueAct | None = None
 
 
 class UserSimulator(Protocol):
@@ -46,3 +49,14 @@ class ChangesGoals(Protocol):
     user wants at the end; the runner puts them on the record's ``variables``."""
 
     changed_variables: dict[str, Any]
+
+
+@runtime_checkable
+class ExplainsGoals(Protocol):
+    """A user simulator that tracks its goals by evidence: ``goal_failures`` maps each goal
+    not met to why (``goal_not_completed`` names them); ``observe`` reads a reply the
+    simulator will not answer (the last one before the turn limit)."""
+
+    def goal_failures(self) -> dict[str, str]: ...
+
+    def observe(self, exchange: Exchange) -> Any: ...

@@ -75,7 +75,8 @@ class SimulateSettings(JobSettings):
     connector's ``timeout`` plus 5 s); ``repeat`` runs each planned conversation that
     many times with the same seed (ids ``<id>#<r>``); ``probe`` checks the chatbot
     answers before the first conversation; ``max_failure_share`` is the share of
-    conversations that may fail with chatbot failures before the run is unhealthy.
+    conversations that may fail with chatbot failures before the run is unhealthy;
+    ``template_check`` records a reply that shows an unfilled slot (code 1004).
     """
 
     job: ClassVar[str] = "simulate"
@@ -95,6 +96,7 @@ class SimulateSettings(JobSettings):
     repeat: int = Field(1, ge=1)
     probe: bool = True
     max_failure_share: float = Field(DEFAULT_MAX_CHATBOT_FAILURE_SHARE, ge=0, le=1)
+    template_check: bool = True
 
     @model_validator(mode="after")
     def _something_to_simulate(self) -> SimulateSettings:
@@ -119,7 +121,10 @@ class SimulateSettings(JobSettings):
             connector_timeout = getattr(config.params, "timeout", DEFAULT_CONNECTOR_TIMEOUT)
             timeout = float(connector_timeout) + REPLY_TIMEOUT_MARGIN
         return RunnerLimits(
-            max_turns=self.max_turns, repeat_limit=self.repeat_limit, reply_timeout=timeout
+            max_turns=self.max_turns,
+            repeat_limit=self.repeat_limit,
+            reply_timeout=timeout,
+            template_check=self.template_check,
         )
 
 

@@ -3,10 +3,11 @@
 Drives the turn loop, applies the stop condition, detects the generic failures with
 SENSEI's codes (500 no response, 504 timeout, 1000 loop limit, 1001 goals not completed,
 2000/2001 cost) plus ours (1002 the chatbot repeats the same reply, 1003 the user
-simulator failed), and extracts the output data at the end. It never raises for a failing
-chatbot: the failure is recorded on the conversation. Every record gets the reason its
-conversation ended (``FinishReason``, ChatChecker's names): the user or the chatbot
-(``Reply.ended``) ended it, the turn cap, or the failure that stopped it.
+simulator failed, 1004 a reply shows an unfilled slot such as "Thanks None!"), and
+extracts the output data at the end. It never raises for a failing chatbot: the failure
+is recorded on the conversation. Every record gets the reason its conversation ended
+(``FinishReason``, ChatChecker's names): the user or the chatbot (``Reply.ended``) ended
+it, the turn cap, or the failure that stopped it.
 """
 
 from __future__ import annotations
@@ -25,11 +26,13 @@ from sparring.conversations import (
     add_reply,
     record_failure,
 )
+from sparring.dialogue_acts import DialogueAct, classify_dialogue_act
 from sparring.errors import BudgetExceeded, ChatbotFailure, ModelError
 from sparring.llm import Meter, Model
-from sparring.simulate._base import ChangesGoals, Exchange, UserSimulator
+from sparring.simulate._base import ChangesGoals, Exchange, ExplainsGoals, UserSimulator
 from sparring.simulate._extract import extract_outputs_offline
 from sparring.simulate._extract_llm import extract_outputs_llm
+from sparring.simulate._leaks import template_leak
 from sparring.simulate._similarity import RepetitionTracker, is_fallback
 from sparring.simulate._spec import ConversationSpec
 
@@ -41,13 +44,16 @@ class RunnerLimits:
     ``max_turns``: hard cap on user turns for any goal style (code 1000);
     ``repeat_limit``: identical chatbot replies in a row that end it (code 1002, 0 = off);
     ``reply_timeout``: seconds to wait for one reply on top of the connector's own timeout;
-    ``fallback_threshold``: similarity (0..1) above which a reply counts as the fallback.
+    ``fallback_threshold``: similarity (0..1) above which a reply counts as the fallback;
+    ``template_check``: record the first reply that shows an unfilled slot (code 1004,
+    ``_leaks``).
     """
 
     max_turns: int = 40
     repeat_limit: int = 3
     reply_timeout: float = 60.0
     fallback_threshold: float = 0.8
+    template_check: bool = True
 
 
 def _now() -> datetime:
@@ -149,13 +155,16 @@ async def _turn_loop(
         dialogue.add_reply(reply)
     repeats = RepetitionTracker(limits.repeat_limit, 1.0) if limits.repeat_limit else None
     fallback, fallbacks, user_turns = False, 0, 0
+    act = _act(dialogue, reply, fallback=False) if reply is not None else None
     cap = _turn_cap(spec, limits)
     while True:
         if user_turns >= cap:
+            if isinstance(simulator, ExplainsGoals):
+                simulator.observe(Exchange(dialogue.record.turns, reply, fallback, fallbacks, act))
             _at_cap(spec, dialogue, limits, user_turns)
             dialogue.end(FinishReason.MAX_TURNS_REACHED)
             return
-        exchange = Exchange(dialogue.record.turns, reply, fallback, fallbacks)
+        exchange = Exchange(dialogue.record.turns, reply, fallback, fallbacks, act)
         utterance = await simulator.next_utterance(exchange)
         if utterance is None:
             dialogue.record.ended_by_user = True
@@ -175,14 +184,34 @@ async def _turn_loop(
                 FailureCause.EMPTY_REPLY,
             )
             return
+        if limits.template_check:
+            _check_leak(dialogue, reply)
         fallback = _is_fallback(spec, reply, limits)
         fallbacks = fallbacks + 1 if fallback else 0
+        act = _act(dialogue, reply, fallback=fallback)
         if repeats is not None and not fallback and repeats.observe(reply.text):
             dialogue.fail(
                 ErrorCode.REPEATED_REPLY,
                 f"the chatbot gave the same reply {limits.repeat_limit} times in a row",
             )
             return
+
+
+def _check_leak(dialogue: _Dialogue, reply: Reply) -> None:
+    """Record the first reply of the conversation that shows an unfilled slot (1004)."""
+    if any(e.code == ErrorCode.TEMPLATE_LEAK for e in dialogue.record.errors):
+        return
+    leak = template_leak(reply.text)
+    if leak is not None:
+        message = f"the chatbot's reply shows an unfilled slot {leak!r}: {reply.text[:160]!r}"
+        dialogue.fail(ErrorCode.TEMPLATE_LEAK, message)
+
+
+def _act(dialogue: _Dialogue, reply: Reply, *, fallback: bool) -> DialogueAct:
+    """The dialogue act of ``reply``, recorded on its turn (the last one recorded)."""
+    act = classify_dialogue_act(reply.text, [b.text for b in reply.buttons], fallback=fallback)
+    dialogue.record.turns[-1].dialogue_act = act.value
+    return act
 
 
 def _is_fallback(spec: ConversationSpec, reply: Reply, limits: RunnerLimits) -> bool:
@@ -246,7 +275,7 @@ async def _finish(
         ]
         left = simulator.goals_left() + len(missing)
         if left:
-            dialogue.fail(ErrorCode.GOAL_NOT_COMPLETED, f"{left} goals left to complete.")
+            dialogue.fail(ErrorCode.GOAL_NOT_COMPLETED, _left_message(simulator, missing, left))
     if isinstance(simulator, ChangesGoals) and simulator.changed_variables:
         record.variables.update(simulator.changed_variables)
     record.notes.extend(simulator.notes)
@@ -254,3 +283,14 @@ async def _finish(
     record.duration = round(time.perf_counter() - dialogue.clock, 6)
     if meter is not None:
         record.usage = {k: v.model_copy() for k, v in meter.usage.items()}
+
+
+def _left_message(simulator: UserSimulator, missing: list[str], left: int) -> str:
+    """``goal_not_completed``'s message: how many are left, then each goal and output
+    that is missing and why (where the simulator can tell)."""
+    parts: list[str] = []
+    if isinstance(simulator, ExplainsGoals):
+        parts += [f"goal {goal!r}: {why}" for goal, why in simulator.goal_failures().items()]
+    parts += [f"output '{name}': not found in the chatbot's replies" for name in missing]
+    head = f"{left} goals left to complete"
+    return f"{head}: " + "; ".join(parts) + "." if parts else head + "."

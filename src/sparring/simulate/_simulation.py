@@ -36,6 +36,8 @@ class SimulationOptions:
     concurrency: int = 4
     limits: RunnerLimits = field(default_factory=RunnerLimits)
     temperature: float | None = None
+    press_buttons: bool = False
+    """The agenda user presses a button that names its value instead of typing its text."""
 
 
 def make_simulator(
@@ -54,7 +56,7 @@ def make_simulator(
         if spec.persona is not None:
             return PersonaSimulator(spec, options.model, meter, rng, options.temperature)
         return LLMSimulator(spec, options.model, meter, rng, options.temperature)
-    return AgendaSimulator(spec, rng)
+    return AgendaSimulator(spec, rng, press_buttons=options.press_buttons)
 
 
 async def simulate(

@@ -1,0 +1,166 @@
+"""Dialogue acts of a chatbot turn, offline: what the chatbot is doing with its words.
+
+A small, documented rule method (no model, microseconds per turn) that the agenda user
+simulator reads to decide how to answer, and that is recorded on every chatbot turn of a
+conversation record (``Turn.dialogue_act``) so rules and the report can use it. The act
+set is a coarse cut of the ISO 24617-2 general-purpose functions and of the system acts
+of agenda-based user simulation (Schatzmann et al., NAACL 2007, §3: request, confirm,
+offer, inform, bye), plus the two a black-box tester needs (fallback, closing):
+
+- ``fallback``: the chatbot did not understand (the caller's fallback decision, or a
+  generic "did not understand / say that again" phrase);
+- ``confirmation``: it asks the user to confirm something it states ("…, is that right?");
+- ``offer``: it offers options (two or more buttons, or a question listing options:
+  "(Physical examination, Vaccination, …)", "small, medium or large?");
+- ``yes_no_question``: a polar question ("Would you like a drink?", "Anything else?");
+- ``request``: it asks for a value ("What is your name?", "Please tell me the date");
+- ``closing``: a farewell with no question ("See you then!", "Goodbye");
+- ``inform``: anything else (an answer, a statement).
+
+The decision looks at the last question-bearing sentence (chatbots answer, then ask), so
+"Your pizza is ready. Would you like a drink?" is a yes/no question. Measured with the
+agenda simulator's completion on the shared third-party bots (see
+``benchmarks/bench_offline_user.py``); its confusions are listed there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from enum import StrEnum
+
+__all__ = ["DialogueAct", "classify_dialogue_act", "offered_options"]
+
+
+class DialogueAct(StrEnum):
+    """The dialogue act of one chatbot turn (see the module docstring)."""
+
+    REQUEST = "request"
+    YES_NO_QUESTION = "yes_no_question"
+    OFFER = "offer"
+    CONFIRMATION = "confirmation"
+    INFORM = "inform"
+    FALLBACK = "fallback"
+    CLOSING = "closing"
+
+
+_SENTENCE = re.compile(r"(?<=[.?!])\s+|\n+")
+_FALLBACK_CUES = re.compile(
+    r"\b(?:did(?:n't| not) (?:understand|get|catch)|do(?:n't| not) understand|"
+    r"(?:say|repeat) (?:that|it) again|rephrase|not sure what you mean|couldn't understand|"
+    r"could not understand|i'm not sure i follow|didn't quite get)\b",
+    re.IGNORECASE,
+)
+_CONFIRM_CUES = re.compile(
+    r"\b(?:is (?:that|this|it|everything) (?:correct|right|ok(?:ay)?|fine)|"
+    r"(?:can|could) you confirm|do you (?:confirm|agree)|shall i (?:confirm|proceed|place|book)|"
+    r"should i (?:proceed|confirm|place|book)|(?:please )?confirm\b[^.?!]*\?|right\?$|"
+    r"correct\?$|am i right)",
+    re.IGNORECASE,
+)
+_POLAR_START = re.compile(
+    r"^(?:(?:ok(?:ay)?|great|perfect|sure|alright|so|and|also|thanks?|thank you)[,!.]?\s+)*"
+    r"(?:do|does|did|would|will|is|are|was|were|can|could|shall|should|have|has|may|"
+    r"want|need)\b",
+    re.IGNORECASE,
+)
+_ANYTHING_ELSE = re.compile(
+    r"\b(?:anything else|any other|something else|anything more|any more|more \w+\?|"
+    r"another (?:one|\w+)\?)",
+    re.IGNORECASE,
+)
+_REQUEST_IN_POLAR = re.compile(
+    r"^(?:could|can|would|will|may)\s+(?:you|i)\s+(?:please\s+)?(?:tell|give|provide|say|send|"
+    r"share|specify|enter|type|let me know|indicate|have|get|know|ask)\b",
+    re.IGNORECASE,
+)
+_REQUEST_CUES = re.compile(
+    r"^(?:please\s+)?(?:tell me|give me|provide|enter|type|specify|indicate|choose|select|"
+    r"pick|let me know|send me|i need (?:your|the|to know))\b|"
+    r"\b(?:what|which|when|where|who|how many|how much|what time|what day)\b",
+    re.IGNORECASE,
+)
+_CLOSING_CUES = re.compile(
+    r"\b(?:good ?bye|bye|see you|have a (?:nice|good|great|lovely) (?:day|evening|one)|"
+    r"take care|thanks? for (?:visiting|contacting|your (?:order|visit|time))|"
+    r"we'll contact you|we will contact you|talk (?:to you )?soon)\b",
+    re.IGNORECASE,
+)
+_PAREN_LIST = re.compile(r"\(([^()]*,[^()]*)\)")
+_LIST_AFTER = re.compile(
+    r"(?:options?\s+(?:are|is)|choose (?:between|from|among)|we (?:have|offer|sell)|"
+    r"available(?: \w+)? (?:are|is)|(?:pick|select) (?:one|from)|you can (?:choose|pick|have))"
+    r"\s*:?\s*([^.?!]+)",
+    re.IGNORECASE,
+)
+_OR_LIST = re.compile(r"([\w' -]+(?:,\s*[\w' -]+)*,?\s+or\s+[\w' -]+)\?", re.IGNORECASE)
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.+?)\s*$", re.MULTILINE)
+_SPLIT_LIST = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+
+
+def classify_dialogue_act(
+    text: str, buttons: Sequence[str] = (), *, fallback: bool = False
+) -> DialogueAct:
+    """The dialogue act of one chatbot turn: its ``text`` (messages joined by newlines) and
+    the texts of its ``buttons``; ``fallback`` is the caller's own fallback decision (e.g.
+    similarity to the profile's fallback phrase), which wins. Never raises."""
+    if fallback:
+        return DialogueAct.FALLBACK
+    sentences = [s.strip() for s in _SENTENCE.split(text) if s.strip()]
+    asking = [s for s in sentences if s.endswith("?") or _REQUEST_CUES.match(s)]
+    if _FALLBACK_CUES.search(text) and not buttons:
+        return DialogueAct.FALLBACK
+    if any(_CONFIRM_CUES.search(s) for s in asking):
+        return DialogueAct.CONFIRMATION
+    if len(buttons) >= 2 or (asking and len(offered_options(text)) >= 2):
+        return DialogueAct.OFFER
+    if asking:
+        return _question_act(asking[-1])
+    if _CLOSING_CUES.search(text):
+        return DialogueAct.CLOSING
+    if len(buttons) == 1:
+        return DialogueAct.OFFER
+    return DialogueAct.INFORM
+
+
+def _question_act(sentence: str) -> DialogueAct:
+    if _REQUEST_IN_POLAR.match(sentence):
+        return DialogueAct.REQUEST
+    if _POLAR_START.match(sentence) or _ANYTHING_ELSE.search(sentence):
+        return DialogueAct.YES_NO_QUESTION
+    return DialogueAct.REQUEST
+
+
+def offered_options(text: str, buttons: Sequence[str] = ()) -> list[str]:
+    """The options a chatbot turn offers, in order: its button texts, else a list in its
+    words — parenthesised ("(Vaccination, Dental cleaning)"), after "the options are",
+    "we have", "choose between", bulleted or numbered lines, or "A, B or C?". Empty when
+    it offers none; never raises."""
+    if buttons:
+        return [b.strip() for b in buttons if b.strip()]
+    bullets = _BULLET.findall(text)
+    if len(bullets) >= 2:
+        return [b.rstrip(".;,") for b in bullets]
+    for pattern in (_PAREN_LIST, _LIST_AFTER, _OR_LIST):
+        for match in pattern.finditer(text):
+            items = _items(match.group(1), trim_first=pattern is _OR_LIST)
+            if len(items) >= 2:
+                return items
+    return []
+
+
+def _items(listing: str, *, trim_first: bool = False) -> list[str]:
+    """The items of a written list; ``trim_first`` keeps of the first item only as many
+    trailing words as the last item has ("Do you want small, medium or large" → small)."""
+    commas = [p.strip() for p in listing.split(",") if p.strip()]
+    if len(commas) >= 3:  # "A and B, C, D or E": commas separate, "and"/"or" may be inside
+        parts = [re.sub(r"^(?:and|or)\s+", "", p, flags=re.IGNORECASE) for p in commas]
+    else:
+        parts = _SPLIT_LIST.split(listing)
+    parts = [p.strip(" .;:'\"") for p in parts]
+    parts = [p for p in parts if p]
+    if trim_first and len(parts) >= 2:
+        width = len(parts[-1].split())
+        parts[0] = " ".join(parts[0].split()[-width:])
+    items = [p for p in parts if len(p.split()) <= 5]
+    return items if len(items) == len(parts) else []

@@ -1,0 +1,45 @@
+"""The offline dialogue-act classifier on chatbot turns written the way third-party bots
+write them (the veterinary and pizza bots' phrasings, buttons, lists in parentheses)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sparring.dialogue_acts import DialogueAct, classify_dialogue_act, offered_options
+
+CASES = [
+    ("What kind of service do you need? (Physical examination, Vaccination, Dental health "
+     "and cleaning, Lab or diagnostic testing)", (), DialogueAct.OFFER),
+    ("Could you please tell me your name?", (), DialogueAct.REQUEST),
+    ("What date would you like?", (), DialogueAct.REQUEST),
+    ("Would you like any other toppings?", (), DialogueAct.YES_NO_QUESTION),
+    ("Your pizza is ready. Anything else?", (), DialogueAct.YES_NO_QUESTION),
+    ("Your order is a small pizza with ham. Is that correct?", (), DialogueAct.CONFIRMATION),
+    ("Ok, I have received your request for 08-07-2025 at 13:00. See you then!", (),
+     DialogueAct.CLOSING),
+    ("That is $3.00.", (), DialogueAct.INFORM),
+    ("I'm sorry, but I did not understand the last sentence, can you say that again?", (),
+     DialogueAct.FALLBACK),
+    ("Pick one", ("Small", "Large"), DialogueAct.OFFER),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "buttons", "act"), CASES)
+def test_acts_of_chatbot_turns(text: str, buttons: tuple[str, ...], act: DialogueAct) -> None:
+    assert classify_dialogue_act(text, buttons) is act
+
+
+def test_the_callers_fallback_decision_wins() -> None:
+    assert classify_dialogue_act("What size?", fallback=True) is DialogueAct.FALLBACK
+
+
+def test_offered_options_in_the_bots_words() -> None:
+    vet = "What kind of service? (Physical examination, Vaccination, Dental health and cleaning)"
+    assert offered_options(vet) == [
+        "Physical examination",
+        "Vaccination",
+        "Dental health and cleaning",
+    ]
+    assert offered_options("Do you want small, medium or large?") == ["small", "medium", "large"]
+    assert offered_options("We open at 9:00.") == []
+    assert offered_options("Choose", ["Photography", "Video"]) == ["Photography", "Video"]
