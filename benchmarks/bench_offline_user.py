@@ -47,7 +47,7 @@ from dateutil import parser as date_parser
 
 from sparring.connectors import create_connector, load_chatbot_config
 from sparring.conversations import ConversationRecord
-from sparring.simulate import AgendaSimulator, ConversationSpec, plan_run, run_conversation
+from sparring.simulate import AgendaSimulator, plan_run, run_conversation
 from sparring.simulate._agenda import ABILITIES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,7 +115,11 @@ def question_answered(reply: str | None, fallback: str, welcome: str) -> bool:
     if reply is None or not reply.strip():
         return False
     text = reply.strip()
-    return fallback[:30].lower() not in text.lower() and welcome[:25].lower() not in text.lower() and not text.endswith("?")
+    return (
+        fallback[:30].lower() not in text.lower()
+        and welcome[:25].lower() not in text.lower()
+        and not text.endswith("?")
+    )
 
 
 # --- tasks of one conversation ---------------------------------------------------------------
@@ -158,10 +162,13 @@ def sensei_tasks() -> tuple[int, int, list[str]]:
     lines = []
     for path in sorted(SENSEI_RUNS.glob("*/*/*.yml")):
         meta, _, body = list(yaml.safe_load_all(path.read_text()))
-        variables = {k: v for item in meta["ask_about"] if isinstance(item, dict) for k, v in item.items()}
+        variables = {
+            k: v for item in meta["ask_about"] if isinstance(item, dict) for k, v in item.items()
+        }
         goals = [g for g in meta["ask_about"] if isinstance(g, str)]
-        turns = [(("user" if k == "User" else "assistant"), str(v))
-                 for item in body["interaction"] for k, v in item.items() if k in ("User", "Assistant")]  # fmt: skip
+        roles = {"User": "user", "Assistant": "assistant"}
+        turns = [(roles[k], str(v)) for item in body["interaction"] for k, v in item.items()
+                 if k in roles]  # fmt: skip
         today = datetime.strptime(meta["serial"][:10], "%Y-%m-%d").date()
         profile = path.parent.parent.name
         fallback = "I'm sorry, but I did not understand the last sentence"
@@ -175,7 +182,9 @@ def sensei_tasks() -> tuple[int, int, list[str]]:
 
 
 def _helper() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("third_party_rasa", ROOT / "scripts/third_party_rasa.py")
+    spec = importlib.util.spec_from_file_location(
+        "third_party_rasa", ROOT / "scripts/third_party_rasa.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules["third_party_rasa"] = module
@@ -189,7 +198,9 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def run_bot(bot: str, url: str, disabled: Sequence[str], out: Path) -> list[ConversationRecord]:
+async def run_bot(
+    bot: str, url: str, disabled: Sequence[str], out: Path
+) -> list[ConversationRecord]:
     chatbot = out / "chatbot.yaml"
     chatbot.write_text(yaml.safe_dump({"connector": "rasa", "params": {"url": url, "timeout": 30}}))
     specs, _ = await plan_run(PROFILES[bot], seed=0)
@@ -239,7 +250,9 @@ def bench_bot(bot: str, url: str | None, ablation: bool, out: Path) -> dict[str,
             done, total = score(bot, records)
             errors = [(r.id, e.code, e.message) for r in records for e in r.errors]
             for record in records:
-                (folder / f"{record.id.replace('/', '__')}.json").write_text(record.model_dump_json(indent=1))
+                (folder / f"{record.id.replace('/', '__')}.json").write_text(
+                    record.model_dump_json(indent=1)
+                )
             results[name] = {"completed": done, "tasks": total, "errors": errors,
                              "seconds": round(time.perf_counter() - started, 1)}  # fmt: skip
             print(f"{bot:<11} {name:<20} tasks completed {done}/{total}  failures {len(errors)}")
