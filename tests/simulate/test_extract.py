@@ -327,9 +327,10 @@ def _agrees(type_: str, expected: Any, got: Any) -> bool:
 def test_offline_agrees_with_sensei_llm_on_the_pizza_conversations(shared_data: Path) -> None:
     """SENSEI's GPT-4o extraction is stored in each conversation's ``data_output``; the
     offline strategy, given the same profile outputs, agrees on price and order id in
-    36/36 conversations (13 of them "no value"). For the 15 Q&A strings it returns a span
-    or nothing: the 6 values it gives are SENSEI's exactly (after normalisation), the rest
-    are left empty with ``confidence="low"`` (measured: benchmarks/bench_extract.py)."""
+    36/36 conversations (13 of them "no value"). For the Q&A strings it returns a span, the
+    answer to a question that names the output, or nothing: every value it gives holds
+    SENSEI's (after normalisation), the rest are left empty with ``confidence="low"``
+    (measured: benchmarks/bench_extract.py)."""
     profiles = shared_data / "sensei/examples/profiles/pizza-order-evaluation/eval"
     agreement: dict[str, list[bool]] = {}
     given: list[tuple[Any, Any]] = []
@@ -357,7 +358,9 @@ def test_offline_agrees_with_sensei_llm_on_the_pizza_conversations(shared_data: 
     assert rates["price"] >= 0.97, rates
     assert rates["order_id"] >= 0.97, rates
     assert len(given) >= 6
-    exact = [normalize(str(theirs)) == normalize(str(got)) for theirs, got in given]
+    # a span is SENSEI's exactly; an answer to a question naming the output is the whole
+    # answer, which holds SENSEI's value (it sometimes trims a lead-in: "It depends on …")
+    exact = [normalize(str(theirs)) in normalize(str(got)) for theirs, got in given]
     assert all(exact), given
 
 

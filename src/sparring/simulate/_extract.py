@@ -28,10 +28,17 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from sparring.conversations import OutputValue, Turn
 from sparring.profiles import OutputType, read_output_type
+from sparring.simulate._extract_answers import (
+    QUESTION_OF_KIND,
+    enumerated,
+    is_state,
+    named_option,
+    subject_of,
+)
 from sparring.simulate._similarity import is_fallback
 from sparring.simulate._spans import answer_span, trim_clause
 from sparring.values import Candidate, find_values, format_value, value_kind
@@ -244,32 +251,64 @@ def extract_outputs_offline(
     result: dict[str, OutputValue] = {}
     for name, otype, description in read_output_specs(outputs):
         keywords = _Keywords.of(name, description)
-        confidence: str | None = None
         if value_kind(otype) == "string":
-            value, evidence, confidence = _pick_string(sentences, keywords, otype.is_list)
+            found = _pick_enumerated(sentences, description, otype.is_list) or _pick_string(
+                sentences, keywords, otype.is_list
+            )
         else:
-            value, evidence = _pick_typed(sentences, keywords, otype)
+            found = _pick_typed(sentences, keywords, otype)
         result[name] = OutputValue(
-            value=value,
+            value=found.value,
             type=otype.name,
             strategy="offline",
-            evidence=evidence,
-            confidence=confidence,
+            evidence=found.evidence,
+            confidence=found.confidence,
+            turn=found.turn,
+            method=found.method,
         )
     return result
 
 
-def _pick_typed(
-    sentences: Sequence[_Sentence], keywords: _Keywords, otype: OutputType
-) -> tuple[Any, str | None]:
+@dataclass(frozen=True)
+class _Found:
+    """What a picker found: the value, its evidence, confidence, turn and method."""
+
+    value: Any = None
+    evidence: str | None = None
+    confidence: Literal["high", "low"] | None = None
+    turn: int | None = None
+    method: str | None = None
+
+
+def _pick_enumerated(
+    sentences: Sequence[_Sentence], description: str, as_list: bool
+) -> _Found | None:
+    """The value of a string output whose description enumerates its values
+    (``_extract_answers.enumerated``): the latest statement naming exactly one of them."""
+    options = enumerated(description)
+    if not options or as_list:
+        return None
+    for sentence in reversed(sentences):
+        if sentence.text.endswith("?"):
+            continue
+        option = named_option(sentence.text, options)
+        if option is not None:
+            return _Found(option, sentence.text, "high", sentence.turn, "enumerated")
+    return None
+
+
+def _pick_typed(sentences: Sequence[_Sentence], keywords: _Keywords, otype: OutputType) -> _Found:
     """The value of the type in the latest sentence that names a keyword (or answers a
     user question that does): preferably one the user did not say, nearest a keyword (the
     last one when the sentence names none); all its values for a list type."""
     kind, fmt = value_kind(otype), otype.element.format
     best: tuple[tuple[int, ...], _Sentence, list[Candidate], Candidate] | None = None
+    asks_kind = QUESTION_OF_KIND.get(kind)
     for sentence in sentences:
         hits = keywords.hits(sentence.text)
         overlap, asked = len({k for _, k in hits}), keywords.overlap(sentence.question)
+        if not asked and asks_kind is not None and asks_kind.search(sentence.question):
+            asked = 1  # "That is $3.00." after "how much is it?"
         if not (overlap or asked):
             continue
         found = find_values(kind, sentence.text, sentence.reference)
@@ -282,11 +321,13 @@ def _pick_typed(
             if best is None or key > best[0]:
                 best = (key, sentence, found, candidate)
     if best is None:
-        return None, None
-    _, sentence, found, chosen = best
+        return _Found()
+    method = "keyword" if best[0][1] else "question"
+    sentence, found, chosen = best[1], best[2], best[3]
     if otype.is_list:
-        return [format_value(kind, c.value, fmt) for c in found], sentence.text
-    return format_value(kind, chosen.value, fmt), sentence.text
+        values = [format_value(kind, c.value, fmt) for c in found]
+        return _Found(values, sentence.text, None, sentence.turn, method)
+    return _Found(format_value(kind, chosen.value, fmt), sentence.text, None, sentence.turn, method)
 
 
 _CUE = re.compile(
@@ -297,9 +338,7 @@ _SHORT_ANSWER = 8
 """Words at most in a direct answer to a question that names the output ("Paris.")."""
 
 
-def _pick_string(
-    sentences: Sequence[_Sentence], keywords: _Keywords, as_list: bool
-) -> tuple[Any, str | None, str | None]:
+def _pick_string(sentences: Sequence[_Sentence], keywords: _Keywords, as_list: bool) -> _Found:
     """(value, evidence, confidence). Best first: the span after ``<keyword> is|are|:`` in
     a sentence naming the head noun; then the span of the answer to
     a user question naming the head and two keywords, or the output itself (``_spans``);
@@ -307,7 +346,7 @@ def _pick_string(
     ``confidence="low"``, as when one reply states several different spans (ambiguous).
     Ties go to more keywords, then the latest."""
     need = min(2, len(keywords.all))
-    best: tuple[tuple[int, int, int], str | None, str] | None = None
+    best: tuple[tuple[int, int, int], str | None, str, int, str] | None = None
     spans: defaultdict[int, set[str]] = defaultdict(set)
     for sentence in sentences:
         hits = keywords.hits(sentence.text)
@@ -320,28 +359,54 @@ def _pick_string(
             span = trim_clause(cued, as_list) if cued else None
             spans[sentence.turn].update([span.casefold()] if span else [])
             if tier and (best is None or key > best[0]):
-                best = (key, span, sentence.text)
-                turn = sentence.turn
+                best = (key, span, sentence.text, sentence.turn, "cue" if cued else "keyword")
         asked = keywords.hits(sentence.question)
         asked_keys = {k for _, k in asked}
         short = len(sentence.answer.split()) <= _SHORT_ANSWER
         named = short and bool(asked_keys & (keywords.name | {keywords.head}))
-        if named or (keywords.head in asked_keys and len(asked_keys) >= need):
+        most = (  # a question that names most of the output: its answer holds it
+            _QUESTION.search(sentence.question) is not None
+            and len(asked_keys) >= 2
+            and len(asked_keys) * 2 >= len(keywords.all)
+        )
+        if named or most or (keywords.head in asked_keys and len(asked_keys) >= need):
             key = (2, len(asked_keys), sentence.order)
             if not sentence.answer.endswith("?") and (best is None or key > best[0]):
                 span = answer_span(sentence.answer, as_list) or _restated(
                     sentence.answer, keywords, as_list
                 )
-                best = (key, span, f"{sentence.question.strip()} → {sentence.answer}")
+                if span is None and most:
+                    span = _first_statement(sentence.answer)
+                evidence = f"{sentence.question.strip()} → {sentence.answer}"
+                best = (key, span, evidence, sentence.turn, "answer")
     if best is None:
-        return None, None, None
-    key, phrase, evidence = best
+        return _Found()
+    key, phrase, evidence, turn, method = best
     if phrase is None or (key[0] == 3 and len(spans[turn]) > 1):
-        return None, evidence, "low"
+        return _Found(None, evidence, "low", turn, method)
     if as_list:
         items = re.split(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", phrase)
-        return [item.strip() for item in items if item.strip()], evidence, "high"
-    return phrase, evidence, "high"
+        return _Found([i.strip() for i in items if i.strip()], evidence, "high", turn, method)
+    return _Found(phrase, evidence, "high", turn, method)
+
+
+_QUESTION = re.compile(
+    r"\?\s*$|^\s*(?:what|which|when|where|who|how|is|are|do|does|can|could)\b", re.I
+)
+_NON_ANSWER = re.compile(
+    r"\b(?:don't know|do not know|not sure|no idea|cannot|can't|sorry|error)\b", re.I
+)
+
+
+def _first_statement(answer: str) -> str | None:
+    """The statements of an answer, its questions left out (the answer to a question that
+    names the output: "We are specialized in dogs, cats and birds. For other animals,
+    please consult first."); ``None`` for a non-answer ("I don't know", an error)."""
+    if _NON_ANSWER.search(answer):
+        return None
+    parts = [p.strip() for p in re.split(r"(?<=[.!?])\s+|\n+", answer)]
+    said = " ".join(p for p in parts if p and not p.endswith("?"))
+    return said.rstrip(".!") or None
 
 
 def _restated(answer: str, keywords: _Keywords, as_list: bool) -> str | None:
@@ -363,6 +428,9 @@ def _cued_phrase(text: str, head_at: int, first_at: int) -> str | None:
     token alone), or the text before a trailing ``is your <keywords>``."""
     word_end = head_at + len(_WORD.match(text, head_at).group())  # type: ignore[union-attr]
     cue = _CUE.search(text, word_end)
+    if cue is not None and is_state(text[cue.end() :]):
+        # "your small pizza with ham is on its way": the state is no value; the subject is
+        return subject_of(text, cue.start()) if cue.start() > head_at else None
     if cue is not None:
         rest = text[cue.end() :].strip().rstrip(".!?").strip()
         first = rest.split(" ", 1)[0].rstrip(",;.") if rest else ""

@@ -29,12 +29,16 @@ from sparring.conversations import (
 from sparring.dialogue_acts import DialogueAct, classify_dialogue_act
 from sparring.errors import BudgetExceeded, ChatbotFailure, ModelError
 from sparring.llm import Meter, Model
+from sparring.profiles import read_output_type
 from sparring.simulate._base import ChangesGoals, Exchange, ExplainsGoals, UserSimulator
 from sparring.simulate._extract import extract_outputs_offline
+from sparring.simulate._extract_answers import QUESTION_OF_KIND
 from sparring.simulate._extract_llm import extract_outputs_llm
 from sparring.simulate._leaks import template_leak
+from sparring.simulate._matching import overlap
 from sparring.simulate._similarity import RepetitionTracker, is_fallback
-from sparring.simulate._spec import ConversationSpec
+from sparring.simulate._spec import ConversationSpec, OutputSpec
+from sparring.values import value_kind
 
 
 @dataclass(frozen=True)
@@ -271,11 +275,14 @@ async def _finish(
             record.outputs = extract_outputs_offline(outputs, record.turns, fallback=spec.fallback)
     if spec.stop.kind == "all_answered" and not record.errors:
         missing = [
-            n for n in outputs if record.outputs.get(n) is None or record.outputs[n].value is None
+            o
+            for n, o in outputs.items()
+            if record.outputs.get(n) is None or record.outputs[n].value is None
         ]
         left = simulator.goals_left() + len(missing)
         if left:
-            dialogue.fail(ErrorCode.GOAL_NOT_COMPLETED, _left_message(simulator, missing, left))
+            message = _left_message(simulator, missing, record.turns, left)
+            dialogue.fail(ErrorCode.GOAL_NOT_COMPLETED, message)
     if isinstance(simulator, ChangesGoals) and simulator.changed_variables:
         record.variables.update(simulator.changed_variables)
     record.notes.extend(simulator.notes)
@@ -285,12 +292,32 @@ async def _finish(
         record.usage = {k: v.model_copy() for k, v in meter.usage.items()}
 
 
-def _left_message(simulator: UserSimulator, missing: list[str], left: int) -> str:
+def _left_message(
+    simulator: UserSimulator, missing: list[OutputSpec], turns: list[Turn], left: int
+) -> str:
     """``goal_not_completed``'s message: how many are left, then each goal and output
     that is missing and why (where the simulator can tell)."""
     parts: list[str] = []
     if isinstance(simulator, ExplainsGoals):
         parts += [f"goal {goal!r}: {why}" for goal, why in simulator.goal_failures().items()]
-    parts += [f"output '{name}': not found in the chatbot's replies" for name in missing]
+    parts += [f"output '{o.name}': {_why_missing(o, turns)}" for o in missing]
     head = f"{left} goals left to complete"
     return f"{head}: " + "; ".join(parts) + "." if parts else head + "."
+
+
+def _why_missing(output: OutputSpec, turns: list[Turn]) -> str:
+    """Why an output was not found: no value of its type in the replies after the user
+    turn that asked for it ("no money value in the chatbot's replies after 'how much is
+    it?'"), or in any reply when no user turn named it."""
+    wanted = f"{output.name.replace('_', ' ')} {output.description}"
+    kind = value_kind(read_output_type(output.type))
+    cue = QUESTION_OF_KIND.get(kind)
+    asked = [
+        t.text
+        for t in turns
+        if t.role == "user" and (overlap(t.text, wanted) >= 0.5 or (cue and cue.search(t.text)))
+    ]
+    label = "value" if kind == "string" else f"{kind} value"
+    if asked:
+        return f"no {label} in the chatbot's replies after {asked[-1]!r}"
+    return f"no {label} in the chatbot's replies (no user turn asked for it)"
