@@ -8,6 +8,13 @@ Run from the project root (needs ``../shared/data`` and the Rasa 1.10 runtime of
     python benchmarks/bench_offline_user.py --bot veterinary --ablation
     python benchmarks/bench_offline_user.py --bot veterinary --url http://127.0.0.1:5611
     python benchmarks/bench_offline_user.py --sensei             # SENSEI's transcripts only
+    python benchmarks/bench_offline_user.py --extraction         # precision/recall, labels
+
+``--extraction`` scores offline extraction against the hand labels in
+``benchmarks/offline_user/extraction_labels.yaml`` (115 outputs of third-party
+conversations in ``../shared/data``): precision is the share of the values extraction
+returns that are right, recall the share of labelled values it returns right; every
+confusion is printed with the label's reason.
 
 Profiles: SENSEI's own for the veterinary bot (``appointment.yml``, ``qa.yml`` in
 ``../shared/data/rasa-bots/veterinary/sensei/profiles``) and two written for the bike shop
@@ -262,14 +269,89 @@ def bench_bot(bot: str, url: str | None, ablation: bool, out: Path) -> dict[str,
     return results
 
 
+# --- extraction against hand labels --------------------------------------------------------
+
+LABELS = ROOT / "benchmarks/offline_user/extraction_labels.yaml"
+_PIZZA_PROFILES = {
+    "custom_eval": "custom_pizza.yml",
+    "predefined_eval": "predefined_pizza.yml",
+    "qa_eval": "pizza_qa.yml",
+}
+
+
+def _outputs_of(conversation: Path) -> dict[str, Any]:
+    """The output definitions of the profile that produced a SENSEI conversation."""
+    if "sensei-pizza" in conversation.parts:
+        folder = DATA.parent / "sensei/examples/profiles/pizza-order-evaluation/eval"
+        profile = folder / _PIZZA_PROFILES[conversation.parts[-3]]
+    else:
+        profile = DATA / "veterinary/sensei/profiles" / f"{conversation.parts[-3]}.yml"
+    chatbot = yaml.safe_load(profile.read_text())["chatbot"]
+    return {k: v for item in chatbot["output"] for k, v in item.items()}
+
+
+def _right(label: dict[str, Any], got: Any) -> bool:
+    if got is None:
+        return False
+    if "expected_contains" in label:
+        return all(k.lower() in str(got).lower() for k in label["expected_contains"])
+    expected = label["expected"]
+    if label["type"] == "money":
+        return abs(float(str(got).split()[0]) - float(expected)) < 0.005
+    if label["type"] == "time":
+        return str(got).startswith(str(expected))
+    return str(got).strip().lower() == str(expected).strip().lower()
+
+
+def score_extraction() -> None:
+    from sparring.conversations import import_sensei
+    from sparring.simulate._extract import extract_outputs_offline
+
+    labels = yaml.safe_load(LABELS.read_text())
+    cache: dict[str, dict[str, Any]] = {}
+    returned = right_returned = labelled = found = 0
+    for label in labels:
+        path = DATA.parent / label["file"]
+        if label["file"] not in cache:
+            record = import_sensei(path)
+            meta = next(yaml.safe_load_all(path.read_text()))
+            today = datetime.strptime(str(meta["serial"])[:10], "%Y-%m-%d").date()
+            outputs = _outputs_of(path)
+            fallback = None
+            cache[label["file"]] = extract_outputs_offline(outputs, record.turns, today=today,
+                                                           fallback=fallback)  # fmt: skip
+        value = cache[label["file"]][label["output"]]
+        got = value.value
+        has_label = label.get("expected") is not None or "expected_contains" in label
+        ok = _right(label, got)
+        returned += got is not None
+        right_returned += ok
+        labelled += has_label
+        found += ok and has_label
+        if (got is not None and not ok) or (has_label and not ok):
+            short = "/".join(Path(label["file"]).parts[-4::3])
+            want = label.get("expected", label.get("expected_contains"))
+            how = getattr(value, "method", None)
+            print(f"  confusion {short} {label['output']}: got {got!r} ({how}), "
+                  f"labelled {want!r} — {label['reason']}")  # fmt: skip
+    precision = right_returned / returned if returned else 0.0
+    recall = found / labelled if labelled else 0.0
+    print(f"extraction on {len(labels)} hand-labelled outputs: precision {precision:.3f} "
+          f"({right_returned}/{returned}), recall {recall:.3f} ({found}/{labelled})")  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bot", choices=["veterinary", "bikeshop", "all"], default="all")
     parser.add_argument("--url", help="a bot already served (skips starting one)")
     parser.add_argument("--ablation", action="store_true")
     parser.add_argument("--sensei", action="store_true", help="SENSEI's transcripts only")
+    parser.add_argument("--extraction", action="store_true", help="score extraction only")
     parser.add_argument("--out", type=Path, default=Path("/tmp/bench-offline-user"))
     args = parser.parse_args(argv)
+    if args.extraction:
+        score_extraction()
+        return 0
     done, total, lines = sensei_tasks()
     print(f"SENSEI gpt-4o-mini, veterinary: tasks completed {done}/{total} ({', '.join(lines)})")
     if args.sensei:

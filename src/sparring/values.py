@@ -196,6 +196,11 @@ def _find_dates(text: str, reference: date) -> list[Candidate]:
             parsed = date_parser.parse(m.group(), default=default, fuzzy=True).date()
         except (ValueError, OverflowError):
             continue
+        if m.group("sep") and parsed.day <= 12 and parsed.day != parsed.month:
+            # "08-07-2025": 7 August or 8 July; the reading nearer the reference date wins
+            swapped = parsed.replace(month=parsed.day, day=parsed.month)
+            if abs((swapped - reference).days) < abs((parsed - reference).days):
+                parsed = swapped
         out.append(Candidate(m.start(), parsed))
         taken.append(m.span())
     for m in _RELATIVE.finditer(text):
@@ -211,7 +216,9 @@ def _find_dates(text: str, reference: date) -> list[Candidate]:
 
 
 def find_values(kind: str, text: str, reference: date) -> list[Candidate]:
-    """Every value of ``kind`` in ``text``, in order (``string`` has none)."""
+    """Every value of ``kind`` in ``text``, in order (``string`` has none). A numeric date
+    whose day and month could be read either way ("08-07-2025") is the reading nearer
+    ``reference``, the date relative days are counted from."""
     if kind == "money":
         return _find_money(text)
     if kind in ("int", "float"):

@@ -97,3 +97,14 @@ async def test_a_missing_output_names_itself_and_why() -> None:
     assert "output 'price': no money value in the chatbot's replies after 'How much is it?'" in (
         error.message
     )
+
+
+def test_an_ambiguous_numeric_date_is_read_nearest_the_conversation() -> None:
+    from datetime import date
+
+    from sparring.values import find_values
+
+    [near] = find_values("date", "for 08-07-2025 at 13:00", date(2025, 7, 7))
+    assert near.value == date(2025, 7, 8)  # 8 July, the day after, not 7 August
+    [only] = find_values("date", "for 26-11-2026", date(2026, 11, 25))
+    assert only.value == date(2026, 11, 26)
