@@ -70,6 +70,9 @@ SENSEI_RUNS = DATA / "veterinary/sensei/conversations-gpt-4o-mini/conversation_o
 _CONFIRMATION = re.compile(
     r"appointment for (?P<day>.+?) at (?P<time>[\d:]+\s*(?:[ap]m)?) for (?P<what>[^.!]+)", re.I
 )
+SAME_SERVICE = {"service": ["service", "tune-up"]}
+"""The bike shop calls a service a tune-up ("We can service or repair your bike", then
+"… for tune-up or repair"): either word confirms the asked service."""
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
@@ -83,7 +86,7 @@ def asked_day(value: str, today: date) -> date | None:
         return today + timedelta(days=1)
     if low == "today":
         return today
-    match = re.fullmatch(r"(?:next |on )?(\w+day)", low)
+    match = re.fullmatch(r"(?:next |on |this )?(\w+day)", low)
     if match and match.group(1) in _WEEKDAYS:
         return today + timedelta(days=(_WEEKDAYS.index(match.group(1)) - today.weekday()) % 7 or 7)
     try:
@@ -111,15 +114,24 @@ def appointment_completed(replies: Iterable[str], day: str, hour: str, what: str
                 said_day = asked_day(match.group("day"), today)
             except ValueError:
                 said_day = None
-            same_what = what.lower() in match.group("what").lower()
+            said_what = match.group("what").lower()
+            same_what = any(w in said_what for w in SAME_SERVICE.get(what.lower(), [what.lower()]))
             if said_day == wanted_day and _clock(match.group("time")) == _clock(hour) and same_what:
                 return True
     return False
 
 
-def question_answered(reply: str | None, fallback: str, welcome: str) -> bool:
-    """Whether ``reply`` answers: not the fallback, not a question back, not the welcome."""
+def question_answered(reply: str | None, fallback: str, welcome: str, question: str = "") -> bool:
+    """Whether ``reply`` answers: not the fallback, not a question back, not the welcome;
+    to a "how much" question, with an amount; to a "when" question, with a time or a day."""
     if reply is None or not reply.strip():
+        return False
+    if re.search(r"\bhow much\b|\bcost\b|\bprice\b", question, re.I) and not re.search(
+        r"\d", reply
+    ):
+        return False
+    when = re.search(r"\bwhen\b|\bopen", question, re.I)
+    if when and not re.search(r"\d|\b(?:week|day|mon|tue|wed|thu|fri|sat|sun)", reply, re.I):
         return False
     text = reply.strip()
     return (
@@ -157,7 +169,7 @@ def tasks(bot: str, profile: str, variables: dict[str, Any], turns: Sequence[tup
             ):
                 continue
             reply = turns[index + 1][1] if index + 1 < len(turns) else None
-            if question_answered(reply, fallback, WELCOME[bot]):
+            if question_answered(reply, fallback, WELCOME[bot], goal):
                 done += 1
                 break
     return done, len(goals)

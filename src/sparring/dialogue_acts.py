@@ -70,7 +70,8 @@ _ANYTHING_ELSE = re.compile(
     re.IGNORECASE,
 )
 _REQUEST_IN_POLAR = re.compile(
-    r"^(?:could|can|would|will|may)\s+(?:you|i)\s+(?:please\s+)?(?:tell|give|provide|say|send|"
+    r"^(?:(?:and|so|ok(?:ay)?|great|perfect|alright|now)[,!.]?\s+)*"
+    r"(?:could|can|would|will|may)\s+(?:you|i)\s+(?:please\s+)?(?:tell|give|provide|say|send|"
     r"share|specify|enter|type|let me know|indicate|have|get|know|ask)\b",
     re.IGNORECASE,
 )

@@ -79,8 +79,8 @@ _CHANGES = (
 _VALUE_AGAIN = ("{v}", "{v}, please.", "I'd like {v}.", "It's {v}.")
 _GOODBYE = "Thank you, goodbye!"
 _ASKS_FOR = {
-    "time": re.compile(r"\b(?:what|which) (?:time|hour)\b|\bat what time\b|\bwhen\b", re.I),
-    "date": re.compile(r"\b(?:what|which) (?:day|date)\b|\bwhen\b", re.I),
+    "time": re.compile(r"\b(?:time|hour)\b|\bwhen\b", re.I),
+    "date": re.compile(r"\b(?:day|date)\b|\bwhen\b", re.I),
 }
 """Questions that ask for a time or a date, whatever the variable is called."""
 _CONFIRMING = frozenset({DialogueAct.CONFIRMATION, DialogueAct.CLOSING, DialogueAct.INFORM})
@@ -203,6 +203,9 @@ class AgendaSimulator:
         act = exchange.act if "acts" not in self.disabled else None
         act = act or self.dialogue_act(reply, exchange.fallback)
         asked = self._asked_variable(reply) if act in _ASKING else None
+        listed = self._listed_variable(reply.text) if act is DialogueAct.INFORM else None
+        if listed is not None:  # "I can tell you the price of tune-up, new tire and new seat"
+            act, asked = DialogueAct.OFFER, listed
         self._settle()
         active = self._active()
         if active is None:
@@ -212,6 +215,11 @@ class AgendaSimulator:
                 active.status = "done"
             return act, asked
         active.observe(act, reply.text, self.values, asked)
+        if active.status == "active" and act is not DialogueAct.FALLBACK:
+            if reply.text == active.last_reply and act is DialogueAct.INFORM:
+                active.fail(f"the chatbot gave the same answer again: {reply.text[:160]!r}")
+                self.notes.append(f"moved on from goal {active.text!r}: {active.reason}")
+            active.last_reply = reply.text
         if active.status == "active" and active.turns >= MAX_GOAL_TURNS:
             active.fail(f"no evidence in the chatbot's replies after {active.turns} turns")
             self.notes.append(f"moved on from goal {active.text!r}: {active.reason}")
@@ -319,11 +327,26 @@ class AgendaSimulator:
             self._vague_pending = asked
             return self.rng.choice(_VAGUE)
         option = best_option(self.values[asked], options) if options else None
+        together = self._when_together(asked, _last_question(reply.text))
+        if together is not None:
+            return together
         if option is not None and self.press_buttons:
             self.answered.add(asked)
             self._mark_given(asked)
             return _press(reply, option)
         return self._give(asked, option)
+
+    def _when_together(self, asked: str, question: str) -> str | None:
+        """ "tomorrow at 10:00" when the chatbot asks for the date and the time at once."""
+        if not (_ASKS_FOR["date"].search(question) and _ASKS_FOR["time"].search(question)):
+            return None
+        kinds = {n: value_kind_of(v) for n, v in self.values.items() if isinstance(v, str)}
+        day = [n for n, k in kinds.items() if k == "date"]
+        hour = [n for n, k in kinds.items() if k == "time"]
+        if len(day) != 1 or len(hour) != 1 or asked not in (day[0], hour[0]):
+            return None
+        self._give(hour[0])
+        return f"{self._give(day[0])} at {self.values[hour[0]]}"
 
     def _give(self, name: str, said_as: str | None = None) -> str:
         """The value of variable ``name`` (``change your mind``: after another one)."""
@@ -388,6 +411,16 @@ class AgendaSimulator:
             if self.values.get(other) is not None
         )
 
+    def _listed_variable(self, text: str) -> str | None:
+        """A variable of the active goal two or more of whose options a statement lists
+        (the chatbot offers them without asking)."""
+        active = self._active()
+        for name in sorted(active.variables) if active is not None else ():
+            known = [render_value(v) for v in self.spec.alternatives.get(name, [])]
+            if len(any_mentioned(known, text)) >= 2:
+                return name
+        return None
+
     def _asked_variable(self, reply: Reply) -> str | None:
         """The variable the reply asks about: named (inflection-tolerant), or two of its
         options offered, or an offered option naming its value; one not given yet first,
@@ -400,7 +433,11 @@ class AgendaSimulator:
                 continue
             score = overlap(name.replace("_", " "), question) * 2
             known = [render_value(v) for v in self.spec.alternatives.get(name, [])]
-            score += min(len(any_mentioned(known, " ; ".join(options) or question)), 3)
+            # "We can service or repair your bike. Which one would you like?"
+            listing = " ; ".join(options) or question
+            if not any_mentioned(known, listing):
+                listing = reply.text
+            score += min(len(any_mentioned(known, listing)), 3)
             if options and best_option(value, options) is not None:
                 score += 2
             kind = value_kind_of(value) if not isinstance(value, list | tuple) else None

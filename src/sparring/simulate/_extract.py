@@ -174,6 +174,8 @@ class _Keywords:
     head: str | None
     name: frozenset[str] = frozenset()
     """The stems of the output's name (``capital`` for ``capital``)."""
+    about_times: bool = False
+    """The output is about times or hours ("the days and hours the shop is open")."""
 
     @classmethod
     def of(cls, name: str, description: str) -> _Keywords:
@@ -181,7 +183,8 @@ class _Keywords:
         head_zone = _content_words(_noun_phrase(_PREPOSITIONS.split(description, maxsplit=1)[0]))
         head_zone = head_zone or _content_words(name.replace("_", " "))
         named = frozenset(_content_words(name.replace("_", " ")))
-        return cls(frozenset(words), head_zone[-1] if head_zone else None, named)
+        times = _TIMES.search(f"{name.replace('_', ' ')} {description}") is not None
+        return cls(frozenset(words), head_zone[-1] if head_zone else None, named, times)
 
     def hits(self, text: str) -> list[tuple[int, str]]:
         """(char offset, keyword) for each word of ``text`` matching a keyword or synonym."""
@@ -346,6 +349,9 @@ def _pick_string(sentences: Sequence[_Sentence], keywords: _Keywords, as_list: b
     ``confidence="low"``, as when one reply states several different spans (ambiguous).
     Ties go to more keywords, then the latest."""
     need = min(2, len(keywords.all))
+    answered_to: defaultdict[str, set[str]] = defaultdict(set)
+    for sentence in sentences:  # the same reply to different questions answers none
+        answered_to[sentence.answer].add(sentence.question.strip().casefold())
     best: tuple[tuple[int, int, int], str | None, str, int, str] | None = None
     spans: defaultdict[int, set[str]] = defaultdict(set)
     for sentence in sentences:
@@ -364,11 +370,12 @@ def _pick_string(sentences: Sequence[_Sentence], keywords: _Keywords, as_list: b
         asked_keys = {k for _, k in asked}
         short = len(sentence.answer.split()) <= _SHORT_ANSWER
         named = short and bool(asked_keys & (keywords.name | {keywords.head}))
-        most = (  # a question that names most of the output: its answer holds it
-            _QUESTION.search(sentence.question) is not None
-            and len(asked_keys) >= 2
-            and len(asked_keys) * 2 >= len(keywords.all)
+        asking = _QUESTION.search(sentence.question) is not None
+        most = asking and (  # a question that names most of the output: its answer holds it
+            (len(asked_keys) >= 2 and len(asked_keys) * 2 >= len(keywords.all))
+            or (asked_keys and keywords.about_times and _WHEN.search(sentence.question))
         )
+        most = most and len(answered_to[sentence.answer]) == 1  # not a canned reply
         if named or most or (keywords.head in asked_keys and len(asked_keys) >= need):
             key = (2, len(asked_keys), sentence.order)
             if not sentence.answer.endswith("?") and (best is None or key > best[0]):
@@ -390,6 +397,8 @@ def _pick_string(sentences: Sequence[_Sentence], keywords: _Keywords, as_list: b
     return _Found(phrase, evidence, "high", turn, method)
 
 
+_TIMES = re.compile(r"\b(?:hours?|times?|open\w*|clos\w*|schedules?)\b", re.I)
+_WHEN = re.compile(r"\b(?:when|what time|hours?|open)\b", re.I)
 _QUESTION = re.compile(
     r"\?\s*$|^\s*(?:what|which|when|where|who|how|is|are|do|does|can|could)\b", re.I
 )

@@ -43,6 +43,8 @@ class Goal:
     reason: str | None = None
     evidence: str | None = None
     given: set[str] = field(default_factory=set)
+    last_reply: str | None = None
+    """The chatbot's last reply while this goal was active."""
     unconfirmed: tuple[list[str], str] | None = None
     """The variables the chatbot's last statement of this goal left out, and that reply."""
 

@@ -49,6 +49,9 @@ SUFFIXES = frozenset(
 )
 """Endings that make two words one up to inflection."""
 _WORD = re.compile(r"[\w$€£:/.'’-]*\w", re.UNICODE)
+_WEEKDAYS = frozenset(
+    ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+)
 _POSSESSIVE = re.compile(r"['’]s$")
 _STOP = frozenset(
     [
@@ -162,6 +165,8 @@ def _same_when(value: str, text: str) -> bool:
 def _when(kind: str, text: str, today: date) -> set[Any]:
     """The dates or times in ``text``; a numeric date whose day and month could be read
     either way ("08-07-2025") counts under both readings."""
+    if kind == "date" and text.strip().lower() in _WEEKDAYS:
+        text = f"on {text}"  # a bare weekday is the coming one
     found = {c.value for c in find_values(kind, text, today)}
     if kind == "date":
         for value in list(found):
