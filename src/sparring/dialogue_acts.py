@@ -91,7 +91,7 @@ _PAREN_LIST = re.compile(r"\(([^()]*,[^()]*)\)")
 _LIST_AFTER = re.compile(
     r"(?:options?\s+(?:are|is)|choose (?:between|from|among)|we (?:have|offer|sell)|"
     r"available(?: \w+)? (?:are|is)|(?:pick|select) (?:one|from)|you can (?:choose|pick|have))"
-    r"\s*:?\s*([^.?!]+)",
+    r"(?:\s+(?:are|is|includes?))?\s*:?\s*([^.?!]+)",
     re.IGNORECASE,
 )
 _OR_LIST = re.compile(r"([\w' -]+(?:,\s*[\w' -]+)*,?\s+or\s+[\w' -]+)\?", re.IGNORECASE)

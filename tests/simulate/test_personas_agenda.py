@@ -173,3 +173,40 @@ async def test_chatcheckers_user_simulation_config_reaches_the_plan(tmp_path: Pa
     [spec], _ = await plan_run([], seed=0, personas=[persona], chatbot=chatbot.info, **options)
     assert spec.stop.steps == 3
     assert (spec.typical_turn_words, spec.max_turn_words) == (8, 30)
+
+
+TESTER = """\
+name: Missing information tester
+type: tester
+targets: ignore-question
+task: >-
+  Use the chatbot (a pizzeria) as a real user would, and steer the conversation so that
+  it shows this breakdown: the chatbot ignores the user's question.
+behaviours: []
+"""
+
+
+async def test_a_persona_playing_alone_never_sends_its_instructions() -> None:
+    from sparring.profiles import load_persona_files
+    from sparring.simulate._persona_plan import persona_spec
+
+    path = DATA.parent / "tester.yaml"
+    path.write_text(TESTER, encoding="utf-8")
+    try:
+        [(_, persona)] = load_persona_files([path])
+        spec = persona_spec(persona, path, "tester", seed=0, turns=4)
+    finally:
+        path.unlink()
+    menu = FakeConnector(lambda text, turn: Reply(messages=[f"We have {turn + 2} pizzas."]))
+    record = await run_conversation(spec, menu, AgendaSimulator(spec))
+    users = user_texts(record)
+    assert len(users) == 4 and record.errors == []  # the persona's turns, not one
+    assert not any("chatbot" in u or "steer" in u or "breakdown" in u for u in users)
+    assert users[0].startswith(("Hi", "Hello"))
+
+    def closing(text: str, turn: int) -> Reply:
+        return Reply(messages=["Goodbye, have a nice day!"])
+
+    ended = await run_conversation(spec, FakeConnector(closing), AgendaSimulator(spec))
+    assert len(user_texts(ended)) == 1
+    assert any("ended after 1 user turns: the chatbot closed it" in n for n in ended.notes)

@@ -57,6 +57,7 @@ from sparring.simulate._matching import (
     value_kind_of,
     values_mentioned,
 )
+from sparring.simulate._persona_agenda import follow_up, is_instruction, opening
 from sparring.simulate._phrasing import goal_utterances, rephrasings
 from sparring.simulate._spec import ConversationSpec, render_value
 from sparring.simulate._styles import apply_style, change_your_mind, needs_model
@@ -108,7 +109,12 @@ class AgendaSimulator:
         self.press_buttons = press_buttons
         self.notes: list[str] = []
         templates = dict(zip(spec.goals, spec.goal_templates, strict=False))
-        self.goals = [self._goal(g, templates.get(g, g)) for g in spec.goals]
+        task = spec.persona.task if spec.persona is not None else None
+        self.persona_alone = task is not None and spec.goals == (task,) and is_instruction(task)
+        """A persona playing alone whose task is an instruction: never sent (_persona_agenda)."""
+        goals = () if self.persona_alone else spec.goals
+        self.goals = [self._goal(g, templates.get(g, g)) for g in goals]
+        self._said: list[str] = []
         self.context = read_context(spec.context if "directives" not in self.disabled else ())
         self.answered: set[str] = set()
         self._last_utterance: str | None = None
@@ -182,6 +188,10 @@ class AgendaSimulator:
 
     def _choose(self, exchange: Exchange) -> str | None:
         reply = exchange.reply
+        if self._goodbye:
+            return None  # said goodbye: whatever the chatbot adds, the user has left
+        if self.persona_alone:
+            return self._as_persona(exchange)
         if reply is None:
             return self._next_goal()
         act, asked = self.observe(exchange)
@@ -295,6 +305,26 @@ class AgendaSimulator:
         self._goodbye = True
         return _GOODBYE
 
+    def _as_persona(self, exchange: Exchange) -> str | None:
+        """A persona playing alone: a plain opening, then a curious user's follow-ups."""
+        reply = exchange.reply
+        if reply is None:
+            chatbot = self.spec.chatbot
+            about = (chatbot.description or chatbot.name) if chatbot is not None else None
+            said = opening(about, self.rng)
+        else:
+            act = exchange.act or self.dialogue_act(reply, exchange.fallback)
+            options = offered_options(reply.text, [b.text for b in reply.buttons])
+            said = follow_up(act, options, self._said, self.rng)  # type: ignore[assignment]
+            if said is None:
+                self.notes.append(
+                    f"the persona's conversation ended after {len(self._said)} user turns: "
+                    "the chatbot closed it"
+                )
+                return None
+        self._said.append(said)
+        return said
+
     # --- reactions to the chatbot's act -------------------------------------------------
 
     def _react(self, act: DialogueAct, reply: Reply, asked: str | None) -> str | None:
@@ -377,8 +407,16 @@ class AgendaSimulator:
                 [self.values.get(v) for v in goal.variables], question
             ):
                 return "Yes. " + self._activate(goal)
-        if re.search(r"\b(?:anything|something) (?:else|more)\b", question, re.I) and pending:
+        anything_else = re.search(r"\b(?:anything|something) (?:else|more)\b", question, re.I)
+        if anything_else and pending:
             return "Yes. " + self._activate(pending[0])
+        active = self._active()
+        if anything_else and active is not None and active.variables <= active.given:
+            active.status, active.evidence = "done", text[:200]  # the chatbot moved on
+            active = None
+        if anything_else and active is None and "evidence" not in self.disabled:
+            self._goodbye = True  # nothing left to ask: the user leaves
+            return "No, thanks. Goodbye!"
         wanted = [render_value(v) for v in self.values.values() if v is not None]
         if any_mentioned(wanted, question) or any(overlap(question, g.text) >= 0.5
                                                   for g in self.goals):  # fmt: skip

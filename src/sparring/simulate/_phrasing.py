@@ -11,7 +11,8 @@ when the chatbot did not understand):
    "Finally", "Step 2:") and trailing sequencing clauses (", after ordering the toppings",
    ", once confirmed"); the sequence itself is the agenda's order.
 2. **Instructions to the user become the user's words**: "Inform that you have X" → "I have
-   X"; "Ask for X" → "I'd like X"; outside questions, the second person is the user
+   X"; "Ask for X" → "I'd like X"; "Inquire if X" → "I'd like to know if X"; "Express
+   interest in X" → "I'm interested in X"; outside questions, the second person is the user
    ("your phone number is 5" → "my phone number is 5").
 3. **A frame by form**: questions stay questions; a gerund ("Setting an appointment…")
    gets "I need help setting an appointment…"; a noun phrase ("a small pizza") gets
@@ -49,13 +50,16 @@ _INFORM = re.compile(
     r"(?:\s+that)?\s+",
     re.IGNORECASE,
 )
-_ASK = re.compile(r"^(?:ask|request)\s+(?:for|about)\s+", re.IGNORECASE)
+_ASK = re.compile(r"^(?:ask|request|inquire)\s+(?:for|about)\s+", re.IGNORECASE)
+_ASK_IF = re.compile(r"^(?:ask|inquire|check|find out)\s+(?:if|whether)\s+", re.IGNORECASE)
+_INTEREST = re.compile(r"^(?:express|show|state)\s+(?:your\s+)?interest\s+in\s+", re.IGNORECASE)
 _ASK_QUESTION = re.compile(r"^ask\s+(?=(?:what|which|when|where|how|why|who)\b)", re.IGNORECASE)
 _NOUN_START = re.compile(
     r"^(?:a|an|the|some|one|two|three|four|five|six|seven|eight|nine|ten|\d+|my|another|"
     r"any|more|extra|few|several)\b",
     re.IGNORECASE,
 )
+_FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|does|do|did|will|can)\b", re.I)
 _FOLLOWING = re.compile(r"^the following (\w+(?: \w+)?):\s*(.+)$", re.IGNORECASE)
 TASK_VERBS = frozenset(
     [
@@ -111,8 +115,9 @@ _SECOND_PERSON = (
 
 
 def strip_scaffolding(goal: str) -> str:
-    """``goal`` without leading ordinals/sequencing words and trailing sequencing clauses."""
-    text = _SCAFFOLD.sub("", goal.strip())
+    """``goal`` without leading ordinals/sequencing words and trailing sequencing clauses
+    (and without a closing full stop)."""
+    text = _SCAFFOLD.sub("", goal.strip().rstrip("."))
     stripped = _SEQUENCE_CLAUSE.sub("", text).strip()
     return (stripped or text).strip().rstrip(",;")
 
@@ -145,7 +150,24 @@ def goal_utterances(goal: str) -> list[str]:
         said = first_person(core[inform.end() :])
         return [_sentence(said), _sentence("Just so you know, " + _lower_first(said))]
     core = first_person(core)
+    asks_if = _ASK_IF.match(core)
+    if asks_if:  # "Inquire if the shop sells electric bikes"
+        rest = core[asks_if.end() :]
+        return [
+            _sentence("I'd like to know if " + rest),
+            _sentence("Can you tell me if " + rest, "?"),
+        ]
+    interest = _INTEREST.match(core)
+    if interest:  # "Express interest in learning more about X"
+        rest = core[interest.end() :]
+        return [_sentence("I'm interested in " + rest), _sentence("I'd like to hear about " + rest)]
     ask = _ASK.match(core)
+    if ask and ask.group(0).rstrip().lower().endswith("about"):  # "Inquire about X"
+        rest = core[ask.end() :]
+        return [
+            _sentence("Can you tell me about " + rest, "?"),
+            _sentence("I'd like to know about " + rest),
+        ]
     if ask:
         core = core[ask.end() :]
         return _noun_phrasings(core)
@@ -168,7 +190,7 @@ def goal_utterances(goal: str) -> list[str]:
             _sentence("Can I " + _lower_first(core), "?"),
             _sentence("I want to " + _lower_first(core)),
         ]
-    if _NOUN_START.match(core):
+    if _NOUN_START.match(core) and not _FINITE.search(core):  # not "The details are wrong"
         return _noun_phrasings(core)
     return [_sentence(core)]
 
