@@ -77,10 +77,11 @@ _REQUEST_IN_POLAR = re.compile(
 )
 _REQUEST_CUES = re.compile(
     r"^(?:please\s+)?(?:tell me|give me|provide|enter|type|specify|indicate|choose|select|"
-    r"pick|let me know|send me|i need (?:your|the|to know))\b|"
-    r"\b(?:what|which|when|where|who|how many|how much|what time|what day)\b",
+    r"pick|let me know|send me|i need (?:your|the|to know))\b",
     re.IGNORECASE,
 )
+"""A request written as an imperative (no question mark needed); "What's up, Maria." is
+not one: without a question mark a wh-word does not ask."""
 _CLOSING_CUES = re.compile(
     r"\b(?:good ?bye|bye|see you|have a (?:nice|good|great|lovely) (?:day|evening|one)|"
     r"take care|thanks? for (?:visiting|contacting|your (?:order|visit|time))|"

@@ -58,7 +58,12 @@ from sparring.simulate._matching import (
     values_mentioned,
 )
 from sparring.simulate._persona_agenda import follow_up, is_instruction, opening
-from sparring.simulate._phrasing import goal_utterances, rephrasings
+from sparring.simulate._phrasing import (
+    goal_utterances,
+    is_question,
+    rephrasings,
+    strip_scaffolding,
+)
 from sparring.simulate._spec import ConversationSpec, render_value
 from sparring.simulate._styles import apply_style, change_your_mind, needs_model
 
@@ -150,7 +155,7 @@ class AgendaSimulator:
         said = said[first:] + said[:first]
         if len(said) == 1:
             said += rephrasings(said[0])
-        return Goal(text, names, said)
+        return Goal(text, names, said, question=is_question(strip_scaffolding(text)))
 
     # --- the turn ---------------------------------------------------------------------
 
@@ -473,9 +478,10 @@ class AgendaSimulator:
             known = [render_value(v) for v in self.spec.alternatives.get(name, [])]
             # "We can service or repair your bike. Which one would you like?"
             listing = " ; ".join(options) or question
-            if not any_mentioned(known, listing):
-                listing = reply.text
-            score += min(len(any_mentioned(known, listing)), 3)
+            listed = len(any_mentioned(known, listing))
+            if not listed and len(any_mentioned(known, reply.text)) >= 2:
+                listed = len(any_mentioned(known, reply.text))  # a list before the question
+            score += min(listed, 3) if listed >= 2 else 0  # one value named is no offer
             if options and best_option(value, options) is not None:
                 score += 2
             kind = value_kind_of(value) if not isinstance(value, list | tuple) else None

@@ -2,12 +2,11 @@
 
 A goal is met when the chatbot's replies show it, not when any reply that is not the
 fallback arrives: a goal with variables is met once every one of its variables has been
-given and a later statement (inform, confirmation, closing) that asks for none of them
-mentions every one of its values (dates and times in any writing); a goal without
-variables (a question) is met by a reply that is not the fallback and does not ask for
-one of the user's values first. Each goal counts the fallbacks it received; after
-``GIVE_UP`` of them, or ``MAX_GOAL_TURNS`` user turns without evidence, the user moves
-on and the goal records why it failed.
+given and a later reply that asks for none of them mentions every one of its values
+(dates and times in any writing); a goal without variables (a question) is met by a
+reply that is not the fallback and does not ask for one of the user's values first. Each
+goal counts the fallbacks it received; after ``GIVE_UP`` of them, or ``MAX_GOAL_TURNS``
+user turns without evidence, the user moves on and the goal records why it failed.
 """
 
 from __future__ import annotations
@@ -43,6 +42,9 @@ class Goal:
     reason: str | None = None
     evidence: str | None = None
     given: set[str] = field(default_factory=set)
+    question: bool = False
+    """The goal is a question ("Do you like {{hobby}}?"): an answer meets it, whether or
+    not the answer repeats the goal's values."""
     last_reply: str | None = None
     """The chatbot's last reply while this goal was active."""
     unconfirmed: tuple[list[str], str] | None = None
@@ -57,7 +59,7 @@ class Goal:
         variable the reply asks for, if any)."""
         if self.status != "active" or act is DialogueAct.FALLBACK:
             return
-        if not self.variables:  # answered unless the chatbot first asks for a user's value
+        if not self.variables or self.question:  # answered unless it asks for a value first
             if act in _ANSWERS or asked is None:
                 self._met(reply)
             return
@@ -65,11 +67,10 @@ class Goal:
             return
         known = [v for v in sorted(self.variables) if values.get(v) is not None]
         missing = [v for v in known if not values_mentioned(values[v], reply)]
-        if act in _SETTLES and len(missing) < len(known):  # it states this goal's values
-            if not missing:
-                self._met(reply)
-            else:
-                self.unconfirmed = (missing, reply[:200])
+        if known and not missing:  # it states every value of this goal
+            self._met(reply)
+        elif act in _SETTLES and len(missing) < len(known):  # a statement that drops one
+            self.unconfirmed = (missing, reply[:200])
 
     def _met(self, reply: str) -> None:
         self.status, self.evidence = "done", reply[:200]

@@ -59,6 +59,7 @@ _NOUN_START = re.compile(
     r"any|more|extra|few|several)\b",
     re.IGNORECASE,
 )
+_ON_DAY = re.compile(r"\bon (today|tomorrow|tonight)\b", re.I)
 _FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|does|do|did|will|can)\b", re.I)
 _FOLLOWING = re.compile(r"^the following (\w+(?: \w+)?):\s*(.+)$", re.IGNORECASE)
 TASK_VERBS = frozenset(
@@ -149,7 +150,7 @@ def goal_utterances(goal: str) -> list[str]:
     if inform:
         said = first_person(core[inform.end() :])
         return [_sentence(said), _sentence("Just so you know, " + _lower_first(said))]
-    core = first_person(core)
+    core = first_person(_ON_DAY.sub(r"\1", core))  # "on tomorrow" → "tomorrow"
     asks_if = _ASK_IF.match(core)
     if asks_if:  # "Inquire if the shop sells electric bikes"
         rest = core[asks_if.end() :]
