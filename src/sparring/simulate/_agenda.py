@@ -155,7 +155,11 @@ class AgendaSimulator:
         said = said[first:] + said[:first]
         if len(said) == 1:
             said += rephrasings(said[0])
-        return Goal(text, names, said, question=is_question(strip_scaffolding(text)))
+        core = strip_scaffolding(text)
+        value_only = len(names) == 1 and _norm(core) == _norm(
+            render_value(self.spec.variables[next(iter(names))])
+        )  # "{{greeting}}": any answer meets it, the chatbot need not repeat it
+        return Goal(text, names, said, question=is_question(core) or value_only)
 
     # --- the turn ---------------------------------------------------------------------
 
@@ -206,6 +210,10 @@ class AgendaSimulator:
         answer = self._react(act, reply, asked)
         if answer is not None:
             return answer
+        active = self._active()
+        if act in _ASKING and active is not None and active.variables <= active.given:
+            active.status = "done"  # the chatbot took it and asks the next thing
+            active.evidence = f"the chatbot moved on: {reply.text[:160]}"
         return self._repeat() or self._change_goal() or self._next_goal()
 
     def observe(self, exchange: Exchange) -> tuple[DialogueAct, str | None]:
@@ -337,7 +345,7 @@ class AgendaSimulator:
         directed = self.context.answer_for(_last_question(text))
         if act in {DialogueAct.YES_NO_QUESTION, DialogueAct.CONFIRMATION} and directed:
             return directed
-        correction = self._correction(text, act) if act is not DialogueAct.REQUEST else None
+        correction = self._correction(text, act) if act in _CONFIRMING else None
         if correction is not None:
             return correction
         if act in {DialogueAct.REQUEST, DialogueAct.OFFER}:
@@ -432,7 +440,7 @@ class AgendaSimulator:
         """ "No, I asked for X" (once per variable) when the chatbot states another option
         of a variable the user gave and not the user's value, or confirms a goal with
         another of its values but without this one ("… for tomorrow at 10:00 for None")."""
-        given = set(self.answered).union(*(g.given for g in self.goals))
+        given = set(self.answered).union(*(g.given for g in self.goals if not g.question))
         for name in sorted(given - self._corrected):
             value = self.values.get(name)
             if value is None or values_mentioned(value, text):
@@ -460,8 +468,10 @@ class AgendaSimulator:
         active = self._active()
         for name in sorted(active.variables) if active is not None else ():
             known = [render_value(v) for v in self.spec.alternatives.get(name, [])]
-            if len(any_mentioned(known, text)) >= 2:
-                return name
+            mentioned = any_mentioned(known, text)
+            chosen = {_norm(v) for v in _flat_values({name: self.values.get(name)})}
+            if len(mentioned) >= 2 and any(_norm(m) not in chosen for m in mentioned):
+                return name  # options beside the user's own: a list, not a confirmation
         return None
 
     def _asked_variable(self, reply: Reply) -> str | None:
