@@ -159,7 +159,11 @@ class AgendaSimulator:
         value_only = len(names) == 1 and _norm(core) == _norm(
             render_value(self.spec.variables[next(iter(names))])
         )  # "{{greeting}}": any answer meets it, the chatbot need not repeat it
-        return Goal(text, names, said, question=is_question(core) or value_only)
+        if value_only and "phrasing" not in self.disabled:  # the profile's words, verbatim
+            said = [text.strip()]
+        goal = Goal(text, names, said, question=is_question(core) or value_only)
+        goal.verbatim = value_only
+        return goal
 
     # --- the turn ---------------------------------------------------------------------
 
@@ -258,7 +262,7 @@ class AgendaSimulator:
         if active is None:
             return self._next_goal()
         active.fallbacks += 1
-        if active.fallbacks >= GIVE_UP:
+        if active.fallbacks >= (1 if active.verbatim else GIVE_UP):  # a mumble is not retried
             active.fail(f"the chatbot did not understand it {active.fallbacks} times")
             self.notes.append(f"moved on from goal {active.text!r} after {GIVE_UP} fallbacks")
             return self._next_goal()
@@ -370,6 +374,8 @@ class AgendaSimulator:
             self._vague_pending = asked
             return self.rng.choice(_VAGUE)
         option = best_option(self.values[asked], options) if options else None
+        if option is not None and not values_mentioned(self.values[asked], option):
+            option = None  # "Water" for "2 bottles of water": the user's own words stay
         together = self._when_together(asked, _last_question(reply.text))
         if together is not None:
             return together

@@ -43,6 +43,8 @@ class Goal:
     evidence: str | None = None
     given: set[str] = field(default_factory=set)
     question: bool = False
+    verbatim: bool = False
+    """The goal is a profile value said as written ("{{mumble}}"): not rephrased."""
     """The goal is a question ("Do you like {{hobby}}?"): an answer meets it, whether or
     not the answer repeats the goal's values."""
     last_reply: str | None = None
@@ -70,7 +72,10 @@ class Goal:
         if known and not missing:  # it states every value of this goal
             self._met(reply)
         elif act in _SETTLES and len(missing) < len(known):  # a statement that drops one
-            self.unconfirmed = (missing, reply[:200])
+            if self.unconfirmed is not None and self.unconfirmed[0] == missing:
+                self._met(reply)  # said twice in its own words (synonyms): taken as met
+            else:
+                self.unconfirmed = (missing, reply[:200])
 
     def _met(self, reply: str) -> None:
         self.status, self.evidence = "done", reply[:200]

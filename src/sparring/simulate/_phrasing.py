@@ -208,7 +208,7 @@ def _noun_phrasings(phrase: str) -> list[str]:
     return [
         _sentence("I'd like " + low),
         _sentence("Can I get " + low, "?"),
-        _sentence(_upper_first(phrase) + ", please"),
+        _sentence(_upper_first(phrase) + ("" if phrase.lower().endswith("please") else ", please")),
     ]
 
 
