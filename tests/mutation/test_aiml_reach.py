@@ -105,7 +105,7 @@ chatbot:
   output: []
 conversation:
   number: 1
-  goal_style: {steps: 3}
+  goal_style: {steps: 4}
   interaction_style: [single question]
 """
 RULE = """\
