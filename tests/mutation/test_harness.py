@@ -24,8 +24,12 @@ EXPECTED = {
     "fake.drop_reply@replies.txt#reply:both": ("live", []),
     "fake.drop_reply@replies.txt#reply:drink": ("killed", ["confirms_the_order"]),
     "fake.drop_reply@replies.txt#reply:hours": ("live", []),
-    "fake.drop_reply@replies.txt#reply:pizza": ("killed", ["confirms_the_order"]),
-    "fake.drop_reply@replies.txt#reply:price": ("live", []),
+    # the offline user tracks goals by evidence: a price never given is goal_not_completed
+    "fake.drop_reply@replies.txt#reply:pizza": (
+        "killed",
+        ["confirms_the_order", "goal_not_completed"],
+    ),
+    "fake.drop_reply@replies.txt#reply:price": ("killed", ["goal_not_completed"]),
     "fake.drop_reply@replies.txt#reply:size": ("killed", ["confirms_the_order"]),
 }
 
@@ -44,12 +48,12 @@ def test_every_mutant_is_judged_against_the_original(tmp_path: Path) -> None:
     # mentions_delivery fails on the original: a false positive, it kills no mutant
     assert result.original.false_positives == ["mentions_delivery"]
     assert {m.id: (m.status, m.killed_by) for m in result.mutants} == EXPECTED
-    assert result.score == 5 / 8 and result.complete
+    assert result.score == 6 / 8 and result.complete
     rows = {
         row.operator: (row.total, row.killed, row.live, row.stillborn) for row in result.operators
     }
     assert rows == {"fake.break_build": (1, 0, 0, 1), "fake.crash": (2, 2, 0, 0),
-                    "fake.drop_reply": (6, 3, 3, 0)}  # fmt: skip
+                    "fake.drop_reply": (6, 4, 2, 0)}  # fmt: skip
     assert result.killed_by_table()["confirms_the_order"] == [
         "fake.drop_reply@replies.txt#reply:drink",
         "fake.drop_reply@replies.txt#reply:pizza",
@@ -83,7 +87,7 @@ def test_the_report_of_the_job_folder_has_the_mutation_section(tmp_path: Path) -
     mutate_job(settings(tmp_path), tmp_path / "out", builder=FakeBuilder(), operators=OPERATORS)
     html = write_report(tmp_path / "out").read_text()
     assert 'id="mutation"' in html
-    assert "mutation score 62%: 5 killed, 3 live, 1 stillborn" in html
+    assert "mutation score 75%: 6 killed, 2 live, 1 stillborn" in html
     assert "fake.drop_reply@replies.txt#reply:hours" in html and "-hours :: " in html
 
 
@@ -104,7 +108,7 @@ def test_resume_runs_only_the_unfinished_mutants(tmp_path: Path) -> None:
     assert len(builder.built) == 2 and "out" not in builder.built
     assert any(name.startswith("fake.drop_reply@replies.txt#reply_size") for name in builder.built)
     assert {m.id: (m.status, m.killed_by) for m in resumed.mutants} == EXPECTED
-    assert resumed.complete and resumed.score == 5 / 8
+    assert resumed.complete and resumed.score == 6 / 8
     for name, mtime in finished.items():
         if name not in builder.built:  # finished mutants' runs are untouched
             assert (out / "mutants" / name / "manifest.json").stat().st_mtime_ns == mtime
@@ -120,7 +124,7 @@ def test_resume_after_an_interrupted_original_runs_it_again(tmp_path: Path) -> N
     builder = FakeBuilder()
     resumed = resume_mutate_job(out, builder=builder, operators=[DropReply()])
     assert builder.built[0] == "out" and len(builder.built) == 7
-    assert resumed.original is not None and resumed.score == 0.5
+    assert resumed.original is not None and resumed.score == 4 / 6
 
 
 def test_the_sample_is_seeded_and_stable(tmp_path: Path) -> None:
