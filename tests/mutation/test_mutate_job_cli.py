@@ -41,7 +41,7 @@ def test_mutate_prints_the_score_the_killers_and_the_live_diffs(tmp_path: Path) 
     assert "-hours :: " in output  # its diff
     assert (tmp_path / "out" / "report" / "index.html").is_file()
     data = json.loads((tmp_path / "out" / "mutation.json").read_text())
-    assert data["score"] == 0.5 and data["settings"]["workers"] == 2
+    assert data["score"] == 4 / 6 and data["settings"]["workers"] == 2
 
 
 def test_a_score_below_min_score_exits_1(tmp_path: Path) -> None:
