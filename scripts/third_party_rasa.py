@@ -23,7 +23,6 @@ The bots keep state in module-level variables: talk to them at concurrency 1.
 from __future__ import annotations
 
 import argparse
-import glob
 import hashlib
 import importlib.util
 import os
@@ -77,15 +76,7 @@ def venv_dir() -> Path:
 
 def find_python37() -> Path | None:
     """A Python 3.7 interpreter: ``$SPARRING_RASA110_PYTHON``, pyenv's, or ``python3.7``."""
-    given = os.environ.get("SPARRING_RASA110_PYTHON")
-    if given:
-        return Path(given)
-    for root in filter(None, [os.environ.get("PYENV_ROOT"), str(Path.home() / ".pyenv")]):
-        found = sorted(glob.glob(os.path.join(root, "versions", "3.7.*", "bin", "python")))
-        if found:
-            return Path(found[-1])
-    which = shutil.which("python3.7")
-    return Path(which) if which else None
+    return _rasa.find_python("3.7", "SPARRING_RASA110_PYTHON")  # type: ignore[no-any-return]
 
 
 def _requirements_digest() -> str:

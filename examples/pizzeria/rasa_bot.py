@@ -53,18 +53,25 @@ def venv_dir() -> Path:
     return Path(os.environ.get("SPARRING_RASA_VENV", cache_dir() / "rasa-venv"))
 
 
-def find_python310() -> Path | None:
-    """A Python 3.10 interpreter: ``$SPARRING_RASA_PYTHON``, pyenv's, or ``python3.10``."""
-    given = os.environ.get("SPARRING_RASA_PYTHON")
+def find_python(version: str, variable: str) -> Path | None:
+    """A Python ``version`` (e.g. ``"3.10"``) interpreter: ``$variable``, pyenv's, or
+    ``pythonX.Y`` on the PATH."""
+    given = os.environ.get(variable)
     if given:
         return Path(given)
     roots = [os.environ.get("PYENV_ROOT"), str(Path.home() / ".pyenv")]
     for root in filter(None, roots):
-        found = sorted(glob.glob(os.path.join(root, "versions", "3.10.*", "bin", "python")))
+        pattern = os.path.join(root, "versions", f"{version}.*", "bin", "python")
+        found = sorted(glob.glob(pattern))
         if found:
             return Path(found[-1])
-    which = shutil.which("python3.10")
+    which = shutil.which(f"python{version}")
     return Path(which) if which else None
+
+
+def find_python310() -> Path | None:
+    """A Python 3.10 interpreter: ``$SPARRING_RASA_PYTHON``, pyenv's, or ``python3.10``."""
+    return find_python("3.10", "SPARRING_RASA_PYTHON")
 
 
 def _requirements_digest() -> str:

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -62,6 +63,8 @@ def _third_party_bot(name: str, folder: Path) -> Iterator[ThirdPartyBot]:
         pytest.skip(f"shared data missing: {helper.source_project(name)}")
     if not helper.venv_is_ready():
         pytest.skip(f"Rasa 1.10 venv not set up at {helper.venv_dir()} (third_party_rasa.py setup)")
+    if shutil.which("java") is None:
+        pytest.skip("no java on the PATH: the bots' custom actions run duckling on the JVM")
     if not helper.model_path(name).exists():
         pytest.skip(f"{name} not trained: {helper.model_path(name)} (third_party_rasa.py train)")
     servers = helper.servers(name, free_port(), free_port(), log_dir=folder)
