@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PYTHON=${PYTHON:-python}
-$PYTHON -m pip install --disable-pip-version-check -q -e ".[dev]"
+$PYTHON -m pip install --disable-pip-version-check -q -e ".[dev,web]"
 $PYTHON -m ruff check .
 $PYTHON -m ruff format --check .
 $PYTHON -m mypy

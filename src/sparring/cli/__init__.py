@@ -24,6 +24,7 @@ from sparring.cli import (  # noqa: F401  (registration)
     _report,
     _run,
     _simulate,
+    _web,
 )
 from sparring.cli._app import app, main
 

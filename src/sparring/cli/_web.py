@@ -1,0 +1,81 @@
+"""``sparring web``: the dashboard (``pip install "sparring[web]"``).
+
+Django is imported only inside these commands, never when ``sparring.cli`` is imported.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from sparring.cli._app import app, console
+from sparring.errors import UserInputError
+
+web_app = typer.Typer(
+    name="web",
+    help="The dashboard: projects, runs from the browser, live progress, tokens, keys.",
+    invoke_without_command=True,
+)
+app.add_typer(web_app)
+
+_MISSING = 'the dashboard needs the web extra: pip install "sparring[web]"'
+
+
+def _require_extra() -> None:
+    try:
+        import django  # noqa: F401
+        import waitress  # noqa: F401
+    except ImportError:
+        raise UserInputError(_MISSING) from None
+
+
+@web_app.callback()
+def web_command(
+    context: typer.Context,
+    host: Annotated[
+        str,
+        typer.Option(help="Address to serve on; anything but loopback needs production settings."),
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to serve on.")] = 8000,
+    no_browser: Annotated[
+        bool, typer.Option("--no-browser", help="Do not open a browser.")
+    ] = False,
+) -> None:
+    """Serve the dashboard on HOST:PORT with its in-process worker (zero set-up on
+    loopback: SQLite in the user data folder, the first owner and a one-time sign-in link).
+
+    Exit 2 when the host is not loopback and production settings are missing
+    (docs/web.md)."""
+    if context.invoked_subcommand is not None:
+        return
+    _require_extra()
+    from sparring.web import serve
+
+    serve(host, port, open_browser=not no_browser)
+
+
+@web_app.command("check")
+def check_command(
+    deploy: Annotated[
+        bool, typer.Option("--deploy", help="Run Django's deployment checks (required).")
+    ] = False,
+) -> None:
+    """Check the production settings with Django's deployment checks. Exit 2 on a problem."""
+    if not deploy:
+        raise UserInputError("only `sparring web check --deploy` is offered")
+    _require_extra()
+    from sparring.web import check_deploy
+
+    check_deploy()
+    console.print("[bold]deployment checks passed[/]")
+
+
+@web_app.command("rotate-keys")
+def rotate_keys_command() -> None:
+    """Re-encrypt every stored secret with the newest Fernet key (docs/web.md)."""
+    _require_extra()
+    from sparring.web import rotate_keys
+
+    count = rotate_keys()
+    console.print(f"re-encrypted {count} secret(s) with the newest key")

@@ -1,0 +1,18 @@
+"""The dashboard: ``sparring web`` (a Django 5.2 application inside the package).
+
+Install with ``pip install "sparring[web]"``. Importing this package does not import
+Django; the functions below configure it when called. See docs/web.md.
+
+- ``serve(host, port, open_browser=True)`` — migrate, create the first owner, print the
+  one-time sign-in link and serve (waitress) with the in-process worker. Raises
+  ``UserInputError`` on a non-loopback host without production settings.
+- ``check_deploy()`` — Django's deployment checks on the production settings.
+- ``rotate_keys()`` — re-encrypt every stored secret with the newest Fernet key.
+- ``configure(loopback=…)`` — set Django up with the dashboard's settings (tests, scripts).
+"""
+
+from __future__ import annotations
+
+from sparring.web._serve import check_deploy, configure, rotate_keys, serve
+
+__all__ = ["check_deploy", "configure", "rotate_keys", "serve"]

@@ -1,0 +1,67 @@
+"""The audit log: one function writes an ``AuditEvent``; sign-ins and their failures are
+recorded from Django's auth signals.
+
+Actions (``AuditEvent.action``): ``login``, ``login_failed``, ``logout``, ``token_created``,
+``token_revoked``, ``tokens_revoked_all``, ``secret_set``, ``secret_deleted``, ``run_started``,
+``run_stopped``, ``run_deleted``, ``run_imported``, ``member_added``, ``member_changed``,
+``member_removed``, ``project_deleted``, ``keys_rotated``. ``detail`` never holds a secret.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.signals import user_logged_in, user_logged_out, user_login_failed
+from django.http import HttpRequest
+
+from sparring.web.models import AuditEvent, Project
+
+
+def _address(request: HttpRequest | None) -> str | None:
+    if request is None:
+        return None
+    address = request.META.get("REMOTE_ADDR")
+    return address if isinstance(address, str) and address else None
+
+
+def record(
+    action: str,
+    *,
+    request: HttpRequest | None = None,
+    actor: Any = None,
+    project: Project | None = None,
+    **detail: Any,
+) -> AuditEvent:
+    """Append one event. ``actor`` defaults to the request's user (``None`` if anonymous)."""
+    if actor is None and request is not None and request.user.is_authenticated:
+        actor = request.user
+    return AuditEvent.objects.create(
+        action=action,
+        actor_id_ref=getattr(actor, "pk", None),
+        actor_name=getattr(actor, "username", "") or "",
+        project_id_ref=project.pk if project is not None else None,
+        address=_address(request),
+        detail=detail,
+    )
+
+
+def _logged_in(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+    record("login", request=request, actor=user)
+
+
+def _logged_out(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+    record("logout", request=request, actor=user)
+
+
+def _login_failed(
+    sender: Any, credentials: dict[str, Any], request: HttpRequest | None = None, **kwargs: Any
+) -> None:
+    # the name tried is kept (it may not exist); the password never is
+    record("login_failed", request=request, username=str(credentials.get("username", ""))[:150])
+
+
+def connect_signals() -> None:
+    """Record sign-ins, sign-outs and failed sign-ins (called once from ``apps.ready``)."""
+    user_logged_in.connect(_logged_in, dispatch_uid="sparring_web_audit_login")
+    user_logged_out.connect(_logged_out, dispatch_uid="sparring_web_audit_logout")
+    user_login_failed.connect(_login_failed, dispatch_uid="sparring_web_audit_failed")

@@ -1,0 +1,129 @@
+"""``sparring web``: configure Django, migrate, create the first owner, serve with waitress.
+
+Django is imported here and below only — ``import sparring.cli`` never imports it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from sparring.errors import UserInputError
+from sparring.web._config import (
+    ENV_MODE,
+    add_loopback_fernet_key,
+    is_loopback,
+    read_config,
+    require_production,
+)
+
+SETTINGS_MODULE = "sparring.web._settings"
+OWNER_NAME = "owner"
+
+
+def configure(*, loopback: bool) -> None:
+    """Point Django at the dashboard's settings and set it up (once per process).
+    ``loopback``: zero set-up settings; otherwise production settings are read."""
+    import django
+
+    os.environ[ENV_MODE] = "loopback" if loopback else "production"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", SETTINGS_MODULE)
+    django.setup()
+
+
+def prepare(out: TextIO) -> None:
+    """Create the data folder, apply migrations, collect nothing (static files are served
+    from the package by WhiteNoise)."""
+    from django.conf import settings
+    from django.core.management import call_command
+
+    settings.DATA_DIR.mkdir(parents=True, exist_ok=True)
+    settings.RUNS_DIR.mkdir(parents=True, exist_ok=True)
+    call_command("migrate", interactive=False, verbosity=0, stdout=out)
+
+
+def first_owner_link(base_url: str) -> str | None:
+    """Create the first owner when there is no user yet; while that user has no password,
+    the one-time sign-in link (a new one each start). ``None`` once a password is set."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.tokens import default_token_generator
+    from django.urls import reverse
+    from django.utils.encoding import force_bytes
+    from django.utils.http import urlsafe_base64_encode
+
+    User = get_user_model()
+    if not User.objects.exists():
+        User.objects.create_superuser(OWNER_NAME, email="", password=None)
+    owner = User.objects.filter(is_superuser=True).order_by("pk").first()
+    if owner is None or owner.has_usable_password():
+        return None
+    uid = urlsafe_base64_encode(force_bytes(owner.pk))
+    token = default_token_generator.make_token(owner)
+    return base_url.rstrip("/") + reverse("link-login", args=[uid, token])
+
+
+def wsgi_application() -> Callable[..., Any]:
+    """Django's WSGI application (after ``configure``)."""
+    from django.core.wsgi import get_wsgi_application
+
+    return get_wsgi_application()
+
+
+def serve(host: str, port: int, *, open_browser: bool, out: TextIO = sys.stdout) -> None:
+    """Serve the dashboard on ``host:port`` until interrupted. Raises ``UserInputError``
+    (exit 2) when ``host`` is not loopback and production settings are missing."""
+    loopback = is_loopback(host)
+    if not loopback:
+        require_production(read_config(production=True), host)
+    configure(loopback=loopback)
+    prepare(out)
+    shown_host = f"[{host}]" if ":" in host else host
+    base_url = f"http://{shown_host}:{port}/"
+    link = first_owner_link(base_url)
+    print(f"sparring dashboard on {base_url}", file=out)
+    if link is not None:
+        print(f"sign in once with: {link}", file=out)
+    out.flush()
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(link or base_url)
+    import waitress
+
+    waitress.serve(wsgi_application(), host=host, port=port, threads=8, ident="sparring")
+
+
+def check_deploy(out: TextIO = sys.stdout) -> None:
+    """Django's deployment checks on the production settings (``manage.py check --deploy``).
+    Raises ``UserInputError`` with every problem when they are missing or a check fails."""
+    require_production(read_config(production=True), "production")
+    configure(loopback=False)
+    from django.core.management import call_command
+    from django.core.management.base import SystemCheckError
+
+    try:
+        call_command("check", deploy=True, fail_level="WARNING", stdout=out)
+    except SystemCheckError as exc:
+        raise UserInputError(str(exc)) from None
+
+
+def rotate_keys(out: TextIO = sys.stdout) -> int:
+    """Re-encrypt every stored secret with the newest Fernet key; the number of rows.
+
+    With ``SPARRING_WEB_FERNET_KEYS`` set (production), the operator has put the new key
+    first; otherwise (loopback) a new key is generated and put first in the data folder's
+    ``fernet_keys``. Either way the older keys stay readable until every row is rewritten."""
+    config = read_config(production=True)
+    loopback = not config.fernet_keys
+    if loopback:
+        add_loopback_fernet_key(read_config(production=False))
+    configure(loopback=loopback)
+    prepare(out)
+    from sparring.web._audit import record
+    from sparring.web._secrets import rotate_keys as rotate
+
+    count = rotate()
+    record("keys_rotated", rows=count)
+    return count

@@ -1,0 +1,28 @@
+"""URL patterns of the dashboard. Every pattern is walked by the default-deny test
+(tests/web/test_access.py): an anonymous request is refused except on its allow-list."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import URLPattern, URLResolver, path
+from django.views.generic.base import RedirectView
+
+from sparring.web import _views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("", RedirectView.as_view(pattern_name="projects"), name="home"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            template_name="sparring_web/login.html", redirect_authenticated_user=True
+        ),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("login/link/<str:uidb64>/<str:token>/", _views.link_login, name="link-login"),
+    path("account/password/", _views.password, name="password"),
+    path("signup/", _views.signup, name="signup"),
+    path("projects/", _views.projects, name="projects"),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,65 @@
+"""The dashboard's tests: Django set up once with loopback settings and a temporary data
+folder; pytest-django gives each test a clean in-memory database. Skips cleanly where the
+web extra is not installed."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+pytest.importorskip("django")
+pytest.importorskip("knox")
+pytest.importorskip("axes")
+pytest.importorskip("pytest_django")
+
+os.environ["SPARRING_WEB_DATA"] = tempfile.mkdtemp(prefix="sparring-web-test-")
+for _name in ("SPARRING_WEB_SECRET_KEY", "SPARRING_WEB_FERNET_KEYS", "SPARRING_DATABASE_URL"):
+    os.environ.pop(_name, None)
+
+from sparring.web import configure  # noqa: E402
+
+configure(loopback=True)
+
+from django.conf import settings  # noqa: E402
+
+# a fast hasher: the tests create many users (production keeps Django's PBKDF2)
+settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from web_helpers import PASSWORD  # noqa: E402
+
+from sparring.web._views import create_project  # noqa: E402
+from sparring.web.models import Membership, Role  # noqa: E402
+
+
+@pytest.fixture
+def make_user(db: None) -> Callable[[str], Any]:
+    def make(name: str) -> Any:
+        return get_user_model().objects.create_user(name, password=PASSWORD)
+
+    return make
+
+
+@pytest.fixture
+def world(make_user: Callable[[str], Any]) -> dict[str, Any]:
+    """A private project with an owner, an editor, a viewer; a stranger with a project of
+    their own; and a public project nobody here is a member of."""
+    owner, editor, viewer, stranger = (make_user(n) for n in ("own", "edi", "vie", "str"))
+    project = create_project(owner, "pizzeria")
+    Membership.objects.create(project=project, user=editor, role=Role.EDITOR)
+    Membership.objects.create(project=project, user=viewer, role=Role.VIEWER)
+    other = create_project(stranger, "stranger's")
+    public = create_project(make_user("pub"), "open", public=True)
+    return {
+        "owner": owner,
+        "editor": editor,
+        "viewer": viewer,
+        "stranger": stranger,
+        "project": project,
+        "other": other,
+        "public": public,
+    }
