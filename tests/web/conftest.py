@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -63,3 +64,37 @@ def world(make_user: Callable[[str], Any]) -> dict[str, Any]:
         "other": other,
         "public": public,
     }
+
+
+@pytest.fixture(autouse=True)
+def _runs_in_tmp(settings: Any, tmp_path: Any) -> None:
+    """Each test's run directories in its own folder."""
+    settings.RUNS_DIR = tmp_path / "runs"
+
+
+class Recorder:
+    """An executor that records what it is given (the worker's thread is not started:
+    these tests are about who may launch, not about running)."""
+
+    def __init__(self) -> None:
+        self.submitted: list[tuple[str, dict[str, Any], Path]] = []
+
+    def submit(self, job: str, settings: dict[str, Any], run_dir: Path) -> str:
+        self.submitted.append((job, settings, run_dir))
+        return f"h{len(self.submitted)}"
+
+    def stop(self, handle: str) -> None:
+        pass
+
+    def status(self, handle: str) -> str | None:
+        return "finished"
+
+
+@pytest.fixture(autouse=True)
+def recording_worker(monkeypatch: pytest.MonkeyPatch) -> Iterator[Recorder]:
+    """The worker with a recording executor (tests that run jobs replace it)."""
+    from sparring.web import _worker
+
+    recorder = Recorder()
+    monkeypatch.setattr(_worker, "_worker", _worker.Worker(executor=recorder))
+    yield recorder

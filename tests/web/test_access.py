@@ -17,7 +17,7 @@ ALLOWED_ANONYMOUS = {
 }
 """Patterns an anonymous request may reach, and why (reviewed)."""
 
-_CANDIDATES = ("1", "auth", "x")
+_CANDIDATES = ("1", "auth", "x", "json", ".json")
 _SIGN_IN = ("/login/", "/admin/login/")
 
 
@@ -41,8 +41,10 @@ def _patterns() -> set[str]:
 def _concrete(pattern: str) -> str | None:
     """A URL that resolves to ``pattern`` (``None`` when none of the candidates do)."""
     for value in _CANDIDATES:
-        url = re.sub(r"<(?:\w+:)?\w+>", value, pattern)
+        url = re.sub(r"\(\?P<format>[^)]*\)", "json", pattern)
         url = re.sub(r"\(\?P<\w+>[^)]*\)", value, url)
+        url = re.sub(r"<(?:\w+:)?\w+>", value, url)
+        url = url.replace("/?", "/").replace("\\.", ".")
         url = url.replace("^", "").replace("$", "").replace("\\Z", "").replace("\\", "")
         url = "/" + url
         try:

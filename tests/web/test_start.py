@@ -3,10 +3,12 @@ owner's one-time sign-in link."""
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from web_helpers import client_for, csrf_post
@@ -119,3 +121,21 @@ def test_the_first_owner_signs_in_once_with_the_printed_link(db: None) -> None:
     again = client_for(None)
     assert again.get(path).status_code == 410
     assert csrf_post(again, path).status_code == 410
+
+
+def test_the_server_guards_every_chatbot_call_with_the_operator_allow_list(
+    settings: Any,
+) -> None:
+    from sparring._ssrf import install_policy, installed_policy
+    from sparring.web._serve import guard_network
+
+    settings.SSRF_ALLOW = ["10.0.0.0/8", "bot.internal"]
+    try:
+        guard_network()
+        policy = installed_policy()
+        assert policy is not None
+        assert policy.refusal("bot.internal", []) is not None  # resolves to nothing
+        assert policy.refusal("x", [ipaddress.ip_address("10.2.3.4")]) is None
+        assert policy.refusal("x", [ipaddress.ip_address("169.254.169.254")]) is not None
+    finally:
+        install_policy(None)

@@ -17,8 +17,29 @@ def client_for(user: Any | None) -> Client:
     return client
 
 
+def csrf_token(client: Client) -> str:
+    """The CSRF token a browser holds, from a page with a form (sign-in or projects)."""
+    for page in ("/login/", "/projects/"):
+        if "csrftoken" not in client.cookies:
+            client.get(page)
+    return str(client.cookies["csrftoken"].value)
+
+
 def csrf_post(client: Client, url: str, data: dict[str, Any] | None = None) -> Any:
-    """POST with the CSRF token a browser would send (read from a GET of the login page)."""
-    client.get("/login/")
-    token = client.cookies["csrftoken"].value
-    return client.post(url, data or {}, HTTP_X_CSRFTOKEN=token)
+    """POST with the CSRF token a browser would send."""
+    return client.post(url, data or {}, HTTP_X_CSRFTOKEN=csrf_token(client))
+
+
+def api(client: Client, method: str, url: str, data: Any = None, token: str | None = None) -> Any:
+    """An API request as a browser (session + CSRF header) or, with ``token``, as CI."""
+    headers: dict[str, str] = {}
+    if token is not None:
+        headers["Authorization"] = f"Token {token}"
+    elif method != "get":
+        headers["X-CSRFToken"] = csrf_token(client)
+    call = getattr(client, method)
+    if method == "get":
+        return call(url, data or {}, headers=headers)
+    return call(
+        url, data if data is not None else {}, content_type="application/json", headers=headers
+    )

@@ -22,6 +22,7 @@ from typing import Any
 
 import httpx
 
+from sparring._ssrf import guarded
 from sparring.connectors._base import ConnectorContext
 from sparring.connectors._boundary import decode_json, too_large
 from sparring.errors import ChatbotCrash, ChatbotTimeout
@@ -60,7 +61,7 @@ class HttpClient:
             self._client = httpx.AsyncClient(
                 headers=self._headers,
                 timeout=httpx.Timeout(self._timeout),
-                transport=self._context.transport,
+                transport=guarded(self._context.transport),
                 follow_redirects=True,
             )
         return self._client

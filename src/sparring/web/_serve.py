@@ -64,6 +64,17 @@ def first_owner_link(base_url: str) -> str | None:
     return base_url.rstrip("/") + reverse("link-login", args=[uid, token])
 
 
+def guard_network() -> None:
+    """Install the SSRF guard for every chatbot this process calls (``sparring._ssrf``),
+    with the operator's allow-list (``SPARRING_WEB_SSRF_ALLOW``). Every process that runs
+    the dashboard's jobs calls it (the server here; a distributed worker at its start)."""
+    from django.conf import settings
+
+    from sparring._ssrf import NetworkPolicy, install_policy
+
+    install_policy(NetworkPolicy.from_entries(settings.SSRF_ALLOW))
+
+
 def wsgi_application() -> Callable[..., Any]:
     """Django's WSGI application (after ``configure``)."""
     from django.core.wsgi import get_wsgi_application
@@ -79,6 +90,7 @@ def serve(host: str, port: int, *, open_browser: bool, out: TextIO = sys.stdout)
         require_production(read_config(production=True), host)
     configure(loopback=loopback)
     prepare(out)
+    guard_network()
     shown_host = f"[{host}]" if ":" in host else host
     base_url = f"http://{shown_host}:{port}/"
     link = first_owner_link(base_url)

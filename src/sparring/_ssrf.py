@@ -1,0 +1,170 @@
+"""The server-side request forgery guard: which addresses a server may call for its users.
+
+The dashboard calls chatbot URLs that users type. With a ``NetworkPolicy`` installed
+(``install_policy``, done by ``sparring web`` and any worker serving it), every HTTP
+connector's client goes through ``GuardedTransport``, which:
+
+1. resolves the host itself (``getaddrinfo``), and refuses the request if ANY address is
+   not globally routable — loopback (``127.0.0.0/8``, ``::1``), link-local (the cloud
+   metadata address ``169.254.169.254``, ``fe80::/10``), private ranges (``10/8``,
+   ``172.16/12``, ``192.168/16``, ``fc00::/7``), shared, reserved, multicast, unspecified,
+   and IPv4 mapped into IPv6 — unless the operator allow-listed that network or host name;
+2. connects to the address it checked (the URL's host is replaced by that address; the
+   ``Host`` header and TLS server name keep the name), so a DNS answer that changes
+   between the check and the connection (DNS rebinding) cannot slip through;
+3. does so for every request the client sends — and ``httpx`` sends each redirect hop as
+   a new request through the transport, so every redirect is checked too.
+
+A refused request raises ``AddressRefused`` (an ``httpx.ConnectError``): the connectors
+turn it into a chatbot failure whose message names the address and the reason. The CLI
+installs no policy: on a person's own machine, calling ``localhost`` is the point.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import socket
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+
+import httpx
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+Resolver = Callable[[str, int], Awaitable[list[IPAddress]]]
+
+
+class AddressRefused(httpx.ConnectError):
+    """A request to an address the ``NetworkPolicy`` does not allow."""
+
+
+def _why_not_public(address: IPAddress) -> str | None:
+    """Why ``address`` is not a public internet address (``None``: it is one)."""
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return _why_not_public(address.ipv4_mapped)
+    for reason, flag in (
+        ("loopback", address.is_loopback),
+        ("link-local (e.g. cloud metadata)", address.is_link_local),
+        ("unspecified", address.is_unspecified),
+        ("multicast", address.is_multicast),
+        ("private", address.is_private),
+        ("reserved", address.is_reserved),
+    ):
+        if flag:
+            return reason
+    return None if address.is_global else "not globally routable"
+
+
+@dataclass(frozen=True)
+class NetworkPolicy:
+    """Addresses a server may call: public ones, plus ``allow`` — networks
+    (``10.0.0.0/8``, ``127.0.0.1``) or exact host names (``bot.internal``)."""
+
+    allow_networks: tuple[IPNetwork, ...] = ()
+    allow_hosts: frozenset[str] = field(default_factory=frozenset)
+
+    @classmethod
+    def from_entries(cls, entries: Iterable[str]) -> NetworkPolicy:
+        """A policy from operator entries: each a network, an address or a host name."""
+        networks: list[IPNetwork] = []
+        hosts: set[str] = set()
+        for entry in (e.strip() for e in entries):
+            if not entry:
+                continue
+            try:
+                networks.append(ipaddress.ip_network(entry.strip("[]"), strict=False))
+            except ValueError:
+                hosts.add(entry.lower().rstrip("."))
+        return cls(tuple(networks), frozenset(hosts))
+
+    def refusal(self, host: str, addresses: list[IPAddress]) -> str | None:
+        """Why a request to ``host`` resolving to ``addresses`` is refused (``None``:
+        allowed)."""
+        if not addresses:
+            return f"{host} resolves to no address"
+        if host.lower().rstrip(".") in self.allow_hosts:
+            return None
+        for address in addresses:
+            reason = _why_not_public(address)
+            if reason is not None and not any(address in n for n in self.allow_networks):
+                return (
+                    f"{host} resolves to {address} ({reason}); the server calls it only "
+                    "if the operator allow-lists it (SPARRING_WEB_SSRF_ALLOW)"
+                )
+        return None
+
+
+async def resolve(host: str, port: int) -> list[IPAddress]:
+    """Every address ``host`` resolves to (an address literal resolves to itself)."""
+    try:
+        return [ipaddress.ip_address(host.strip("[]"))]
+    except ValueError:
+        pass
+    loop = asyncio.get_running_loop()
+    try:
+        infos = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise httpx.ConnectError(f"cannot resolve {host}: {exc}") from exc
+    found: list[IPAddress] = []
+    for _family, _type, _proto, _name, sockaddr in infos:
+        address = ipaddress.ip_address(str(sockaddr[0]).split("%")[0])
+        if address not in found:
+            found.append(address)
+    return found
+
+
+class GuardedTransport(httpx.AsyncBaseTransport):
+    """An ``httpx`` transport that checks every request against ``policy`` and connects
+    to the checked address (see the module docstring). ``inner`` sends the request
+    (default: ``httpx.AsyncHTTPTransport``); ``resolver`` resolves host names (tests)."""
+
+    def __init__(
+        self,
+        policy: NetworkPolicy,
+        inner: httpx.AsyncBaseTransport | None = None,
+        resolver: Resolver = resolve,
+    ) -> None:
+        self._policy = policy
+        self._inner = inner or httpx.AsyncHTTPTransport()
+        self._resolve = resolver
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        host = request.url.host
+        port = request.url.port or (443 if request.url.scheme == "https" else 80)
+        addresses = await self._resolve(host, port)
+        reason = self._policy.refusal(host, addresses)
+        if reason is not None:
+            raise AddressRefused(f"refused: {reason}", request=request)
+        pinned = str(addresses[0])
+        if pinned != host.strip("[]"):
+            request.url = request.url.copy_with(host=pinned)
+            if request.url.scheme == "https":
+                request.extensions = {**request.extensions, "sni_hostname": host}
+        return await self._inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+_installed: NetworkPolicy | None = None
+
+
+def install_policy(policy: NetworkPolicy | None) -> None:
+    """Guard every HTTP connector created from now on in this process with ``policy``
+    (``None`` removes the guard). Called by servers, never by the CLI."""
+    global _installed
+    _installed = policy
+
+
+def installed_policy() -> NetworkPolicy | None:
+    """The policy installed in this process, if any."""
+    return _installed
+
+
+def guarded(transport: httpx.AsyncBaseTransport | None) -> httpx.AsyncBaseTransport | None:
+    """``transport`` wrapped in a ``GuardedTransport`` when a policy is installed (the one
+    place connectors ask); unchanged otherwise."""
+    if _installed is None:
+        return transport
+    return GuardedTransport(_installed, inner=transport)

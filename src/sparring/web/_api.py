@@ -1,0 +1,412 @@
+"""The machine API under ``/api/`` (Django REST Framework): projects, members, files,
+secrets and tokens. Runs, conversations and annotations are in ``_api_runs``.
+
+Every viewset lists through ``_permissions.scope`` and checks objects through
+``_api_access.RoleAccess``; nothing here decides access by hand. Routes (docs/web.md):
+
+- ``/api/projects/`` (list, create, retrieve, update, delete)
+- ``/api/members/`` (``?project=``; add, change role, remove — owners only)
+- ``/api/files/`` (``?project=``; create, new version, delete; ``versions``)
+- ``/api/secrets/`` (owners, session only; the value is write-only, shown as ``…abcd``)
+- ``/api/tokens/`` (session only; created per device, the token shown once),
+  ``/api/auth/logout/`` (revoke the token used), ``/api/auth/logoutall/`` (revoke all)
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any, ClassVar, cast
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+from django.http import Http404
+from django.utils import timezone
+from knox.views import LogoutAllView, LogoutView
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.serializers import BaseSerializer
+
+from sparring.errors import UserInputError
+from sparring.web._api_access import RoleAccess, SessionOnly
+from sparring.web._audit import record
+from sparring.web._files import save_file
+from sparring.web._permissions import Action, get_object, own_tokens, require, scope
+from sparring.web._secrets import set_secret
+from sparring.web._views import create_project
+from sparring.web.models import (
+    DeviceToken,
+    FileKind,
+    Membership,
+    Project,
+    ProjectFile,
+    Role,
+    Secret,
+    TokenScope,
+)
+
+
+def body(request: Request) -> dict[str, Any]:
+    """The request's body as an object (400 when it is a list or a scalar)."""
+    data = request.data
+    if not isinstance(data, dict):
+        raise ValidationError("the body must be an object")
+    return data
+
+
+def me(request: Request) -> User:
+    """The signed-in user (every view here requires one)."""
+    return cast(User, request.user)
+
+
+def problems_response(exc: UserInputError) -> ValidationError:
+    """A 400 listing every located problem (file, line, key, message)."""
+    detail: Any = {
+        "problems": [
+            {"file": p.file, "line": p.line, "key": p.key, "message": p.message}
+            for p in exc.problems
+        ]
+    }
+    return ValidationError(detail)
+
+
+def project_for(request: Request, action_: Action, pk: Any) -> Project:
+    """The project ``pk`` if the user may do ``action_`` on it (404 / 403 otherwise)."""
+    if pk in (None, ""):
+        raise ValidationError({"project": "required"})
+    return get_object(Project.objects.all(), request.user, action_, pk=pk)
+
+
+class ScopedViewSet(viewsets.GenericViewSet[Any]):
+    """A viewset whose queryset is always narrowed by the permission layer, optionally
+    filtered by ``?project=``."""
+
+    permission_classes: tuple[type[BasePermission], ...] = (RoleAccess,)
+    write_actions: ClassVar[dict[str, str]] = {}
+
+    def get_queryset(self) -> QuerySet[Any]:
+        rows = scope(self.base_queryset(), self.request.user)
+        project = self.request.query_params.get("project")
+        if project and project.isdigit():
+            path = getattr(self, "project_lookup", "project")
+            rows = rows.filter(**{path: int(project)})
+        return rows
+
+    def base_queryset(self) -> QuerySet[Any]:
+        raise NotImplementedError
+
+
+class ProjectSerializer(serializers.ModelSerializer[Project]):
+    role = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Project
+        fields = ("id", "name", "description", "public", "created_at", "role")
+        read_only_fields = ("id", "created_at", "role")
+
+    def get_role(self, project: Project) -> str | None:
+        request = self.context.get("request")
+        user = getattr(request, "user", None)
+        membership = project.memberships.filter(user=user).first() if user else None
+        return membership.role if membership is not None else None
+
+
+class ProjectViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    mixins.DestroyModelMixin,
+    ScopedViewSet,
+):
+    serializer_class = ProjectSerializer
+    write_actions: ClassVar[dict[str, str]] = {
+        "create": "edit",
+        "update": "manage",
+        "partial_update": "manage",
+        "destroy": "manage",
+    }
+
+    def base_queryset(self) -> QuerySet[Project]:
+        return Project.objects.all()
+
+    def get_queryset(self) -> QuerySet[Any]:
+        return scope(self.base_queryset(), self.request.user)
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        if not SessionOnly().has_permission(request, self):
+            return Response(status=status.HTTP_403_FORBIDDEN)
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        project = create_project(
+            request.user, data["name"], data.get("description", ""), data.get("public", False)
+        )
+        return Response(self.get_serializer(project).data, status=status.HTTP_201_CREATED)
+
+    def perform_destroy(self, instance: Project) -> None:
+        record("project_deleted", request=self.request, project=instance, name=instance.name)
+        instance.delete()
+
+
+class MemberSerializer(serializers.ModelSerializer[Membership]):
+    username = serializers.CharField(source="user.username", read_only=True)
+
+    class Meta:
+        model = Membership
+        fields = ("id", "project", "username", "role")
+        read_only_fields = ("id", "project", "username")
+
+
+class MemberViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.UpdateModelMixin,
+    mixins.DestroyModelMixin,
+    ScopedViewSet,
+):
+    """Members of the projects the user may read; owners add, change and remove them."""
+
+    serializer_class = MemberSerializer
+    write_actions: ClassVar[dict[str, str]] = {
+        "create": "manage",
+        "update": "manage",
+        "partial_update": "manage",
+        "destroy": "manage",
+    }
+
+    def base_queryset(self) -> QuerySet[Membership]:
+        return Membership.objects.select_related("user")
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        project = project_for(request, Action.MANAGE, body(request).get("project"))
+        role = str(body(request).get("role", ""))
+        if role not in Role.values:
+            raise ValidationError({"role": f"one of {', '.join(Role.values)}"})
+        user = get_user_model().objects.filter(username=body(request).get("username")).first()
+        if user is None:
+            raise ValidationError({"username": "no such user"})
+        membership, created = Membership.objects.update_or_create(
+            project=project, user=user, defaults={"role": role}
+        )
+        record(
+            "member_added" if created else "member_changed",
+            request=request,
+            project=project,
+            member=user.username,
+            role=role,
+        )
+        return Response(MemberSerializer(membership).data, status=status.HTTP_201_CREATED)
+
+    def perform_update(self, serializer: BaseSerializer[Membership]) -> None:
+        membership = serializer.instance
+        assert membership is not None
+        self._keep_an_owner(membership, serializer.validated_data.get("role"))
+        serializer.save()
+        record(
+            "member_changed",
+            request=self.request,
+            project=membership.project,
+            member=membership.user.username,
+            role=membership.role,
+        )
+
+    def perform_destroy(self, instance: Membership) -> None:
+        self._keep_an_owner(instance, None)
+        record(
+            "member_removed",
+            request=self.request,
+            project=instance.project,
+            member=instance.user.username,
+        )
+        instance.delete()
+
+    @staticmethod
+    def _keep_an_owner(membership: Membership, new_role: str | None) -> None:
+        if membership.role == Role.OWNER and new_role != Role.OWNER:
+            owners = Membership.objects.filter(project=membership.project, role=Role.OWNER)
+            if owners.count() <= 1:
+                raise ValidationError({"role": "a project keeps at least one owner"})
+
+
+class FileSerializer(serializers.ModelSerializer[ProjectFile]):
+    content = serializers.SerializerMethodField()
+    version = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ProjectFile
+        fields = ("id", "project", "kind", "name", "version", "content")
+
+    def get_content(self, file: ProjectFile) -> str | None:
+        current = file.current
+        return current.content if current is not None else None
+
+    def get_version(self, file: ProjectFile) -> int | None:
+        current = file.current
+        return current.number if current is not None else None
+
+
+class FileViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.DestroyModelMixin, ScopedViewSet
+):
+    """Project files: every save is validated (located problems, 400) and kept as a new
+    version."""
+
+    serializer_class = FileSerializer
+    write_actions: ClassVar[dict[str, str]] = {
+        "create": "edit",
+        "update": "edit",
+        "partial_update": "edit",
+        "destroy": "edit",
+    }
+
+    def base_queryset(self) -> QuerySet[ProjectFile]:
+        return ProjectFile.objects.all()
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        project = project_for(request, Action.EDIT, body(request).get("project"))
+        kind = str(body(request).get("kind", ""))
+        if kind not in FileKind.values:
+            raise ValidationError({"kind": f"one of {', '.join(FileKind.values)}"})
+        return self._save(
+            project, kind, str(body(request).get("name", "")), status.HTTP_201_CREATED
+        )
+
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        file = self.get_object()
+        return self._save(file.project, file.kind, file.name, status.HTTP_200_OK)
+
+    def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self.update(request, *args, **kwargs)
+
+    def _save(self, project: Project, kind: str, name: str, code: int) -> Response:
+        content = body(self.request).get("content")
+        if not isinstance(content, str):
+            raise ValidationError({"content": "required (the file's text)"})
+        try:
+            file = save_file(project, kind, name, content, self.request.user)
+        except UserInputError as exc:
+            raise problems_response(exc) from None
+        return Response(FileSerializer(file).data, status=code)
+
+    @action(detail=True, methods=["get"])
+    def versions(self, request: Request, pk: str | None = None) -> Response:
+        file = self.get_object()
+        rows = file.versions.values("number", "created_at", "author__username", "content")
+        return Response(list(rows))
+
+
+class SecretSerializer(serializers.ModelSerializer[Secret]):
+    class Meta:
+        model = Secret
+        fields = ("id", "project", "name", "hint", "updated_at")
+        read_only_fields = fields
+
+
+class SecretViewSet(mixins.ListModelMixin, mixins.DestroyModelMixin, ScopedViewSet):
+    """Secrets of the projects the user owns; the value is write-only."""
+
+    serializer_class = SecretSerializer
+    permission_classes = (
+        SessionOnly,
+        RoleAccess,
+    )
+    write_actions: ClassVar[dict[str, str]] = {"create": "manage", "destroy": "manage"}
+
+    def base_queryset(self) -> QuerySet[Secret]:
+        return Secret.objects.all()
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        project = project_for(request, Action.MANAGE, body(request).get("project"))
+        name, value = body(request).get("name"), body(request).get("value")
+        if not isinstance(name, str) or not name.isidentifier() or not name.isupper():
+            raise ValidationError({"name": "an environment variable name, e.g. OPENAI_API_KEY"})
+        if not isinstance(value, str) or not value:
+            raise ValidationError({"value": "required"})
+        secret = set_secret(project, name, value, request.user)
+        record("secret_set", request=request, project=project, name=name, hint=secret.hint)
+        return Response(SecretSerializer(secret).data, status=status.HTTP_201_CREATED)
+
+    def perform_destroy(self, instance: Secret) -> None:
+        require(self.request.user, Action.MANAGE, instance)
+        record("secret_deleted", request=self.request, project=instance.project, name=instance.name)
+        instance.delete()
+
+
+class TokenSerializer(serializers.ModelSerializer[DeviceToken]):
+    id = serializers.CharField(source="digest", read_only=True)
+
+    class Meta:
+        model = DeviceToken
+        fields = ("id", "name", "scope", "created", "expiry")
+        read_only_fields = ("id", "created", "expiry")
+
+
+MAX_TOKEN_DAYS = 365
+
+
+class TokenViewSet(
+    mixins.ListModelMixin, mixins.DestroyModelMixin, viewsets.GenericViewSet[DeviceToken]
+):
+    """The user's own API tokens, one per device: created with a scope and a lifetime
+    (days, at most a year), the token shown once; revocable."""
+
+    serializer_class = TokenSerializer
+    permission_classes = (SessionOnly,)
+
+    def get_queryset(self) -> QuerySet[DeviceToken]:
+        return own_tokens(self.request.user).filter(expiry__gt=timezone.now())
+
+    def get_object(self) -> DeviceToken:
+        token = own_tokens(self.request.user).filter(digest=self.kwargs.get("pk")).first()
+        if token is None:
+            raise Http404
+        return token
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        name = str(body(request).get("name", "")).strip()[:100]
+        scope_ = str(body(request).get("scope", TokenScope.READ))
+        try:
+            days = int(body(request).get("days", 30))
+        except (TypeError, ValueError):
+            days = -1
+        if not name:
+            raise ValidationError({"name": "the device, e.g. 'CI on main'"})
+        if scope_ not in TokenScope.values:
+            raise ValidationError({"scope": f"one of {', '.join(TokenScope.values)}"})
+        if not 1 <= days <= MAX_TOKEN_DAYS:
+            raise ValidationError({"days": f"between 1 and {MAX_TOKEN_DAYS}"})
+        instance, token = DeviceToken.objects.create(
+            request.user, expiry=timedelta(days=days), name=name, scope=scope_
+        )
+        record("token_created", request=request, name=name, scope=scope_, days=days)
+        data = dict(TokenSerializer(instance).data)
+        data["token"] = token  # shown once: only its digest is stored
+        return Response(data, status=status.HTTP_201_CREATED)
+
+    def perform_destroy(self, instance: DeviceToken) -> None:
+        record("token_revoked", request=self.request, name=instance.name)
+        instance.delete()
+
+
+class TokenLogout(LogoutView):  # type: ignore[misc]  # knox ships no types
+    """Revoke the token this request was made with."""
+
+    def post(self, request: Request, format: Any = None) -> Response:
+        name = getattr(request.auth, "name", "")
+        response: Response = super().post(request, format)
+        record("token_revoked", request=request, name=name, via="logout")
+        return response
+
+
+class TokenLogoutAll(LogoutAllView):  # type: ignore[misc]  # knox ships no types
+    """Revoke every token of the user."""
+
+    def post(self, request: Request, format: Any = None) -> Response:
+        response: Response = super().post(request, format)
+        record("tokens_revoked_all", request=request)
+        return response

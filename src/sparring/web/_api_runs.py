@@ -1,0 +1,277 @@
+"""The API's runs, conversations and annotations (``/api/runs/``, ``/api/annotations/``).
+
+- ``GET /api/runs/`` (filters ``project``, ``job``, ``status``, ``verdict``, ``tag``,
+  ``after``, ``before``), ``POST /api/runs/`` ``{project, job, settings, tags}`` starts a
+  run (role editor or owner; a token needs the ``run`` scope), ``GET /api/runs/ID/`` with
+  its ``progress`` (the job's ``progress.json``), ``DELETE``, ``POST /api/runs/ID/stop/``,
+  ``POST /api/runs/bulk-delete/`` ``{ids}`` (only the runs the user may delete are touched).
+- ``GET /api/runs/ID/verdicts/``, ``/junit/`` (``?set=NAME``), ``/report/`` (the HTML
+  report as a download, sandboxed), ``/conversations/`` and ``/conversations/CID/``.
+- ``/api/annotations/`` (``?run=``): a person's label on a conversation or a turn;
+  ``/api/annotations/export/?run=ID&as=csv|json``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import shutil
+from pathlib import Path
+from typing import Any, ClassVar
+
+from django.conf import settings as django_settings
+from django.db.models import QuerySet
+from django.http import FileResponse, Http404, HttpResponse
+from django.utils.dateparse import parse_datetime
+from rest_framework import mixins, serializers, status
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from sparring.errors import UserInputError
+from sparring.web._api import ScopedViewSet, body, me, problems_response, project_for
+from sparring.web._audit import record
+from sparring.web._permissions import Action, get_object, scope
+from sparring.web._run_files import (
+    conversation,
+    conversation_list,
+    junit,
+    progress,
+    report_file,
+    verdict_sets,
+)
+from sparring.web._worker import launch, run_folder, worker
+from sparring.web.models import Annotation, Run, RunStatus
+
+
+class RunSerializer(serializers.ModelSerializer[Run]):
+    class Meta:
+        model = Run
+        fields = (
+            "id",
+            "project",
+            "job",
+            "status",
+            "verdict",
+            "tags",
+            "settings",
+            "imported",
+            "created_at",
+            "finished_at",
+        )
+        read_only_fields = fields
+
+
+def _inside_runs(path: Path) -> bool:
+    root = Path(django_settings.RUNS_DIR).resolve()
+    return path.resolve().is_relative_to(root)
+
+
+def delete_run(request: Request, run: Run) -> None:
+    """Delete ``run``'s row and, when the dashboard wrote it, its folder (a run imported
+    from elsewhere keeps its files)."""
+    worker().stop(run)
+    path = Path(run.path)
+    if not run.imported and _inside_runs(path):
+        shutil.rmtree(path, ignore_errors=True)
+        shutil.rmtree(path.with_name(path.name + ".inputs"), ignore_errors=True)
+    record("run_deleted", request=request, project=run.project, run=run.pk, job=run.job)
+    run.delete()
+
+
+class RunViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.DestroyModelMixin, ScopedViewSet
+):
+    serializer_class = RunSerializer
+    write_actions: ClassVar[dict[str, str]] = {
+        "create": "run",
+        "destroy": "run",
+        "stop": "run",
+        "bulk_delete": "run",
+    }
+
+    def base_queryset(self) -> QuerySet[Run]:
+        return Run.objects.all()
+
+    def get_queryset(self) -> QuerySet[Any]:
+        rows = super().get_queryset()
+        query = self.request.query_params
+        for field in ("job", "status", "verdict"):
+            if value := query.get(field):
+                rows = rows.filter(**{field: value})
+        if tag := query.get("tag"):
+            # JSON containment is not portable to SQLite: the tags are matched here
+            rows = rows.filter(pk__in=[r.pk for r in rows.only("pk", "tags") if tag in r.tags])
+        for name, lookup in (("after", "created_at__gte"), ("before", "created_at__lt")):
+            if (value := query.get(name)) and (moment := parse_datetime(value)) is not None:
+                rows = rows.filter(**{lookup: moment})
+        return rows
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        run = self.get_object()
+        data = dict(RunSerializer(run).data)
+        data["progress"] = progress(run)
+        return Response(data)
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        project = project_for(request, Action.RUN, body(request).get("project"))
+        job, settings = body(request).get("job"), body(request).get("settings", {})
+        tags = body(request).get("tags", [])
+        if not isinstance(job, str) or not job:
+            raise ValidationError({"job": "required, e.g. simulate"})
+        if not isinstance(settings, dict):
+            raise ValidationError({"settings": "an object of the job's settings"})
+        if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+            raise ValidationError({"tags": "a list of strings"})
+        run = Run.objects.create(project=project, job=job, created_by=me(request), tags=tags)
+        run.path = str(run_folder(project, run.pk))
+        run.save(update_fields=["path"])
+        try:
+            launch(run, settings)
+        except UserInputError as exc:
+            run.delete()
+            raise problems_response(exc) from None
+        record("run_started", request=request, project=project, run=run.pk, job=job)
+        return Response(RunSerializer(run).data, status=status.HTTP_201_CREATED)
+
+    def perform_destroy(self, instance: Run) -> None:
+        delete_run(self.request, instance)
+
+    @action(detail=True, methods=["post"])
+    def stop(self, request: Request, pk: str | None = None) -> Response:
+        run = self.get_object()
+        worker().stop(run)
+        record("run_stopped", request=request, project=run.project, run=run.pk)
+        return Response({"id": run.pk, "stop": "requested"}, status=status.HTTP_202_ACCEPTED)
+
+    @action(detail=False, methods=["post"], url_path="bulk-delete")
+    def bulk_delete(self, request: Request) -> Response:
+        ids = body(request).get("ids")
+        if not isinstance(ids, list) or not all(isinstance(i, int) for i in ids):
+            raise ValidationError({"ids": "a list of run ids"})
+        deletable = scope(Run.objects.filter(pk__in=ids), request.user, Action.RUN)
+        count = 0
+        for run in deletable.select_related("project"):
+            delete_run(request, run)
+            count += 1
+        return Response({"deleted": count})
+
+    @action(detail=True, methods=["get"])
+    def verdicts(self, request: Request, pk: str | None = None) -> Response:
+        return Response(verdict_sets(self.get_object()))
+
+    @action(detail=True, methods=["get"])
+    def junit(self, request: Request, pk: str | None = None) -> HttpResponse:
+        xml = junit(self.get_object(), request.query_params.get("set"))
+        if xml is None:
+            raise Http404
+        return HttpResponse(xml, content_type="application/xml")
+
+    @action(detail=True, methods=["get"])
+    def report(self, request: Request, pk: str | None = None) -> FileResponse:
+        path = report_file(self.get_object())
+        if path is None:
+            raise Http404
+        response = FileResponse(path.open("rb"), as_attachment=True, filename="report.html")
+        # the report is self-contained HTML with inline script: never run in our origin
+        response.headers["Content-Security-Policy"] = "sandbox"
+        return response
+
+    @action(detail=True, methods=["get"])
+    def conversations(self, request: Request, pk: str | None = None) -> Response:
+        run = self.get_object()
+        offset = _int(request.query_params.get("offset"), 0)
+        limit = min(_int(request.query_params.get("limit"), 50), 500)
+        return Response(conversation_list(run, offset, limit))
+
+    @action(detail=True, methods=["get"], url_path=r"conversations/(?P<cid>[^/]+)")
+    def conversation(self, request: Request, pk: str | None = None, cid: str = "") -> Response:
+        data = conversation(self.get_object(), cid)
+        if data is None:
+            raise Http404
+        return Response(data)
+
+
+def _int(value: str | None, default: int) -> int:
+    try:
+        return max(0, int(value)) if value is not None else default
+    except ValueError:
+        return default
+
+
+class AnnotationSerializer(serializers.ModelSerializer[Annotation]):
+    author = serializers.CharField(source="author.username", read_only=True, default=None)
+
+    class Meta:
+        model = Annotation
+        fields = (
+            "id",
+            "run",
+            "conversation",
+            "turn",
+            "label",
+            "breakdown",
+            "comment",
+            "author",
+            "created_at",
+        )
+        read_only_fields = ("id", "run", "author", "created_at")
+
+
+def _cell(value: Any) -> Any:
+    """A CSV cell that a spreadsheet will not run as a formula."""
+    if isinstance(value, str) and value.startswith(("=", "+", "-", "@", "\t", "\r")):
+        return "'" + value
+    return value
+
+
+EXPORT_FIELDS = ("run", "conversation", "turn", "label", "breakdown", "comment", "author")
+
+
+class AnnotationViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.UpdateModelMixin,
+    mixins.DestroyModelMixin,
+    ScopedViewSet,
+):
+    serializer_class = AnnotationSerializer
+    project_lookup = "run__project"
+    write_actions: ClassVar[dict[str, str]] = {
+        "create": "edit",
+        "update": "edit",
+        "partial_update": "edit",
+        "destroy": "edit",
+    }
+
+    def base_queryset(self) -> QuerySet[Annotation]:
+        return Annotation.objects.select_related("author")
+
+    def get_queryset(self) -> QuerySet[Any]:
+        rows = super().get_queryset()
+        run = self.request.query_params.get("run")
+        return rows.filter(run_id=int(run)) if run and run.isdigit() else rows
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        run = get_object(Run.objects.all(), request.user, Action.EDIT, pk=body(request).get("run"))
+        serializer = AnnotationSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        annotation = serializer.save(run=run, author=request.user)
+        return Response(AnnotationSerializer(annotation).data, status=status.HTTP_201_CREATED)
+
+    @action(detail=False, methods=["get"])
+    def export(self, request: Request) -> HttpResponse:
+        rows = [AnnotationSerializer(a).data for a in self.get_queryset()]
+        if request.query_params.get("as") == "csv":
+            out = io.StringIO()
+            writer = csv.DictWriter(out, fieldnames=EXPORT_FIELDS, extrasaction="ignore")
+            writer.writeheader()
+            writer.writerows({k: _cell(v) for k, v in row.items()} for row in rows)
+            response = HttpResponse(out.getvalue(), content_type="text/csv")
+            response["Content-Disposition"] = 'attachment; filename="annotations.csv"'
+            return response
+        return Response(rows)
+
+
+__all__ = ["AnnotationViewSet", "RunStatus", "RunViewSet"]

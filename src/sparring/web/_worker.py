@@ -1,0 +1,222 @@
+"""The dashboard's worker: launches a ``Run`` through a ``sparring.jobs.Executor`` and keeps
+its row current.
+
+The in-process worker runs ONE job at a time on a dispatcher thread: a job reads its model
+and chatbot keys from the process environment (the runner's contract), so the project's
+secrets are decrypted into the environment for exactly the time its job runs and removed
+after — two projects' jobs never share an environment. The job's stored settings, the run
+directory and the logs never see a key; a distributed worker (issue 24) implements the same
+``Executor`` with one process per job.
+
+Launching: the project's files are frozen into ``RUN_DIR.inputs/`` and every path in the
+settings must name one of them (a path outside is refused, so a user cannot make the server
+read its own files); settings that would run code on the server are refused.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from django.conf import settings as django_settings
+from django.db import close_old_connections
+from pydantic import JsonValue
+
+from sparring.errors import Problem, UserInputError
+from sparring.web._files import server_problems, write_snapshot
+from sparring.web._secrets import secret_values
+from sparring.web.models import FileKind, Project, ProjectFile, Run, RunStatus, Secret
+
+logger = logging.getLogger(__name__)
+
+REFUSED_SETTINGS = {"trust_functions": True}
+"""Settings the dashboard never lets a job take (they run the user's code on the server)."""
+REFUSED_KEYS = frozenset({"serve_command", "source"})
+_POLL_SECONDS = 0.5
+_RUNNING = "running"
+
+
+class Executor(Protocol):
+    """``sparring.jobs.Executor`` as the worker uses it (submit, stop, status by handle);
+    statuses are ``sparring.jobs.JobStatus`` values (strings)."""
+
+    def submit(self, job: str, settings: dict[str, JsonValue], run_dir: Path) -> str: ...
+
+    def stop(self, handle: str) -> None: ...
+
+    def status(self, handle: str) -> str | None: ...
+
+
+def in_process_executor(on_event: Any) -> Executor:
+    """The runner's ``InProcessExecutor`` (``sparring.jobs``), reporting to ``on_event``."""
+    import importlib
+
+    jobs = importlib.import_module("sparring.jobs")
+    executor: Executor = jobs.InProcessExecutor(on_event=on_event)
+    return executor
+
+
+def run_folder(project: Project, run_id: int) -> Path:
+    """Where a run of ``project`` is written: ``RUNS_DIR/<project>/<run>-<UTC time>``."""
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    return Path(django_settings.RUNS_DIR) / str(project.pk) / f"{run_id}-{stamp}"
+
+
+def _paths_inside(value: JsonValue, files: dict[str, Path], inputs: Path, key: str) -> JsonValue:
+    """``value`` with each project file or folder name replaced by its snapshot path.
+    Raises ``UserInputError`` for a string that names a path outside the project."""
+    if isinstance(value, list):
+        return [_paths_inside(v, files, inputs, key) for v in value]
+    if not isinstance(value, str):
+        return value
+    name = value.strip().rstrip("/")
+    if name in files:
+        return str(files[name])
+    if name and any(f.startswith(name + "/") for f in files):
+        return str(inputs / name)
+    if "/" in value or value.endswith((".yaml", ".yml", ".json")) or value.startswith("."):
+        raise UserInputError(
+            Problem("", None, f"settings.{key}", f"{value!r} is not a file of this project")
+        )
+    return value
+
+
+def prepare_settings(
+    project: Project, settings: dict[str, JsonValue], run_dir: Path
+) -> dict[str, JsonValue]:
+    """The settings a job gets: paths pointed at the frozen project files. Raises
+    ``UserInputError`` (file, key) for settings the dashboard refuses."""
+    problems: list[Problem] = []
+    for key, value in settings.items():
+        if key in REFUSED_KEYS or REFUSED_SETTINGS.get(key, object()) == value:
+            problems.append(Problem("", None, f"settings.{key}", "not offered by the dashboard"))
+    secrets = list(Secret.objects.filter(project=project).values_list("name", flat=True))
+    for file in ProjectFile.objects.filter(project=project, kind=FileKind.CHATBOT):
+        current = file.current
+        if current is not None:
+            problems += server_problems(file.name, current.content, secrets)
+    if problems:
+        raise UserInputError(problems)
+    inputs = run_dir.with_name(run_dir.name + ".inputs")
+    files = write_snapshot(project, inputs)
+    return {k: _paths_inside(v, files, inputs, k) for k, v in settings.items()}
+
+
+@contextmanager
+def project_environment(project: Project) -> Iterator[None]:
+    """The project's secrets in the process environment while the block runs; the previous
+    values (or their absence) restored after."""
+    values = secret_values(Secret.objects.filter(project=project))
+    saved = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, old in saved.items():
+            if old is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = old
+        values.clear()
+
+
+class Worker:
+    """Runs the dashboard's queued runs one at a time through ``executor``."""
+
+    def __init__(self, executor: Executor | None = None) -> None:
+        self._verdicts: dict[str, str] = {}
+        self.executor: Executor = executor or in_process_executor(self._event)
+        self._queue: queue.Queue[int] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def _event(self, handle: str, event: Any) -> None:
+        """The runner's events: a ``Finished`` one carries the run's verdict."""
+        if getattr(event, "kind", None) == "finished":
+            self._verdicts[handle] = getattr(event, "verdict", None) or ""
+
+    def start(self) -> None:
+        """Start the dispatcher thread (once) and re-queue runs left queued."""
+        with self._lock:
+            if self._thread is not None:
+                return
+            self._thread = threading.Thread(target=self._loop, name="sparring-web-worker")
+            self._thread.daemon = True
+            self._thread.start()
+        for pk in Run.objects.filter(status=RunStatus.QUEUED).values_list("pk", flat=True):
+            self._queue.put(pk)
+
+    def launch(self, run: Run) -> None:
+        """Queue ``run`` (its row is ``queued``); it starts when the worker is free."""
+        self._queue.put(run.pk)
+
+    def stop(self, run: Run) -> None:
+        """Ask ``run``'s job to end cleanly (what finished is kept); a queued run is marked
+        stopped before it starts."""
+        if run.handle:
+            self.executor.stop(run.handle)
+        elif run.status == RunStatus.QUEUED:
+            Run.objects.filter(pk=run.pk, status=RunStatus.QUEUED).update(
+                status=RunStatus.STOPPED, finished_at=datetime.now(UTC)
+            )
+
+    def _loop(self) -> None:
+        while True:
+            pk = self._queue.get()
+            try:
+                self.run_one(pk)
+            except Exception:
+                logger.exception("run %s could not be run", pk)
+            finally:
+                close_old_connections()
+
+    def run_one(self, pk: int) -> None:
+        """Run the queued run ``pk`` to its end (the dispatcher's step; tests call it)."""
+        run = Run.objects.select_related("project").filter(pk=pk).first()
+        if run is None or run.status != RunStatus.QUEUED:
+            return
+        with project_environment(run.project):
+            handle = self.executor.submit(run.job, dict(run.settings), Path(run.path))
+            Run.objects.filter(pk=pk).update(handle=handle, status=RunStatus.RUNNING)
+            status = self.executor.status(handle)
+            while status is None or status == _RUNNING:
+                time.sleep(_POLL_SECONDS)
+                status = self.executor.status(handle)
+        Run.objects.filter(pk=pk).update(
+            status=str(status),
+            verdict=self._verdicts.pop(handle, ""),
+            finished_at=datetime.now(UTC),
+        )
+
+
+_worker: Worker | None = None
+
+
+def worker() -> Worker:
+    """The process's worker (created on first use)."""
+    global _worker
+    if _worker is None:
+        _worker = Worker()
+    return _worker
+
+
+def start_worker() -> None:
+    """Start the process's worker (``sparring web`` does at start)."""
+    worker().start()
+
+
+def launch(run: Run, project_settings: dict[str, Any]) -> None:
+    """Prepare ``run``'s folder and settings and queue it. Raises ``UserInputError`` for
+    settings the dashboard refuses (nothing is queued then)."""
+    run_dir = Path(run.path)
+    run.settings = prepare_settings(run.project, project_settings, run_dir)
+    run.save(update_fields=["settings"])
+    worker().launch(run)
