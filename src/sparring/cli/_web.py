@@ -5,6 +5,7 @@ Django is imported only inside these commands, never when ``sparring.cli`` is im
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -79,3 +80,15 @@ def rotate_keys_command() -> None:
 
     count = rotate_keys()
     console.print(f"re-encrypted {count} secret(s) with the newest key")
+
+
+@web_app.command("import")
+def import_command(
+    runs: Annotated[list[Path], typer.Argument(help="Run directories made by the CLI.")],
+    project: Annotated[int, typer.Option("--project", help="The project's id.")],
+) -> None:
+    """Index run directories made by the CLI in a project (they stay where they are)."""
+    _require_extra()
+    from sparring.web import import_runs
+
+    import_runs(runs, project)

@@ -8,11 +8,12 @@ Django; the functions below configure it when called. See docs/web.md.
   ``UserInputError`` on a non-loopback host without production settings.
 - ``check_deploy()`` — Django's deployment checks on the production settings.
 - ``rotate_keys()`` — re-encrypt every stored secret with the newest Fernet key.
+- ``import_runs(paths, project_id)`` — index run directories the CLI made in a project.
 - ``configure(loopback=…)`` — set Django up with the dashboard's settings (tests, scripts).
 """
 
 from __future__ import annotations
 
-from sparring.web._serve import check_deploy, configure, rotate_keys, serve
+from sparring.web._serve import check_deploy, configure, import_runs, rotate_keys, serve
 
-__all__ = ["check_deploy", "configure", "rotate_keys", "serve"]
+__all__ = ["check_deploy", "configure", "import_runs", "rotate_keys", "serve"]

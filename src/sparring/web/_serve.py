@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TextIO
 
 from sparring.errors import UserInputError
@@ -139,3 +140,21 @@ def rotate_keys(out: TextIO = sys.stdout) -> int:
     count = rotate()
     record("keys_rotated", rows=count)
     return count
+
+
+def import_runs(paths: list[Path], project_id: int, out: TextIO = sys.stdout) -> int:
+    """Import CLI run directories into project ``project_id`` (the operator, on the server);
+    the number imported. Raises ``UserInputError`` for an unknown project or a folder that
+    is not a run."""
+    configure(loopback=not read_config(production=True).fernet_keys)
+    prepare(out)
+    from sparring.web._imports import import_run
+    from sparring.web.models import Project
+
+    project = Project.objects.filter(pk=project_id).first()
+    if project is None:
+        raise UserInputError(f"no project with id {project_id}")
+    for path in paths:
+        run = import_run(path, project)
+        print(f"imported {path} as run {run.pk} ({run.job})", file=out)
+    return len(paths)
