@@ -63,15 +63,15 @@ def me(request: Request) -> User:
     return cast(User, request.user)
 
 
-def problems_response(exc: UserInputError) -> ValidationError:
+def problems_response(exc: UserInputError) -> Response:
     """A 400 listing every located problem (file, line, key, message)."""
-    detail: Any = {
+    detail = {
         "problems": [
             {"file": p.file, "line": p.line, "key": p.key, "message": p.message}
             for p in exc.problems
         ]
     }
-    return ValidationError(detail)
+    return Response(detail, status=status.HTTP_400_BAD_REQUEST)
 
 
 def project_for(request: Request, action_: Action, pk: Any) -> Project:
@@ -290,7 +290,7 @@ class FileViewSet(
         try:
             file = save_file(project, kind, name, content, self.request.user)
         except UserInputError as exc:
-            raise problems_response(exc) from None
+            return problems_response(exc)
         return Response(FileSerializer(file).data, status=code)
 
     @action(detail=True, methods=["get"])

@@ -131,7 +131,7 @@ class RunViewSet(
             launch(run, settings)
         except UserInputError as exc:
             run.delete()
-            raise problems_response(exc) from None
+            return problems_response(exc)
         record("run_started", request=request, project=project, run=run.pk, job=job)
         return Response(RunSerializer(run).data, status=status.HTTP_201_CREATED)
 
