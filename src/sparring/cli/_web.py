@@ -5,6 +5,8 @@ Django is imported only inside these commands, never when ``sparring.cli`` is im
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -51,9 +53,13 @@ def web_command(
     if context.invoked_subcommand is not None:
         return
     _require_extra()
-    from sparring.web import serve
+    from sparring.web._config import is_loopback, read_config, require_production
 
-    serve(host, port, open_browser=not no_browser)
+    if not is_loopback(host):
+        require_production(read_config(production=True), host)
+    # a lean server process: Django and the runner, not every command's imports
+    argv = [sys.executable, "-m", "sparring.web", "--host", host, "--port", str(port)]
+    os.execv(sys.executable, [*argv, *(["--no-browser"] if no_browser else [])])
 
 
 @web_app.command("check")
