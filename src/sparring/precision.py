@@ -12,28 +12,82 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from sparring.results import Verdict
+from sparring.types import Strategy
 
 
-@dataclass(frozen=True)
-class JudgePrecision:
-    """``precision`` by verdict kind (0..1) over ``items`` labelled items; ``abstained`` is
-    the share of items left unscored; ``measured_on`` names the data."""
+class Measurement(BaseModel):
+    """How well a judge did on one labelled data set (measured, not assumed).
 
-    judge: str
-    precision: dict[str, float] = field(default_factory=dict)
+    ``data`` names the data and how it was held out; ``labels`` whose labels they are
+    (people's majority, a model's silver labels…); ``turns`` the labelled items (chatbot
+    turns for a breakdown detector); ``auc`` the area under the ROC curve of its score as a
+    ranking (0.5 = chance); ``precision``/``recall``/``accuracy``/``f1`` of the positive
+    verdicts it gives; ``flagged`` the share of items it calls positive; ``baseline`` the
+    same figures of a trivial judge (named in ``baseline_name``). A figure that does not
+    apply is ``None``.
+    """
+
+    data: str
+    labels: str
+    turns: int
+    auc: float | None = None
+    precision: float | None = None
+    recall: float | None = None
+    accuracy: float | None = None
+    f1: float | None = None
+    flagged: float | None = None
+    baseline_name: str | None = None
+    baseline: dict[str, float] = Field(default_factory=dict)
+
+
+class JudgeQuality(BaseModel):
+    """What a judge's verdicts are worth: the claim shown beside them in the CLI and the
+    report, for every judge (a rule function's offline strategy, a breakdown detector, the
+    metamorphic relations, a probe's oracle).
+
+    ``judge`` names it (``semantic_content``, ``offline`` for the offline breakdown
+    detector, ``metamorphic``, ``oracle:refuses``…); ``strategy`` how it judges;
+    ``labels`` is false for a judge that only ranks (its items are *unscored*, with a
+    score to sort them by). ``precision`` and ``recall`` (0..1) are by verdict kind
+    ("match", "no match", "bug", "refusal"…) over ``items`` labelled items, of which the
+    share ``abstained`` was left unscored; ``measured_on`` names the data; ``summary`` is
+    the one line shown (``headline()`` when empty); ``measurements`` the figures behind it
+    on each data set. A judge with no measured figure says so in ``summary``.
+    """
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    judge: str = Field(validation_alias=AliasChoices("judge", "detector"))
+    strategy: Strategy = Strategy.OFFLINE
+    labels: bool = True
+    precision: dict[str, float] = Field(default_factory=dict)
+    recall: dict[str, float] = Field(default_factory=dict)
     items: int = 0
     abstained: float = 0.0
     measured_on: str = ""
+    summary: str = ""
+    measurements: list[Measurement] = Field(default_factory=list)
+
+    def headline(self) -> str:
+        """``summary``, or the measured precision by verdict kind with the item count and
+        the command that measures it again."""
+        if self.summary:
+            return self.summary
+        if not self.precision:
+            return "precision not measured"
+        figures = ", ".join(f'"{kind}" {value:.2f}' for kind, value in self.precision.items())
+        return f"measured precision {figures} on {self.items} labelled items ({BENCHMARK})"
 
 
 BENCHMARK = "python benchmarks/bench_judges.py"
 """The command that measures every figure of ``MEASURED`` again."""
 
-MEASURED: dict[str, JudgePrecision] = {
-    "semantic_content": JudgePrecision(
+MEASURED: dict[str, JudgeQuality] = {
+    "semantic_content": JudgeQuality(
         judge="semantic_content",
         precision={"match": 0.984, "no match": 1.0},
         items=303,
@@ -44,7 +98,7 @@ MEASURED: dict[str, JudgePrecision] = {
             "recall 0.83 of matches, 0.71 of non-matches"
         ),
     ),
-    "metamorphic": JudgePrecision(
+    "metamorphic": JudgeQuality(
         judge="metamorphic",
         precision={"bug": 0.833},
         items=48,
@@ -91,13 +145,6 @@ def precision_summary(verdicts: Iterable[Verdict]) -> list[str]:
     lines = []
     for judge in sorted(name for name in offline_calls if name in HEURISTIC):
         measured = MEASURED.get(judge)
-        figures = (
-            ", ".join(f'"{kind}" {value:.2f}' for kind, value in measured.precision.items())
-            + f" on {measured.items} labelled items ({BENCHMARK})"
-            if measured is not None
-            else "not measured"
-        )
-        lines.append(
-            f"{judge} (offline, {offline_calls[judge]} verdicts): measured precision {figures}"
-        )
+        figures = measured.headline() if measured is not None else "precision not measured"
+        lines.append(f"{judge} (offline, {offline_calls[judge]} verdicts): {figures}")
     return lines

@@ -22,8 +22,8 @@ from sparring.evaluate._calibration import (
 )
 from sparring.evaluate._classifier import shipped_classifier
 from sparring.evaluate._dbdc import load_dbdc
-from sparring.evaluate._results import Measurement
 from sparring.evaluate._training import cross_validate, figures, fingerprint, training_set
+from sparring.precision import Measurement
 
 
 def test_grouped_cv_beats_always_breakdown(shared_data: Path) -> None:

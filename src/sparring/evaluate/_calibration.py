@@ -1,7 +1,7 @@
 """What the offline breakdown classifier is worth on data it was not trained on.
 
 Two measurements, written into the shipped model file by ``scripts/train_breakdown.py``
-and shown beside the offline detector's output (``DetectorQuality``):
+and shown beside the offline detector's output (``JudgeQuality``):
 
 - **Chat-oriented bots, held out by corpus** (``held_out_corpora``): DBDC3's English
   development data has four corpora (one chatbot each: CIC, IRIS, TKTK, YI). Each corpus
@@ -43,7 +43,6 @@ from sparring.evaluate._classifier import BreakdownClassifier
 from sparring.evaluate._dbdc import DbdcDialogue
 from sparring.evaluate._dbdc_metrics import auc, binary_metrics
 from sparring.evaluate._offline import record_features
-from sparring.evaluate._results import DetectorQuality, Measurement
 from sparring.evaluate._training import (
     TrainingSet,
     choose_threshold,
@@ -51,6 +50,7 @@ from sparring.evaluate._training import (
     out_of_fold,
     training_set,
 )
+from sparring.precision import JudgeQuality, Measurement
 from sparring.types import Strategy
 
 TARGET_ACCURACY = 0.72
@@ -139,7 +139,7 @@ def decide_labels(held_out: Measurement, silver: Measurement | None) -> bool:
     return good_chat and good_task
 
 
-def offline_quality(measurements: list[Measurement], labels: bool) -> DetectorQuality:
+def offline_quality(measurements: list[Measurement], labels: bool) -> JudgeQuality:
     """The offline detector's claim, with a one-line summary of ``measurements``."""
     parts = []
     for m in measurements:
@@ -158,8 +158,8 @@ def offline_quality(measurements: list[Measurement], labels: bool) -> DetectorQu
         else "ranks turns and does not label them (its turns are unscored; only chatbot "
         "crashes are labelled)"
     )
-    return DetectorQuality(
-        detector="offline",
+    return JudgeQuality(
+        judge="offline",
         strategy=Strategy.OFFLINE,
         labels=labels,
         summary=f"offline detector {verdict}; measured " + "; ".join(parts),

@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from sparring.errors import SparringError
 from sparring.evaluate._features import FEATURE_NAMES, FEATURE_SET_VERSION
-from sparring.evaluate._results import DetectorQuality
+from sparring.precision import JudgeQuality
 
 MODEL_FILE = "breakdown-offline-v1.json"
 """The shipped model, in ``sparring/evaluate/data/``."""
@@ -74,7 +74,7 @@ class BreakdownClassifier(BaseModel):
     """Whether the detector labels turns at ``threshold``; false: it ranks them by
     P(breakdown) and leaves them unscored (decided by ``_calibration.decide_labels``)."""
     training: TrainingInfo | None = None
-    quality: DetectorQuality | None = None
+    quality: JudgeQuality | None = None
     """The figures measured on data the model was not trained on (``_calibration``)."""
 
     def check(self) -> None:

@@ -47,13 +47,13 @@ from sparring.evaluate._results import (
     EVALUATION_SCHEMA_VERSION,
     BreakdownDetector,
     ConversationBreakdowns,
-    DetectorQuality,
     quality_of,
 )
 from sparring.evaluate._stats import EvaluationStatistics, conversation_stats, run_stats
 from sparring.evaluate._taxonomy import Taxonomy, load_taxonomy
 from sparring.jobs import JobSettings, run_blocking
 from sparring.llm import Model, load_model
+from sparring.precision import JudgeQuality
 from sparring.types import ModelUsage
 
 DetectorName = Literal["chatchecker", "ghassel", "offline"]
@@ -100,7 +100,7 @@ class BreakdownEvaluation(BaseModel):
     schema_version: int = EVALUATION_SCHEMA_VERSION
     detector: str
     model: str | None = None
-    quality: DetectorQuality | None = None
+    quality: JudgeQuality | None = None
     conversations: list[ConversationBreakdowns] = Field(default_factory=list)
     usage: ModelUsage = Field(default_factory=ModelUsage)
 

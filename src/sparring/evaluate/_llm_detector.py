@@ -25,11 +25,11 @@ from sparring.evaluate._prompts import detection_messages, ghassel_messages, pro
 from sparring.evaluate._results import (
     CHATBOT_CRASH,
     ConversationBreakdowns,
-    DetectorQuality,
     TurnBreakdown,
 )
 from sparring.evaluate._taxonomy import Taxonomy, load_taxonomy, match_names
 from sparring.llm import Generation, Model
+from sparring.precision import JudgeQuality
 from sparring.types import ModelUsage, Strategy
 
 MODULE = "evaluate"
@@ -187,8 +187,8 @@ class ChatCheckerDetector(_LlmDetector):
     shipped 26 types)."""
 
     name = "chatchecker"
-    quality = DetectorQuality(
-        detector="chatchecker",
+    quality = JudgeQuality(
+        judge="chatchecker",
         strategy=Strategy.LLM,
         labels=True,
         summary=(
@@ -226,8 +226,8 @@ class GhasselDetector(_LlmDetector):
     no chatbot description; decision, score and reasoning."""
 
     name = "ghassel"
-    quality = DetectorQuality(
-        detector="ghassel",
+    quality = JudgeQuality(
+        judge="ghassel",
         strategy=Strategy.LLM,
         labels=True,
         summary=(

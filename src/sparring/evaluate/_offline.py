@@ -38,9 +38,9 @@ from sparring.evaluate._results import (
     CHATBOT_CRASH,
     BreakdownDetector,
     ConversationBreakdowns,
-    DetectorQuality,
     TurnBreakdown,
 )
+from sparring.precision import JudgeQuality
 from sparring.types import SENSEI_BUTTONS_HEADER, Strategy, TextModel
 
 REDUNDANCY = "redundancy"
@@ -85,7 +85,7 @@ class OfflineBreakdownDetector:
         return self._threshold is not None or self.classifier.labels
 
     @property
-    def quality(self) -> DetectorQuality | None:
+    def quality(self) -> JudgeQuality | None:
         """The measured figures shipped with the model (``None`` when it has none)."""
         return self.classifier.quality
 

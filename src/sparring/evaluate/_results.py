@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from sparring.connectors import ChatbotInfo
 from sparring.conversations import ConversationRecord
+from sparring.precision import JudgeQuality
 from sparring.types import ModelUsage, Strategy
 
 EVALUATION_SCHEMA_VERSION = 1
@@ -57,49 +58,11 @@ class ConversationBreakdowns(BaseModel):
         return [t for t in self.turns if t.breakdown]
 
 
-class Measurement(BaseModel):
-    """How well a detector did on one labelled data set (measured, not assumed).
-
-    ``data`` names the data and how it was held out; ``labels`` whose labels they are
-    (people's majority, a model's silver labels…); ``turns`` the labelled chatbot turns;
-    ``auc`` the area under the ROC curve of its score as a ranking of breakdowns (0.5 =
-    chance); ``precision``/``recall``/``accuracy``/``f1`` of the breakdowns it labels;
-    ``baseline`` the same figures of a trivial judge (named in ``baseline_name``).
-    A figure that does not apply is ``None``.
-    """
-
-    data: str
-    labels: str
-    turns: int
-    auc: float | None = None
-    precision: float | None = None
-    recall: float | None = None
-    accuracy: float | None = None
-    f1: float | None = None
-    flagged: float | None = None
-    """Share of the turns it labels breakdowns."""
-    baseline_name: str | None = None
-    baseline: dict[str, float] = Field(default_factory=dict)
-
-
-class DetectorQuality(BaseModel):
-    """What a detector's verdicts are worth: a claim shown beside them in the CLI and the
-    report. ``labels`` is false for a detector that only ranks turns (its turns are
-    *unscored*, with a ``score`` to sort them by); ``summary`` is the one line shown;
-    ``measurements`` the figures behind it."""
-
-    detector: str
-    strategy: Strategy
-    labels: bool
-    summary: str
-    measurements: list[Measurement] = Field(default_factory=list)
-
-
-def quality_of(detector: object) -> DetectorQuality | None:
+def quality_of(detector: object) -> JudgeQuality | None:
     """The measured quality a detector declares (its ``quality`` attribute), else ``None``
     (not measured)."""
     quality = getattr(detector, "quality", None)
-    return quality if isinstance(quality, DetectorQuality) else None
+    return quality if isinstance(quality, JudgeQuality) else None
 
 
 class BreakdownDetector(Protocol):
@@ -108,7 +71,7 @@ class BreakdownDetector(Protocol):
     ``name`` is stored on every judgement; ``strategy`` is ``offline`` or ``llm``.
     ``taxonomy`` is the list of error type names allowed for this bot (task-oriented bots
     get all 26, conversational ones the first 17). A detector may also declare its
-    measured ``quality`` (a ``DetectorQuality``; see ``quality_of``).
+    measured ``quality`` (a ``JudgeQuality``; see ``quality_of``).
     """
 
     @property

@@ -6,7 +6,7 @@ judged turns, breakdowns, unscored turns and cost; for the main one (``chatcheck
 ``offline``, else the first stored) a heatmap of breakdown types × profile (as ChatChecker's
 per-persona heatmap) and the breakdown turns with their types, score and reasoning, the
 turns around each and a link to its conversation. 20 excerpts, then up to 300 links.
-Beside each detector, its strategy and measured quality (``DetectorQuality``) or "not
+Beside each detector, its strategy and measured quality (``JudgeQuality``) or "not
 measured"; a detector that ranks turns without labelling them (the offline one) gets
 its ``RANKED`` most likely breakdowns listed as turns to review, not as verdicts.
 """
@@ -25,8 +25,8 @@ from sparring.evaluate import (
     EVALUATION_SCHEMA_VERSION,
     BreakdownEvaluation,
     ConversationBreakdowns,
-    DetectorQuality,
 )
+from sparring.precision import JudgeQuality
 from sparring.report._excerpt import conversation_href, excerpt_html
 from sparring.report._plots import _figure, _svg
 from sparring.report._section import ReportSection, SectionHtml, render_template, report_section
@@ -49,7 +49,7 @@ class Stored:
     model: str | None
     conversations: list[ConversationBreakdowns]
     cost: float
-    quality: DetectorQuality | None = None
+    quality: JudgeQuality | None = None
 
 
 def stored_breakdowns(path: Path) -> list[Stored]:
