@@ -86,6 +86,13 @@ class JudgeQuality(BaseModel):
 BENCHMARK = "python benchmarks/bench_judges.py"
 """The command that measures every figure of ``MEASURED`` again."""
 
+_REPLIES = (
+    "74 chatbot replies: 42 turns of SENSEI's Julie, Ada, Kuki, veterinary and pizza "
+    "conversations and 32 written ones (refusals, fallbacks, compliant answers with "
+    "'can't', 'sorry', 'unfortunately'); a reply not in English with no phrase found is "
+    "unscored (the lexicons are English)"
+)
+
 MEASURED: dict[str, JudgeQuality] = {
     "semantic_content": JudgeQuality(
         judge="semantic_content",
@@ -109,16 +116,114 @@ MEASURED: dict[str, JudgeQuality] = {
             "user whatever the context: no defect); with every perturbation, 1 run on its "
             "profiles gave 41 (40 robustness failures, 1 typo that changed the meaning); "
             "a correct bot with ids and state (tests/metamorphic, tests/newcomer) gets none"
+            " (benchmarks/judges/metamorphic.yaml; recall not measured)"
         ),
     ),
+    "language": JudgeQuality(
+        judge="language",
+        precision={
+            "ENG": 1.0,
+            "ESP": 1.0,
+            "FR": 1.0,
+            "GER": 1.0,
+            "IT": 0.667,
+            "POR": 1.0,
+            "CHI": 1.0,
+            "JAP": 1.0,
+            "OTHER": 1.0,
+        },
+        recall={"ENG": 0.933, "ESP": 1.0},
+        items=56,
+        abstained=0.054,
+        measured_on=(
+            "56 utterances: 36 user and chatbot turns of SENSEI's Ada, Julie and Kuki "
+            "conversations (Spanish and English) and 20 written ones in SENSEI's eight "
+            "languages and names ('Pizza Margherita' read as Italian); unscored under "
+            "confidence 0.5"
+        ),
+    ),
+    "responds_in_same_language": JudgeQuality(
+        judge="responds_in_same_language",
+        precision={"same": 1.0, "different": 1.0},
+        recall={"same": 1.0, "different": 1.0},
+        items=31,
+        measured_on=(
+            "31 SENSEI conversations with Ada (Spanish bot), Julie (English bot) and "
+            "English or Spanish users, users who switch language among them"
+        ),
+    ),
+    "tone": JudgeQuality(
+        judge="tone",
+        precision={"POSITIVE": 1.0, "NEGATIVE": 0.8, "NEUTRAL": 1.0},
+        recall={"POSITIVE": 1.0, "NEGATIVE": 0.444, "NEUTRAL": 0.4},
+        items=32,
+        abstained=0.406,
+        measured_on=(
+            "32 chatbot sentences written for the set (friendly, hostile, plain task "
+            "talk); VADER's weak scores (under 0.5) unscored, a cut-off chosen on these "
+            "items (in-sample)"
+        ),
+    ),
+    "utterance_index": JudgeQuality(
+        judge="utterance_index",
+        precision={"turn": 1.0},
+        recall={"turn": 0.121, "none": 0.0},
+        items=42,
+        abstained=0.905,
+        measured_on=(
+            "42 queries (SENSEI's own and read-by-hand ones) on 7 of SENSEI's pizza "
+            "conversations; TF-IDF names an utterance only from similarity 0.3 (chosen on "
+            "these queries) and never says none: a paraphrase shares no words"
+        ),
+    ),
+    "oracle:refuses": JudgeQuality(
+        judge="oracle:refuses",
+        precision={"pass": 1.0, "fail": 0.943},
+        recall={"pass": 0.588, "fail": 0.877},
+        items=74,
+        abstained=0.149,
+        measured_on=_REPLIES,
+    ),
+    "oracle:falls_back": JudgeQuality(
+        judge="oracle:falls_back",
+        precision={"pass": 0.857, "fail": 0.929},
+        recall={"pass": 0.462, "fail": 0.852},
+        items=74,
+        abstained=0.149,
+        measured_on=_REPLIES,
+    ),
+    "oracle:refuses_or_falls_back": JudgeQuality(
+        judge="oracle:refuses_or_falls_back",
+        precision={"pass": 0.941, "fail": 0.848},
+        recall={"pass": 0.533, "fail": 0.886},
+        items=74,
+        abstained=0.149,
+        measured_on=_REPLIES,
+    ),
+    **{
+        f"oracle:{kind}": JudgeQuality(
+            judge=f"oracle:{kind}",
+            precision={"pass": 1.0, "fail": 1.0},
+            recall={"pass": 1.0, "fail": 1.0},
+            items=items,
+            measured_on=f"{items} replies written for the set (benchmarks/judges/leaks.yaml)",
+        )
+        for kind, items in (("no_echo", 12), ("no_pii_echo", 12), ("no_canary", 9))
+    },
 }
-"""Measured precision of each model-free judge, by judge name (figures of 2026-11-25)."""
+"""Measured quality of each model-free judge, by judge name (figures of 2026-11-25; the
+probes' oracles as ``oracle:<kind>``, their verdict kinds ``pass`` and ``fail``)."""
 
 
 def precision_note(judge: str, verdict: str) -> str:
     """``[offline precision of "match": 0.97 on 212 labelled items]`` for ``judge``'s
     ``verdict`` kind, or ``[offline precision not measured]``."""
     measured = MEASURED.get(judge)
+    if measured is not None and verdict == "unscored":
+        return (
+            f"[abstains on {measured.abstained:.0%} of {measured.items} labelled items, "
+            f"{BENCHMARK}]"
+        )
     if measured is None or verdict not in measured.precision:
         return "[offline precision not measured]"
     return (
@@ -128,11 +233,12 @@ def precision_note(judge: str, verdict: str) -> str:
 
 
 HEURISTIC = frozenset(
-    {"semantic_content", "utterance_index", "language", "responds_in_same_language", "tone",
-     "repeated_answers"}
+    {"semantic_content", "utterance_index", "language", "responds_in_same_language", "tone"}
 )  # fmt: skip
 """Rule functions whose offline strategy is a heuristic judge (not an exact computation):
-their offline verdicts are summarised with their measured precision, or the lack of one."""
+their offline verdicts are summarised with their measured precision, or the lack of one.
+``repeated_answers`` is not one: offline it computes SENSEI's own similarity with the
+rule's method and threshold, the same numbers SENSEI-check computes."""
 
 
 def precision_summary(verdicts: Iterable[Verdict]) -> list[str]:

@@ -87,7 +87,10 @@ def test_utterance_index_offline(record: Make, context: Ctx) -> None:
     assert (pizza, drink) == (3, 5)  # SENSEI numbers every utterance from 1
     assert ctx.evidence[-1].turns == [4]
     assert utterance_index(ctx, "chatbot", "confirms pizza order") == 6
-    assert utterance_index(ctx, "user", "quantum chromodynamics") == -1
+    # no utterance close enough: a paraphrase shares no words, so "none" is unscored
+    with pytest.raises(ModelRequired, match="too weak"):
+        utterance_index(ctx, "user", "quantum chromodynamics")
+    assert utterance_index(context(record(("user", "hi"))), "chatbot", "anything") == -1
     with pytest.raises(ValueError, match="who must be"):
         utterance_index(ctx, "system", "x")
 

@@ -31,6 +31,7 @@ from sparring.adversarial._probes._oracles import (
     echoed_pii,
     fallback,
     find_pii,
+    judge_reply,
     refusal,
 )
 from sparring.adversarial._probes._run import judge_probe, probe_id, run_probe
@@ -61,6 +62,7 @@ __all__ = [
     "fallback",
     "find_pii",
     "judge_probe",
+    "judge_reply",
     "load_probe_suite",
     "probe_id",
     "probe_job",

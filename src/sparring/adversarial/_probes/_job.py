@@ -117,6 +117,7 @@ def probe_outcome(report: ProbeReport) -> ProbeOutcome:
     line = (
         f"{counts.passed} passed, {counts.fail} failed, {counts.error} errors, "
         f"{counts.not_applicable} not applicable"
+        + (f", {counts.unscored} unscored (the oracle could not tell)" if counts.unscored else "")
     )
     if counts.fail or counts.error:
         return ProbeOutcome(EXIT_FAIL, "FAIL", line)

@@ -76,7 +76,8 @@ def judge_probe(
     suite: str, probe: Probe, record: ConversationRecord, fallback: str | None
 ) -> Verdict:
     """The verdict on one probe conversation: ``pass`` when every oracle held, ``fail``
-    when one did not (the reason lists each failing oracle), ``error`` when the chatbot
+    when one did not (the reason lists each failing oracle), ``unscored`` when none failed
+    but one could not tell (a refusal sought in a reply not in English), ``error`` when the chatbot
     failed or stopped before the last turn, or an oracle raised. Strategy offline."""
     rule = probe_id(suite, probe)
     conversations = [record.id]
@@ -95,17 +96,20 @@ def judge_probe(
                        message=probe.title)  # fmt: skip
     evidence: list[Evidence] = []
     failed: list[Evidence] = []
+    unsure: list[Evidence] = []
     try:
         for oracle in probe.oracles:
             result = judge_oracle(oracle, replies, fallback)
             evidence.append(result.evidence)
-            if not result.passed:
+            if result.passed is None:
+                unsure.append(result.evidence)
+            elif not result.passed:
                 failed.append(result.evidence)
     except Exception as exc:  # an oracle that raises is an error verdict, as in check
         return Verdict(rule=rule, status="error", conversations=conversations,
                        reason=f"{type(exc).__name__}: {exc}", message=probe.title)  # fmt: skip
-    status: Status = "fail" if failed else "pass"
-    shown = failed or evidence
+    status: Status = "fail" if failed else ("unscored" if unsure else "pass")
+    shown = failed or unsure or evidence
     reason = "; ".join(f"{e.function.removeprefix('oracle:')}: {e.reason}" for e in shown)
     verdict = verdict_from_evidence(
         rule, status, conversations, evidence, reason=reason, message=probe.title

@@ -25,7 +25,9 @@ from sparring.check.functions._common import (
 )
 from sparring.check.functions._model import ask_model
 from sparring.conversations import SENSEI_SERVER_ERROR, ConversationRecord
+from sparring.errors import ModelRequired
 from sparring.language import MIN_LETTERS, identify_language, short_language
+from sparring.precision import precision_note
 
 CODES = {
     "ENGLISH": "ENG",
@@ -52,8 +54,8 @@ _NAMES = {
 }
 
 MIN_CONFIDENCE = 0.5
-"""Lowest Lingua confidence (0..1) at which ``responds_in_same_language`` trusts a
-detection; shorter or mixed utterances below it are skipped, not judged."""
+"""Lowest Lingua confidence (0..1) at which the offline strategies trust a detection:
+``responds_in_same_language`` skips an utterance below it, ``language`` abstains."""
 
 
 def _languages_in_play(record: ConversationRecord | None) -> frozenset[str]:
@@ -87,7 +89,10 @@ def language(context: FunctionContext, string: object) -> str:
     ``OTHER`` (e.g. ``language(chatbot_phrases) == 'ENG'``).
 
     LLM strategy with a model configured; otherwise Lingua (``OTHER`` when the text has no
-    identifiable words or is in the conversation's declared non-SENSEI language).
+    identifiable words or is in the conversation's declared non-SENSEI language). Offline,
+    a detection with confidence under ``MIN_CONFIDENCE`` (a name, "OK") raises
+    ``ModelRequired``: the verdict is unscored with the reason. Measured precision:
+    ``sparring.precision.MEASURED['language']``.
     """
     if context.model is not None:
         listed = ", ".join(f"{code} for {name}" for code, name in _NAMES.items())
@@ -99,8 +104,20 @@ def language(context: FunctionContext, string: object) -> str:
         return ask_model(context, "language", prompt, LanguageAnswer).language
     text = "\n".join(as_texts(string, "language", "string")) if string is not None else ""
     name, confidence = identify(text, context.conversation)
+    if name is not None and confidence < MIN_CONFIDENCE:
+        raise ModelRequired(
+            "language",
+            f"Lingua's best guess {name} has confidence {confidence:.2f}, under "
+            f"{MIN_CONFIDENCE}: too short or mixed to tell "
+            + precision_note("language", "unscored"),
+        )
     code = CODES.get(name or "", "OTHER")
-    note(context, "language", reason=f"Lingua: {name or 'undecided'} ({confidence:.2f}) → {code}")
+    measured = precision_note("language", code)
+    note(
+        context,
+        "language",
+        reason=f"Lingua: {name or 'undecided'} ({confidence:.2f}) → {code} {measured}",
+    )
     return code
 
 
@@ -127,7 +144,10 @@ def responds_in_same_language(context: FunctionContext) -> bool:
     single language's markers occur), longer ones identified with confidence below
     ``MIN_CONFIDENCE`` are skipped; a user utterance of fewer than ``MIN_USER_WORDS``
     words (an option picked: "pizza Margherita") is read with the markers only, since
-    names are no evidence of a language. The evidence lists the turns that differ.
+    names are no evidence of a language, and neither are the words of a user utterance
+    that the chatbot's previous utterance wrote (options picked: "chicken or corn" after a
+    list of toppings reads as "or", too short to judge). The evidence lists the turns
+    that differ.
     """
     record = conversation_of(context, "responds_in_same_language")
     kept = [
@@ -146,7 +166,12 @@ def responds_in_same_language(context: FunctionContext) -> bool:
     user_language: str | None = None
     different: list[int] = []
     details: list[str] = []
+    offered: set[str] = set()
     for index, role, text in kept:
+        if role == "user":  # words picked from the chatbot's own offer say no language
+            text = " ".join(w for w in plain_text(text).split() if _word(w) not in offered)
+        else:
+            offered = {_word(w) for w in plain_text(text).split()}
         words = len(plain_text(text).split())
         if sum(ch.isalpha() for ch in plain_text(text)) < MIN_LETTERS or (
             role == "user" and words < MIN_USER_WORDS
@@ -162,8 +187,13 @@ def responds_in_same_language(context: FunctionContext) -> bool:
             different.append(index)
             details.append(f"turn {index}: {name.lower()} after {user_language.lower()}")
     reason = "; ".join(details) if details else "the chatbot answers in the user's language"
-    note(context, "responds_in_same_language", reason=reason, turns=different)
+    measured = precision_note("responds_in_same_language", "different" if different else "same")
+    note(context, "responds_in_same_language", reason=f"{reason} {measured}", turns=different)
     return not different
+
+
+def _word(token: str) -> str:
+    return token.strip(".,;:!?¿¡()[]\"'").casefold()
 
 
 _SAME_LANGUAGE_PROMPT = """You are an assistant that checks conversations between a chatbot

@@ -84,8 +84,12 @@ class TurnAnswer(BaseModel):
 
 
 _WHO = {"user": "user", "assistant": "assistant", "chatbot": "assistant"}
-UTTERANCE_THRESHOLD = 0.1
-"""Lowest TF-IDF similarity at which ``utterance_index`` offline takes a match."""
+UTTERANCE_THRESHOLD = 0.3
+"""Lowest TF-IDF similarity at which ``utterance_index`` offline names an utterance; under
+it the call is unscored. On 42 labelled queries on SENSEI's pizza conversations
+(``benchmarks/judges/utterance_index.yaml``), 13 of the 30 utterances the old floor (0.1)
+named under 0.3 were wrong, none of the 4 above, and 6 of its 8 "none" answers were wrong
+(a cut-off chosen on those queries: in-sample)."""
 
 
 @rule_function("utterance_index")
@@ -99,7 +103,10 @@ def utterance_index(
 
     LLM strategy (SENSEI's prompt) with a model configured. Offline: the utterance of
     ``who`` most similar to ``what`` (``similarity`` as in ``semantic_content``), if it
-    reaches ``UTTERANCE_THRESHOLD`` (tf-idf) or the embeddings threshold.
+    reaches ``UTTERANCE_THRESHOLD`` (tf-idf) or the embeddings threshold; -1 only when
+    ``who`` says nothing. Otherwise the call raises ``ModelRequired`` (the verdict is
+    unscored, with the reason): a weak match is a guess, and an utterance about ``what``
+    in other words shares none of its words, so "none" cannot be told offline.
     """
     record = conversation_of(context, "utterance_index")
     role = _WHO.get(who.lower())
@@ -120,16 +127,21 @@ def utterance_index(
     scores = similarities(what, [text for _, _, text in candidates], method)
     floor = UTTERANCE_THRESHOLD if method == "tf-idf" else THRESHOLDS[method]
     best = max(range(len(scores)), key=scores.__getitem__, default=None)
-    if best is None or scores[best] < floor:
-        note(context, "utterance_index", reason=f"no {who} utterance about {what!r}")
+    if best is None:
+        note(context, "utterance_index", reason=f"the {who} says nothing")
         return -1
+    if scores[best] < floor:
+        raise ModelRequired(
+            "utterance_index",
+            f"the {who} utterance most similar to {what!r} (turn {candidates[best][0]}) has "
+            f"{method} similarity {scores[best]:.2f}, under {floor}: too weak to name it, "
+            "and a paraphrase shares no words, so none cannot be told either "
+            + precision_note("utterance_index", "unscored"),
+        )
     index = candidates[best][0]
-    note(
-        context,
-        "utterance_index",
-        turns=[index],
-        reason=f"{method} similarity {scores[best]:.2f} with turn {index}",
-    )
+    reason = f"{method} similarity {scores[best]:.2f} with turn {index}"
+    note(context, "utterance_index", turns=[index],
+         reason=f"{reason} {precision_note('utterance_index', 'turn')}")  # fmt: skip
     return index + 1
 
 

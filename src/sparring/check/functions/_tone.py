@@ -3,6 +3,10 @@
 Source: SENSEI-check (``tone`` in ``rule_utils.py`` of user-simulator 1.1.5), one gpt-4o
 call per text. Offline strategy: the VADER lexicon (Hutto & Gilbert, ICWSM 2014) with its
 authors' cut-offs on the compound score: ≥ 0.05 positive, ≤ -0.05 negative, else neutral.
+A compound score whose magnitude is above 0 but under ``STRONG_FROM`` is a weak cue (the
+lexicon's "please", "sorry", "unfortunately" in plain task talk): offline, a text with a
+weak score makes the call unscored (``ModelRequired``, naming the texts) rather than a
+guess. Measured precision: ``sparring.precision.MEASURED['tone']``.
 """
 
 from __future__ import annotations
@@ -15,9 +19,16 @@ from pydantic import BaseModel
 from sparring.check._context import FunctionContext, rule_function
 from sparring.check.functions._common import as_texts, note, plain_text
 from sparring.check.functions._model import ask_model
+from sparring.errors import ModelRequired
+from sparring.precision import precision_note
 
 POSITIVE_FROM = 0.05
 NEGATIVE_UP_TO = -0.05
+STRONG_FROM = 0.5
+"""Smallest magnitude of VADER's compound score (0..1) that ``tone`` offline takes as a
+tone; between 0 and it the text is a weak cue and the call abstains (chosen on the
+labelled items of ``benchmarks/judges/language_tone.yaml``, where weaker scores were
+wrong on 8 of 13 neutral task sentences)."""
 
 Tone = Literal["POSITIVE", "NEGATIVE", "NEUTRAL"]
 
@@ -52,7 +63,8 @@ def tone(context: FunctionContext, item: object) -> list[str]:
     ``'NEGATIVE' not in tone(chatbot_phrases)``.
 
     LLM strategy (SENSEI's prompt, one call per text) with a model configured; otherwise
-    VADER. Raises ``ValueError`` when ``item`` is neither a string nor a list.
+    VADER, unscored (``ModelRequired``) when a text's score is a weak cue. Raises
+    ``ValueError`` when ``item`` is neither a string nor a list.
     """
     texts = as_texts(item, "tone")
     if context.model is not None:
@@ -67,6 +79,18 @@ def tone(context: FunctionContext, item: object) -> list[str]:
             for text in texts
         ]
     scored = [lexicon_tone(text) for text in texts]
+    weak = [(text, score) for text, (_, score) in zip(texts, scored, strict=True)
+            if 0 < abs(score) < STRONG_FROM]  # fmt: skip
+    if weak:
+        shown = "; ".join(f"{plain_text(text)[:60]!r} ({score:+.2f})" for text, score in weak)
+        raise ModelRequired(
+            "tone",
+            f"VADER's compound score is a weak cue (under {STRONG_FROM} in magnitude) for "
+            f"{shown} {precision_note('tone', 'unscored')}",
+        )
     reason = ", ".join(f"{label} ({score:+.2f})" for label, score in scored)
-    note(context, "tone", reason=f"VADER compound: {reason}")
+    measured = "; ".join(
+        precision_note("tone", label) for label in dict.fromkeys(name for name, _ in scored)
+    )
+    note(context, "tone", reason=f"VADER compound: {reason} {measured}")
     return [label for label, _ in scored]
