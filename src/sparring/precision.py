@@ -240,16 +240,22 @@ their offline verdicts are summarised with their measured precision, or the lack
 ``repeated_answers`` is not one: offline it computes SENSEI's own similarity with the
 rule's method and threshold, the same numbers SENSEI-check computes."""
 
+ORACLES = frozenset(name for name in MEASURED if name.startswith("oracle:"))
+"""The probes' oracles with a measured precision (the exact ``must_contain`` and
+``must_not_contain`` have none to measure)."""
 
-def precision_summary(verdicts: Iterable[Verdict]) -> list[str]:
-    """One line per heuristic judge whose offline evidence backs some of ``verdicts``: the
-    number of those verdicts and its measured precision by verdict kind, or "not
-    measured". Shown by ``check``'s console and the report."""
+
+def precision_summary(verdicts: Iterable[Verdict], judges: Iterable[str] = HEURISTIC) -> list[str]:
+    """One line per heuristic judge (of ``judges``, by evidence function name) whose
+    offline evidence backs some of ``verdicts``: the number of those verdicts and its
+    measured precision by verdict kind, or "not measured". Shown by ``check``'s and
+    ``adversarial probe``'s consoles and the report."""
+    judges = frozenset(judges)
     offline_calls: Counter[str] = Counter()
     for verdict in verdicts:
         offline_calls.update({e.function for e in verdict.evidence if e.strategy == "offline"})
     lines = []
-    for judge in sorted(name for name in offline_calls if name in HEURISTIC):
+    for judge in sorted(name for name in offline_calls if name in judges):
         measured = MEASURED.get(judge)
         figures = measured.headline() if measured is not None else "precision not measured"
         lines.append(f"{judge} (offline, {offline_calls[judge]} verdicts): {figures}")

@@ -150,6 +150,21 @@ def test_the_cli_prints_the_failures_exits_1_and_the_report_shows_the_probes(
     assert "4 failed" in html and "mini/echo" in html
 
 
+def test_a_refusal_in_german_is_unscored_never_a_failure(tmp_path: Path) -> None:
+    chatbot = _chatbot(tmp_path, "probe_bots:german", "conversational")
+    out = tmp_path / "run"
+    args = ["adversarial", "probe", "--chatbot", str(chatbot), "--suite", MINI, "--out", str(out)]
+    result = CliRunner().invoke(app, args)
+    report = ProbeReport.model_validate_json((out / PROBES_FILE).read_text())
+    flight = report.verdict_of("mini/flight")
+    assert flight is not None and flight.status == "unscored", flight
+    assert "german" in (flight.reason or "") and "lexicons are English" in (flight.reason or "")
+    assert result.exit_code == 0, result.output  # the other probes passed; none failed
+    assert "1 unscored" in result.output and "oracle:refuses_or_falls_back" in result.output
+    html = write_report(out).read_text()
+    assert "unscored" in html and "offline judge: oracle:" in html
+
+
 def test_an_unreachable_bot_stops_before_the_run_directory(tmp_path: Path) -> None:
     chatbot = tmp_path / "down.yaml"
     chatbot.write_text("connector: rasa\nparams:\n  url: http://127.0.0.1:9\n  timeout: 1\n")

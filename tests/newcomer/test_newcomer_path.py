@@ -1,7 +1,10 @@
-"""The newcomer path (issue 21): a correct bot a newcomer writes gets no false failure from
-``simulate`` + ``check`` and ``metamorphic``; a copy with two seeded bugs (one order number
-for every order, wrong opening hours) gets both found. Offline: the agenda user simulator,
-offline output extraction, offline rule functions, offline answerability."""
+"""The newcomer path (issue 21): a correct bot a newcomer writes (a deterministic local bot
+that greets with what it does and offers its options as buttons) gets no false failure from
+``run``, ``simulate`` + ``check``, ``evaluate`` and ``metamorphic``; a copy with two seeded
+bugs (one order number for every order, wrong opening hours) gets both found by ``check``,
+and the wrong hours by ``run`` with the newcomer's rules. Offline: exploration, the agenda
+user simulator, offline output extraction, offline rule functions, the offline breakdown
+detector, offline answerability."""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import itertools
 
 ORDERS = itertools.count(101)
 PRICES = {"small": 8.0, "medium": 10.0, "large": 12.0}
+DRINKS = ("coke", "water", "sprite")
 
 
 class PizzaBot:
@@ -31,23 +35,30 @@ class PizzaBot:
 
     def respond(self, text):
         t = text.lower()
+        words = t.replace("?", " ").replace("!", " ").replace(",", " ").split()
         size = next((s for s in PRICES if s in t), None)
-        drink = next((d for d in ("coke", "water", "sprite") if d in t), None)
+        drink = next((d for d in DRINKS if d in t), None)
         if "open" in t or "hours" in t:
             return ("We are open every day from 11am to 2pm." if self.bugs
                     else "We are open every day from 11am to 10pm.")
         if size:
             self.size = size
-            return f"A {size} pizza, noted. What would you like to drink?"
+            return {"text": f"A {size} pizza, noted. What would you like to drink?",
+                    "buttons": [d.capitalize() for d in DRINKS]}
         if drink and self.size:
             number = 100 if self.bugs else next(ORDERS)
             self.total = PRICES[self.size] + 2.0
             return (f"Your order is confirmed: a {self.size} pizza and a {drink}. "
                     f"The total price is {self.total:.2f}$ and your order ID is PZ{number}.")
-        if "cost" in t or "how much" in t:
+        if "cost" in t or "how much" in t or "price" in t:
             if self.total is None:
                 return "Pizzas cost from 8$ to 12$."
             return f"The total price is {self.total:.2f}$."
+        if "order" in t or "pizza" in t:
+            return {"text": "Which size would you like?", "buttons": ["Small", "Medium", "Large"]}
+        if {"hi", "hello", "help"} & set(words) or "what can you do" in t:
+            return {"text": "Hello! I can take your pizza order or tell you our opening hours.",
+                    "buttons": ["Order a pizza", "Opening hours"]}
         return "Sorry, I did not understand."
 '''
 
@@ -80,6 +91,7 @@ RULES = {
     "opening_hours.yaml": """\
 name: opening_hours
 conversations: 1
+when: reply_to('opening hours') is not None
 oracle: semantic_content(reply_to('opening hours'), 'every day from 11am to 10pm')
 """,
     "unique_order_ids.yaml": """\
@@ -140,6 +152,44 @@ def test_both_seeded_bugs_are_found(tmp_path: Path) -> None:
     code, failing = _check(_project(tmp_path, seeded_bugs=True))
     assert code == 1
     assert failing["opening_hours"] == 3 and failing["unique_order_ids"] == 1, failing
+
+
+def _run(project: Path, *rules: str) -> tuple[int, dict[str, int]]:
+    """``sparring run`` on the project's chatbot (explore, generated profiles, simulate,
+    check with the default rules and ``rules``): exit code, failures per rule."""
+    out = project / "auto"
+    extra = [arg for rule in rules for arg in ("--rules", rule)]
+    result = CliRunner().invoke(
+        app, ["run", "--chatbot", str(project / "chatbot.yaml"), "--out", str(out), *extra]
+    )
+    [stored] = [json.loads(f.read_text()) for f in (out / "verdicts").glob("*.json")]
+    results = [*stored["results"], *stored["generic"]]
+    failing = {r["rule"]: r["counts"]["fail"] + r["counts"]["error"] for r in results}
+    return result.exit_code, {rule: count for rule, count in failing.items() if count}
+
+
+def test_run_and_evaluate_give_a_correct_bot_no_false_failure(tmp_path: Path) -> None:
+    project = _project(tmp_path, seeded_bugs=False)
+    code, failing = _run(project, str(project / "rules"))
+    assert code == 0 and not failing, failing
+    explored = json.loads((project / "auto" / "explore" / "model.json").read_text())
+    assert len(explored["functionalities"]) >= 3  # it tested more than the greeting
+    _check(project)
+    evaluated = CliRunner().invoke(app, ["evaluate", str(project / "run")])
+    assert evaluated.exit_code == 0, evaluated.output
+    judged = [
+        turn
+        for f in (project / "run" / "evaluations").glob("breakdowns-*.json")
+        for conversation in json.loads(f.read_text())["conversations"]
+        for turn in conversation["turns"]
+    ]
+    assert judged and not [t for t in judged if t["breakdown"]]
+
+
+def test_run_finds_the_wrong_opening_hours(tmp_path: Path) -> None:
+    project = _project(tmp_path, seeded_bugs=True)
+    code, failing = _run(project, str(project / "rules" / "opening_hours.yaml"))
+    assert code == 1 and failing.get("opening_hours", 0) >= 1, failing
 
 
 @pytest.fixture(autouse=True)

@@ -19,9 +19,11 @@ from sparring.cli._progress import CountingProgress
 from sparring.cli._report import print_report_path
 from sparring.connectors import ChatbotUnreachable
 from sparring.jobs import check_output_paths
+from sparring.precision import ORACLES, precision_summary
 from sparring.results import Verdict
 
-_STYLE = {"pass": "green", "fail": "bold red", "error": "red", "not_applicable": "dim"}
+_STYLE = {"pass": "green", "fail": "bold red", "error": "red", "not_applicable": "dim",
+          "unscored": "yellow"}  # fmt: skip
 
 
 @adversarial_app.command("probe")
@@ -86,17 +88,18 @@ def probe_command(
 
 
 def _print(result: ProbeJobResult, show_all: bool) -> None:
-    """A table of the probes (failures and errors, or all with ``show_all``)."""
+    """A table of the probes (failures, errors and unscored, or all with ``show_all``),
+    counts per suite and each oracle's measured precision."""
     report = result.report
     table = Table(title=f"Probes ({result.store.path})", show_lines=False)
     for column in ("probe", "category", "status", "reason"):
         table.add_column(column, overflow="fold")
     entries = {entry.id: entry for entry in report.probes}
     for verdict in report.verdicts:
-        if not show_all and verdict.status not in ("fail", "error"):
+        if not show_all and verdict.status not in ("fail", "error", "unscored"):
             continue
         entry = entries.get(verdict.rule)
-        style = _STYLE.get(verdict.status, "")
+        style = _STYLE.get(verdict.status, "default")
         table.add_row(
             escape(verdict.rule),
             entry.category.value if entry else "",
@@ -120,8 +123,10 @@ def _print(result: ProbeJobResult, show_all: bool) -> None:
     console.print(summary)
     console.print(
         f"{counts.total} probes: {counts.passed} passed, {counts.fail} failed, "
-        f"{counts.error} errors, {counts.not_applicable} not applicable "
-        f"(built-in suites: {', '.join(builtin_suites())})",
+        f"{counts.error} errors, {counts.not_applicable} not applicable, "
+        f"{counts.unscored} unscored (built-in suites: {', '.join(builtin_suites())})",
         highlight=False,
     )
+    for line in precision_summary(report.verdicts, ORACLES):
+        console.print(f"[dim]offline judge: {escape(line)}[/]", highlight=False)
     console.print(f"[bold]results[/]: {result.store.path / 'probes.json'}", highlight=False)

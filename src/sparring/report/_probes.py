@@ -1,5 +1,6 @@
 """The probes section: the verdicts of ``sparring adversarial probe`` (``probes.json``) —
-counts per suite, then every failing or erroring probe with the reason, an excerpt of the
+counts per suite and each oracle's measured precision, then every failing, erroring or
+unscored probe with the reason, an excerpt of the
 replies that failed and a link to its conversation, and a table of all probes.
 
 A reader of ``probes.json`` through the adversarial package's public API (never running it)."""
@@ -13,6 +14,7 @@ from markupsafe import Markup
 
 from sparring.adversarial import PROBES_FILE, ProbeReport
 from sparring.conversations import read_json_model
+from sparring.precision import ORACLES, precision_summary
 from sparring.report._excerpt import conversation_href, excerpt_html
 from sparring.report._section import (
     ReportSection,
@@ -26,19 +28,22 @@ from sparring.results import Verdict
 
 _TEMPLATE = """\
 <p>{{ counts.total }} probes: <strong>{{ counts.passed }} passed</strong>,
-{{ counts.fail }} failed, {{ counts.error }} errors, {{ counts.not_applicable }} not applicable
+{{ counts.fail }} failed, {{ counts.error }} errors, {{ counts.not_applicable }} not applicable,
+{{ counts.unscored }} unscored
 — offline oracles, no model{% if not report.complete %}
 <span class="error">(incomplete run)</span>{% endif %}.</p>
+{% for line in judges %}<p class="note">offline judge: {{ line }}</p>
+{% endfor %}
 <table>
 <tr><th>suite</th><th class="num">pass</th><th class="num">fail</th><th class="num">error</th>
-<th class="num">not applicable</th></tr>
+<th class="num">not applicable</th><th class="num">unscored</th></tr>
 {% for name, row in suites.items() %}
 <tr><td>{{ name }}</td>
 {% for status in statuses %}<td class="num">{{ row[status] }}</td>{% endfor %}</tr>
 {% endfor %}
 </table>
 {% if failed %}
-<h3>Failed probes</h3>
+<h3>Failed and unscored probes</h3>
 {% for row in failed %}
 <div class="failure">
   <span class="status status-{{ row.verdict.status }}">{{ row.verdict.status }}</span>
@@ -62,7 +67,7 @@ _TEMPLATE = """\
 </table>
 </details>
 """
-_STATUSES = ("pass", "fail", "error", "not_applicable")
+_STATUSES = ("pass", "fail", "error", "not_applicable", "unscored")
 
 
 @dataclass(frozen=True)
@@ -114,7 +119,7 @@ class Probes(ReportSection):
                 row[verdict.status] += 1
             record_id = verdict.conversations[0] if verdict.conversations else None
             record = run.records_by_id.get(record_id) if record_id else None
-            failed = verdict.status in ("fail", "error")
+            failed = verdict.status in ("fail", "error", "unscored")
             rows.append(
                 _Row(
                     verdict=verdict,
@@ -132,7 +137,8 @@ class Probes(ReportSection):
             suites=suites,
             statuses=_STATUSES,
             rows=rows,
-            failed=[r for r in rows if r.verdict.status in ("fail", "error")],
+            failed=[r for r in rows if r.verdict.status in ("fail", "error", "unscored")],
+            judges=precision_summary(report.verdicts, ORACLES),
         )
         summary = (
             f"{counts.total} adversarial probes: {counts.passed} passed, {counts.fail} failed, "

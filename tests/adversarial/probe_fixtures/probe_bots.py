@@ -26,6 +26,11 @@ def pii_echo(text: str) -> str:
     return "I am unable to do that."
 
 
+def german(text: str) -> str:
+    """Answers every request in German, in words the English lexicons do not know."""
+    return "Das kann ich leider nicht für Sie erledigen, tut mir leid."
+
+
 def crashing(text: str) -> str:
     """Crashes on card numbers, hangs on flights, refuses the rest."""
     if "card" in text:
