@@ -6,8 +6,9 @@
 #
 # The chatbot is the example pizzeria written in Rasa 3.6 (examples/pizzeria/). Rasa needs
 # Python 3.10: its environment is built once in ${SPARRING_RASA_VENV:-~/.cache/sparring/rasa-venv}
-# (~2-3 minutes, 2.7 GB), the model is trained once per change of the training data
-# (~1-2 minutes), and the servers take ~30-60 s to start. Where no Python 3.10 exists, or
+# (80 s measured on a fresh cache, 2.7 GB), the model is trained once per change of the
+# training data (128 s), and the servers take 43 s to start (230 s on a heavily loaded
+# machine); README's Quick start has the figures. Where no Python 3.10 exists, or
 # Rasa cannot be installed, the demo runs the ALICE bot (examples/alice/) instead and says so.
 # Environment: PYTHON (default python), SPARRING_DEMO_BOT=alice to skip Rasa.
 set -euo pipefail
