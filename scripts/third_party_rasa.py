@@ -8,7 +8,7 @@ protobuf 3.20.3, and duckling, ctparse and pytz for the bots' custom actions; du
 on the JVM, so ``java`` must be on the PATH). This file uses the standard library only and
 reuses the pizzeria's server handling (``examples/pizzeria/rasa_bot.py``)::
 
-    python scripts/third_party_rasa.py setup                # venv, pip install (~1-3 min)
+    python scripts/third_party_rasa.py setup                # venv, pip install (1-7 min)
     python scripts/third_party_rasa.py train veterinary     # ~1.5-6 min, cached by fingerprint
     python scripts/third_party_rasa.py serve veterinary --port 5005 --actions-port 5055
     python scripts/third_party_rasa.py status
