@@ -53,3 +53,4 @@ def test_ctrl_c_stops_simulate_with_a_frozen_bot(tmp_path: Path) -> None:
             child.communicate()
     assert child.returncode == 130, output
     assert "Traceback" not in output, output
+    assert '"status": "stopped"' in manifest.read_text()  # the runner kept the status

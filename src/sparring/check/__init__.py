@@ -26,7 +26,13 @@ from sparring.check._context import (
 )
 from sparring.check._engine import SENSEI_GENERIC_CODES
 from sparring.check._expressions import Expression, parse_expression
-from sparring.check._job import CheckResult, CheckSettings, check_job, check_job_async
+from sparring.check._job import (
+    CheckJob,
+    CheckResult,
+    CheckSettings,
+    check_job,
+    check_job_async,
+)
 from sparring.check._names import profile_names, undefined_names
 from sparring.check._namespace import (
     ButtonView,
@@ -74,6 +80,7 @@ __all__ = [
     "TURN_FORMS",
     "ButtonView",
     "ChatbotView",
+    "CheckJob",
     "CheckReport",
     "CheckResult",
     "CheckSettings",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,7 +26,16 @@ from sparring.conversations import (
     load_conversations,
 )
 from sparring.errors import ConfigError, Problem, UserInputError
-from sparring.jobs import JobSettings, check_output_paths, run_blocking
+from sparring.jobs import (
+    JOBS,
+    JobContext,
+    JobSettings,
+    JobStatus,
+    StopSignal,
+    check_output_paths,
+    run_blocking,
+    start_async,
+)
 from sparring.llm import load_model
 from sparring.profiles import load_profile
 
@@ -72,57 +82,100 @@ class CheckResult:
     outcome: Outcome
 
 
+class CheckJob:
+    """The ``check`` job on the runner: one item per active rule; a stop request checks
+    no further rule (the outcome is then incomplete, or the failure already found). It
+    writes into the checked run's ``verdicts/`` slot and creates no run of its own; a
+    stopped check is resumed by starting it again (rules are checked from the start:
+    the verdicts of a rule set are one report)."""
+
+    name: ClassVar[str] = CheckSettings.job
+    settings_type: ClassVar[type[CheckSettings]] = CheckSettings
+    creates_run: ClassVar[bool] = False
+
+    def __init__(self, progress: Callable[[RuleResult], None] | None = None) -> None:
+        self.progress = progress
+
+    async def execute(self, settings: CheckSettings, ctx: JobContext) -> CheckResult:
+        """Load the rules and conversations, check, write the asked-for reports, store the
+        verdicts in the run (see ``check_job_async`` for the errors raised)."""
+        check_output_paths(
+            files={"--csv": settings.csv, "--junit": settings.junit, "--json": settings.json_file}
+        )
+        rule_set = load_rules(settings.rules, trust_functions=settings.trust_functions)
+        problems: list[Problem] = []
+        records = list(load_conversations(settings.run, problems=problems))
+        if problems:
+            raise ConfigError(problems)
+        if not records:
+            raise UserInputError(f"no conversations found in {settings.run}")
+        model = load_model(settings.model, settings.model_base_url, settings.cache)
+        ctx.stage("rules")
+        ctx.planned(len(rule_set.active))
+
+        def done(result: RuleResult) -> None:
+            failed = result.counts.fail or result.counts.error
+            ctx.item_done(result.rule, not failed)
+            if self.progress is not None:
+                self.progress(result)
+
+        report = await check_async(
+            rule_set,
+            records,
+            model=model,
+            limits=Limits(timeout=settings.timeout),
+            source=str(settings.run),
+            progress=done,
+            chatbot=run_chatbot_info(settings.run),
+            defined=_run_profile_names(settings.run),
+            stop=ctx.stop,
+        )
+        for path, write in ((settings.csv, write_csv), (settings.json_file, write_json)):
+            if path is not None:
+                write(report, path)
+        if settings.junit is not None:
+            write_junit(report, settings.junit, settings.junit_per_conversation)
+        decided = outcome(
+            report, count_generic=settings.count_generic, incomplete=incomplete_run(settings.run)
+        )
+        # A stopped check stores nothing: a partial report would read as the rule set's.
+        stored = None if ctx.stop.requested else _store(settings, report)
+        return CheckResult(report=report, records=records, stored=stored, outcome=decided)
+
+    def outcome(self, result: CheckResult) -> Outcome:
+        return result.outcome
+
+
+JOBS.register(CheckJob.name, CheckJob())
+
+
 async def check_job_async(
-    settings: CheckSettings, progress: Callable[[RuleResult], None] | None = None
+    settings: CheckSettings,
+    progress: Callable[[RuleResult], None] | None = None,
+    *,
+    stop: StopSignal | None = None,
 ) -> CheckResult:
     """Load the rules and conversations, check, write the asked-for reports, store the
-    verdicts in the run. Raises ``ConfigError`` (file, line, key) for bad rules, a rule
-    reading a variable no conversation defines, or conversation files that do not read (all
-    of a folder's, before anything is checked), ``UserInputError`` when ``settings.run``
-    holds no conversations or the model spec is bad."""
-    check_output_paths(
-        files={"--csv": settings.csv, "--junit": settings.junit, "--json": settings.json_file}
-    )
-    rule_set = load_rules(settings.rules, trust_functions=settings.trust_functions)
-    problems: list[Problem] = []
-    records = list(load_conversations(settings.run, problems=problems))
-    if problems:
-        raise ConfigError(problems)
-    if not records:
-        raise UserInputError(f"no conversations found in {settings.run}")
-    model = load_model(settings.model, settings.model_base_url, settings.cache)
-    report = await check_async(
-        rule_set,
-        records,
-        model=model,
-        limits=Limits(timeout=settings.timeout),
-        source=str(settings.run),
-        progress=progress,
-        chatbot=run_chatbot_info(settings.run),
-        defined=_run_profile_names(settings.run),
-    )
-    for path, write in ((settings.csv, write_csv), (settings.json_file, write_json)):
-        if path is not None:
-            write(report, path)
-    if settings.junit is not None:
-        write_junit(report, settings.junit, settings.junit_per_conversation)
-    return CheckResult(
-        report=report,
-        records=records,
-        stored=_store(settings, report),
-        outcome=outcome(
-            report,
-            count_generic=settings.count_generic,
-            incomplete=incomplete_run(settings.run),
-        ),
-    )
+    verdicts in the run, through the runner (``sparring.jobs.start_async("check", …)``).
+    Raises ``ConfigError`` (file, line, key) for bad rules, a rule reading a variable no
+    conversation defines, or conversation files that do not read (all of a folder's,
+    before anything is checked), ``UserInputError`` when ``settings.run`` holds no
+    conversations or the model spec is bad."""
+    run = await start_async(CheckJob(progress), settings, stop=stop)
+    result: CheckResult = run.result
+    if run.status is JobStatus.STOPPED:
+        return dataclasses.replace(result, outcome=run.outcome)
+    return result
 
 
 def check_job(
-    settings: CheckSettings, progress: Callable[[RuleResult], None] | None = None
+    settings: CheckSettings,
+    progress: Callable[[RuleResult], None] | None = None,
+    *,
+    stop: StopSignal | None = None,
 ) -> CheckResult:
     """``check_job_async`` for synchronous callers."""
-    return run_blocking(check_job_async(settings, progress))
+    return run_blocking(check_job_async(settings, progress, stop=stop))
 
 
 def _store(settings: CheckSettings, report: CheckReport) -> Path | None:

@@ -17,24 +17,11 @@ Exit code 2 stays for bad input (rules, files), raised before anything is checke
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from sparring.check._verdicts import CheckReport
 from sparring.conversations import Incomplete
+from sparring.jobs.outcome import EXIT_FAIL, EXIT_NO_VERDICT, EXIT_PASS, Outcome
 
-EXIT_PASS = 0
-EXIT_FAIL = 1
-EXIT_NO_VERDICT = 3
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """``code`` is the exit code, ``status`` ``PASS``/``FAIL``/``NO VERDICT``, ``summary``
-    the one-line explanation shown on the console."""
-
-    code: int
-    status: str
-    summary: str
+__all__ = ["EXIT_FAIL", "EXIT_NO_VERDICT", "EXIT_PASS", "Outcome", "outcome"]
 
 
 def _plural(count: int, word: str) -> str:
@@ -62,11 +49,11 @@ def outcome(
     if incomplete is not None:
         parts.append(incomplete.reason)
     if failed or raised or (generic and count_generic):
-        return Outcome(EXIT_FAIL, "FAIL", "; ".join(parts))
+        return Outcome(verdict="fail", reasons=parts)
     if incomplete is not None:
-        return Outcome(EXIT_NO_VERDICT, "NO VERDICT", "; ".join(parts))
+        return Outcome(verdict="no_verdict", reasons=parts)
     if report.inconclusive:
         why = "every verdict of every rule is not applicable or unscored"
-        return Outcome(EXIT_NO_VERDICT, "NO VERDICT", "; ".join([why, *parts]))
+        return Outcome(verdict="no_verdict", reasons=[why, *parts])
     total = sum(r.counts.passed for r in report.results)
-    return Outcome(EXIT_PASS, "PASS", "; ".join([f"{_plural(total, 'check')} passed", *parts]))
+    return Outcome(verdict="pass", reasons=[f"{_plural(total, 'check')} passed", *parts])

@@ -43,8 +43,10 @@ async def check_async(
     progress: Callable[[RuleResult], None] | None = None,
     chatbot: ChatbotInfo | None = None,
     defined: frozenset[str] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> CheckReport:
-    """Check every active rule of ``rule_set`` on ``records``; see ``check``."""
+    """Check every active rule of ``rule_set`` on ``records``; see ``check``. Once
+    ``stop()`` is true no further rule is checked (the report holds those checked)."""
     started = time.perf_counter()
     known_functions()
     loop = asyncio.get_running_loop()
@@ -63,6 +65,8 @@ async def check_async(
     pool = concurrent.futures.ThreadPoolExecutor(workers, "sparring-check") if workers else None
     try:
         for rule in rule_set.active:
+            if stop is not None and stop():
+                break
             rule_started = time.perf_counter()
             result = await _run_rule(runner, rule, pool)
             result.duration = time.perf_counter() - rule_started

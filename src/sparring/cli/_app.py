@@ -16,6 +16,7 @@ from sparring import __version__
 from sparring._redact import redact_text
 from sparring._terminal import escape
 from sparring.errors import ModelRequired, UserInputError
+from sparring.jobs.outcome import EXIT_BAD_INPUT
 
 app = typer.Typer(
     name="sparring",
@@ -71,7 +72,7 @@ def _console(stderr: bool = False) -> Console:
 console = _console()
 err_console = _console(stderr=True)
 
-EXIT_USER_ERROR = 2
+EXIT_USER_ERROR = EXIT_BAD_INPUT
 _QUIET_LOGGERS = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "httpx", "httpcore", "aiohttp")
 
 

@@ -9,8 +9,7 @@ from typing import Annotated
 
 import typer
 
-from sparring._terminal import escape
-from sparring.check import CheckSettings, check_job, print_report
+from sparring.check import CheckJob, CheckResult, CheckSettings, print_report
 from sparring.cli._app import (
     CacheOption,
     ModelBaseUrlOption,
@@ -19,6 +18,7 @@ from sparring.cli._app import (
     app,
     console,
 )
+from sparring.cli._jobs import exit_with, print_outcome, run_job
 from sparring.cli._report import print_report_path
 
 
@@ -27,7 +27,7 @@ def check_command(
     rules: Annotated[
         list[Path], typer.Argument(help="Rule files, or folders searched for *.yaml/*.yml.")
     ],
-    run: Annotated[
+    run_dir: Annotated[
         Path,
         typer.Option(
             "--run", help="A run directory, or a folder of conversations (native or SENSEI)."
@@ -76,7 +76,7 @@ def check_command(
     """
     settings = CheckSettings(
         rules=rules,
-        run=run,
+        run=run_dir,
         model=model,
         model_base_url=model_base_url,
         cache=cache,
@@ -89,14 +89,12 @@ def check_command(
         count_generic=generic,
         trust_functions=trust_functions,
     )
-    result = check_job(settings)
+    run = run_job(CheckJob(), settings, None, items="rules")
+    result: CheckResult = run.result
     records = {record.id: record for record in result.records}
     print_report(console, result.report, records, show_all=show_all)
     if result.stored is not None:
         console.print(f"Verdicts stored in {result.stored}", highlight=False)
-        print_report_path(run)
-    decision = result.outcome
-    style = {"PASS": "bold green", "FAIL": "bold red"}.get(decision.status, "bold yellow")
-    console.print(f"[{style}]{decision.status}[/]: {escape(decision.summary)}", highlight=False)
-    if decision.code:
-        raise typer.Exit(decision.code)
+        print_report_path(run_dir)
+    print_outcome(run.outcome)
+    exit_with(run)

@@ -12,9 +12,11 @@ from sparring._terminal import escape
 from sparring.cli._app import console, err_console
 from sparring.connectors import ProbeResult
 from sparring.conversations import ConversationRecord
+from sparring.jobs import outcome
 from sparring.simulate import RunHealth
 
-EXIT_UNHEALTHY = 1
+EXIT_UNHEALTHY = outcome.error().exit_code
+"""A chatbot that cannot be reached, or an unhealthy run: the job could not test (1)."""
 
 
 def report_probe(result: ProbeResult) -> None:

@@ -9,7 +9,7 @@ import typer
 
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
 from sparring.cli._health import exit_if_unhealthy, report_probe, unreachable, warn_about_notes
-from sparring.cli._progress import CountingProgress
+from sparring.cli._jobs import exit_with, run_job
 from sparring.cli._report import print_report_path
 from sparring.conversations import render_summary
 from sparring.errors import UserInputError
@@ -17,11 +17,10 @@ from sparring.jobs import check_output_paths
 from sparring.simulate import (
     DEFAULT_MAX_CHATBOT_FAILURE_SHARE,
     ChatbotUnreachable,
+    SimulateJob,
     SimulateSettings,
     SimulationResult,
     SimulatorKind,
-    resume_job,
-    simulate_job,
 )
 
 
@@ -92,53 +91,47 @@ def simulate_command(
     failed, or when more than --max-failure-share of them got no answer.
     """
     check_output_paths(folders={"--out": out})
+    settings = None
+    if resume is None:
+        if not profiles and not persona:
+            raise UserInputError(
+                "give at least one profile file or folder, or --persona FILE (or --resume RUN_DIR)"
+            )
+        if chatbot is None:
+            raise UserInputError("give the chatbot under test with --chatbot chatbot.yaml")
+        settings = SimulateSettings(
+            profiles=profiles or [],
+            personas=persona or [],
+            chatbot=chatbot,
+            simulator=simulator,
+            model=model,
+            model_base_url=model_base_url,
+            cache=cache,
+            concurrency=concurrency,
+            seed=seed,
+            max_turns=max_turns,
+            repeat_limit=repeat_limit,
+            repeat=repeat,
+            probe=probe,
+            max_failure_share=max_failure_share,
+            template_check=template_check,
+        )
     try:
-        with CountingProgress("conversations", "failed") as progress:
-            if resume is not None:
-                result = resume_job(
-                    resume,
-                    concurrency=concurrency,
-                    on_start=progress.start,
-                    on_record=lambda record: progress.advance(bool(record.errors)),
-                    on_probe=report_probe,
-                )
-            else:
-                if not profiles and not persona:
-                    raise UserInputError(
-                        "give at least one profile file or folder, or --persona FILE "
-                        "(or --resume RUN_DIR)"
-                    )
-                if chatbot is None:
-                    raise UserInputError("give the chatbot under test with --chatbot chatbot.yaml")
-                settings = SimulateSettings(
-                    profiles=profiles or [],
-                    personas=persona or [],
-                    chatbot=chatbot,
-                    simulator=simulator,
-                    model=model,
-                    model_base_url=model_base_url,
-                    cache=cache,
-                    concurrency=concurrency,
-                    seed=seed,
-                    max_turns=max_turns,
-                    repeat_limit=repeat_limit,
-                    repeat=repeat,
-                    probe=probe,
-                    max_failure_share=max_failure_share,
-                    template_check=template_check,
-                )
-                result = simulate_job(
-                    settings,
-                    out,
-                    on_start=progress.start,
-                    on_record=lambda record: progress.advance(bool(record.errors)),
-                    on_probe=report_probe,
-                )
+        run = run_job(
+            SimulateJob(on_probe=report_probe),
+            settings,
+            out,
+            resume=resume,
+            changes={"concurrency": concurrency} if resume is not None else None,
+            items="conversations",
+        )
     except ChatbotUnreachable as exc:
         unreachable(exc.cause)
+    result: SimulationResult = run.result
     _print(result)
     warn_about_notes(result.store.iter_records())
     exit_if_unhealthy(result.health)
+    exit_with(run, "sparring simulate --resume {run}")
 
 
 def _print(result: SimulationResult) -> None:

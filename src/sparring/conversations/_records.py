@@ -7,12 +7,13 @@ JSON, one file per conversation, when the conversation ends.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import IntEnum, StrEnum
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, BeforeValidator, Field, JsonValue, model_validator
 
+from sparring.jobs import JobStatus, Outcome
 from sparring.types import SENSEI_BUTTONS_HEADER, Button, ModelUsage, Strategy, render_sensei_text
 
 SCHEMA_VERSION = 1
@@ -309,6 +310,28 @@ class RunManifest(BaseModel):
     planned: list[str] = Field(default_factory=list)
     """Ids of every conversation the run will write."""
     settings: dict[str, JsonValue] = Field(default_factory=dict)
+    status: JobStatus = JobStatus.FINISHED
+    """The job's status, kept current by the runner (runs written before 0.3: finished)."""
+    outcome: Outcome | None = None
+    """The job's verdict and reasons once it ended (the report reads it; ``None``: not
+    decided yet, or a run written before 0.3)."""
+
+    @classmethod
+    def for_job(cls, job: str, settings: BaseModel, run_id: str, **fields: Any) -> RunManifest:
+        """The manifest of a new run of ``job`` (status ``running``): ``settings`` stored as
+        JSON, ``fields`` the other manifest fields (``chatbot``, ``endpoint``,
+        ``profiles``, ``planned``…). Only the job runner (``sparring.jobs``) builds one."""
+        from sparring import __version__
+
+        return cls(
+            run_id=run_id,
+            created_at=datetime.now(UTC),
+            sparring_version=__version__,
+            job=job,
+            settings=settings.model_dump(mode="json"),
+            status=JobStatus.RUNNING,
+            **fields,
+        )
 
     @model_validator(mode="before")
     @classmethod

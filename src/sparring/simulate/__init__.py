@@ -20,6 +20,7 @@ from sparring.conversations import DEFAULT_MAX_CHATBOT_FAILURE_SHARE, RunHealth,
 from sparring.simulate._agenda import AgendaSimulator
 from sparring.simulate._base import Exchange, UserSimulator
 from sparring.simulate._job import (
+    SimulateJob,
     SimulateSettings,
     SimulationResult,
     resume_job,
@@ -43,6 +44,7 @@ __all__ = [
     "OutputSpec",
     "RunHealth",
     "RunnerLimits",
+    "SimulateJob",
     "SimulateSettings",
     "SimulatedUtterance",
     "SimulationOptions",

@@ -11,13 +11,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import Field, model_validator
 
-from sparring import __version__
 from sparring.connectors import (
     ChatbotConfig,
     ProbeResult,
@@ -30,14 +28,25 @@ from sparring.conversations import (
     DEFAULT_MAX_CHATBOT_FAILURE_SHARE,
     ConversationRecord,
     RunHealth,
-    RunManifest,
     RunStore,
     RunSummary,
     assess_run,
     summarize,
 )
 from sparring.errors import UserInputError
-from sparring.jobs import JobSettings, new_run_dir, run_blocking
+from sparring.jobs import (
+    JOBS,
+    JobContext,
+    JobEvent,
+    JobSettings,
+    Outcome,
+    StopSignal,
+    resume_async,
+    run_blocking,
+    start_async,
+)
+from sparring.jobs import outcome as outcomes
+from sparring.jobs.events import Planned
 from sparring.llm import Model, load_model
 from sparring.simulate._persona_plan import MAX_TURN_WORDS, TYPICAL_TURN_WORDS
 from sparring.simulate._plan import plan_run
@@ -143,38 +152,80 @@ class SimulationResult:
 OnProbe = Callable[[ProbeResult], None]
 
 
+class SimulateJob:
+    """The ``simulate`` job on the runner (``sparring.jobs.start("simulate", …)``): one
+    item per planned conversation; a stop request starts no new conversation."""
+
+    name: ClassVar[str] = SimulateSettings.job
+    settings_type: ClassVar[type[SimulateSettings]] = SimulateSettings
+    creates_run: ClassVar[bool] = True
+
+    def __init__(self, on_probe: OnProbe | None = None) -> None:
+        self.on_probe = on_probe
+
+    async def execute(self, settings: SimulateSettings, ctx: JobContext) -> SimulationResult:
+        """Load and check everything, create (or reopen) the run, run what is missing."""
+        kind = settings.simulator_kind()
+        config = load_chatbot_config(settings.chatbot)
+        ctx.stage("probe")
+        await _probe(settings, config, self.on_probe)
+        model = load_model(settings.model, settings.model_base_url, settings.cache)
+        ctx.stage("plan")
+        specs, files = await plan_run(
+            settings.profiles,
+            seed=settings.seed,
+            model=model,
+            chatbot=config.info,
+            **_user_simulation(config),
+            personas=settings.personas,
+        )
+        specs = repeat_specs(specs, settings.repeat)
+        if ctx.resuming:
+            specs = _still_planned(specs, ctx.store)
+        else:
+            ctx.open_run(**_manifest(settings, kind, config, files, specs))
+        ctx.stage("conversations")
+        return await _run(ctx, settings, kind, config, model, specs)
+
+    def outcome(self, result: SimulationResult) -> Outcome:
+        """``error`` for an unhealthy run (the chatbot did not answer, every conversation
+        failed: exit 1), else ``pass`` (the run holds conversations a check can judge)."""
+        if not result.health.healthy:
+            cause = [f"cause: {result.health.cause}"] if result.health.cause else []
+            return outcomes.error(result.health.problem or "the run is unhealthy", *cause)
+        ran = result.summary.conversations
+        return outcomes.passed(f"{ran} conversation{'' if ran == 1 else 's'} recorded")
+
+
+JOBS.register(SimulateJob.name, SimulateJob())
+
+
+def _on_start(on_start: OnStart | None) -> Callable[[JobEvent], None] | None:
+    if on_start is None:
+        return None
+    return lambda event: on_start(event.total) if isinstance(event, Planned) else None
+
+
 async def simulate_job_async(
     settings: SimulateSettings,
     out: Path | str | None = None,
     *,
     on_start: OnStart | None = None,
-    on_record: OnRecord | None = None,
     on_probe: OnProbe | None = None,
+    stop: StopSignal | None = None,
 ) -> SimulationResult:
-    """Run ``settings`` into a new run directory ``out`` (default ``runs/<UTC time>``).
+    """Run ``settings`` into a new run directory ``out`` (default ``runs/<UTC time>``)
+    through the runner (``sparring.jobs.start_async("simulate", …)``).
 
     Everything is loaded and checked before the run directory is created: raises
     ``UserInputError``/``ConfigError`` (file, line, key) for bad profiles, a bad
     ``chatbot.yaml`` or model spec, and when ``out`` already holds a run.
     """
-    kind = settings.simulator_kind()
-    config = load_chatbot_config(settings.chatbot)
-    await _probe(settings, config, on_probe)
-    model = load_model(settings.model, settings.model_base_url, settings.cache)
-    specs, files = await plan_run(
-        settings.profiles,
-        seed=settings.seed,
-        model=model,
-        chatbot=config.info,
-        **_user_simulation(config),
-        personas=settings.personas,
+    run = await start_async(
+        SimulateJob(on_probe), settings, out, on_event=_on_start(on_start), stop=stop
     )
-    specs = repeat_specs(specs, settings.repeat)
-    manifest = _manifest(settings, kind, config, files, specs)
-    target = Path(out) if out is not None else new_run_dir()
-    hint = f"or resume it with `sparring simulate --resume {target}`"
-    store = RunStore.create(target, manifest, resume_hint=hint)
-    return await _run(store, settings, kind, config, model, specs, on_start, on_record)
+    result: SimulationResult = run.result
+    return result
 
 
 async def resume_job_async(
@@ -182,35 +233,22 @@ async def resume_job_async(
     *,
     concurrency: int | None = None,
     on_start: OnStart | None = None,
-    on_record: OnRecord | None = None,
     on_probe: OnProbe | None = None,
+    stop: StopSignal | None = None,
 ) -> SimulationResult:
     """Finish an interrupted run: its own settings (read typed from the manifest), only the
-    planned conversations that have no record yet. ``concurrency`` may differ from the
-    run's. Raises ``UserInputError`` when ``run_dir`` is not a simulate run,
-    ``ConfigError`` when its manifest's settings do not validate."""
-    store = RunStore.open(run_dir)
+    planned conversations that have no record yet (``sparring.jobs.resume_async``).
+    ``concurrency`` may differ from the run's. Raises ``UserInputError`` when ``run_dir``
+    is not a simulate run, ``ConfigError`` when its manifest's settings do not validate."""
+    store = RunStore.open(run_dir, clean=False)
     if store.manifest.job != SimulateSettings.job:
         raise UserInputError(
             f"{run_dir} was made by the {store.manifest.job!r} job; only simulate runs resume"
         )
-    settings = SimulateSettings.from_manifest(store.manifest.settings, store.path / "manifest.json")
-    if concurrency is not None:
-        settings = settings.model_copy(update={"concurrency": concurrency})
-    kind = settings.simulator_kind()
-    config = load_chatbot_config(settings.chatbot)
-    await _probe(settings, config, on_probe)
-    model = load_model(settings.model, settings.model_base_url, settings.cache)
-    specs, _ = await plan_run(
-        settings.profiles,
-        seed=settings.seed,
-        model=model,
-        chatbot=config.info,
-        **_user_simulation(config),
-        personas=settings.personas,
-    )
-    specs = _still_planned(repeat_specs(specs, settings.repeat), store)
-    return await _run(store, settings, kind, config, model, specs, on_start, on_record)
+    changes = {"concurrency": concurrency} if concurrency is not None else None
+    run = await resume_async(run_dir, on_event=_on_start(on_start), stop=stop, changes=changes)
+    result: SimulationResult = run.result
+    return result
 
 
 def simulate_job(
@@ -218,12 +256,12 @@ def simulate_job(
     out: Path | str | None = None,
     *,
     on_start: OnStart | None = None,
-    on_record: OnRecord | None = None,
     on_probe: OnProbe | None = None,
+    stop: StopSignal | None = None,
 ) -> SimulationResult:
     """``simulate_job_async`` for synchronous callers (see ``sparring.jobs.run_blocking``)."""
     return run_blocking(
-        simulate_job_async(settings, out, on_start=on_start, on_record=on_record, on_probe=on_probe)
+        simulate_job_async(settings, out, on_start=on_start, on_probe=on_probe, stop=stop)
     )
 
 
@@ -232,31 +270,26 @@ def resume_job(
     *,
     concurrency: int | None = None,
     on_start: OnStart | None = None,
-    on_record: OnRecord | None = None,
     on_probe: OnProbe | None = None,
+    stop: StopSignal | None = None,
 ) -> SimulationResult:
     """``resume_job_async`` for synchronous callers."""
     return run_blocking(
         resume_job_async(
-            run_dir,
-            concurrency=concurrency,
-            on_start=on_start,
-            on_record=on_record,
-            on_probe=on_probe,
+            run_dir, concurrency=concurrency, on_start=on_start, on_probe=on_probe, stop=stop
         )
     )
 
 
 async def _run(
-    store: RunStore,
+    ctx: JobContext,
     settings: SimulateSettings,
     kind: SimulatorKind,
     config: ChatbotConfig,
     model: Model | None,
     specs: list[ConversationSpec],
-    on_start: OnStart | None,
-    on_record: OnRecord | None,
 ) -> SimulationResult:
+    store = ctx.store
     options = SimulationOptions(
         simulator=kind,
         model=model,
@@ -264,11 +297,15 @@ async def _run(
         limits=settings.limits(config),
     )
     finished = store.finished_ids()
-    if on_start is not None:
-        on_start(sum(spec.id not in finished for spec in specs))
+    ctx.planned(sum(spec.id not in finished for spec in specs))
+
+    def done(record: ConversationRecord) -> None:
+        error = record.errors[0].message if record.errors else None
+        ctx.item_done(record.id, not record.errors, record.cost, error)
+
     connector = create_connector(config)
     try:
-        ran = await simulate(specs, connector, store, options, on_record=on_record)
+        ran = await simulate(specs, connector, store, options, on_record=done, stop=ctx.stop)
     finally:
         await connector.aclose()
     summary = summarize(store.iter_records())
@@ -289,10 +326,10 @@ def _manifest(
     config: ChatbotConfig,
     files: list[Path],
     specs: list[ConversationSpec],
-) -> RunManifest:
-    """The manifest of a new run: what ``resume_job`` needs to finish it (never secrets:
-    the connector's params are left out, the endpoint loses credentials and query)."""
-    now = datetime.now(UTC)
+) -> dict[str, Any]:
+    """What the manifest of a new run holds besides the job: what ``resume`` needs to
+    finish it (never secrets: the connector's params are left out, the endpoint loses
+    credentials and query)."""
     stored = settings.model_copy(
         update={
             "simulator": kind,
@@ -301,18 +338,14 @@ def _manifest(
             "chatbot": settings.chatbot.resolve(),
         }
     )
-    return RunManifest(
-        run_id=now.strftime("%Y%m%d-%H%M%S"),
-        created_at=now,
-        sparring_version=__version__,
-        job=SimulateSettings.job,
-        chatbot=config.model_dump(mode="json", exclude={"params"}),
-        chatbot_path=str(settings.chatbot.resolve()),
-        endpoint=endpoint_of(config),
-        profiles=[str(p.resolve()) for p in files],
-        planned=[s.id for s in specs],
-        settings=stored.model_dump(mode="json"),
-    )
+    return {
+        "settings": stored,
+        "chatbot": config.model_dump(mode="json", exclude={"params"}),
+        "chatbot_path": str(settings.chatbot.resolve()),
+        "endpoint": endpoint_of(config),
+        "profiles": [str(p.resolve()) for p in files],
+        "planned": [s.id for s in specs],
+    }
 
 
 def _still_planned(specs: list[ConversationSpec], store: RunStore) -> list[ConversationSpec]:

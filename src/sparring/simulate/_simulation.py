@@ -65,8 +65,10 @@ async def simulate(
     store: RunStore,
     options: SimulationOptions,
     on_record: Callable[[ConversationRecord], None] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> int:
-    """Run every spec whose id the store has not finished; return how many ran.
+    """Run every spec whose id the store has not finished; return how many ran. Once
+    ``stop()`` is true no new conversation starts; those running finish and are stored.
 
     Each record is written atomically by ``store.write`` when its conversation ends, so an
     interrupted run can be resumed by calling this again on the same store.
@@ -94,6 +96,8 @@ async def simulate(
 
         async def worker() -> None:
             for spec in pending:
+                if stop is not None and stop():
+                    return
                 record = await _one(spec, connector, options, run_meters)
                 await writes.acquire()
                 group.create_task(write(record))

@@ -1,33 +1,15 @@
-"""What every job shares: typed settings and one way to run an async job from sync code.
-
-A job (``simulate``, ``check``, ``import-sensei``; next ``explore``, ``evaluate``, …) is a
-library function that takes its settings — a Pydantic model derived from ``JobSettings`` —
-and a run directory, writes through ``sparring.conversations.RunStore`` and returns a typed
-result. The settings are stored in the run's manifest (``RunManifest.settings``) and read
-back typed on resume. The CLI and the dashboard only build settings and call the job::
-
-    from sparring.simulate import SimulateSettings, simulate_job
-    result = simulate_job(SimulateSettings(profiles=["examples/alice/profiles"],
-                                           chatbot="examples/alice/chatbot.yaml"), "runs/a")
-    print(result.summary.conversations, result.store.path)
-
-See docs/architecture.md, "Adding a job".
-"""
+"""Typed job settings, output-path checks and run directory names."""
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
-from collections.abc import Awaitable, Coroutine, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, ClassVar, Self, TypeVar
+from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from sparring.errors import ConfigError, Problem, UserInputError, validation_problems
-
-T = TypeVar("T")
 
 
 class JobSettings(BaseModel):
@@ -48,6 +30,19 @@ class JobSettings(BaseModel):
         except ValidationError as exc:
             problems = validation_problems(exc, str(manifest), prefix=("settings",))
             raise ConfigError(problems) from None
+
+    @classmethod
+    def from_values(cls, values: Mapping[str, Any] | BaseModel, source: str = "settings") -> Self:
+        """Settings from ``values`` (a mapping from the CLI, a file or a form, or settings
+        already typed). Raises ``ConfigError`` naming ``source`` and each key that does not
+        validate (exit 2), never a raw ``ValidationError``."""
+        if isinstance(values, cls):
+            return values
+        data = values.model_dump() if isinstance(values, BaseModel) else dict(values)
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            raise ConfigError(validation_problems(exc, source)) from None
 
     def differences(self, stored: Self, ignore: Iterable[str] = ()) -> list[str]:
         """The settings that differ from ``stored`` (a run's, read with ``from_manifest``),
@@ -95,49 +90,12 @@ def _file_in_the_way(folder: Path) -> Path | None:
 
 
 def new_run_dir(root: Path = Path("runs")) -> Path:
-    """A fresh run directory name under ``root``: the current UTC time, ``YYYYmmdd-HHMMSS``."""
-    return root / datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-
-
-def run_blocking(coroutine: Coroutine[Any, Any, T]) -> T:
-    """Run ``coroutine`` to completion from synchronous code — the one sync wrapper every
-    job offers beside its async core. Inside a running event loop it runs in a helper
-    thread with its own loop."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return _run_in_new_loop(coroutine)
-    with concurrent.futures.ThreadPoolExecutor(1) as helper:
-        return helper.submit(_run_in_new_loop, coroutine).result()
-
-
-def _run_in_new_loop(coroutine: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run`` without its SIGINT handler, whose installation on Python 3.11 formats
-    the main task's repr — every argument of the job, 0.2 s for 1,000 records (Ctrl-C still
-    raises ``KeyboardInterrupt``)."""
-    loop = asyncio.new_event_loop()
-    try:
-        return loop.run_until_complete(coroutine)
-    finally:
-        try:
-            pending = asyncio.all_tasks(loop)
-            for task in pending:
-                task.cancel()
-            if pending:
-                loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-            loop.run_until_complete(loop.shutdown_asyncgens())
-            loop.run_until_complete(loop.shutdown_default_executor())
-        finally:
-            loop.close()
-
-
-async def gather_bounded(calls: Iterable[Awaitable[T]], limit: int) -> list[T]:
-    """Await ``calls`` with at most ``limit`` (at least 1) running at once; the results in
-    the order of ``calls``. The first exception propagates, as with ``asyncio.gather``."""
-    gate = asyncio.Semaphore(max(1, limit))
-
-    async def run(call: Awaitable[T]) -> T:
-        async with gate:
-            return await call
-
-    return list(await asyncio.gather(*(run(c) for c in calls)))
+    """A fresh run directory name under ``root``: the current UTC time, ``YYYYmmdd-HHMMSS``,
+    with ``-2``, ``-3``… added when a run of that second already exists there (two jobs
+    started in the same second never share a directory)."""
+    stem = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    candidate, n = root / stem, 1
+    while candidate.exists():
+        n += 1
+        candidate = root / f"{stem}-{n}"
+    return candidate

@@ -1,0 +1,87 @@
+"""How every command runs a job: the runner (``sparring.jobs.start``/``resume``) with the
+progress bar fed by the event stream, and the exit code taken from the job's outcome
+(``sparring.jobs.outcome``). Ctrl-C interrupts at once (a frozen chatbot must not hold
+the terminal); the runner records the run as ``stopped``, and ``--resume`` finishes it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from sparring._terminal import escape
+from sparring.cli._app import console, err_console
+from sparring.cli._progress import CountingProgress
+from sparring.conversations import RunStore
+from sparring.errors import UserInputError
+from sparring.jobs import (
+    Job,
+    JobEvent,
+    JobRun,
+    JobSettings,
+    JobStatus,
+    Outcome,
+    find_job,
+)
+from sparring.jobs import resume as resume_run
+from sparring.jobs import start as start_run
+from sparring.jobs.events import ItemDone, Planned
+
+
+def run_job(
+    job: str | Job,
+    settings: JobSettings | Mapping[str, Any] | None,
+    out: Path | None,
+    *,
+    resume: Path | None = None,
+    changes: Mapping[str, Any] | None = None,
+    items: str = "items",
+    counted: str = "failed",
+) -> JobRun[Any]:
+    """Start ``job`` with ``settings`` (typed, or the command's values: their errors are
+    located, exit 2) into ``out``, or resume the run ``resume``, showing a progress bar of
+    ``items`` (with a count of those ``counted``)."""
+    with CountingProgress(items, counted) as bar:
+
+        def on_event(event: JobEvent) -> None:
+            if isinstance(event, Planned):
+                bar.start(event.total)
+            elif isinstance(event, ItemDone):
+                bar.advance(not event.ok)
+
+        if resume is not None:
+            _same_job(job, resume)
+            return resume_run(resume, on_event=on_event, changes=changes)
+        assert settings is not None
+        return start_run(job, settings, out, on_event=on_event)
+
+
+def _same_job(job: str | Job, run_dir: Path) -> None:
+    """Refuse to resume ``run_dir`` with another job's command."""
+    name = find_job(job).name
+    made_by = RunStore.open(run_dir, clean=False).manifest.job
+    if made_by != name:
+        raise UserInputError(
+            f"{run_dir} was made by the {made_by!r} job; only {name} runs resume here"
+        )
+
+
+def print_outcome(outcome: Outcome) -> None:
+    """The verdict and its reasons on one line (``PASS: 12 checks passed``)."""
+    style = {"PASS": "bold green", "FAIL": "bold red", "ERROR": "bold red"}
+    colour = style.get(outcome.status, "bold yellow")
+    console.print(f"[{colour}]{outcome.status}[/]: {escape(outcome.summary)}", highlight=False)
+
+
+def exit_with(run: JobRun[Any], resume: str | None = None) -> None:
+    """Say how to resume a stopped run (``resume``: the command, ``{run}`` standing for
+    its directory; ``None``: run the same command again); exit with the outcome's code
+    (0 returns)."""
+    if run.status is JobStatus.STOPPED:
+        how = resume.format(run=run.run_dir) if resume else "run the same command again"
+        err_console.print(f"[yellow]stopped[/]: {escape(how)} to finish it", highlight=False,
+                          soft_wrap=True)  # fmt: skip
+    if run.outcome.exit_code:
+        raise typer.Exit(run.outcome.exit_code)

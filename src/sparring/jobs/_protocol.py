@@ -1,0 +1,136 @@
+"""The ``Job`` protocol, what the runner hands a job (``JobContext``) and the ``JOBS``
+registry."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from sparring.jobs._settings import JobSettings
+from sparring.jobs._stop import StopSignal
+from sparring.jobs.events import ItemDone, JobEvent, Planned, StageChanged
+from sparring.jobs.outcome import Outcome
+from sparring.registry import Registry
+
+if TYPE_CHECKING:
+    from sparring.conversations import RunStore
+
+
+class JobContext:
+    """What the runner gives a running job.
+
+    ``emit(event)`` reports progress (``planned``, ``item_done`` and ``stage`` are
+    shorthands); ``stop`` is read between items; ``resuming`` is true when the runner
+    reopened an interrupted run (``store`` is then that run). A job that creates a run calls
+    ``open_run`` once, after everything is loaded and checked and before its first item:
+    the runner builds the manifest (``RunManifest.for_job``, status ``running``) and creates
+    the run directory; on resume it returns the reopened run. ``out`` is where the run is
+    (or will be) written; ``None`` for a job that writes into an existing run.
+    """
+
+    def __init__(
+        self,
+        *,
+        emit: Callable[[JobEvent], None],
+        stop: StopSignal,
+        out: Path | None,
+        resuming: bool = False,
+        store: RunStore | None = None,
+        open_run: Callable[..., RunStore] | None = None,
+    ) -> None:
+        self.emit = emit
+        self.stop = stop
+        self.out = out
+        self.resuming = resuming
+        self._store = store
+        self._open_run = open_run
+
+    @property
+    def store(self) -> RunStore:
+        """The run's store. Raises ``RuntimeError`` before ``open_run`` (new runs)."""
+        if self._store is None:
+            raise RuntimeError("the run is not open yet: call ctx.open_run(...) first")
+        return self._store
+
+    @property
+    def has_store(self) -> bool:
+        return self._store is not None
+
+    def open_run(
+        self, settings: JobSettings, reuse: Sequence[str] | None = None, **manifest: Any
+    ) -> RunStore:
+        """Create the run directory with a manifest holding ``settings`` (as stored: paths
+        resolved) and the ``RunManifest`` fields in ``manifest`` (``chatbot``,
+        ``endpoint``, ``profiles``, ``planned``…); on resume, the reopened run.
+
+        With ``reuse`` (setting names that may differ, e.g. ``("concurrency",)``), an
+        ``out`` that holds a run of this job with the same settings otherwise is reopened
+        and finished (``ctx.resuming`` becomes true), the way ``metamorphic`` resumes.
+        Raises ``UserInputError`` when ``out`` already holds a run it cannot reuse."""
+        if self._store is None:
+            if self._open_run is None:
+                raise RuntimeError("this job writes into an existing run; it opens none")
+            existed = self.out is not None and (self.out / "manifest.json").is_file()
+            self._store = self._open_run(settings, reuse, **manifest)
+            self.resuming = self.resuming or (reuse is not None and existed)
+        return self._store
+
+    def planned(self, total: int) -> None:
+        self.emit(Planned(total=total))
+
+    def item_done(
+        self, item_id: str, ok: bool = True, cost_usd: float = 0.0, error: str | None = None
+    ) -> None:
+        self.emit(ItemDone(item_id=item_id, ok=ok, cost_usd=cost_usd, error=error))
+
+    def stage(self, stage: str) -> None:
+        self.emit(StageChanged(stage=stage))
+
+
+class Job(Protocol):
+    """A job: its name (as in the manifest), typed settings, work and outcome.
+
+    ``creates_run`` is true for a job that writes a run directory of its own (simulate,
+    explore, metamorphic…: it calls ``ctx.open_run``), false for one that writes into an
+    existing run's slots (check, evaluate). ``execute`` does the work, emitting progress
+    through ``ctx`` and checking ``ctx.stop`` between items, and returns the result;
+    ``outcome`` decides the verdict of a result (``sparring.jobs.outcome``).
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def settings_type(self) -> type[JobSettings]: ...
+
+    @property
+    def creates_run(self) -> bool: ...
+
+    async def execute(self, settings: Any, ctx: JobContext) -> Any: ...
+
+    def outcome(self, result: Any) -> Outcome: ...
+
+
+def _adopt_job(name: str, loaded: Any) -> Job | None:
+    if isinstance(loaded, type):
+        loaded = loaded()
+    if not all(hasattr(loaded, a) for a in ("name", "settings_type", "execute", "outcome")):
+        raise TypeError(f"{name!r} is not a job (needs name, settings_type, execute, outcome)")
+    return loaded  # type: ignore[no-any-return]
+
+
+JOBS: Registry[Job] = Registry(
+    "job",
+    group="sparring.jobs",
+    builtins=(
+        "sparring.simulate",
+        "sparring.check",
+        "sparring.evaluate",
+        "sparring.metamorphic",
+        "sparring.adversarial",
+    ),
+    adopt=_adopt_job,
+)
+"""Every job by its manifest name (``simulate``, ``check``, …); plug-ins through the
+entry-point group ``sparring.jobs``."""

@@ -1,0 +1,229 @@
+"""The job runner: the one lifecycle every job goes through.
+
+``start(job, settings, out)``: settings typed (a mapping's errors located, exit 2) → the
+run directory chosen (``out``, or ``runs/<UTC time>`` collision-free) → ``Started`` →
+the job's ``execute`` (it loads and checks its input, then ``ctx.open_run(...)``: the
+runner builds the manifest with the status ``running`` and creates the run) → the outcome
+(``Job.outcome``; ``incomplete`` when stopped) stored in the manifest with the status →
+``Finished``. ``resume(run_dir)`` reads the job and its typed settings back from the
+manifest and runs the same job again on the reopened run: every job resumes the same way.
+Events go to ``on_event`` and to ``<run>/progress.json``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from sparring.conversations import RunManifest, RunStore
+from sparring.errors import Problem, UnknownName, UserInputError
+from sparring.jobs import outcome as outcomes
+from sparring.jobs._aio import run_blocking
+from sparring.jobs._progress import ProgressRecorder
+from sparring.jobs._protocol import JOBS, Job, JobContext
+from sparring.jobs._settings import JobSettings, new_run_dir
+from sparring.jobs._status import JobStatus
+from sparring.jobs._stop import StopSignal
+from sparring.jobs.events import Finished, JobEvent, Started
+from sparring.jobs.outcome import Outcome
+
+logger = logging.getLogger(__name__)
+MANIFEST = "manifest.json"
+
+R = TypeVar("R")
+OnEvent = Callable[[JobEvent], None]
+SettingsInput = JobSettings | Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class JobRun(Generic[R]):
+    """What a job run ended with: its run directory (``None`` for a job that wrote into no
+    run), status, outcome (verdict, reasons, ``exit_code``) and the job's own result."""
+
+    run_dir: Path | None
+    status: JobStatus
+    outcome: Outcome
+    result: R
+
+
+def find_job(job: str | Job) -> Job:
+    """The job named ``job`` (``JOBS``), or ``job`` itself. Raises ``UserInputError`` for
+    an unknown name."""
+    if not isinstance(job, str):
+        return job
+    try:
+        return JOBS.get(job)
+    except UnknownName as exc:
+        raise UserInputError(str(exc)) from None
+
+
+async def start_async(
+    job: str | Job,
+    settings: SettingsInput,
+    out: Path | str | None = None,
+    *,
+    on_event: OnEvent | None = None,
+    stop: StopSignal | None = None,
+) -> JobRun[Any]:
+    """Run ``job`` with ``settings`` (typed, or a mapping validated with located errors)
+    into the new run directory ``out`` (default ``runs/<UTC time>`` for a job that
+    creates a run; the job's own target for one that writes into an existing run).
+
+    Raises ``UserInputError``/``ConfigError`` (file, line, key) for bad settings or input
+    found before the run is created, and whatever the job raises (the run's status is then
+    ``failed``). A stop request ends it with the status ``stopped``."""
+    spec = find_job(job)
+    typed = spec.settings_type.from_values(settings)
+    target = Path(out) if out is not None else (new_run_dir() if spec.creates_run else None)
+    return await _drive(spec, typed, target, None, on_event, stop)
+
+
+async def resume_async(
+    run_dir: Path | str,
+    *,
+    on_event: OnEvent | None = None,
+    stop: StopSignal | None = None,
+    changes: Mapping[str, Any] | None = None,
+) -> JobRun[Any]:
+    """Finish the interrupted (stopped, failed or killed) run in ``run_dir`` with its own
+    job and settings (read typed from its manifest); ``changes`` overrides settings that
+    change how a run goes, not what it holds (e.g. ``concurrency``). Items already stored
+    are kept. Raises ``UserInputError`` when ``run_dir`` is not a run, or its job cannot
+    resume; ``ConfigError`` (manifest, ``settings.<key>``) when its settings do not
+    validate."""
+    store = RunStore.open(run_dir)
+    spec = find_job(store.manifest.job)
+    if not spec.creates_run:
+        raise UserInputError(f"{run_dir} was made by the {spec.name!r} job, which cannot resume")
+    typed = spec.settings_type.from_manifest(store.manifest.settings, store.path / MANIFEST)
+    if changes:
+        typed = spec.settings_type.from_values(
+            {**typed.model_dump(), **changes}, str(store.path / MANIFEST)
+        )
+    return await _drive(spec, typed, store.path, store, on_event, stop)
+
+
+def start(
+    job: str | Job,
+    settings: SettingsInput,
+    out: Path | str | None = None,
+    *,
+    on_event: OnEvent | None = None,
+    stop: StopSignal | None = None,
+) -> JobRun[Any]:
+    """``start_async`` for synchronous callers."""
+    return run_blocking(start_async(job, settings, out, on_event=on_event, stop=stop))
+
+
+def resume(
+    run_dir: Path | str,
+    *,
+    on_event: OnEvent | None = None,
+    stop: StopSignal | None = None,
+    changes: Mapping[str, Any] | None = None,
+) -> JobRun[Any]:
+    """``resume_async`` for synchronous callers."""
+    return run_blocking(resume_async(run_dir, on_event=on_event, stop=stop, changes=changes))
+
+
+async def _drive(
+    spec: Job,
+    settings: JobSettings,
+    out: Path | None,
+    store: RunStore | None,
+    on_event: OnEvent | None,
+    stop: StopSignal | None,
+) -> JobRun[Any]:
+    signal = stop or StopSignal()
+    recorder = ProgressRecorder(spec.name)
+
+    def emit(event: JobEvent) -> None:
+        recorder(event)
+        if on_event is not None:
+            on_event(event)
+
+    def open_run(
+        stored: JobSettings, reuse: Sequence[str] | None = None, **fields: Any
+    ) -> RunStore:
+        assert out is not None  # a job that creates a run always has a target
+        if reuse is not None and (out / MANIFEST).is_file():
+            reopened = _reopen(spec, out, stored, reuse)
+            recorder.attach(out)
+            return reopened
+        manifest = RunManifest.for_job(spec.name, stored, out.name, **fields)
+        hint = f"or resume it with `sparring {spec.name} --resume {out}`"
+        created = RunStore.create(out, manifest, resume_hint=hint)
+        recorder.attach(out)
+        return created
+
+    ctx = JobContext(
+        emit=emit,
+        stop=signal,
+        out=out,
+        resuming=store is not None,
+        store=store,
+        open_run=open_run if spec.creates_run else None,
+    )
+    if store is not None:
+        _save(store, JobStatus.RUNNING, None)
+    if out is not None and out.is_dir() and (store is not None or not spec.creates_run):
+        recorder.attach(out)
+    run_id = out.name if out is not None and spec.creates_run else ""
+    emit(Started(job=spec.name, run_id=run_id, resuming=store is not None))
+    try:
+        result = await spec.execute(settings, ctx)
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        _end(ctx, spec, JobStatus.STOPPED, outcomes.stopped(None), emit)
+        raise
+    except BaseException:
+        _end(ctx, spec, JobStatus.FAILED, None, emit)
+        raise
+    decided = spec.outcome(result)
+    status = JobStatus.STOPPED if signal.requested else JobStatus.FINISHED
+    if status is JobStatus.STOPPED:
+        decided = outcomes.stopped(decided)
+    _end(ctx, spec, status, decided, emit)
+    run_dir = ctx.store.path if ctx.has_store else out
+    return JobRun(run_dir=run_dir, status=status, outcome=decided, result=result)
+
+
+def _reopen(spec: Job, out: Path, settings: JobSettings, reuse: Sequence[str]) -> RunStore:
+    """The run of ``spec`` in ``out``, to be finished with ``settings``: refused (naming
+    ``out``) when it holds another job's run, or one whose settings differ apart from the
+    names in ``reuse`` (one run never mixes two)."""
+    store = RunStore.open(out)
+    if store.manifest.job != spec.name:
+        message = f"holds a {store.manifest.job} run, not a {spec.name} one"
+        raise UserInputError(Problem(str(out), None, "", message))
+    stored = spec.settings_type.from_manifest(store.manifest.settings, out / MANIFEST)
+    changed = settings.differences(stored, ignore=reuse)
+    if changed:
+        message = (
+            f"holds a {spec.name} run made with other settings ({'; '.join(changed)}); "
+            "rerun with its settings to resume it, or pick another --out"
+        )
+        raise UserInputError(Problem(str(out), None, "", message))
+    _save(store, JobStatus.RUNNING, None)
+    return store
+
+
+def _end(
+    ctx: JobContext, spec: Job, status: JobStatus, decided: Outcome | None, emit: OnEvent
+) -> None:
+    if ctx.has_store and spec.creates_run:
+        _save(ctx.store, status, decided)
+    emit(Finished(status=status, verdict=decided.verdict if decided is not None else None))
+
+
+def _save(store: RunStore, status: JobStatus, decided: Outcome | None) -> None:
+    """Keep the manifest's status (and, once decided, the outcome) current; a manifest that
+    cannot be written is logged, never the job's failure."""
+    store.manifest = store.manifest.model_copy(update={"status": status, "outcome": decided})
+    try:
+        store.save_manifest()
+    except OSError as exc:
+        logger.warning("could not update %s/manifest.json: %s", store.path, exc)

@@ -1,0 +1,128 @@
+"""The job runner on the simulate job (scripted chatbot, offline user): three lines to a
+run, the event stream, ``progress.json``, the manifest's status and outcome, a stop that
+keeps what finished and a resume that gives the uninterrupted run's result."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sparring.conversations import RunManifest, RunStore
+from sparring.errors import ConfigError, UserInputError
+from sparring.jobs import JobStatus, read_progress, resume, start
+from sparring.jobs.events import Finished, ItemDone, Planned, Started
+from tests.jobs.helpers import StopAfter, conversations
+
+DATA = Path(__file__).parents[1] / "simulate" / "data"
+SETTINGS = {"profiles": [str(DATA / "profiles")], "chatbot": str(DATA / "chatbot.yaml"),
+            "concurrency": 1}  # fmt: skip
+
+
+def test_a_job_started_from_python_in_three_lines(tmp_path: Path) -> None:
+    run = start("simulate", SETTINGS, tmp_path / "run")
+    assert run.status is JobStatus.FINISHED and run.outcome.verdict == "pass"
+    assert run.outcome.exit_code == 0 and run.run_dir == tmp_path / "run"
+    manifest = RunStore.open(tmp_path / "run").manifest
+    assert manifest.status is JobStatus.FINISHED and manifest.outcome == run.outcome
+    assert len(conversations(tmp_path / "run")) == 3
+
+
+def test_events_come_in_order_and_fold_into_progress(tmp_path: Path) -> None:
+    seen = StopAfter(items=99)
+    start("simulate", SETTINGS, tmp_path / "run", on_event=seen)
+    kinds = seen.kinds()
+    assert kinds[0] == "started" and kinds[-1] == "finished"
+    assert isinstance(seen.events[0], Started) and seen.events[0].run_id == "run"
+    planned = [e for e in seen.events if isinstance(e, Planned)]
+    assert [p.total for p in planned] == [3]
+    assert kinds.index("planned") < kinds.index("item_done")
+    assert sorted(e.item_id for e in seen.events if isinstance(e, ItemDone)) == [
+        "order/0", "order/1", "order/2"]  # fmt: skip
+    progress = read_progress(tmp_path / "run")
+    assert progress is not None and progress.job == "simulate"
+    assert (progress.planned, progress.done, progress.failed) == (3, 0 + 3, 0)
+    assert progress.status is JobStatus.FINISHED and progress.verdict == "pass"
+    assert progress.stage == "conversations"
+
+
+def test_a_stop_keeps_what_finished_and_resume_gives_the_same_result(tmp_path: Path) -> None:
+    whole = start("simulate", SETTINGS, tmp_path / "whole")
+    stopper = StopAfter(items=1)
+    stopped = start("simulate", SETTINGS, tmp_path / "run", on_event=stopper, stop=stopper.stop)
+    assert stopped.status is JobStatus.STOPPED
+    assert stopped.outcome.verdict == "incomplete" and stopped.outcome.exit_code == 3
+    assert isinstance(stopper.events[-1], Finished)
+    assert stopper.events[-1].status is JobStatus.STOPPED
+    assert RunStore.open(tmp_path / "run").manifest.status is JobStatus.STOPPED
+    assert 1 <= len(conversations(tmp_path / "run")) < 3  # the one running when stopped ends
+    kept = RunStore.open(tmp_path / "run").record_path("order/0").stat().st_mtime_ns
+    resumed = resume(tmp_path / "run")
+    assert resumed.status is JobStatus.FINISHED and resumed.outcome == whole.outcome
+    assert conversations(tmp_path / "run") == conversations(tmp_path / "whole")
+    assert RunStore.open(tmp_path / "run").record_path("order/0").stat().st_mtime_ns == kept
+    assert RunStore.open(tmp_path / "run").manifest.status is JobStatus.FINISHED
+
+
+def test_bad_settings_are_located_errors_and_nothing_is_written(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as caught:
+        start("simulate", {**SETTINGS, "max_turns": "many", "colour": 1}, tmp_path / "run")
+    keys = sorted(p.key for p in caught.value.problems)
+    assert keys == ["colour", "max_turns"]
+    assert not (tmp_path / "run").exists()
+    with pytest.raises(UserInputError, match="did you mean"):
+        start("simulat", SETTINGS, tmp_path / "run")
+
+
+def test_a_job_that_raises_leaves_the_status_failed(tmp_path: Path) -> None:
+    start("simulate", SETTINGS, tmp_path / "run")
+    (tmp_path / "run" / "conversations" / "order__1.json").unlink()
+    manifest = tmp_path / "run" / "manifest.json"
+    data = json.loads(manifest.read_text())
+    data["settings"]["chatbot"] = str(tmp_path / "gone.yaml")
+    manifest.write_text(json.dumps(data))
+    with pytest.raises(UserInputError):
+        resume(tmp_path / "run")
+    assert RunStore.open(tmp_path / "run").manifest.status is JobStatus.FAILED
+    progress = read_progress(tmp_path / "run")
+    assert progress is not None and progress.status is JobStatus.FAILED
+
+
+def test_a_manifest_written_before_the_status_reads_as_finished(tmp_path: Path) -> None:
+    start("simulate", SETTINGS, tmp_path / "run")
+    path = tmp_path / "run" / "manifest.json"
+    data = json.loads(path.read_text())
+    del data["status"], data["outcome"]
+    path.write_text(json.dumps(data))
+    manifest = RunManifest.model_validate_json(path.read_text())
+    assert manifest.status is JobStatus.FINISHED and manifest.outcome is None
+    assert read_progress(tmp_path) is None  # no progress.json: none, not an error
+
+
+def test_two_runs_started_in_the_same_second_get_two_directories(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    first = start("simulate", SETTINGS)
+    second = start("simulate", SETTINGS)
+    assert first.run_dir is not None and second.run_dir is not None
+    assert first.run_dir != second.run_dir and second.run_dir.is_dir()
+
+
+def test_job_results_live_in_their_slot_and_old_root_files_are_still_read(tmp_path: Path) -> None:
+    from pydantic import BaseModel
+
+    from sparring.conversations import job_result_file, write_job_result
+
+    class Found(BaseModel):
+        value: int
+
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "probes.json").write_text('{"value": 1}')  # a run written before 0.3
+    assert job_result_file(old, "probes") == old / "probes.json"
+    written = write_job_result(old, "probes", Found(value=2))  # a resumed old run
+    assert written == old / "results" / "probes.json"
+    assert job_result_file(old, "probes") == written  # the current file wins
+    assert job_result_file(tmp_path / "new", "coverage") == tmp_path / "new/results/coverage.json"
