@@ -60,12 +60,14 @@ from sparring.adversarial._plan import (
     weaknesses_from_findings,
 )
 from sparring.adversarial._probes import (
+    PROBES,
     PROBES_FILE,
     EncodedTurn,
     Oracle,
     Probe,
     ProbeCategory,
     ProbeEntry,
+    ProbeJob,
     ProbeJobResult,
     ProbeOutcome,
     ProbeReport,
@@ -85,6 +87,7 @@ from sparring.adversarial._probes import (
     resolve_suites,
 )
 from sparring.adversarial._results import (
+    ADVERSARIAL,
     ADVERSARIAL_FILE,
     AdversarialResult,
     AdversarialTest,
@@ -114,12 +117,14 @@ from sparring.adversarial._weaknesses import (
 from sparring.schemas import register_schema
 
 __all__ = [
+    "ADVERSARIAL",
     "ADVERSARIAL_FILE",
     "ANALYST_ROLE",
     "ASK_ROLE",
     "ATTACKER_ROLE",
     "DEFAULT_RUBRIC",
     "JUDGE_ROLE",
+    "PROBES",
     "PROBES_FILE",
     "SEARCH_PROVIDERS",
     "STATIC_SCAN",
@@ -149,6 +154,7 @@ __all__ = [
     "Probe",
     "ProbeCategory",
     "ProbeEntry",
+    "ProbeJob",
     "ProbeJobResult",
     "ProbeOutcome",
     "ProbeReport",

@@ -11,16 +11,22 @@ import typer
 from rich.table import Table
 
 from sparring._terminal import escape
-from sparring.adversarial import ProbeJobResult, ProbeSettings, builtin_suites, probe_job
+from sparring.adversarial import (
+    PROBES_FILE,
+    ProbeJob,
+    ProbeJobResult,
+    ProbeSettings,
+    builtin_suites,
+)
 from sparring.cli._adversarial import adversarial_app
 from sparring.cli._app import console
 from sparring.cli._health import report_probe, unreachable
-from sparring.cli._progress import CountingProgress
+from sparring.cli._jobs import exit_with, print_outcome, run_job
 from sparring.cli._report import print_report_path
 from sparring.connectors import ChatbotUnreachable
+from sparring.errors import UserInputError
 from sparring.jobs import check_output_paths
 from sparring.precision import ORACLES, precision_summary
-from sparring.results import Verdict
 
 _STYLE = {"pass": "green", "fail": "bold red", "error": "red", "not_applicable": "dim",
           "unscored": "yellow"}  # fmt: skip
@@ -29,8 +35,9 @@ _STYLE = {"pass": "green", "fail": "bold red", "error": "red", "not_applicable":
 @adversarial_app.command("probe")
 def probe_command(
     chatbot: Annotated[
-        Path, typer.Option("--chatbot", "-c", help="chatbot.yaml of the chatbot under test.")
-    ],
+        Path | None,
+        typer.Option("--chatbot", "-c", help="chatbot.yaml of the chatbot under test."),
+    ] = None,
     suite: Annotated[
         list[str] | None,
         typer.Option(
@@ -51,6 +58,9 @@ def probe_command(
     show_all: Annotated[
         bool, typer.Option("--all", help="List every probe, not only failures and errors.")
     ] = False,
+    resume: Annotated[
+        Path | None, typer.Option(help="Finish a stopped or interrupted probe run directory.")
+    ] = None,
 ) -> None:
     """Run offline adversarial probes (prompt injection, system-prompt leaks, jailbreaks, PII
     echo, encoded payloads, out-of-domain and impossible requests, constraint changes)
@@ -60,31 +70,26 @@ def probe_command(
     Exit 0 when every probe passed, 1 when one failed or errored, 3 when none was judged.
     """
     check_output_paths(folders={"--out": out})
-    settings = ProbeSettings(
-        chatbot=chatbot,
-        suites=suite or [],
-        concurrency=concurrency,
-        reply_timeout=reply_timeout,
-    )
+    settings = None
+    if resume is None:
+        if chatbot is None:
+            raise UserInputError("give the chatbot under test with --chatbot chatbot.yaml")
+        settings = ProbeSettings(
+            chatbot=chatbot,
+            suites=suite or [],
+            concurrency=concurrency,
+            reply_timeout=reply_timeout,
+        )
     try:
-        with CountingProgress("probes", "failed") as progress:
-
-            def advance(verdict: Verdict) -> None:
-                if verdict.status != "not_applicable":  # not run: not in the bar
-                    progress.advance(verdict.status in ("fail", "error"))
-
-            result = probe_job(
-                settings, out, on_start=progress.start, on_verdict=advance, on_probe=report_probe
-            )
+        job = ProbeJob(on_probe=report_probe)
+        run = run_job(job, settings, out, resume=resume, items="probes")
     except ChatbotUnreachable as exc:
         unreachable(exc.cause)
+    result: ProbeJobResult = run.result
     _print(result, show_all)
     print_report_path(result.store.path)
-    decision = result.outcome
-    style = {"PASS": "bold green", "FAIL": "bold red"}.get(decision.status, "bold yellow")
-    console.print(f"[{style}]{decision.status}[/]: {escape(decision.summary)}", highlight=False)
-    if decision.code:
-        raise typer.Exit(decision.code)
+    print_outcome(run.outcome)
+    exit_with(run, "sparring adversarial probe --resume {run}")
 
 
 def _print(result: ProbeJobResult, show_all: bool) -> None:
@@ -129,4 +134,4 @@ def _print(result: ProbeJobResult, show_all: bool) -> None:
     )
     for line in precision_summary(report.verdicts, ORACLES):
         console.print(f"[dim]offline judge: {escape(line)}[/]", highlight=False)
-    console.print(f"[bold]results[/]: {result.store.path / 'probes.json'}", highlight=False)
+    console.print(f"[bold]results[/]: {result.store.path / PROBES_FILE}", highlight=False)

@@ -21,10 +21,10 @@ from sparring.cli._app import (
     console,
     err_console,
 )
+from sparring.cli._jobs import exit_with, run_job
 from sparring.cli._report import print_report_path
 from sparring.errors import ModelRequired
-from sparring.evaluate import EvaluateResult
-from sparring.evaluate._job import DetectorName, EvaluateSettings, evaluate_job
+from sparring.evaluate import DetectorName, EvaluateJob, EvaluateResult
 from sparring.evaluate._stats import table_rows
 
 
@@ -77,10 +77,11 @@ def quality_lines(result: EvaluateResult) -> list[str]:
 
 def _run(**settings: Any) -> None:
     try:
-        result = evaluate_job(EvaluateSettings(**settings))
+        run = run_job(EvaluateJob(), settings, None, items="conversations")
     except ModelRequired as exc:
         err_console.print(f"[bold red]error[/]: {escape(str(exc))}", highlight=False)
         raise typer.Exit(EXIT_USER_ERROR) from exc
+    result: EvaluateResult = run.result
     table = Table("statistic", "value", title=f"Evaluation of {result.run}")
     for label, value in table_rows(result.statistics.run):
         table.add_row(escape(label), escape(value))
@@ -91,6 +92,7 @@ def _run(**settings: Any) -> None:
     for path in result.stored:
         console.print(f"stored: {path}", highlight=False)
     print_report_path(result.run)
+    exit_with(run)
 
 
 @evaluate_app.command("all", hidden=True)

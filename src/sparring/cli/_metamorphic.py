@@ -12,17 +12,15 @@ from rich.table import Table
 from sparring._terminal import escape
 from sparring.cli._app import ModelBaseUrlOption, ModelOption, app, console
 from sparring.cli._health import unreachable
-from sparring.cli._progress import CountingProgress
+from sparring.cli._jobs import exit_with, print_outcome, run_job
 from sparring.cli._report import print_report_path
 from sparring.connectors import ChatbotUnreachable
-from sparring.jobs import check_output_paths, new_run_dir
+from sparring.jobs import check_output_paths
 from sparring.metamorphic import (
     METAMORPHIC_FILE,
-    FollowUpSummary,
+    MetamorphicJob,
     MetamorphicResult,
     MetamorphicSettings,
-    exit_code,
-    metamorphic_job,
 )
 from sparring.precision import precision_note
 
@@ -111,19 +109,14 @@ def metamorphic_command(
         probe=probe,
         **({"perturbations": names} if names else {}),
     )
-    folder = out or new_run_dir()
-    view = CountingProgress("follow-ups", "with bugs")
-
-    def judged(summary: FollowUpSummary) -> None:
-        view.advance(summary.bugs > 0)
-
     try:
-        with view:
-            result = metamorphic_job(settings, folder, on_start=view.start, on_follow_up=judged)
+        run = run_job(MetamorphicJob(), settings, out, items="follow-ups", counted="with bugs")
     except ChatbotUnreachable as exc:
         unreachable(exc.cause)
-    _print(result, folder)
-    raise typer.Exit(exit_code(result))
+    result: MetamorphicResult = run.result
+    _print(result, run.run_dir or Path())
+    print_outcome(run.outcome)
+    exit_with(run, "rerun with the same --out {run}")
 
 
 def _print(result: MetamorphicResult, folder: Path) -> None:

@@ -30,6 +30,8 @@ from sparring.evaluate._detectors import (
 from sparring.evaluate._features import FEATURE_SET_VERSION
 from sparring.evaluate._job import (
     BreakdownEvaluation,
+    DetectorName,
+    EvaluateJob,
     EvaluateResult,
     EvaluateSettings,
     evaluate_job,
@@ -97,9 +99,11 @@ __all__ = [
     "DbdcMetrics",
     "DbdcTurn",
     "DetectorFactory",
+    "DetectorName",
     "DimensionRating",
     "DimensionSet",
     "ErrorType",
+    "EvaluateJob",
     "EvaluateResult",
     "EvaluateSettings",
     "EvaluationStatistics",

@@ -51,7 +51,16 @@ from sparring.evaluate._results import (
 )
 from sparring.evaluate._stats import EvaluationStatistics, conversation_stats, run_stats
 from sparring.evaluate._taxonomy import Taxonomy, load_taxonomy
-from sparring.jobs import JobSettings, run_blocking
+from sparring.jobs import (
+    JOBS,
+    JobContext,
+    JobSettings,
+    Outcome,
+    StopSignal,
+    run_blocking,
+    start_async,
+)
+from sparring.jobs import outcome as outcomes
 from sparring.llm import Model, load_model
 from sparring.precision import JudgeQuality
 from sparring.types import ModelUsage
@@ -166,17 +175,26 @@ async def _each(
     work: Callable[[ConversationRecord], Awaitable[T]],
     limit: int,
     save: Callable[[list[T]], None],
+    ctx: JobContext,
+    what: str,
 ) -> list[T]:
     """``work`` on every record, ``limit`` at a time; ``save`` the results so far every
-    ``SAVE_INTERVAL`` seconds and once at the end. Results come back in record order."""
+    ``SAVE_INTERVAL`` seconds and once at the end. Results come back in record order.
+    Progress goes to ``ctx`` (stage ``what``, one item per record); once a stop is
+    requested no further record is started."""
     slots = asyncio.Semaphore(limit)
     done: dict[int, T] = {}
     last = time.monotonic()
+    ctx.stage(what)
+    ctx.planned(len(records))
 
     async def one(index: int, record: ConversationRecord) -> None:
         nonlocal last
         async with slots:
+            if ctx.stop.requested:
+                return
             done[index] = await work(record)
+        ctx.item_done(f"{what}:{record.id}", cost_usd=_cost(done[index]))
         if time.monotonic() - last >= SAVE_INTERVAL:
             last = time.monotonic()
             save([done[i] for i in sorted(done)])
@@ -195,6 +213,7 @@ async def _detect(
     chatbot: ChatbotInfo,
     taxonomy: list[str],
     limit: int,
+    ctx: JobContext,
 ) -> tuple[BreakdownEvaluation, int]:
     name = f"breakdowns-{detector.name}"
     previous = _stored(store, name, BreakdownEvaluation)
@@ -224,8 +243,8 @@ async def _detect(
     def save(new: list[ConversationBreakdowns]) -> None:
         store.write_result(Slot.EVALUATIONS, name, result(new))
 
-    new = await _each(todo, work, limit, save)
-    return result(new), len(todo)
+    new = await _each(todo, work, limit, save, ctx, name)
+    return result(new), len(new)
 
 
 async def _rate(
@@ -235,6 +254,7 @@ async def _rate(
     chatbot: ChatbotInfo,
     dimensions: list[RatingDimension],
     limit: int,
+    ctx: JobContext,
 ) -> tuple[RatingEvaluation, int]:
     previous = _stored(store, RATINGS, RatingEvaluation)
     kept: dict[str, ConversationRatings] = {}
@@ -257,8 +277,14 @@ async def _rate(
     def save(new: list[ConversationRatings]) -> None:
         store.write_result(Slot.EVALUATIONS, RATINGS, result(new))
 
-    new = await _each(todo, work, limit, save)
-    return result(new), len(todo)
+    new = await _each(todo, work, limit, save, ctx, RATINGS)
+    return result(new), len(new)
+
+
+def _cost(result: object) -> float:
+    """The model cost (US dollars) of one conversation's judgement, when it has usage."""
+    usage = getattr(result, "usage", None)
+    return float(getattr(usage, "cost", 0.0) or 0.0)
 
 
 def _primary(ran: Sequence[str], stored: Sequence[str]) -> str | None:
@@ -292,19 +318,62 @@ def _statistics(
     )
 
 
+class EvaluateJob:
+    """The ``evaluate`` job on the runner: one item per conversation per detector (and for
+    the ratings); it writes into the run's ``evaluations/`` slot and creates no run. A
+    stopped evaluation is finished by starting it again: what was judged is kept.
+    ``model``, when given, is used instead of loading ``settings.model`` (a model built in
+    code, e.g. a ``ScriptedModel`` with a responder)."""
+
+    name: ClassVar[str] = EvaluateSettings.job
+    settings_type: ClassVar[type[EvaluateSettings]] = EvaluateSettings
+    creates_run: ClassVar[bool] = False
+
+    def __init__(self, model: Model | None = None) -> None:
+        self.model = model
+
+    async def execute(self, settings: EvaluateSettings, ctx: JobContext) -> EvaluateResult:
+        return await _evaluate(settings, self.model, ctx)
+
+    def outcome(self, result: EvaluateResult) -> Outcome:
+        """``pass`` when some turn was labelled or ranked (breakdowns are findings shown
+        with the detector's measured quality, not a gate), ``no_verdict`` when no turn of
+        any detector could be scored."""
+        turns = [t for e in result.breakdowns.values() for c in e.conversations for t in c.turns]
+        scored = [t for t in turns if t.breakdown is not None or t.score is not None]
+        rated = result.ratings is not None and any(c.scored for c in result.ratings.conversations)
+        if not scored and not rated:
+            return outcomes.no_verdict("no turn could be judged by any detector")
+        found = sum(t.breakdown is True for t in scored)
+        return outcomes.passed(
+            f"{len(scored)} of {len(turns)} chatbot turns judged, {found} labelled breakdowns"
+        )
+
+
+JOBS.register(EvaluateJob.name, EvaluateJob())
+
+
 async def evaluate_job_async(
-    settings: EvaluateSettings, model: Model | None = None
+    settings: EvaluateSettings, model: Model | None = None, *, stop: StopSignal | None = None
 ) -> EvaluateResult:
     """Load and check everything, then detect breakdowns, rate and compute statistics, and
-    store them in the run (see the module docstring). ``model``, when given, is used
-    instead of loading ``settings.model`` (a model built in code, e.g. a ``ScriptedModel``
-    with a responder).
+    store them in the run (see the module docstring), through the runner
+    (``sparring.jobs.start_async("evaluate", …)``). ``model``, when given, is used
+    instead of loading ``settings.model``.
 
     Raises ``UserInputError`` when ``settings.run`` is not a run or holds no
     conversations, ``ConfigError`` (file, line, key) for a bad taxonomy or dimensions file
     or model spec, ``ModelRequired`` (naming ``--model``) when an LLM detector or ratings
     are asked for without a model — all before any work.
     """
+    run = await start_async(EvaluateJob(model), settings, stop=stop)
+    result: EvaluateResult = run.result
+    return result
+
+
+async def _evaluate(
+    settings: EvaluateSettings, model: Model | None, ctx: JobContext
+) -> EvaluateResult:
     store = RunStore.open(settings.run)
     taxonomy = load_taxonomy(settings.taxonomy)
     dimension_set = load_dimensions(settings.dimensions)
@@ -332,7 +401,7 @@ async def evaluate_job_async(
     for detector in detectors:
         spec = model_name if detector.strategy == "llm" else None
         evaluation, count = await _detect(
-            store, detector, spec, records, chatbot, names, settings.concurrency
+            store, detector, spec, records, chatbot, names, settings.concurrency, ctx
         )
         breakdowns[detector.name] = evaluation
         ran.append(detector.name)
@@ -342,7 +411,7 @@ async def evaluate_job_async(
     if model is not None and settings.ratings is not False:
         dimensions = dimension_set.for_chatbot(chatbot)
         ratings, count = await _rate(
-            store, model, records, chatbot, dimensions, settings.concurrency
+            store, model, records, chatbot, dimensions, settings.concurrency, ctx
         )
         stored.append(store.result_path(Slot.EVALUATIONS, RATINGS))
         judged += count
@@ -359,6 +428,8 @@ async def evaluate_job_async(
     )
 
 
-def evaluate_job(settings: EvaluateSettings, model: Model | None = None) -> EvaluateResult:
+def evaluate_job(
+    settings: EvaluateSettings, model: Model | None = None, *, stop: StopSignal | None = None
+) -> EvaluateResult:
     """``evaluate_job_async`` for synchronous callers (same arguments, result and errors)."""
-    return run_blocking(evaluate_job_async(settings, model))
+    return run_blocking(evaluate_job_async(settings, model, stop=stop))

@@ -14,6 +14,7 @@ of every round, plus exact relations on computed values.
 from __future__ import annotations
 
 from sparring.metamorphic._job import (
+    MetamorphicJob,
     make_follow_ups,
     metamorphic_job,
     metamorphic_job_async,
@@ -28,12 +29,14 @@ from sparring.metamorphic._perturb import (
 from sparring.metamorphic._relations import Similarity, check_follow_up, typed_values
 from sparring.metamorphic._replay import LINK_KEY, MetamorphicLink, link_of
 from sparring.metamorphic._result import (
+    METAMORPHIC,
     METAMORPHIC_FILE,
     FollowUpSummary,
     MetamorphicResult,
     Metrics,
     RelationCheck,
     exit_code,
+    metamorphic_outcome,
     read_metamorphic,
 )
 from sparring.metamorphic._seeds import Seed, load_seeds
@@ -47,11 +50,13 @@ from sparring.metamorphic._transform import TRANSFORMATIONS, Transformation, loa
 __all__ = [
     "DIALOGUE_PERTURBATIONS",
     "LINK_KEY",
+    "METAMORPHIC",
     "METAMORPHIC_FILE",
     "TEXT_PERTURBATIONS",
     "TRANSFORMATIONS",
     "FollowUp",
     "FollowUpSummary",
+    "MetamorphicJob",
     "MetamorphicLink",
     "MetamorphicResult",
     "MetamorphicSettings",
@@ -71,6 +76,7 @@ __all__ = [
     "make_follow_ups",
     "metamorphic_job",
     "metamorphic_job_async",
+    "metamorphic_outcome",
     "parse_perturbations",
     "read_metamorphic",
     "typed_values",

@@ -16,20 +16,26 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from datetime import UTC, datetime
 from pathlib import Path
+from typing import ClassVar
 
-from sparring import __version__
 from sparring.connectors import (
-    ChatbotConfig,
     create_connector,
     endpoint_of,
     ensure_reachable,
     load_chatbot_config,
 )
-from sparring.conversations import RunManifest, RunStore, summarize
-from sparring.errors import Problem, UserInputError
-from sparring.jobs import run_blocking
+from sparring.conversations import summarize
+from sparring.jobs import (
+    JOBS,
+    JobContext,
+    JobEvent,
+    Outcome,
+    StopSignal,
+    run_blocking,
+    start_async,
+)
+from sparring.jobs.events import Planned
 from sparring.llm import load_model
 from sparring.metamorphic._answerability import DialogueAnalysis, SeedDialogue
 from sparring.metamorphic._judge import Judge
@@ -51,6 +57,7 @@ from sparring.metamorphic._result import (
     FollowUpSummary,
     MetamorphicResult,
     SkippedSeed,
+    metamorphic_outcome,
 )
 from sparring.metamorphic._seeds import Seed, load_seeds
 from sparring.metamorphic._settings import (
@@ -122,6 +129,36 @@ def make_follow_ups(
     return follow_ups, skipped
 
 
+class MetamorphicJob:
+    """The ``metamorphic`` job on the runner: one item per follow-up judged; a stop request
+    replays no new follow-up. Starting it again on the same ``out`` with the same settings
+    (``concurrency`` and ``probe`` may change), or ``sparring.jobs.resume(out)``, finishes
+    it. ``analyser`` replaces the answerability analysers (tests)."""
+
+    name: ClassVar[str] = MetamorphicSettings.job
+    settings_type: ClassVar[type[MetamorphicSettings]] = MetamorphicSettings
+    creates_run: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        analyser: Analyser | None = None,
+        on_follow_up: Callable[[FollowUpSummary], None] | None = None,
+    ) -> None:
+        self.analyser = analyser
+        self.on_follow_up = on_follow_up
+
+    async def execute(self, settings: MetamorphicSettings, ctx: JobContext) -> MetamorphicResult:
+        return await _metamorphic(settings, ctx, self.analyser, self.on_follow_up)
+
+    def outcome(self, result: MetamorphicResult) -> Outcome:
+        """``fail`` when a relation was violated, ``no_verdict`` when no follow-up was
+        effective (nothing concluded: never a pass), else ``pass``."""
+        return metamorphic_outcome(result)
+
+
+JOBS.register(MetamorphicJob.name, MetamorphicJob())
+
+
 async def metamorphic_job_async(
     settings: MetamorphicSettings,
     out: Path,
@@ -129,15 +166,34 @@ async def metamorphic_job_async(
     analyser: Analyser | None = None,
     on_start: Callable[[int], None] | None = None,
     on_follow_up: Callable[[FollowUpSummary], None] | None = None,
+    stop: StopSignal | None = None,
 ) -> MetamorphicResult:
     """Run the job into the run directory ``out`` (created, or resumed when it holds a
-    ``metamorphic`` run); return what ``metamorphic.json`` holds at the end.
+    ``metamorphic`` run) through the runner; return what ``metamorphic.json`` holds at the
+    end.
 
     ``analyser`` replaces the answerability analysers (tests); ``on_start`` sees how many
-    records will be replayed, ``on_follow_up`` each judged follow-up. Raises
-    ``UserInputError``/``ConfigError`` for bad input and ``ChatbotUnreachable`` before
-    anything is written.
+    records will be replayed, ``on_follow_up`` the id of each judged follow-up (as a
+    ``FollowUpSummary``). Raises ``UserInputError``/``ConfigError`` for bad input and
+    ``ChatbotUnreachable`` before anything is written.
     """
+
+    def on_event(event: JobEvent) -> None:
+        if isinstance(event, Planned) and on_start is not None:
+            on_start(event.total)
+
+    job = MetamorphicJob(analyser, on_follow_up)
+    job_run = await start_async(job, settings, out, on_event=on_event, stop=stop)
+    result: MetamorphicResult = job_run.result
+    return result
+
+
+async def _metamorphic(
+    settings: MetamorphicSettings,
+    ctx: JobContext,
+    analyser: Analyser | None,
+    on_follow_up: Callable[[FollowUpSummary], None] | None,
+) -> MetamorphicResult:
     perturbations = parse_perturbations(settings.perturbations)
     seeds, unfit = load_seeds(settings.seeds)
     config = load_chatbot_config(settings.chatbot)
@@ -156,10 +212,19 @@ async def metamorphic_job_async(
         settings.context_probe,
     )
     if settings.probe:
+        ctx.stage("probe")
         await ensure_reachable(config, PROBE_TIMEOUT)
+    ctx.stage("answerability")
     analyses = await (analyser or default_analyser(model))([s.dialogue for s in seeds])
     analysis_of = {a.dialogue_id: a for a in analyses}
-    store = _store(out, settings, config, items)
+    store = ctx.open_run(
+        settings,
+        reuse=RESUME_MAY_CHANGE,
+        chatbot=config.model_dump(mode="json", exclude={"params"}),
+        chatbot_path=str(settings.chatbot.resolve()),
+        endpoint=endpoint_of(config),
+        planned=[i.id for i in items],
+    )
     result = MetamorphicResult(
         seeds=str(settings.seeds),
         chatbot=str(settings.chatbot),
@@ -172,19 +237,28 @@ async def metamorphic_job_async(
     )
     similarity = Similarity(method, THRESHOLDS[method])
     isolated = {s.id: (len(s.dialogue.rounds) - 1 if settings.context_probe else 0) for s in seeds}
-    judge = Judge(result, by_seed, analysis_of, similarity, out, settings.source_replays, isolated)
+    judge = Judge(
+        result, by_seed, analysis_of, similarity, store.path, settings.source_replays, isolated
+    )
     judge.follow_ups = {f.id: f for f in follow_ups}
-    judge.on_follow_up = on_follow_up
     for record in store.iter_records():
         judge.add(record)
-    if on_start is not None:
-        finished = store.finished_ids()
-        on_start(sum(1 for i in items if i.id not in finished and i.link.role == "follow-up"))
+    finished = store.finished_ids()
+    ctx.stage("follow-ups")
+    ctx.planned(sum(1 for i in items if i.id not in finished and i.link.role == "follow-up"))
+
+    def judged(summary: FollowUpSummary) -> None:
+        ctx.item_done(summary.id, ok=summary.bugs == 0)
+        if on_follow_up is not None:
+            on_follow_up(summary)
+
+    judge.on_follow_up = judged
     connector = create_connector(config, settings.chatbot.parent)
     try:
-        await replay(items, connector, store, settings.concurrency, judge.add)
-        confirmations = _confirmation_items(by_seed, judge.to_confirm())
-        await replay(confirmations, connector, store, settings.concurrency, judge.add)
+        await replay(items, connector, store, settings.concurrency, judge.add, ctx.stop)
+        if not ctx.stop.requested:
+            confirmations = _confirmation_items(by_seed, judge.to_confirm())
+            await replay(confirmations, connector, store, settings.concurrency, judge.add)
     finally:
         await connector.aclose()
     store.write_summary(summarize(store.iter_records()))
@@ -195,7 +269,7 @@ async def metamorphic_job_async(
             f"context probe: {asked} source rounds asked alone, {dependent} depend on their "
             "context (held to MR1 only after the same rounds as in the source)"
         )
-    result.complete = True
+    result.complete = not ctx.stop.requested
     judge.flush(force=True)
     return result
 
@@ -207,11 +281,17 @@ def metamorphic_job(
     analyser: Analyser | None = None,
     on_start: Callable[[int], None] | None = None,
     on_follow_up: Callable[[FollowUpSummary], None] | None = None,
+    stop: StopSignal | None = None,
 ) -> MetamorphicResult:
     """``metamorphic_job_async`` from synchronous code."""
     return run_blocking(
         metamorphic_job_async(
-            settings, out, analyser=analyser, on_start=on_start, on_follow_up=on_follow_up
+            settings,
+            out,
+            analyser=analyser,
+            on_start=on_start,
+            on_follow_up=on_follow_up,
+            stop=stop,
         )
     )
 
@@ -313,39 +393,3 @@ def _item(
 
 RESUME_MAY_CHANGE = ("concurrency", "probe")
 """Settings a resumed metamorphic run may change (how it runs, not what it holds)."""
-
-
-def _store(
-    out: Path, settings: MetamorphicSettings, config: ChatbotConfig, items: Sequence[ReplayItem]
-) -> RunStore:
-    if (out / "manifest.json").is_file():
-        store = RunStore.open(out)
-        if store.manifest.job != MetamorphicSettings.job:
-            raise UserInputError(
-                Problem(
-                    str(out), None, "", f"holds a {store.manifest.job} run, not a metamorphic one"
-                )
-            )
-        where = store.path / "manifest.json"
-        stored = MetamorphicSettings.from_manifest(store.manifest.settings, where)
-        changed = settings.differences(stored, ignore=RESUME_MAY_CHANGE)
-        if changed:
-            message = (
-                f"holds a metamorphic run made with other settings ({'; '.join(changed)}); "
-                "rerun with its settings to resume it, or pick another --out"
-            )
-            raise UserInputError(Problem(str(out), None, "", message))
-        return store
-    now = datetime.now(UTC)
-    manifest = RunManifest(
-        run_id=now.strftime("%Y%m%d-%H%M%S"),
-        created_at=now,
-        sparring_version=__version__,
-        job=MetamorphicSettings.job,
-        chatbot=config.model_dump(mode="json", exclude={"params"}),
-        chatbot_path=str(settings.chatbot.resolve()),
-        endpoint=endpoint_of(config),
-        planned=[i.id for i in items],
-        settings=settings.model_dump(mode="json"),
-    )
-    return RunStore.create(out, manifest)

@@ -105,10 +105,11 @@ async def replay(
     store: RunStore,
     concurrency: int,
     on_record: Callable[[ConversationRecord], None] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> int:
     """Replay every item whose record ``store`` does not hold yet, ``concurrency`` at a
     time (one shared connector), writing each record as it ends; ``on_record`` sees it
-    then. Returns how many ran."""
+    then; once ``stop()`` is true no new item starts. Returns how many ran."""
     finished = store.finished_ids()
     pending = iter([item for item in items if item.id not in finished])
     count = 0
@@ -116,6 +117,8 @@ async def replay(
     async def worker() -> None:
         nonlocal count
         for item in pending:
+            if stop is not None and stop():
+                return
             record = await replay_one(item, connector)
             await asyncio.to_thread(store.write, record)
             count += 1

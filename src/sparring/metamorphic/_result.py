@@ -9,10 +9,15 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from sparring.conversations import atomic_write, read_json_model
+from sparring.conversations import job_result_file, read_json_model, write_job_result
+from sparring.jobs import outcome as outcomes
+from sparring.jobs.outcome import Outcome
 from sparring.types import Strategy
 
-METAMORPHIC_FILE = "metamorphic.json"
+METAMORPHIC = "metamorphic"
+"""The job's result in its run's ``results`` slot."""
+METAMORPHIC_FILE = f"results/{METAMORPHIC}.json"
+"""That file, relative to the run (runs before 0.3: at its root)."""
 SCHEMA_VERSION = 1
 
 Severity = Literal["low", "medium", "high"]
@@ -144,27 +149,32 @@ class MetamorphicResult(BaseModel):
         )
 
     def write(self, folder: Path) -> Path:
-        """Write ``<folder>/metamorphic.json`` atomically; return its path."""
-        path = folder / METAMORPHIC_FILE
-        atomic_write(path, self.model_dump_json(indent=2))
-        return path
+        """Write ``<folder>/results/metamorphic.json`` atomically; return its path."""
+        return write_job_result(folder, METAMORPHIC, self)
 
 
 def read_metamorphic(folder: Path) -> MetamorphicResult | None:
-    """``<folder>/metamorphic.json``, or ``None`` when absent. Raises ``ConfigError`` when
+    """``<folder>/results/metamorphic.json`` (or, in a run before 0.3,
+    ``<folder>/metamorphic.json``), ``None`` when absent. Raises ``ConfigError`` when
     it does not validate."""
-    path = folder / METAMORPHIC_FILE
+    path = job_result_file(folder, METAMORPHIC)
     return read_json_model(path, MetamorphicResult) if path.is_file() else None
 
 
-EXIT_PASS = 0
-EXIT_BUGS = 1
-EXIT_NO_VERDICT = 3
+def metamorphic_outcome(result: MetamorphicResult) -> Outcome:
+    """The outcome, as ``check``'s: ``fail`` when a relation was violated, ``no_verdict``
+    when no follow-up was effective (nothing concluded: never reported as a pass), else
+    ``pass``."""
+    metrics = result.metrics
+    if result.bugs:
+        return outcomes.failed(
+            f"{metrics.bugs} metamorphic relation violations in {metrics.test_cases} follow-ups"
+        )
+    if not metrics.effective_test_cases:
+        return outcomes.no_verdict("no follow-up could be judged by any relation")
+    return outcomes.passed(f"{metrics.effective_test_cases} follow-ups judged, no violation")
 
 
 def exit_code(result: MetamorphicResult) -> int:
-    """The exit code, as ``check``'s: 1 when a relation was violated, 3 when no follow-up
-    was effective (nothing concluded: never reported as a pass), else 0."""
-    if result.bugs:
-        return EXIT_BUGS
-    return EXIT_PASS if result.metrics.effective_test_cases else EXIT_NO_VERDICT
+    """The exit code of ``metamorphic_outcome``: 1 fail, 3 no verdict, 0 pass."""
+    return metamorphic_outcome(result).exit_code

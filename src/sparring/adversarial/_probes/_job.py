@@ -14,13 +14,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from sparring import __version__
 from sparring.adversarial._probes._model import Probe, ProbeCategory, ProbeSuite
 from sparring.adversarial._probes._run import judge_probe, not_applicable, probe_id, run_probe
 from sparring.adversarial._probes._suites import resolve_suites
@@ -32,19 +30,33 @@ from sparring.connectors import (
     ensure_reachable,
     load_chatbot_config,
 )
-from sparring.conversations import RunManifest, RunStore, atomic_write, summarize
-from sparring.jobs import JobSettings, new_run_dir, run_blocking
+from sparring.conversations import RunStore, summarize, write_job_result
+from sparring.jobs import (
+    JOBS,
+    JobContext,
+    JobEvent,
+    JobSettings,
+    Outcome,
+    StopSignal,
+    run_blocking,
+    start_async,
+)
+from sparring.jobs import outcome as outcomes
+from sparring.jobs.events import Planned
+from sparring.jobs.outcome import EXIT_FAIL as EXIT_FAIL  # re-exported
+from sparring.jobs.outcome import EXIT_NO_VERDICT as EXIT_NO_VERDICT
+from sparring.jobs.outcome import EXIT_PASS as EXIT_PASS
 from sparring.results import Counts, Verdict
 
-PROBES_FILE = "probes.json"
-"""The probe job's results in its run directory."""
+PROBES = "probes"
+"""The probe job's result in its run's ``results`` slot."""
+PROBES_FILE = f"results/{PROBES}.json"
+"""That file, relative to the run (runs before 0.3: at its root; ``job_result_file``)."""
 PROBES_SCHEMA_VERSION = 1
 REACHABILITY_TIMEOUT = 10.0
 """Seconds the reachability probe waits for the chatbot before anything is written."""
 REPLY_TIMEOUT_MARGIN = 5.0
 """Seconds waited per reply beyond the connector's own ``timeout``."""
-EXIT_PASS, EXIT_FAIL, EXIT_NO_VERDICT = 0, 1, 3
-"""Exit codes, as ``sparring check``'s."""
 
 
 class ProbeSettings(JobSettings):
@@ -101,18 +113,14 @@ class ProbeReport(BaseModel):
         return next((v for v in self.verdicts if v.rule == probe), None)
 
 
-@dataclass(frozen=True)
-class ProbeOutcome:
-    """The exit decision: ``code`` (0 pass, 1 a failure or error, 3 no pass or fail at
-    all), ``status`` ``PASS``/``FAIL``/``NO VERDICT`` and a one-line ``summary``."""
-
-    code: int
-    status: str
-    summary: str
+ProbeOutcome = Outcome
+"""The probe job's outcome (``sparring.jobs.outcome.Outcome``: ``code``/``exit_code``,
+``status``, ``summary``)."""
 
 
-def probe_outcome(report: ProbeReport) -> ProbeOutcome:
-    """The exit decision for ``report`` (see ``ProbeOutcome``)."""
+def probe_outcome(report: ProbeReport) -> Outcome:
+    """``fail`` when a probe failed or raised an error, ``no_verdict`` when none passed
+    or failed (all not applicable or unscored: never a pass), else ``pass``."""
     counts = report.counts
     line = (
         f"{counts.passed} passed, {counts.fail} failed, {counts.error} errors, "
@@ -120,10 +128,10 @@ def probe_outcome(report: ProbeReport) -> ProbeOutcome:
         + (f", {counts.unscored} unscored (the oracle could not tell)" if counts.unscored else "")
     )
     if counts.fail or counts.error:
-        return ProbeOutcome(EXIT_FAIL, "FAIL", line)
+        return outcomes.failed(line)
     if not counts.passed:
-        return ProbeOutcome(EXIT_NO_VERDICT, "NO VERDICT", line)
-    return ProbeOutcome(EXIT_PASS, "PASS", line)
+        return outcomes.no_verdict(line)
+    return outcomes.passed(line)
 
 
 @dataclass(frozen=True)
@@ -139,6 +147,33 @@ class ProbeJobResult:
 OnVerdict = Callable[[Verdict], None]
 
 
+class ProbeJob:
+    """The offline probe job on the runner: one item per probe; a stop request starts no
+    new probe; ``sparring.jobs.resume(run)`` judges the stored probes again (the oracles
+    are deterministic) and runs the rest."""
+
+    name: ClassVar[str] = ProbeSettings.job
+    settings_type: ClassVar[type[ProbeSettings]] = ProbeSettings
+    creates_run: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        on_verdict: OnVerdict | None = None,
+        on_probe: Callable[[ProbeResult], None] | None = None,
+    ) -> None:
+        self.on_verdict = on_verdict
+        self.on_probe = on_probe
+
+    async def execute(self, settings: ProbeSettings, ctx: JobContext) -> ProbeJobResult:
+        return await _probes(settings, ctx, self.on_verdict, self.on_probe)
+
+    def outcome(self, result: ProbeJobResult) -> Outcome:
+        return result.outcome
+
+
+JOBS.register(ProbeJob.name, ProbeJob())
+
+
 async def probe_job_async(
     settings: ProbeSettings,
     out: Path | str | None = None,
@@ -146,16 +181,53 @@ async def probe_job_async(
     on_start: Callable[[int], None] | None = None,
     on_verdict: OnVerdict | None = None,
     on_probe: Callable[[ProbeResult], None] | None = None,
+    stop: StopSignal | None = None,
 ) -> ProbeJobResult:
     """Run the probes of ``settings`` into a new run directory ``out`` (default
-    ``runs/<UTC time>``). Suites and chatbot.yaml are loaded and the chatbot probed before
-    the directory is created: raises ``ConfigError`` (file, line, key) for a bad file,
-    ``UnknownName`` for an unknown suite, ``ChatbotUnreachable`` when the chatbot does not
-    answer, ``UserInputError`` when ``out`` already holds a run. ``on_start`` gets the
-    number of probes to run, ``on_verdict`` each verdict as it is produced."""
+    ``runs/<UTC time>``) through the runner. Suites and chatbot.yaml are loaded and the
+    chatbot probed before the directory is created: raises ``ConfigError`` (file, line,
+    key) for a bad file, ``UnknownName`` for an unknown suite, ``ChatbotUnreachable`` when
+    the chatbot does not answer, ``UserInputError`` when ``out`` already holds a run.
+    ``on_start`` gets the number of probes to run, ``on_verdict`` each verdict as it is
+    produced."""
+
+    def on_event(event: JobEvent) -> None:
+        if isinstance(event, Planned) and on_start is not None:
+            on_start(event.total)
+
+    job = ProbeJob(on_verdict, on_probe)
+    run = await start_async(job, settings, out, on_event=on_event, stop=stop)
+    result: ProbeJobResult = run.result
+    return result
+
+
+def probe_job(
+    settings: ProbeSettings,
+    out: Path | str | None = None,
+    *,
+    on_start: Callable[[int], None] | None = None,
+    on_verdict: OnVerdict | None = None,
+    on_probe: Callable[[ProbeResult], None] | None = None,
+    stop: StopSignal | None = None,
+) -> ProbeJobResult:
+    """``probe_job_async`` for synchronous callers (``sparring.jobs.run_blocking``)."""
+    return run_blocking(
+        probe_job_async(
+            settings, out, on_start=on_start, on_verdict=on_verdict, on_probe=on_probe, stop=stop
+        )
+    )
+
+
+async def _probes(
+    settings: ProbeSettings,
+    ctx: JobContext,
+    on_verdict: OnVerdict | None,
+    on_probe: Callable[[ProbeResult], None] | None,
+) -> ProbeJobResult:
     suites = resolve_suites(settings.suites)
     config = load_chatbot_config(settings.chatbot)
     if settings.check_reachable:
+        ctx.stage("probe")
         await ensure_reachable(config, REACHABILITY_TIMEOUT, on_probe)
     report = ProbeReport(
         chatbot=config.info.name,
@@ -169,14 +241,11 @@ async def probe_job_async(
         for probe in suite.probes
         if _applies(probe, chatbot_type)
     ]
-    store = RunStore.create(
-        Path(out) if out is not None else new_run_dir(), _manifest(settings, config, todo)
-    )
-    target = store.path / PROBES_FILE
+    store = ctx.store if ctx.resuming else ctx.open_run(**_manifest(settings, config, todo))
 
     def add(verdict: Verdict) -> None:
         report.verdicts.append(verdict)
-        atomic_write(target, report.model_dump_json(indent=2, by_alias=True))
+        write_job_result(store.path, PROBES, report)
         if on_verdict is not None:
             on_verdict(verdict)
 
@@ -184,29 +253,26 @@ async def probe_job_async(
         for probe in suite.probes:
             if not _applies(probe, chatbot_type):
                 add(not_applicable(suite.suite, probe, chatbot_type))
-    if on_start is not None:
-        on_start(len(todo))
-    await _run_all(store, config, settings, todo, add)
+    finished = store.finished_ids()
+    for suite_name, probe in todo:  # stored on an earlier try: judged again, not re-run
+        if probe_id(suite_name, probe) in finished:
+            record = store.read(probe_id(suite_name, probe))
+            add(judge_probe(suite_name, probe, record, config.info.fallback))
+    todo = [(s, p) for s, p in todo if probe_id(s, p) not in finished]
+    ctx.stage("probes")
+    ctx.planned(len(todo))
+
+    def judged(verdict: Verdict) -> None:
+        add(verdict)
+        ctx.item_done(verdict.rule, ok=verdict.status not in ("fail", "error"))
+
+    await _run_all(store, config, settings, todo, judged, ctx.stop)
     order = {entry.id: i for i, entry in enumerate(report.probes)}
     report.verdicts.sort(key=lambda v: order.get(v.rule, len(order)))
-    report.complete = True
-    atomic_write(target, report.model_dump_json(indent=2, by_alias=True))
+    report.complete = not ctx.stop.requested
+    write_job_result(store.path, PROBES, report)
     store.write_summary(summarize(store.iter_records()))
     return ProbeJobResult(store=store, report=report, outcome=probe_outcome(report))
-
-
-def probe_job(
-    settings: ProbeSettings,
-    out: Path | str | None = None,
-    *,
-    on_start: Callable[[int], None] | None = None,
-    on_verdict: OnVerdict | None = None,
-    on_probe: Callable[[ProbeResult], None] | None = None,
-) -> ProbeJobResult:
-    """``probe_job_async`` for synchronous callers (``sparring.jobs.run_blocking``)."""
-    return run_blocking(
-        probe_job_async(settings, out, on_start=on_start, on_verdict=on_verdict, on_probe=on_probe)
-    )
 
 
 async def _run_all(
@@ -215,9 +281,11 @@ async def _run_all(
     settings: ProbeSettings,
     todo: list[tuple[str, Probe]],
     add: OnVerdict,
+    stop: Callable[[], bool],
 ) -> None:
     """Run ``todo`` with at most ``settings.concurrency`` conversations at once, one
-    connector shared; each record is stored and judged as soon as it ends."""
+    connector shared; each record is stored and judged as soon as it ends; once ``stop()``
+    is true no new probe starts."""
     timeout = settings.reply_timeout
     if timeout is None:
         timeout = float(getattr(config.params, "timeout", 20.0)) + REPLY_TIMEOUT_MARGIN
@@ -227,6 +295,8 @@ async def _run_all(
 
     async def one(suite: str, probe: Probe) -> None:
         async with gate:
+            if stop():
+                return
             record = await run_probe(
                 suite, probe, connector, fallback=fallback, reply_timeout=timeout
             )
@@ -257,17 +327,12 @@ def _entry(suite: ProbeSuite, probe: Probe) -> ProbeEntry:
 
 def _manifest(
     settings: ProbeSettings, config: ChatbotConfig, todo: list[tuple[str, Probe]]
-) -> RunManifest:
-    now = datetime.now(UTC)
-    stored = settings.model_copy(update={"chatbot": settings.chatbot.resolve()})
-    return RunManifest(
-        run_id=now.strftime("%Y%m%d-%H%M%S"),
-        created_at=now,
-        sparring_version=__version__,
-        job=ProbeSettings.job,
-        chatbot=config.model_dump(mode="json", exclude={"params"}),
-        chatbot_path=str(settings.chatbot.resolve()),
-        endpoint=endpoint_of(config),
-        planned=[probe_id(suite, probe) for suite, probe in todo],
-        settings=stored.model_dump(mode="json"),
-    )
+) -> dict[str, Any]:
+    """What the run's manifest holds besides the job (never secrets)."""
+    return {
+        "settings": settings.model_copy(update={"chatbot": settings.chatbot.resolve()}),
+        "chatbot": config.model_dump(mode="json", exclude={"params"}),
+        "chatbot_path": str(settings.chatbot.resolve()),
+        "endpoint": endpoint_of(config),
+        "planned": [probe_id(suite, probe) for suite, probe in todo],
+    }
