@@ -64,7 +64,7 @@ def test_every_mutant_is_judged_against_the_original(tmp_path: Path) -> None:
 def test_mutation_json_holds_the_settings_diffs_runs_and_durations(tmp_path: Path) -> None:
     mutate_job(settings(tmp_path, seed=3), tmp_path / "out", builder=FakeBuilder(),
                operators=OPERATORS)  # fmt: skip
-    data = json.loads((tmp_path / "out" / "mutation.json").read_text())
+    data = json.loads((tmp_path / "out" / "results" / "mutation.json").read_text())
     assert data["schema_version"] == 1 and data["complete"] is True
     assert data["settings"]["seed"] == 3 and data["settings"]["kind"] == "aiml"
     assert Path(data["settings"]["project"]).is_absolute()

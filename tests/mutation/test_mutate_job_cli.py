@@ -40,7 +40,7 @@ def test_mutate_prints_the_score_the_killers_and_the_live_diffs(tmp_path: Path) 
     assert "live: fake.drop_reply@replies.txt#reply:hours" in output
     assert "-hours :: " in output  # its diff
     assert (tmp_path / "out" / "report" / "index.html").is_file()
-    data = json.loads((tmp_path / "out" / "mutation.json").read_text())
+    data = json.loads((tmp_path / "out" / "results" / "mutation.json").read_text())
     assert data["score"] == 4 / 6 and data["settings"]["workers"] == 2
 
 

@@ -144,7 +144,7 @@ def test_a_correct_bot_gets_no_false_failure(tmp_path: Path) -> None:
               "--out", str(project / "mt"), "--similarity", "tf-idf"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    found = json.loads((project / "mt" / "metamorphic.json").read_text())
+    found = json.loads((project / "mt" / "results" / "metamorphic.json").read_text())
     assert found["metrics"]["checks"] > 0 and found["bugs"] == []
 
 

@@ -25,7 +25,7 @@ from pydantic import Field
 
 from sparring import __version__
 from sparring.adversarial._analysis import analyse, ask
-from sparring.adversarial._results import ADVERSARIAL_FILE, AdversarialResult
+from sparring.adversarial._results import ADVERSARIAL, ADVERSARIAL_FILE, AdversarialResult
 from sparring.adversarial._rubrics import Rubric, load_rubric
 from sparring.adversarial._threads import (
     OnTest,
@@ -42,7 +42,13 @@ from sparring.connectors import (
     ensure_reachable,
     load_chatbot_config,
 )
-from sparring.conversations import RunManifest, RunStore, read_json_model, summarize
+from sparring.conversations import (
+    RunManifest,
+    RunStore,
+    job_result_file,
+    read_json_model,
+    summarize,
+)
 from sparring.errors import ModelError, ModelRequired, UserInputError
 from sparring.jobs import JobSettings, new_run_dir, run_blocking
 from sparring.llm import Meter, Model, load_model
@@ -96,8 +102,8 @@ class AdversarialRun:
 
     @property
     def results_path(self) -> Path:
-        """``<run>/adversarial.json``."""
-        return self.store.path / ADVERSARIAL_FILE
+        """``<run>/results/adversarial.json`` (a run before 0.3: ``<run>/adversarial.json``)."""
+        return job_result_file(self.store.path, ADVERSARIAL)
 
 
 @dataclass(frozen=True)
@@ -176,7 +182,7 @@ async def adversarial_resume_job_async(
     inputs = _inputs(settings, model)
     if settings.probe:
         await ensure_reachable(inputs.config, PROBE_TIMEOUT)
-    result = read_json_model(store.path / ADVERSARIAL_FILE, AdversarialResult)
+    result = read_json_model(job_result_file(store.path, ADVERSARIAL), AdversarialResult)
     result.complete = False
     return await _run(store, settings, inputs, SharedState(result, store, on_test), on_start)
 
@@ -284,7 +290,7 @@ def adversarial_resume_job(
 def load_results(run_dir: Path | str) -> AdversarialResult:
     """The ``adversarial.json`` of ``run_dir``. Raises ``UserInputError`` when the run has
     none, ``ConfigError`` when it does not validate."""
-    path = Path(run_dir) / ADVERSARIAL_FILE
+    path = job_result_file(run_dir, ADVERSARIAL)
     if not path.is_file():
         raise UserInputError(f"{run_dir}: no {ADVERSARIAL_FILE} (not an adversarial test run?)")
     return read_json_model(path, AdversarialResult)

@@ -19,8 +19,10 @@ from pydantic import BaseModel, Field
 from sparring.adversarial._weaknesses import Weakness
 from sparring.types import ModelUsage, Strategy
 
-ADVERSARIAL_FILE = "adversarial.json"
-"""The results file, at the run directory's root."""
+ADVERSARIAL = "adversarial"
+"""The results' name in the run's ``results`` slot."""
+ADVERSARIAL_FILE = f"results/{ADVERSARIAL}.json"
+"""The results file, relative to the run (runs before 0.3: at its root)."""
 RESULTS_SCHEMA_VERSION = 1
 
 TestStatus = Literal["scored", "unscored", "chatbot_failure"]

@@ -22,7 +22,7 @@ from sparring.adversarial._attacker import AdversarialUser, plan_test
 from sparring.adversarial._difficulty import DifficultyTracker
 from sparring.adversarial._judge import judge_test
 from sparring.adversarial._results import (
-    ADVERSARIAL_FILE,
+    ADVERSARIAL,
     AdversarialResult,
     AdversarialTest,
     ChatbotFailureInfo,
@@ -37,7 +37,7 @@ from sparring.conversations import (
     ErrorCode,
     FailureCause,
     RunStore,
-    atomic_write,
+    write_job_result,
 )
 from sparring.errors import ModelError
 from sparring.llm import Meter, Model
@@ -86,8 +86,8 @@ class SharedState:
             self.on_test(test)
 
     def save(self) -> None:
-        """Write ``adversarial.json`` atomically."""
-        atomic_write(self.store.path / ADVERSARIAL_FILE, self.result.model_dump_json(indent=2))
+        """Write ``results/adversarial.json`` atomically."""
+        write_job_result(self.store.path, ADVERSARIAL, self.result)
 
 
 @dataclass(frozen=True)

@@ -63,10 +63,13 @@ from sparring.conversations._sensei import (
 from sparring.conversations._store import (
     EXPLORE_MODEL,
     EXPLORE_PROFILES,
+    JOB_RESULTS,
     RunStore,
     Slot,
+    job_result_file,
     record_file_name,
     record_id_from_name,
+    write_job_result,
 )
 from sparring.conversations._summary import (
     Durations,
@@ -85,6 +88,7 @@ __all__ = [
     "EMPTY_RESPONSE",
     "EXPLORE_MODEL",
     "EXPLORE_PROFILES",
+    "JOB_RESULTS",
     "MANIFEST_SCHEMA_VERSION",
     "SCHEMA_VERSION",
     "SENSEI",
@@ -126,6 +130,7 @@ __all__ = [
     "import_sensei_job",
     "incomplete_run",
     "is_sensei_conversation",
+    "job_result_file",
     "load_conversations",
     "natural_key",
     "parse_sensei_buttons",
@@ -143,4 +148,5 @@ __all__ = [
     "sensei_record",
     "sensei_serial",
     "summarize",
+    "write_job_result",
 ]

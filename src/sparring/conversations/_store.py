@@ -10,6 +10,10 @@ Layout (each stage has its slot; see docs/runs.md)::
     <run>/evaluations/<name>.json          evaluate: breakdowns and ratings
     <run>/explore/model.json               explore: the functionality model and workflow
     <run>/explore/profiles/*.yaml          explore: the generated profiles
+    <run>/results/<job result>.json        a job's one result file: probes, adversarial,
+                                           metamorphic, mutation, coverage,
+                                           definition_coverage (written at the run's root
+                                           before 0.3; read there still: ``job_result_file``)
     <run>/report/index.html                report: the self-contained HTML report
 
 A record file appears only once its conversation has ended and is complete: it is written
@@ -55,6 +59,32 @@ class Slot(StrEnum):
     EVALUATIONS = "evaluations"
     EXPLORE = "explore"
     REPORT = "report"
+    RESULTS = "results"
+
+
+JOB_RESULTS = (
+    "probes", "adversarial", "metamorphic", "mutation", "coverage", "definition_coverage"
+)  # fmt: skip
+"""The jobs' result files kept in the ``results`` slot (``<run>/results/<name>.json``);
+runs written before 0.3 hold them at the run's root as ``<name>.json``."""
+
+
+def job_result_file(run_dir: Path | str, name: str) -> Path:
+    """Where job result ``name`` (one of ``JOB_RESULTS``) of the run in ``run_dir`` is read:
+    ``<run>/results/<name>.json``, or ``<run>/<name>.json`` in a run written before 0.3
+    when only that exists. The path may not exist (nothing stored yet)."""
+    current = Path(run_dir) / Slot.RESULTS.value / f"{name}.json"
+    legacy = Path(run_dir) / f"{name}.json"
+    return legacy if not current.is_file() and legacy.is_file() else current
+
+
+def write_job_result(run_dir: Path | str, name: str, result: BaseModel) -> Path:
+    """Write job result ``name`` atomically into ``<run>/results/<name>.json`` (also for a
+    folder that is not a ``RunStore``, such as mutate's); return the path. Raises
+    ``OSError``."""
+    target = Path(run_dir) / Slot.RESULTS.value / f"{name}.json"
+    atomic_write(target, result.model_dump_json(indent=2, by_alias=True))
+    return target
 
 
 EXPLORE_MODEL = "model.json"

@@ -5,6 +5,7 @@ model, its workflow graph and test profiles (the TRACER method: Sotillo del Horn
 
 from sparring.explore._assemble import STEP_CAP, assemble_profile, assemble_profiles
 from sparring.explore._coverage import (
+    COVERAGE,
     COVERAGE_FILE,
     Coverage,
     FunctionalityCoverage,
@@ -13,6 +14,7 @@ from sparring.explore._coverage import (
     read_coverage,
 )
 from sparring.explore._definition_coverage import (
+    DEFINITION_COVERAGE,
     DEFINITION_COVERAGE_FILE,
     DefinitionCoverage,
     Reached,
@@ -53,8 +55,10 @@ from sparring.explore._session import ExplorationContext, Findings, Session
 from sparring.explore._tracer import explore_with_model
 
 __all__ = [
+    "COVERAGE",
     "COVERAGE_FILE",
     "DEFAULT_FORMATS",
+    "DEFINITION_COVERAGE",
     "DEFINITION_COVERAGE_FILE",
     "MODEL_SCHEMA_VERSION",
     "OFFLINE_NOTE",

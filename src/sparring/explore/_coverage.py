@@ -27,13 +27,15 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 from rapidfuzz import fuzz, utils
 
-from sparring.conversations import ConversationRecord, read_json_model
+from sparring.conversations import ConversationRecord, job_result_file, read_json_model
 from sparring.explore._model import ExplorationModel, Functionality
 
 _DIGITS = re.compile(r"\d+")
 COVERAGE_SCHEMA_VERSION = 1
-COVERAGE_FILE = "coverage.json"
-"""The coverage file at the top of a tested run."""
+COVERAGE = "coverage"
+"""The coverage result's name in a tested run's ``results`` slot."""
+COVERAGE_FILE = f"results/{COVERAGE}.json"
+"""The coverage file of a tested run, relative to it (runs before 0.3: at its root)."""
 SIMILAR = 0.8
 """Similarity (0..1) at which a chatbot sentence counts as the node's."""
 MIN_QUOTE = 12
@@ -210,7 +212,7 @@ def _share(covered: int, total: int) -> float | None:
 def read_coverage(run: Path) -> Coverage | None:
     """The ``coverage.json`` of a run directory, or ``None`` when it has none. Raises
     ``ConfigError`` (file, key) when the file does not validate."""
-    path = Path(run) / COVERAGE_FILE
+    path = job_result_file(run, COVERAGE)
     if not path.is_file():
         return None
     return read_json_model(path, Coverage)

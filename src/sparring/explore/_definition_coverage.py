@@ -20,11 +20,13 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from sparring.conversations import ConversationRecord, read_json_model
+from sparring.conversations import ConversationRecord, job_result_file, read_json_model
 from sparring.explore._project import Definition
 
-DEFINITION_COVERAGE_FILE = "definition_coverage.json"
-"""Coverage against the definition, at the top of a tested run (with ``--project``)."""
+DEFINITION_COVERAGE = "definition_coverage"
+"""Coverage against the definition (with ``--project``): its name in the ``results`` slot."""
+DEFINITION_COVERAGE_FILE = f"results/{DEFINITION_COVERAGE}.json"
+"""That file, relative to the tested run (runs before 0.3: at its root)."""
 
 
 class Reached(BaseModel):
@@ -150,5 +152,5 @@ def _user_said(conversations: list[ConversationRecord], examples: list[str]) -> 
 
 def read_definition_coverage(run: Path) -> DefinitionCoverage | None:
     """The ``definition_coverage.json`` of a run directory, or ``None`` when it has none."""
-    path = Path(run) / DEFINITION_COVERAGE_FILE
+    path = job_result_file(run, DEFINITION_COVERAGE)
     return read_json_model(path, DefinitionCoverage) if path.is_file() else None

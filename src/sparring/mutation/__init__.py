@@ -34,6 +34,7 @@ from sparring.mutation._registry import (
     operators_for,
 )
 from sparring.mutation._result import (
+    MUTATION,
     MUTATION_FILE,
     UNREACHABLE,
     Durations,
@@ -49,6 +50,7 @@ from sparring.mutation._sample import apply_mutant, sample_mutants
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "MUTATION",
     "MUTATION_FILE",
     "OPERATORS",
     "UNREACHABLE",

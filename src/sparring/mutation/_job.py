@@ -24,7 +24,7 @@ from typing import ClassVar
 from pydantic import Field
 
 from sparring.check import load_rules
-from sparring.conversations import RunStore
+from sparring.conversations import RunStore, job_result_file
 from sparring.errors import UserInputError
 from sparring.jobs import JobSettings, new_run_dir, run_blocking
 from sparring.mutation._build_command import TASKYTO_COMMAND, TASKYTO_ENV, ServeCommandBuilder
@@ -40,7 +40,7 @@ from sparring.mutation._harness import (
 from sparring.mutation._model import Location, Mutant, MutationOperator, ProjectKind
 from sparring.mutation._operators.aiml_reach import Utterance, reached_filter
 from sparring.mutation._processes import terminating_signals
-from sparring.mutation._result import MutationResult, read_mutation
+from sparring.mutation._result import MUTATION, MUTATION_FILE, MutationResult, read_mutation
 from sparring.mutation._sample import apply_mutant, sample_mutants
 
 
@@ -236,8 +236,8 @@ async def resume_mutate_job_async(
     root = Path(out)
     state = read_mutation(root)
     if state is None:
-        raise UserInputError(f"{root} holds no mutation.json: not a mutate job")
-    settings = MutateSettings.from_manifest(state.settings, root / "mutation.json")
+        raise UserInputError(f"{root} holds no {MUTATION_FILE}: not a mutate job")
+    settings = MutateSettings.from_manifest(state.settings, job_result_file(root, MUTATION))
     if workers is not None:
         settings = settings.model_copy(update={"workers": workers})
     builder = builder or builder_for(settings)

@@ -15,10 +15,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from sparring.conversations import atomic_write, read_json_model
+from sparring.conversations import job_result_file, read_json_model, write_job_result
 from sparring.mutation._model import Location
 
-MUTATION_FILE = "mutation.json"
+MUTATION = "mutation"
+"""The job's result in its folder's ``results`` slot."""
+MUTATION_FILE = f"results/{MUTATION}.json"
+"""That file, relative to the folder (before 0.3: at its root)."""
 """The result's file in the job's output folder."""
 MUTATION_SCHEMA_VERSION = 1
 
@@ -136,9 +139,8 @@ class MutationResult(BaseModel):
         self.updated_at = now
 
     def write(self, folder: Path) -> Path:
-        path = folder / MUTATION_FILE
-        atomic_write(path, self.model_dump_json(indent=2))
-        return path
+        """Write ``<folder>/results/mutation.json`` atomically; return its path."""
+        return write_job_result(folder, MUTATION, self)
 
 
 def mutation_score(mutants: list[MutantResult]) -> float | None:
@@ -164,5 +166,5 @@ def operator_table(mutants: list[MutantResult]) -> list[OperatorRow]:
 def read_mutation(folder: Path | str) -> MutationResult | None:
     """``<folder>/mutation.json``, or ``None`` when absent. Raises ``ConfigError`` when it
     does not validate or has a ``schema_version`` this sparring cannot read."""
-    path = Path(folder) / MUTATION_FILE
+    path = job_result_file(folder, MUTATION)
     return read_json_model(path, MutationResult) if path.is_file() else None

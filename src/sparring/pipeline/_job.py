@@ -32,11 +32,11 @@ from pydantic import Field
 
 from sparring.check import DEFAULT_RULES, CheckResult, CheckSettings, check_job_async
 from sparring.connectors import ChatbotUnreachable
-from sparring.conversations import Slot, atomic_write
+from sparring.conversations import Slot, write_job_result
 from sparring.errors import UserInputError
 from sparring.explore import (
-    COVERAGE_FILE,
-    DEFINITION_COVERAGE_FILE,
+    COVERAGE,
+    DEFINITION_COVERAGE,
     Coverage,
     DefinitionCoverage,
     ExplorationModel,
@@ -168,13 +168,13 @@ async def run_job_async(
     )
     stage("coverage")
     measured = coverage(explored.model, simulation.store.iter_records())
-    atomic_write(root / COVERAGE_FILE, measured.model_dump_json(indent=2))
+    write_job_result(root, COVERAGE, measured)
     against = None
     if settings.project is not None:
         against = definition_coverage(
             read_definition(settings.project), simulation.store.iter_records()
         )
-        atomic_write(root / DEFINITION_COVERAGE_FILE, against.model_dump_json(indent=2))
+        write_job_result(root, DEFINITION_COVERAGE, against)
     report = None
     if write_report is not None:
         stage("report")
@@ -189,7 +189,7 @@ def _nothing_to_simulate(
     """No profile to simulate: the coverage (nothing covered, why) and the report go into
     the explore run, and the verdict is NO VERDICT."""
     measured = coverage(explored.model, [])
-    atomic_write(explored.store.path / COVERAGE_FILE, measured.model_dump_json(indent=2))
+    write_job_result(explored.store.path, COVERAGE, measured)
     report = None
     if write_report is not None:
         stage("report")

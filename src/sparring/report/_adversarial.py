@@ -15,7 +15,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from sparring.adversarial import ADVERSARIAL_FILE, AdversarialResult, AdversarialTest
+from sparring.adversarial import ADVERSARIAL, ADVERSARIAL_FILE, AdversarialResult, AdversarialTest
 from sparring.conversations import read_json_model
 from sparring.report._excerpt import conversation_href
 from sparring.report._plots import _figure, _svg
@@ -152,7 +152,7 @@ class Adversarial(ReportSection):
     order = 25
 
     def applies(self, run: RunView) -> bool:
-        return run.optional_file(ADVERSARIAL_FILE) is not None
+        return run.job_result(ADVERSARIAL) is not None
 
     def outcome(self, run: RunView) -> SectionOutcome | None:
         return SectionOutcome(
@@ -160,7 +160,7 @@ class Adversarial(ReportSection):
         )
 
     def render(self, run: RunView) -> SectionHtml:
-        path = run.optional_file(ADVERSARIAL_FILE)
+        path = run.job_result(ADVERSARIAL)
         if path is None:
             raise FileNotFoundError(ADVERSARIAL_FILE)
         result = read_json_model(Path(path), AdversarialResult)

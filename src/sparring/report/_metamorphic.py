@@ -5,7 +5,7 @@ A reader of ``metamorphic.json`` through the metamorphic package (never running 
 
 from __future__ import annotations
 
-from sparring.metamorphic import METAMORPHIC_FILE, RelationCheck, read_metamorphic
+from sparring.metamorphic import METAMORPHIC, METAMORPHIC_FILE, RelationCheck, read_metamorphic
 from sparring.precision import precision_note
 from sparring.report._excerpt import conversation_href
 from sparring.report._section import (
@@ -98,7 +98,7 @@ class Metamorphic(ReportSection):
     order = 66
 
     def applies(self, run: RunView) -> bool:
-        return run.optional_file(METAMORPHIC_FILE) is not None
+        return run.job_result(METAMORPHIC) is not None
 
     def outcome(self, run: RunView) -> SectionOutcome | None:
         result = read_metamorphic(run.path)

@@ -11,7 +11,7 @@ from pathlib import Path
 from sparring.conversations import read_json_model
 
 # Not exported from sparring.mutation yet (its __init__ is owned elsewhere).
-from sparring.mutation import MUTATION_FILE, MutationResult
+from sparring.mutation import MUTATION, MUTATION_FILE, MutationResult
 from sparring.report._section import (
     ReportSection,
     SectionHtml,
@@ -34,10 +34,10 @@ class Mutation(ReportSection):
     order = 65
 
     def applies(self, run: RunView) -> bool:
-        return run.optional_file(MUTATION_FILE) is not None
+        return run.job_result(MUTATION) is not None
 
     def render(self, run: RunView) -> SectionHtml:
-        path = run.optional_file(MUTATION_FILE)
+        path = run.job_result(MUTATION)
         if path is None:
             raise FileNotFoundError(MUTATION_FILE)
         result = read_json_model(Path(path), MutationResult)

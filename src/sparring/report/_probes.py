@@ -12,7 +12,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from sparring.adversarial import PROBES_FILE, ProbeReport
+from sparring.adversarial import PROBES, PROBES_FILE, ProbeReport
 from sparring.conversations import read_json_model
 from sparring.precision import ORACLES, precision_summary
 from sparring.report._excerpt import conversation_href, excerpt_html
@@ -88,10 +88,10 @@ class Probes(ReportSection):
     order = 25
 
     def applies(self, run: RunView) -> bool:
-        return run.optional_file(PROBES_FILE) is not None
+        return run.job_result(PROBES) is not None
 
     def outcome(self, run: RunView) -> SectionOutcome | None:
-        path = run.optional_file(PROBES_FILE)
+        path = run.job_result(PROBES)
         if path is None:
             return None
         verdicts = read_json_model(Path(path), ProbeReport).verdicts
@@ -104,7 +104,7 @@ class Probes(ReportSection):
         return SectionOutcome("no verdict", "no adversarial probe could be judged")
 
     def render(self, run: RunView) -> SectionHtml:
-        path = run.optional_file(PROBES_FILE)
+        path = run.job_result(PROBES)
         if path is None:
             raise FileNotFoundError(PROBES_FILE)
         report = read_json_model(Path(path), ProbeReport)

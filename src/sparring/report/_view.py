@@ -23,6 +23,7 @@ from sparring.conversations import (
     RunSummary,
     Slot,
     incomplete_run,
+    job_result_file,
     summarize,
 )
 from sparring.errors import Problem, UserInputError
@@ -210,6 +211,12 @@ class RunView:
             return RunVerdict("no verdict", [why])
         passed = sum(r.counts.passed for _, r in self.rule_results())
         return RunVerdict("passed", [f"{_plural(passed, 'check')} passed, no generic failure"])
+
+    def job_result(self, name: str) -> Path | None:
+        """The run's job result ``name`` (``probes``, ``metamorphic``…: ``results/<name>.json``,
+        or ``<name>.json`` at the root of a run before 0.3), ``None`` when it has none."""
+        found = job_result_file(self.path, name)
+        return self.optional_file(str(found.relative_to(self.path)))
 
     def optional_file(self, relative: str) -> Path | None:
         """``<run>/<relative>`` if it is a file inside the run, else ``None`` (what later
