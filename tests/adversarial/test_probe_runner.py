@@ -56,5 +56,6 @@ def test_the_cli_resumes_a_stopped_probe_run(tmp_path: Path) -> None:
     start("adversarial-probe", settings, tmp_path / "run", on_event=stopper, stop=stopper.stop)
     result = CliRunner().invoke(app, ["adversarial", "probe", "--resume", str(tmp_path / "run")])
     assert result.exit_code == 1, result.output  # pii_echo fails a probe: FAIL
-    assert json.loads((tmp_path / "run" / "results" / "probes.json").read_text())["complete"] is True
+    report = json.loads((tmp_path / "run" / "results" / "probes.json").read_text())
+    assert report["complete"] is True
     assert RunStore.open(tmp_path / "run").manifest.status is JobStatus.FINISHED
