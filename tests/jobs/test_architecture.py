@@ -16,7 +16,6 @@ MANIFEST_BUILT = re.compile(r"RunManifest(\.for_job)?\(")
 MANIFEST_HOMES = {"conversations/_records.py", "jobs/_runner.py"}
 MANIFEST_NOT_YET = {
     "adversarial/_job.py",
-    "conversations/_import.py",
     "explore/_job.py",
 }
 

@@ -8,8 +8,10 @@ all ask ``incomplete_run`` and never say PASS (nor NO REGRESSION) on an incomple
 they say NO VERDICT, naming the missing conversations; a failure found in the records
 that exist still stands.
 
-A folder that is not a run directory (SENSEI's YAML files, ChatChecker's folders) or a
-manifest that planned nothing cannot be judged incomplete: ``None``.
+A run whose job did not finish (the manifest's ``status``: ``stopped``, ``failed``, or
+``running`` — still being written, or killed) is incomplete too, whatever it holds. A
+folder that is not a run directory (SENSEI's YAML files, ChatChecker's folders) cannot be
+judged incomplete: ``None``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 
 from sparring.conversations._store import MANIFEST, RunStore
 from sparring.errors import UserInputError
+from sparring.jobs import JobStatus
 
 SHOWN = 5
 """Missing ids named in the sentence (the rest are counted)."""
@@ -32,10 +35,17 @@ class Incomplete:
     run: Path
     planned: int
     missing: list[str]
+    status: str | None = None
+    """The job's status when it is not ``finished`` (``stopped``, ``failed``, ``running``)."""
 
     @property
     def reason(self) -> str:
         """One sentence naming the missing conversations (the first five, then a count)."""
+        if not self.missing:
+            return (
+                f"the run {self.run} is incomplete: its job is {self.status}, not finished "
+                "(resume it to finish it)"
+            )
         shown = ", ".join(self.missing[:SHOWN])
         more = len(self.missing) - SHOWN
         rest = f" and {more} more" if more > 0 else ""
@@ -57,10 +67,10 @@ def incomplete_run(run: Path | str) -> Incomplete | None:
     except (UserInputError, OSError):
         return None
     planned = store.manifest.planned
-    if not planned:
-        return None
-    finished = store.finished_ids()
+    status = store.manifest.status
+    unfinished = None if status == JobStatus.FINISHED else str(status)
+    finished = store.finished_ids() if planned else set()
     missing = [i for i in dict.fromkeys(planned) if i not in finished]
-    if not missing:
+    if not missing and unfinished is None:
         return None
-    return Incomplete(run=path, planned=len(set(planned)), missing=missing)
+    return Incomplete(run=path, planned=len(set(planned)), missing=missing, status=unfinished)

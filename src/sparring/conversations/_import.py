@@ -7,20 +7,22 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from sparring import __version__
 from sparring.conversations._chatchecker import chatchecker_dialogue_files, import_chatchecker
 from sparring.conversations._load import load_conversations
-from sparring.conversations._records import ConversationRecord, RunManifest
+from sparring.conversations._records import ConversationRecord
 from sparring.conversations._store import RunStore
 from sparring.conversations._summary import RunSummary, summarize
 from sparring.errors import Problem, UserInputError
-from sparring.jobs import JobSettings
+from sparring.jobs import JOBS, JobSettings, Outcome, StopSignal
+from sparring.jobs import outcome as outcomes
+
+if TYPE_CHECKING:
+    from sparring.jobs import Job, JobContext
 
 
 class ImportSenseiSettings(JobSettings):
@@ -45,13 +47,20 @@ class ImportResult:
     skipped: tuple[Path, ...] = ()
 
 
-def import_sensei_job(settings: ImportSenseiSettings, out: Path | str) -> ImportResult:
-    """Import every SENSEI conversation under ``settings.source`` into a new run ``out``;
-    each record is written as it is read. In a folder, a file that does not read does not
-    stop the import: its problems (file, line, key) are in ``ImportResult.problems`` and
-    the other files are imported. Raises ``ConfigError`` when ``source`` is one file that
-    does not read, ``UserInputError`` when ``source`` does not exist, holds no
-    conversation file at all (nothing is created then) or ``out`` holds a run."""
+def import_sensei_job(
+    settings: ImportSenseiSettings, out: Path | str, *, stop: StopSignal | None = None
+) -> ImportResult:
+    """Import every SENSEI conversation under ``settings.source`` into a new run ``out``
+    through the job runner (``sparring.jobs.start("import-sensei", …)``); each record is
+    written as it is read. In a folder, a file that does not read does not stop the
+    import: its problems (file, line, key) are in ``ImportResult.problems`` and the other
+    files are imported. Raises ``ConfigError`` when ``source`` is one file that does not
+    read, ``UserInputError`` when ``source`` does not exist, holds no conversation file at
+    all (nothing is created then) or ``out`` holds a run."""
+    return _start(IMPORT_SENSEI, settings, out, stop)
+
+
+def _sensei_records(settings: ImportSenseiSettings) -> _Read:
     problems: list[Problem] = []
     skipped: list[Path] = []
     records = iter(load_conversations(settings.source, problems=problems, skipped=skipped))
@@ -59,9 +68,7 @@ def import_sensei_job(settings: ImportSenseiSettings, out: Path | str) -> Import
     if first is None and not problems:
         message = "no SENSEI conversation files (*.yaml, *.yml) here"
         raise UserInputError(Problem(str(settings.source), None, "", message))
-    records = itertools.chain([] if first is None else [first], records)
-    result = _import_run(settings, records, Path(out))
-    return replace(result, problems=tuple(problems), skipped=tuple(skipped))
+    return _Read(itertools.chain([] if first is None else [first], records), problems, skipped)
 
 
 class ImportChatCheckerSettings(JobSettings):
@@ -74,13 +81,20 @@ class ImportChatCheckerSettings(JobSettings):
     source: Path
 
 
-def import_chatchecker_job(settings: ImportChatCheckerSettings, out: Path | str) -> ImportResult:
-    """Import every ChatChecker dialogue under ``settings.source`` into a new run ``out``;
-    a record's id is the dialogue file's path relative to ``source`` without suffix (its
-    ``dialogue_id`` when ``source`` is the file), and its profile the run-qualified user
+def import_chatchecker_job(
+    settings: ImportChatCheckerSettings, out: Path | str, *, stop: StopSignal | None = None
+) -> ImportResult:
+    """Import every ChatChecker dialogue under ``settings.source`` into a new run ``out``
+    through the job runner; a record's id is the dialogue file's path relative to
+    ``source`` without suffix (its ``dialogue_id`` when ``source`` is the file), and its
+    profile the run-qualified user
     name (``<run>.<user>``) when ``source`` holds several runs' folders. Raises
     ``UserInputError`` when ``source`` holds no dialogue or ``out`` holds a run,
     ``ConfigError`` (file, line, key) for a dialogue file that does not read."""
+    return _start(IMPORT_CHATCHECKER, settings, out, stop)
+
+
+def _chatchecker_read(settings: ImportChatCheckerSettings) -> _Read:
     source = settings.source
     if not source.exists():
         raise UserInputError(Problem(str(source), None, "", "no such file or folder"))
@@ -88,7 +102,7 @@ def import_chatchecker_job(settings: ImportChatCheckerSettings, out: Path | str)
     if not files:
         message = "no ChatChecker dialogue files (dialogue_N.yaml) here"
         raise UserInputError(Problem(str(source), None, "", message))
-    return _import_run(settings, _chatchecker_records(source, files), Path(out))
+    return _Read(_chatchecker_records(source, files), [], [])
 
 
 def _chatchecker_records(source: Path, files: list[Path]) -> Iterator[ConversationRecord]:
@@ -102,27 +116,69 @@ def _chatchecker_records(source: Path, files: list[Path]) -> Iterator[Conversati
         )
 
 
-def _import_run(
-    settings: JobSettings, records: Iterable[ConversationRecord], out: Path
+@dataclass
+class _Read:
+    records: Iterator[ConversationRecord]
+    problems: list[Problem]
+    skipped: list[Path]
+
+
+class ImportJob:
+    """An import job on the runner (``import-sensei``, ``import-chatchecker``): one item
+    per conversation imported; a stop request imports no further file; ``resume`` reads
+    the source again and writes only the conversations the run does not hold."""
+
+    creates_run: ClassVar[bool] = True
+
+    def __init__(self, settings_type: type[JobSettings], read: Callable[[Any], _Read]) -> None:
+        self.name = settings_type.job
+        self.settings_type = settings_type
+        self.read = read
+
+    async def execute(self, settings: JobSettings, ctx: JobContext) -> ImportResult:
+        read = self.read(settings)
+        store = ctx.store if ctx.resuming else ctx.open_run(settings)
+        finished = store.finished_ids()
+        profiles: dict[str, None] = dict.fromkeys(store.manifest.profiles)
+        ids: list[str] = list(store.manifest.planned)
+        for record in read.records:
+            if record.id not in finished:
+                store.write(record)
+            profiles.setdefault(record.profile)
+            ids.append(record.id)
+            ctx.item_done(record.id)
+            if ctx.stop.requested:
+                break
+        ids = list(dict.fromkeys(ids))
+        store.manifest = store.manifest.model_copy(
+            update={"profiles": list(profiles), "planned": ids}
+        )
+        store.save_manifest()
+        summary = summarize(store.iter_records())
+        store.write_summary(summary)
+        return ImportResult(store, summary, len(ids), tuple(read.problems), tuple(read.skipped))
+
+    def outcome(self, result: ImportResult) -> Outcome:
+        """``pass`` once conversations were imported (an import judges nothing); files that
+        did not read are named."""
+        unread = [f"{len(result.problems)} problems in files that did not read"]
+        return outcomes.passed(
+            f"{result.imported} conversations imported", *(unread if result.problems else [])
+        )
+
+
+IMPORT_SENSEI = JOBS.register(
+    ImportSenseiSettings.job, ImportJob(ImportSenseiSettings, _sensei_records)
+)
+IMPORT_CHATCHECKER = JOBS.register(
+    ImportChatCheckerSettings.job, ImportJob(ImportChatCheckerSettings, _chatchecker_read)
+)
+
+
+def _start(
+    job: Job, settings: JobSettings, out: Path | str, stop: StopSignal | None
 ) -> ImportResult:
-    """Create run ``out`` and write each record as it comes; then the manifest's profiles
-    and planned ids, and the summary."""
-    manifest = RunManifest(
-        run_id=out.name,
-        created_at=datetime.now(UTC),
-        sparring_version=__version__,
-        job=settings.job,
-        settings=settings.model_dump(mode="json"),
-    )
-    store = RunStore.create(out, manifest)
-    profiles: dict[str, None] = {}
-    ids = []
-    for record in records:
-        store.write(record)
-        profiles.setdefault(record.profile)
-        ids.append(record.id)
-    store.manifest = manifest.model_copy(update={"profiles": list(profiles), "planned": ids})
-    store.save_manifest()
-    summary = summarize(store.iter_records())
-    store.write_summary(summary)
-    return ImportResult(store=store, summary=summary, imported=len(ids))
+    from sparring.jobs import start  # the runner reads runs: imported when used
+
+    result: ImportResult = start(job, settings, out, stop=stop).result
+    return result

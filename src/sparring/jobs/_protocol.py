@@ -129,6 +129,7 @@ JOBS: Registry[Job] = Registry(
         "sparring.evaluate",
         "sparring.metamorphic",
         "sparring.adversarial",
+        "sparring.conversations",
     ),
     adopt=_adopt_job,
 )
