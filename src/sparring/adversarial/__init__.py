@@ -27,6 +27,7 @@ from sparring.adversarial._difficulty import (
 )
 from sparring.adversarial._job import (
     AdversarialRun,
+    AdversarialTestJob,
     AdversarialTestSettings,
     adversarial_resume_job,
     adversarial_resume_job_async,
@@ -133,6 +134,7 @@ __all__ = [
     "AdversarialResult",
     "AdversarialRun",
     "AdversarialTest",
+    "AdversarialTestJob",
     "AdversarialTestSettings",
     "AdversarialUser",
     "Analysis",

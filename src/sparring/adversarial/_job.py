@@ -19,13 +19,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import Field
 
-from sparring import __version__
 from sparring.adversarial._analysis import analyse, ask
-from sparring.adversarial._results import ADVERSARIAL, ADVERSARIAL_FILE, AdversarialResult
+from sparring.adversarial._results import (
+    ADVERSARIAL,
+    ADVERSARIAL_FILE,
+    AdversarialResult,
+    AdversarialTest,
+)
 from sparring.adversarial._rubrics import Rubric, load_rubric
 from sparring.adversarial._threads import (
     OnTest,
@@ -43,14 +47,25 @@ from sparring.connectors import (
     load_chatbot_config,
 )
 from sparring.conversations import (
-    RunManifest,
     RunStore,
     job_result_file,
     read_json_model,
     summarize,
 )
 from sparring.errors import ModelError, ModelRequired, UserInputError
-from sparring.jobs import JobSettings, new_run_dir, run_blocking
+from sparring.jobs import (
+    JOBS,
+    JobContext,
+    JobEvent,
+    JobSettings,
+    Outcome,
+    StopSignal,
+    resume_async,
+    run_blocking,
+    start_async,
+)
+from sparring.jobs import outcome as outcomes
+from sparring.jobs.events import Planned
 from sparring.llm import Meter, Model, load_model
 
 OnStart = Callable[[int], None]
@@ -128,6 +143,64 @@ def _inputs(settings: AdversarialTestSettings, model: Model | None) -> _Inputs:
     return _Inputs(config, weaknesses, rubric, model)
 
 
+class AdversarialTestJob:
+    """``adversarial test`` on the runner: one item per test; a stop request starts no new
+    test (the analysis waits for the run's end); ``sparring.jobs.resume(run)`` goes on
+    from each thread's difficulty. ``model`` overrides ``settings.model`` (tests)."""
+
+    name: ClassVar[str] = AdversarialTestSettings.job
+    settings_type: ClassVar[type[AdversarialTestSettings]] = AdversarialTestSettings
+    creates_run: ClassVar[bool] = True
+
+    def __init__(self, model: Model | None = None, on_test: OnTest | None = None) -> None:
+        self.model = model
+        self.on_test = on_test
+
+    async def execute(self, settings: AdversarialTestSettings, ctx: JobContext) -> AdversarialRun:
+        inputs = _inputs(settings, self.model)
+        if settings.probe:
+            ctx.stage("probe")
+            await ensure_reachable(inputs.config, PROBE_TIMEOUT)
+        if ctx.resuming:
+            store = ctx.store
+            result = read_json_model(job_result_file(store.path, ADVERSARIAL), AdversarialResult)
+            result.complete = False
+        else:
+            store = ctx.open_run(**_manifest(settings, inputs))
+            result = AdversarialResult(
+                model=inputs.model.name,
+                rubric=inputs.rubric.name,
+                rounds=settings.rounds,
+                started_at=datetime.now(UTC),
+                weaknesses=inputs.weaknesses.weaknesses,
+            )
+
+        def tested(test: AdversarialTest) -> None:
+            failed = test.status == "chatbot_failure"
+            ctx.item_done(test.conversation_id or test.weakness, ok=not failed,
+                          cost_usd=test.usage.cost)  # fmt: skip
+            if self.on_test is not None:
+                self.on_test(test)
+
+        return await _run(store, settings, inputs, SharedState(result, store, tested), ctx)
+
+    def outcome(self, run: AdversarialRun) -> Outcome:
+        """``no_verdict`` when no test was scored by the judge; else ``pass`` with the
+        lowest mean score named (the judge's scores are findings to read, not a gate)."""
+        result = run.result
+        means = [(m, w.id) for w in result.weaknesses
+                 if (m := result.mean_score(w.id)) is not None]  # fmt: skip
+        if not means:
+            return outcomes.no_verdict("the judge scored no test")
+        lowest, weakness = min(means)
+        return outcomes.passed(
+            f"{len(result.tests)} tests judged; lowest mean score {lowest:.2f} ({weakness})"
+        )
+
+
+JOBS.register(AdversarialTestJob.name, AdversarialTestJob())
+
+
 async def adversarial_test_job_async(
     settings: AdversarialTestSettings,
     out: Path | str | None = None,
@@ -135,30 +208,21 @@ async def adversarial_test_job_async(
     model: Model | None = None,
     on_test: OnTest | None = None,
     on_start: OnStart | None = None,
+    stop: StopSignal | None = None,
 ) -> AdversarialRun:
     """Run every weakness's thread against the chatbot into a new run ``out`` (default
-    ``runs/<UTC time>``). ``model`` overrides ``settings.model`` (tests, benchmarks);
-    ``on_start`` is called once with the most tests the run can make, ``on_test`` after
-    each test.
+    ``runs/<UTC time>``) through the runner. ``model`` overrides ``settings.model``
+    (tests, benchmarks); ``on_start`` is called once with the most tests the run can make,
+    ``on_test`` after each test.
 
     Raises before anything is written: ``ModelRequired`` without a model,
     ``ConfigError`` for a bad weaknesses, rubric or chatbot file, ``ChatbotUnreachable``
     when the chatbot does not answer, ``UserInputError`` when ``out`` holds a run.
     """
-    inputs = _inputs(settings, model)
-    if settings.probe:
-        await ensure_reachable(inputs.config, PROBE_TIMEOUT)
-    store = RunStore.create(
-        Path(out) if out is not None else new_run_dir(), _manifest(settings, inputs)
-    )
-    result = AdversarialResult(
-        model=inputs.model.name,
-        rubric=inputs.rubric.name,
-        rounds=settings.rounds,
-        started_at=datetime.now(UTC),
-        weaknesses=inputs.weaknesses.weaknesses,
-    )
-    return await _run(store, settings, inputs, SharedState(result, store, on_test), on_start)
+    job = AdversarialTestJob(model, on_test)
+    run = await start_async(job, settings, out, on_event=_on_start(on_start), stop=stop)
+    done: AdversarialRun = run.result
+    return done
 
 
 async def adversarial_resume_job_async(
@@ -167,24 +231,26 @@ async def adversarial_resume_job_async(
     model: Model | None = None,
     on_test: OnTest | None = None,
     on_start: OnStart | None = None,
+    stop: StopSignal | None = None,
 ) -> AdversarialRun:
     """Finish an interrupted run with its own settings: finished tests are kept, every
     unfinished thread goes on from its difficulty. Raises ``UserInputError`` when
     ``run_dir`` is not an adversarial run, ``ConfigError`` for invalid stored files."""
-    store = RunStore.open(run_dir)
+    store = RunStore.open(run_dir, clean=False)
     if store.manifest.job != AdversarialTestSettings.job:
         raise UserInputError(
             f"{run_dir} was made by the {store.manifest.job!r} job, not adversarial test"
         )
-    settings = AdversarialTestSettings.from_manifest(
-        store.manifest.settings, store.path / "manifest.json"
-    )
-    inputs = _inputs(settings, model)
-    if settings.probe:
-        await ensure_reachable(inputs.config, PROBE_TIMEOUT)
-    result = read_json_model(job_result_file(store.path, ADVERSARIAL), AdversarialResult)
-    result.complete = False
-    return await _run(store, settings, inputs, SharedState(result, store, on_test), on_start)
+    job = AdversarialTestJob(model, on_test)
+    run = await resume_async(run_dir, on_event=_on_start(on_start), stop=stop, job=job)
+    done: AdversarialRun = run.result
+    return done
+
+
+def _on_start(on_start: OnStart | None) -> Callable[[JobEvent], None] | None:
+    if on_start is None:
+        return None
+    return lambda event: on_start(event.total) if isinstance(event, Planned) else None
 
 
 async def _run(
@@ -192,14 +258,14 @@ async def _run(
     settings: AdversarialTestSettings,
     inputs: _Inputs,
     state: SharedState,
-    on_start: OnStart | None,
+    ctx: JobContext,
 ) -> AdversarialRun:
     state.save()
-    if on_start is not None:
-        result = state.result
-        on_start(
-            sum(max(0, settings.rounds - len(result.tests_of(w.id))) for w in result.weaknesses)
-        )
+    result = state.result
+    ctx.stage("threads")
+    ctx.planned(
+        sum(max(0, settings.rounds - len(result.tests_of(w.id))) for w in result.weaknesses)
+    )
     connector = create_connector(inputs.config)
     context = ThreadContext(
         model=inputs.model,
@@ -209,12 +275,16 @@ async def _run(
         rounds=settings.rounds,
         reply_timeout=settings.timeout(inputs.config),
         state=state,
+        stop=ctx.stop,
     )
     try:
         await run_threads(state.result.weaknesses, context, settings.concurrency)
     finally:
         await connector.aclose()
-    result = state.result
+    if ctx.stop.requested:  # the analysis reads every thread: it waits for the resume
+        state.save()
+        store.write_summary(summarize(store.iter_records()))
+        return AdversarialRun(store=store, result=result)
     if result.analysis is None:
         meter = Meter()
         try:
@@ -233,9 +303,9 @@ async def _run(
     return AdversarialRun(store=store, result=result)
 
 
-def _manifest(settings: AdversarialTestSettings, inputs: _Inputs) -> RunManifest:
-    """The new run's manifest (never secrets: the connector's params are left out)."""
-    now = datetime.now(UTC)
+def _manifest(settings: AdversarialTestSettings, inputs: _Inputs) -> dict[str, Any]:
+    """What the new run's manifest holds besides the job (never secrets: the connector's
+    params are left out)."""
     stored = settings.model_copy(
         update={
             "chatbot": settings.chatbot.resolve(),
@@ -243,21 +313,17 @@ def _manifest(settings: AdversarialTestSettings, inputs: _Inputs) -> RunManifest
             "rubric": settings.rubric.resolve() if settings.rubric is not None else None,
         }
     )
-    return RunManifest(
-        run_id=now.strftime("%Y%m%d-%H%M%S"),
-        created_at=now,
-        sparring_version=__version__,
-        job=AdversarialTestSettings.job,
-        chatbot=inputs.config.model_dump(mode="json", exclude={"params"}),
-        chatbot_path=str(settings.chatbot.resolve()),
-        endpoint=endpoint_of(inputs.config),
-        planned=[
+    return {
+        "settings": stored,
+        "chatbot": inputs.config.model_dump(mode="json", exclude={"params"}),
+        "chatbot_path": str(settings.chatbot.resolve()),
+        "endpoint": endpoint_of(inputs.config),
+        "planned": [
             conversation_id(w.id, r)
             for w in inputs.weaknesses.weaknesses
             for r in range(settings.rounds)
         ],
-        settings=stored.model_dump(mode="json"),
-    )
+    }
 
 
 def adversarial_test_job(
@@ -267,10 +333,13 @@ def adversarial_test_job(
     model: Model | None = None,
     on_test: OnTest | None = None,
     on_start: OnStart | None = None,
+    stop: StopSignal | None = None,
 ) -> AdversarialRun:
     """``adversarial_test_job_async`` for synchronous callers."""
     return run_blocking(
-        adversarial_test_job_async(settings, out, model=model, on_test=on_test, on_start=on_start)
+        adversarial_test_job_async(
+            settings, out, model=model, on_test=on_test, on_start=on_start, stop=stop
+        )
     )
 
 
@@ -280,10 +349,13 @@ def adversarial_resume_job(
     model: Model | None = None,
     on_test: OnTest | None = None,
     on_start: OnStart | None = None,
+    stop: StopSignal | None = None,
 ) -> AdversarialRun:
     """``adversarial_resume_job_async`` for synchronous callers."""
     return run_blocking(
-        adversarial_resume_job_async(run_dir, model=model, on_test=on_test, on_start=on_start)
+        adversarial_resume_job_async(
+            run_dir, model=model, on_test=on_test, on_start=on_start, stop=stop
+        )
     )
 
 

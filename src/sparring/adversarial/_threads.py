@@ -103,6 +103,8 @@ class ThreadContext:
     rounds: int
     reply_timeout: float
     state: SharedState
+    stop: Callable[[], bool] = lambda: False
+    """Once true, no thread starts another test (the runner's stop request)."""
 
 
 def conversation_id(weakness: str, round_: int) -> str:
@@ -134,7 +136,7 @@ async def run_thread(weakness: Weakness, context: ThreadContext) -> list[Adversa
     the judge; raises ``BudgetExceeded``."""
     tests = context.state.result.tests_of(weakness.id)
     tracker = tracker_of(tests)
-    while not thread_finished(tests, context.rounds, tracker):
+    while not thread_finished(tests, context.rounds, tracker) and not context.stop():
         test = await run_test(weakness, len(tests), tracker.difficulty, tests, context)
         if test.score is not None:
             test.next_difficulty = round(tracker.observe(test.score), 4)

@@ -13,10 +13,9 @@ from rich.table import Table
 from sparring._terminal import escape
 from sparring.adversarial import (
     AdversarialResult,
-    AdversarialTest,
+    AdversarialRun,
+    AdversarialTestJob,
     AdversarialTestSettings,
-    adversarial_resume_job,
-    adversarial_test_job,
     ask_async,
 )
 from sparring.cli._adversarial import adversarial_app
@@ -29,15 +28,12 @@ from sparring.cli._app import (
     err_console,
 )
 from sparring.cli._health import unreachable
-from sparring.cli._progress import CountingProgress
+from sparring.cli._jobs import exit_with, run_job
 from sparring.cli._report import print_report_path
 from sparring.connectors import ChatbotUnreachable
 from sparring.errors import ModelError, ModelRequired, UserInputError
 from sparring.jobs import check_output_paths, run_blocking
 from sparring.llm import load_model
-
-LOW_SCORE = 5.5
-"""Overall scores below this (the paper's centre) count as low on the progress bar."""
 
 
 def _model_required(exc: ModelRequired) -> typer.Exit:
@@ -75,42 +71,36 @@ def adversarial_test_command(
     criteria, a simulated user talks to the bot, a judge scores it, and the difficulty
     adapts (Agent-Testing Agent). Needs --model."""
     check_output_paths(folders={"--out": out})
+    settings = None
+    if resume is None:
+        if chatbot is None or weaknesses is None:
+            raise UserInputError(
+                "give --chatbot chatbot.yaml and --weaknesses weaknesses.yaml (or --resume RUN_DIR)"
+            )
+        settings = AdversarialTestSettings(
+            chatbot=chatbot,
+            weaknesses=weaknesses,
+            model=model,
+            model_base_url=model_base_url,
+            cache=cache,
+            rounds=rounds,
+            concurrency=concurrency,
+            rubric=rubric,
+            probe=probe,
+        )
     try:
-        with CountingProgress("tests", "low scores") as progress:
-
-            def on_test(test: AdversarialTest) -> None:
-                progress.advance(test.score is not None and test.score < LOW_SCORE)
-
-            if resume is not None:
-                run = adversarial_resume_job(resume, on_test=on_test, on_start=progress.start)
-            else:
-                if chatbot is None or weaknesses is None:
-                    raise UserInputError(
-                        "give --chatbot chatbot.yaml and --weaknesses weaknesses.yaml "
-                        "(or --resume RUN_DIR)"
-                    )
-                settings = AdversarialTestSettings(
-                    chatbot=chatbot,
-                    weaknesses=weaknesses,
-                    model=model,
-                    model_base_url=model_base_url,
-                    cache=cache,
-                    rounds=rounds,
-                    concurrency=concurrency,
-                    rubric=rubric,
-                    probe=probe,
-                )
-                if settings.model is None:
-                    raise ModelRequired("adversarial testing", "the attacker, user and judge")
-                run = adversarial_test_job(settings, out, on_test=on_test, on_start=progress.start)
+        job = run_job(AdversarialTestJob(), settings, out, resume=resume, items="tests",
+                      counted="chatbot failures")  # fmt: skip
     except ModelRequired as exc:
         raise _model_required(exc) from exc
     except ChatbotUnreachable as exc:
         unreachable(exc.cause)
+    run: AdversarialRun = job.result
     _print(run.result)
     console.print(f"[bold]run[/]: {run.store.path}", highlight=False)
     console.print(f"[bold]results[/]: {run.results_path}", highlight=False)
     print_report_path(run.store.path)
+    exit_with(job, "sparring adversarial test --resume {run}")
 
 
 def _print(result: AdversarialResult) -> None:

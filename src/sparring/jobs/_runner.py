@@ -88,15 +88,20 @@ async def resume_async(
     on_event: OnEvent | None = None,
     stop: StopSignal | None = None,
     changes: Mapping[str, Any] | None = None,
+    job: Job | None = None,
 ) -> JobRun[Any]:
     """Finish the interrupted (stopped, failed or killed) run in ``run_dir`` with its own
     job and settings (read typed from its manifest); ``changes`` overrides settings that
     change how a run goes, not what it holds (e.g. ``concurrency``). Items already stored
     are kept. Raises ``UserInputError`` when ``run_dir`` is not a run, or its job cannot
     resume; ``ConfigError`` (manifest, ``settings.<key>``) when its settings do not
-    validate."""
+    validate. ``job`` runs it instead of the registered job of that name (one built with
+    a model or callbacks of its own); it must be the run's job."""
     store = RunStore.open(run_dir)
-    spec = find_job(store.manifest.job)
+    spec = find_job(store.manifest.job) if job is None else job
+    if spec.name != store.manifest.job:
+        message = f"{run_dir} was made by the {store.manifest.job!r} job, not {spec.name!r}"
+        raise UserInputError(message)
     if not spec.creates_run:
         raise UserInputError(f"{run_dir} was made by the {spec.name!r} job, which cannot resume")
     typed = spec.settings_type.from_manifest(store.manifest.settings, store.path / MANIFEST)
@@ -125,9 +130,12 @@ def resume(
     on_event: OnEvent | None = None,
     stop: StopSignal | None = None,
     changes: Mapping[str, Any] | None = None,
+    job: Job | None = None,
 ) -> JobRun[Any]:
     """``resume_async`` for synchronous callers."""
-    return run_blocking(resume_async(run_dir, on_event=on_event, stop=stop, changes=changes))
+    return run_blocking(
+        resume_async(run_dir, on_event=on_event, stop=stop, changes=changes, job=job)
+    )
 
 
 async def _drive(
