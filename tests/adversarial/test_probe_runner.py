@@ -59,3 +59,18 @@ def test_the_cli_resumes_a_stopped_probe_run(tmp_path: Path) -> None:
     report = json.loads((tmp_path / "run" / "results" / "probes.json").read_text())
     assert report["complete"] is True
     assert RunStore.open(tmp_path / "run").manifest.status is JobStatus.FINISHED
+
+
+def test_the_report_reads_the_verdict_the_job_stored(tmp_path: Path) -> None:
+    from sparring.report import RunView
+
+    settings = {"chatbot": str(_chatbot(tmp_path)), "suites": [str(FIXTURES / "mini.yaml")]}
+    run = start("adversarial-probe", settings, tmp_path / "run")
+    view = RunView.open(tmp_path / "run")
+    assert view.verdict.status == "failed"
+    assert view.verdict.reasons == [run.outcome.summary]  # the job's words, not the report's
+    manifest = tmp_path / "run" / "manifest.json"
+    data = json.loads(manifest.read_text())
+    data.pop("outcome")  # a run written before 0.3: the job's decider reads probes.json
+    manifest.write_text(json.dumps(data))
+    assert RunView.open(tmp_path / "run").verdict.status == "failed"

@@ -5,7 +5,14 @@ A reader of ``metamorphic.json`` through the metamorphic package (never running 
 
 from __future__ import annotations
 
-from sparring.metamorphic import METAMORPHIC, METAMORPHIC_FILE, RelationCheck, read_metamorphic
+from sparring.metamorphic import (
+    METAMORPHIC,
+    METAMORPHIC_FILE,
+    MetamorphicSettings,
+    RelationCheck,
+    metamorphic_outcome,
+    read_metamorphic,
+)
 from sparring.precision import precision_note
 from sparring.report._excerpt import conversation_href
 from sparring.report._section import (
@@ -14,6 +21,7 @@ from sparring.report._section import (
     SectionOutcome,
     fragment,
     report_section,
+    stored_outcome,
 )
 from sparring.report._view import RunView
 
@@ -101,15 +109,13 @@ class Metamorphic(ReportSection):
         return run.job_result(METAMORPHIC) is not None
 
     def outcome(self, run: RunView) -> SectionOutcome | None:
+        """The metamorphic run's stored outcome (its manifest), else the job's decision on
+        ``metamorphic.json`` (``metamorphic_outcome``), never one of the report's own."""
         result = read_metamorphic(run.path)
         if result is None:
             return None
-        bugs = result.metrics.bugs
-        if bugs:
-            return SectionOutcome("failed", f"{bugs} metamorphic relation violation(s)")
-        if result.metrics.checks:
-            return SectionOutcome("passed", f"{result.metrics.checks} metamorphic checks held")
-        return SectionOutcome("no verdict", "no metamorphic relation could be checked")
+        stored = stored_outcome(run, MetamorphicSettings.job)
+        return SectionOutcome.of(stored or metamorphic_outcome(result))
 
     def render(self, run: RunView) -> SectionHtml:
         result = read_metamorphic(run.path)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from sparring.adversarial import PROBES, PROBES_FILE, ProbeReport
+from sparring.adversarial import PROBES, PROBES_FILE, ProbeReport, ProbeSettings, probe_outcome
 from sparring.conversations import read_json_model
 from sparring.precision import ORACLES, precision_summary
 from sparring.report._excerpt import conversation_href, excerpt_html
@@ -22,6 +22,7 @@ from sparring.report._section import (
     SectionOutcome,
     fragment,
     report_section,
+    stored_outcome,
 )
 from sparring.report._view import RunView
 from sparring.results import Verdict
@@ -91,17 +92,14 @@ class Probes(ReportSection):
         return run.job_result(PROBES) is not None
 
     def outcome(self, run: RunView) -> SectionOutcome | None:
+        """The probe run's stored outcome (its manifest), else the probe job's decision on
+        ``probes.json`` (``probe_outcome``), never one of the report's own."""
         path = run.job_result(PROBES)
         if path is None:
             return None
-        verdicts = read_json_model(Path(path), ProbeReport).verdicts
-        failed = [v.rule for v in verdicts if v.status in ("fail", "error")]
-        passed = sum(v.status == "pass" for v in verdicts)
-        if failed:
-            return SectionOutcome("failed", f"{len(failed)} adversarial probe(s) failed")
-        if passed:
-            return SectionOutcome("passed", f"{passed} adversarial probe(s) passed")
-        return SectionOutcome("no verdict", "no adversarial probe could be judged")
+        stored = stored_outcome(run, ProbeSettings.job)
+        decided = stored or probe_outcome(read_json_model(Path(path), ProbeReport))
+        return SectionOutcome.of(decided)
 
     def render(self, run: RunView) -> SectionHtml:
         path = run.job_result(PROBES)

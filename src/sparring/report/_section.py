@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 from markupsafe import Markup
 
+from sparring.jobs.outcome import Outcome
 from sparring.registry import Registry
 
 if TYPE_CHECKING:
@@ -83,6 +84,26 @@ class SectionOutcome:
     status: Literal["passed", "failed", "no verdict"]
     reason: str
     overrides: bool = False
+
+    @classmethod
+    def of(cls, outcome: Outcome) -> SectionOutcome:
+        """A job's outcome (``sparring.jobs.outcome``) as the report shows it: ``pass`` →
+        passed, ``fail`` and ``error`` → failed, ``no_verdict`` and ``incomplete`` → no
+        verdict; the reasons on one line."""
+        status: Literal["passed", "failed", "no verdict"] = (
+            "passed" if outcome.verdict == "pass"
+            else "failed" if outcome.verdict in ("fail", "error")
+            else "no verdict"
+        )  # fmt: skip
+        return cls(status, outcome.summary)
+
+
+def stored_outcome(run: RunView, job: str) -> Outcome | None:
+    """The outcome the runner stored in the run's manifest when ``job`` made the run (the
+    report reads the run's verdict, it does not decide it again); ``None`` otherwise (a run
+    written before 0.3, or by another job)."""
+    manifest = run.manifest
+    return manifest.outcome if manifest.job == job else None
 
 
 class ReportSection(ABC):
