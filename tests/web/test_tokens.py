@@ -11,6 +11,7 @@ from django.test import Client
 from django.utils import timezone
 from web_helpers import api, client_for
 
+from sparring.web._files import save_file
 from sparring.web.models import AuditEvent, DeviceToken
 
 
@@ -47,7 +48,13 @@ def test_a_token_reads_what_its_user_may_read(world: dict[str, Any]) -> None:
 
 def test_scopes_read_and_run(world: dict[str, Any]) -> None:
     read, run = _token(world["editor"], "read", "ci-read"), _token(world["editor"], "run", "ci")
-    start = {"project": world["project"].pk, "job": "simulate", "settings": {}}
+    chatbot = "connector: scripted\nparams:\n  rules: [{match: hi, reply: Hello}]\n"
+    save_file(world["project"], "chatbot", "chatbot.yaml", chatbot, world["owner"])
+    start = {
+        "project": world["project"].pk,
+        "job": "simulate",
+        "settings": {"chatbot": "chatbot.yaml"},
+    }
     assert api(Client(), "post", "/api/runs/", start, token=read).status_code == 403
     assert api(Client(), "post", "/api/runs/", start, token=run).status_code == 201
     # a token never edits files, manages secrets, members or tokens

@@ -26,11 +26,8 @@ def _store(run: Run) -> Any:
 
 def progress(run: Run) -> dict[str, Any] | None:
     """The job's ``progress.json`` (planned, done, failed, cost, ETA), if written yet."""
-    import importlib
+    from sparring.jobs import read_progress
 
-    read_progress = importlib.import_module("sparring.jobs").__dict__.get("read_progress")
-    if read_progress is None:  # a runner without progress records
-        return None
     found = read_progress(Path(run.path))
     return found.model_dump(mode="json") if found is not None else None
 

@@ -103,6 +103,9 @@ def serve(host: str, port: int, *, open_browser: bool, out: TextIO = sys.stdout)
         import webbrowser
 
         webbrowser.open(link or base_url)
+    from sparring.web._worker import start_worker
+
+    start_worker()
     import waitress
 
     waitress.serve(wsgi_application(), host=host, port=port, threads=8, ident="sparring")

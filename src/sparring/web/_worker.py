@@ -39,7 +39,7 @@ logger = logging.getLogger(__name__)
 
 REFUSED_SETTINGS = {"trust_functions": True}
 """Settings the dashboard never lets a job take (they run the user's code on the server)."""
-REFUSED_KEYS = frozenset({"serve_command", "source"})
+REFUSED_KEYS = frozenset({"serve_command"})
 _POLL_SECONDS = 0.5
 _RUNNING = "running"
 
@@ -57,10 +57,9 @@ class Executor(Protocol):
 
 def in_process_executor(on_event: Any) -> Executor:
     """The runner's ``InProcessExecutor`` (``sparring.jobs``), reporting to ``on_event``."""
-    import importlib
+    from sparring.jobs import InProcessExecutor
 
-    jobs = importlib.import_module("sparring.jobs")
-    executor: Executor = jobs.InProcessExecutor(on_event=on_event)
+    executor: Executor = InProcessExecutor(on_event=on_event)
     return executor
 
 
@@ -70,11 +69,10 @@ def run_folder(project: Project, run_id: int) -> Path:
     return Path(django_settings.RUNS_DIR) / str(project.pk) / f"{run_id}-{stamp}"
 
 
-def _paths_inside(value: JsonValue, files: dict[str, Path], inputs: Path, key: str) -> JsonValue:
-    """``value`` with each project file or folder name replaced by its snapshot path.
-    Raises ``UserInputError`` for a string that names a path outside the project."""
+def _paths_inside(value: JsonValue, files: dict[str, Path], inputs: Path) -> JsonValue:
+    """``value`` with each project file or folder name replaced by its snapshot path."""
     if isinstance(value, list):
-        return [_paths_inside(v, files, inputs, key) for v in value]
+        return [_paths_inside(v, files, inputs) for v in value]
     if not isinstance(value, str):
         return value
     name = value.strip().rstrip("/")
@@ -82,18 +80,42 @@ def _paths_inside(value: JsonValue, files: dict[str, Path], inputs: Path, key: s
         return str(files[name])
     if name and any(f.startswith(name + "/") for f in files):
         return str(inputs / name)
-    if "/" in value or value.endswith((".yaml", ".yml", ".json")) or value.startswith("."):
-        raise UserInputError(
-            Problem("", None, f"settings.{key}", f"{value!r} is not a file of this project")
-        )
     return value
 
 
+def _paths_of(value: Any) -> list[Path]:
+    if isinstance(value, Path):
+        return [value]
+    if isinstance(value, list | tuple | set):
+        return [p for v in value for p in _paths_of(v)]
+    return []
+
+
+def check_paths(job: str, settings: dict[str, JsonValue], allowed: list[Path]) -> None:
+    """Type ``settings`` as ``job``'s ``JobSettings`` (located errors, ``settings.<key>``)
+    and refuse every path that is not inside ``allowed`` folders: the server never reads
+    or writes its own files for a user. Raises ``UserInputError``."""
+    from sparring.jobs import find_job
+
+    typed = find_job(job).settings_type.from_values(settings)
+    roots = [root.resolve() for root in allowed]
+    problems: list[Problem] = []
+    for key in type(typed).model_fields:
+        for path in _paths_of(getattr(typed, key)):
+            resolved = path.resolve()
+            if not any(resolved == r or resolved.is_relative_to(r) for r in roots):
+                message = f"{str(path)!r} is not a file of this project"
+                problems.append(Problem("", None, f"settings.{key}", message))
+    if problems:
+        raise UserInputError(problems)
+
+
 def prepare_settings(
-    project: Project, settings: dict[str, JsonValue], run_dir: Path
+    project: Project, job: str, settings: dict[str, JsonValue], run_dir: Path
 ) -> dict[str, JsonValue]:
-    """The settings a job gets: paths pointed at the frozen project files. Raises
-    ``UserInputError`` (file, key) for settings the dashboard refuses."""
+    """The settings a job gets: project file names pointed at the files frozen for this
+    run, typed and checked. Raises ``UserInputError`` (key, message) for settings the
+    dashboard refuses."""
     problems: list[Problem] = []
     for key, value in settings.items():
         if key in REFUSED_KEYS or REFUSED_SETTINGS.get(key, object()) == value:
@@ -107,7 +129,9 @@ def prepare_settings(
         raise UserInputError(problems)
     inputs = run_dir.with_name(run_dir.name + ".inputs")
     files = write_snapshot(project, inputs)
-    return {k: _paths_inside(v, files, inputs, k) for k, v in settings.items()}
+    prepared = {k: _paths_inside(v, files, inputs) for k, v in settings.items()}
+    check_paths(job, prepared, [inputs, run_dir])
+    return prepared
 
 
 @contextmanager
@@ -217,6 +241,6 @@ def launch(run: Run, project_settings: dict[str, Any]) -> None:
     """Prepare ``run``'s folder and settings and queue it. Raises ``UserInputError`` for
     settings the dashboard refuses (nothing is queued then)."""
     run_dir = Path(run.path)
-    run.settings = prepare_settings(run.project, project_settings, run_dir)
+    run.settings = prepare_settings(run.project, run.job, project_settings, run_dir)
     run.save(update_fields=["settings"])
     worker().launch(run)

@@ -1,0 +1,186 @@
+"""A run launched through the API runs through the job runner's ``InProcessExecutor``: the
+project's secret reaches the chatbot, and afterwards no plaintext secret is anywhere — not
+in the database file, the run directory, the logs or the process environment."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from web_helpers import api, client_for
+
+from sparring.web import _worker
+from sparring.web._files import save_file
+from sparring.web._secrets import set_secret
+from sparring.web.models import Run
+
+BOT_KEY = "sk-bot-PLAINTEXT-7f3e9a1c5b2d8e4f"
+PROFILE = """\
+test_name: order
+llm: {model: gpt-4o-mini}
+user:
+  language: English
+  role: a customer who wants to order a pizza
+  context: [{personality: impatient}]
+  goals: ["I would like to order a pizza"]
+chatbot: {is_starter: false, fallback: "Sorry, I did not understand."}
+conversation:
+  number: 2
+  goal_style: {steps: 2}
+  interaction_style: [single question]
+"""
+
+
+@pytest.fixture
+def bot() -> Iterator[tuple[str, list[str]]]:
+    """A REST chatbot on loopback that records the Authorization header it gets."""
+    seen: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            seen.append(self.headers.get("Authorization", ""))
+            body = json.dumps({"reply": "Sure, which size?"}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", seen
+    server.shutdown()
+
+
+def _chatbot(url: str) -> str:
+    return (
+        "connector: rest\nparams:\n"
+        f"  base_url: {url}\n"
+        "  headers: {Authorization: 'Bearer ${BOT_KEY}'}\n"
+        "  send_message: {path: /chat, payload_template: {message: '{user_msg}'}}\n"
+        "  response_path: reply\n"
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_run_uses_the_project_key_and_leaves_no_plaintext_anywhere(
+    world: dict[str, Any],
+    bot: tuple[str, list[str]],
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    capfd: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    url, seen = bot
+    worker = _worker.Worker()  # the runner's InProcessExecutor
+    monkeypatch.setattr(_worker, "_worker", worker)
+    project, owner = world["project"], world["owner"]
+    set_secret(project, "BOT_KEY", BOT_KEY, owner)
+    save_file(project, "chatbot", "chatbot.yaml", _chatbot(url), owner)
+    save_file(project, "profile", "profiles/order.yaml", PROFILE, owner)
+
+    response = api(
+        client_for(world["editor"]),
+        "post",
+        "/api/runs/",
+        {
+            "project": project.pk,
+            "job": "simulate",
+            "settings": {"chatbot": "chatbot.yaml", "profiles": ["profiles"], "concurrency": 1},
+        },
+    )
+    assert response.status_code == 201, response.data
+    pk = response.data["id"]
+    worker.run_one(pk)
+
+    run = Run.objects.get(pk=pk)
+    assert run.status == "finished", run.status
+    assert seen and all(header == f"Bearer {BOT_KEY}" for header in seen)  # the key was used
+    assert "BOT_KEY" not in __import__("os").environ  # removed after the job
+
+    # nowhere in plaintext: the run directory, the stored settings, the logs, the database
+    for path in Path(settings.RUNS_DIR).rglob("*"):
+        if path.is_file():
+            assert BOT_KEY.encode() not in path.read_bytes(), path
+    assert BOT_KEY not in json.dumps(run.settings)
+    assert BOT_KEY not in caplog.text
+    out, err = capfd.readouterr()
+    assert BOT_KEY not in out + err
+    copy = tmp_path / "copy.sqlite3"
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM INTO %s", [str(copy)])
+    assert b"BOT_KEY" in copy.read_bytes() and BOT_KEY.encode() not in copy.read_bytes()
+
+
+def test_paths_outside_the_project_and_code_running_settings_are_refused(
+    world: dict[str, Any],
+) -> None:
+    project, editor = world["project"], client_for(world["editor"])
+    set_secret(project, "BOT_KEY", BOT_KEY, world["owner"])
+    save_file(project, "chatbot", "chatbot.yaml", _chatbot("http://bot.example"), world["owner"])
+    save_file(project, "profile", "profiles/order.yaml", PROFILE, world["owner"])
+    profiles = ["profiles"]
+    for settings_, key in [
+        ({"chatbot": "/etc/passwd", "profiles": profiles}, "settings.chatbot"),
+        ({"chatbot": "../../secret_key", "profiles": profiles}, "settings.chatbot"),
+        ({"chatbot": "secret_key", "profiles": profiles}, "settings.chatbot"),
+        ({"chatbot": "chatbot.yaml", "profiles": ["/etc"]}, "settings.profiles"),
+        (
+            {"chatbot": "chatbot.yaml", "profiles": profiles, "trust_functions": True},
+            "settings.trust_functions",
+        ),
+    ]:
+        response = api(
+            editor,
+            "post",
+            "/api/runs/",
+            {"project": project.pk, "job": "simulate", "settings": settings_},
+        )
+        assert response.status_code == 400, settings_
+        assert key in json.dumps(response.data), response.data
+    assert not Run.objects.exists()
+
+
+def test_a_chatbot_may_read_only_its_projects_secrets(world: dict[str, Any]) -> None:
+    project = world["project"]
+    # ${BOT_KEY} is not a secret of this project yet: the server's environment stays closed
+    save_file(project, "chatbot", "chatbot.yaml", _chatbot("http://bot.example"), world["owner"])
+    response = api(
+        client_for(world["editor"]),
+        "post",
+        "/api/runs/",
+        {"project": project.pk, "job": "simulate", "settings": {"chatbot": "chatbot.yaml"}},
+    )
+    assert response.status_code == 400
+    assert "${BOT_KEY} is not a secret of this project" in json.dumps(response.data)
+
+
+def test_a_connector_that_runs_code_is_refused_on_save(world: dict[str, Any]) -> None:
+    response = api(
+        client_for(world["editor"]),
+        "post",
+        "/api/files/",
+        {
+            "project": world["project"].pk,
+            "kind": "chatbot",
+            "name": "chatbot.yaml",
+            "content": "connector: python\nparams: {module: os, function: system}\n",
+        },
+    )
+    assert response.status_code == 400
+    problems = response.data["problems"]
+    assert any(p["file"] == "chatbot.yaml" and p["key"] for p in problems), problems
