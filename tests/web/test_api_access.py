@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from web_helpers import api, client_for
+from web_helpers import PROFILE, api, client_for
 
 from sparring.conversations import ConversationRecord, RunManifest, RunStore, Turn
 from sparring.web._files import save_file
@@ -48,6 +48,7 @@ def _objects(world: dict[str, Any]) -> dict[str, Any]:
     project: Project = world["project"]
     owner = world["owner"]
     file = save_file(project, "chatbot", "chatbot.yaml", CHATBOT, owner)
+    save_file(project, "profile", "profiles/order.yaml", PROFILE, owner)
     run = Run.objects.create(project=project, job="simulate", path="", tags=["nightly"])
     _run_dir(run)
     annotation = Annotation.objects.create(run=run, conversation="c1", turn=1, label="wrong")
@@ -124,7 +125,7 @@ CASES: list[Case] = [
         lambda o: {
             "project": o["project"].pk,
             "job": "simulate",
-            "settings": {"chatbot": "chatbot.yaml"},
+            "settings": {"chatbot": "chatbot.yaml", "profiles": ["profiles"]},
         },
         WRITERS,
     ),

@@ -9,7 +9,7 @@ from typing import Any
 from django.db import connection
 from django.test import Client
 from django.utils import timezone
-from web_helpers import api, client_for
+from web_helpers import PROFILE, api, client_for
 
 from sparring.web._files import save_file
 from sparring.web.models import AuditEvent, DeviceToken
@@ -50,10 +50,11 @@ def test_scopes_read_and_run(world: dict[str, Any]) -> None:
     read, run = _token(world["editor"], "read", "ci-read"), _token(world["editor"], "run", "ci")
     chatbot = "connector: scripted\nparams:\n  rules: [{match: hi, reply: Hello}]\n"
     save_file(world["project"], "chatbot", "chatbot.yaml", chatbot, world["owner"])
+    save_file(world["project"], "profile", "profiles/order.yaml", PROFILE, world["owner"])
     start = {
         "project": world["project"].pk,
         "job": "simulate",
-        "settings": {"chatbot": "chatbot.yaml"},
+        "settings": {"chatbot": "chatbot.yaml", "profiles": ["profiles"]},
     }
     assert api(Client(), "post", "/api/runs/", start, token=read).status_code == 403
     assert api(Client(), "post", "/api/runs/", start, token=run).status_code == 201

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.db import connection
-from web_helpers import api, client_for
+from web_helpers import PROFILE, api, client_for
 
 from sparring.web import _worker
 from sparring.web._files import save_file
@@ -23,20 +23,6 @@ from sparring.web._secrets import set_secret
 from sparring.web.models import Run
 
 BOT_KEY = "sk-bot-PLAINTEXT-7f3e9a1c5b2d8e4f"
-PROFILE = """\
-test_name: order
-llm: {model: gpt-4o-mini}
-user:
-  language: English
-  role: a customer who wants to order a pizza
-  context: [{personality: impatient}]
-  goals: ["I would like to order a pizza"]
-chatbot: {is_starter: false, fallback: "Sorry, I did not understand."}
-conversation:
-  number: 2
-  goal_style: {steps: 2}
-  interaction_style: [single question]
-"""
 
 
 @pytest.fixture

@@ -7,6 +7,21 @@ from typing import Any
 from django.test import Client
 
 PASSWORD = "a long test passphrase 7"
+PROFILE = """\
+test_name: order
+llm: {model: gpt-4o-mini}
+user:
+  language: English
+  role: a customer who wants to order a pizza
+  context: [{personality: impatient}]
+  goals: ["I would like to order a pizza"]
+chatbot: {is_starter: false, fallback: "Sorry, I did not understand."}
+conversation:
+  number: 2
+  goal_style: {steps: 2}
+  interaction_style: [single question]
+"""
+"""A small valid SENSEI profile for runs the tests launch."""
 
 
 def client_for(user: Any | None) -> Client:
