@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
-from sparring.cli._health import exit_if_unhealthy, report_probe, unreachable, warn_about_notes
-from sparring.cli._jobs import exit_with, run_job
+from sparring.cli._health import report_probe, unreachable, warn_about_notes
+from sparring.cli._jobs import exit_with, print_outcome, run_job
 from sparring.cli._report import print_report_path
 from sparring.conversations import render_summary
 from sparring.errors import UserInputError
@@ -130,7 +130,8 @@ def simulate_command(
     result: SimulationResult = run.result
     _print(result)
     warn_about_notes(result.store.iter_records())
-    exit_if_unhealthy(result.health)
+    if not run.outcome.passed:
+        print_outcome(run.outcome)
     exit_with(run, "sparring simulate --resume {run}")
 
 
