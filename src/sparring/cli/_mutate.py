@@ -12,12 +12,11 @@ from rich.table import Table
 
 from sparring._terminal import escape
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
+from sparring.cli._jobs import print_outcome
 from sparring.cli._progress import CountingProgress, percent
 from sparring.cli._report import print_report_path
 from sparring.jobs import check_output_paths
-
-# The job's names are not exported from sparring.mutation yet (its __init__ is owned
-# elsewhere); switch to `from sparring.mutation import …` once they are.
+from sparring.jobs import outcome as outcomes
 from sparring.mutation import (
     MUTATION_FILE,
     MutantResult,
@@ -26,10 +25,12 @@ from sparring.mutation import (
     OriginalFailed,
     ProjectKind,
     mutate_job,
+    mutation_outcome,
     resume_mutate_job,
 )
 
-EXIT_ORIGINAL_FAILED = 1
+EXIT_ORIGINAL_FAILED = outcomes.error().exit_code
+"""The original bot cannot be built or reached: nothing could be tested (1)."""
 LIVE_DIFFS_SHOWN = 10
 
 
@@ -107,9 +108,9 @@ def mutate_command(
     Mutants that cannot be built are stillborn and not scored. Writes OUT/mutation.json
     and the report (OUT is the original's run; mutants are in OUT/mutants/).
 
-    Exit 0 when the job finished (1 if --min-score is not reached), 1 when the original
-    bot cannot be built or reached, 2 on bad input, 130 when interrupted (resume it with
-    --resume OUT).
+    Exit 0 when the job finished (1 if --min-score is not reached, 3 when no mutant
+    counted: all stillborn), 1 when the original bot cannot be built or reached, 2 on bad
+    input, 130 when interrupted (resume it with --resume OUT).
     """
     check_output_paths(folders={"--out": out})
     view = CountingProgress("mutants", "killed")
@@ -151,8 +152,10 @@ def mutate_command(
         raise typer.Exit(130) from None
     print_result(result, folder)
     print_report_path(folder)
-    if min_score is not None and (result.score is None or result.score < min_score):
-        raise typer.Exit(1)
+    decided = mutation_outcome(result, min_score)
+    print_outcome(decided)
+    if decided.exit_code:
+        raise typer.Exit(decided.exit_code)
 
 
 def _default_out() -> Path:

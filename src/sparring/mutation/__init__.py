@@ -43,6 +43,7 @@ from sparring.mutation._result import (
     MutationResult,
     OperatorRow,
     OriginalResult,
+    mutation_outcome,
     mutation_score,
     read_mutation,
 )
@@ -80,6 +81,7 @@ __all__ = [
     "mutate_job",
     "mutate_job_async",
     "mutation_operator",
+    "mutation_outcome",
     "mutation_score",
     "operators_for",
     "read_mutation",

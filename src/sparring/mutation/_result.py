@@ -16,6 +16,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from sparring.conversations import job_result_file, read_json_model, write_job_result
+from sparring.jobs import outcome as outcomes
+from sparring.jobs.outcome import Outcome
 from sparring.mutation._model import Location
 
 MUTATION = "mutation"
@@ -168,3 +170,18 @@ def read_mutation(folder: Path | str) -> MutationResult | None:
     does not validate or has a ``schema_version`` this sparring cannot read."""
     path = job_result_file(folder, MUTATION)
     return read_json_model(path, MutationResult) if path.is_file() else None
+
+
+def mutation_outcome(result: MutationResult, min_score: float | None = None) -> Outcome:
+    """The mutate job's outcome: ``no_verdict`` when no mutant counted (all stillborn or
+    errors: nothing was tested, never a pass); with ``min_score`` (a share in [0, 1]),
+    ``fail`` below it; else ``pass`` (the score is a measurement of the rules)."""
+    score = result.score
+    killed, live = result.count("killed"), result.count("live")
+    line = f"mutation score {score:.0%} ({killed} killed, {live} live)" if score is not None else ""
+    if score is None:
+        reason = "no mutant counted: every mutant was stillborn or failed to run"
+        return outcomes.failed(reason) if min_score is not None else outcomes.no_verdict(reason)
+    if min_score is not None and score < min_score:
+        return outcomes.failed(f"{line}, below --min-score {min_score:.0%}")
+    return outcomes.passed(line)
