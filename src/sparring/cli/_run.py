@@ -13,6 +13,7 @@ from sparring.check import print_report
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
 from sparring.cli._explore import DocsOption, ProjectOption
 from sparring.cli._health import unreachable
+from sparring.cli._jobs import print_outcome
 from sparring.cli._progress import percent
 from sparring.connectors import ChatbotUnreachable
 from sparring.jobs import check_output_paths
@@ -117,12 +118,4 @@ def _print(result: PipelineResult) -> None:
     console.print(f"[bold]run[/]: {result.path}")
     if result.report is not None:
         console.print(f"[bold]report[/]: {result.report}")
-    if result.untested is not None:
-        checked = f" (the checks: {result.check.outcome.status})" if result.check else ""
-        console.print(
-            f"[bold yellow]NO VERDICT[/]: {escape(result.untested)}{checked}", highlight=False
-        )
-    elif result.check is not None:
-        decision = result.check.outcome
-        style = {"PASS": "bold green", "FAIL": "bold red"}.get(decision.status, "bold yellow")
-        console.print(f"[{style}]{decision.status}[/]: {escape(decision.summary)}", highlight=False)
+    print_outcome(result.outcome)

@@ -47,10 +47,10 @@ from sparring.explore import (
     explore_job_async,
     read_definition,
 )
-from sparring.jobs import JobSettings, new_run_dir, run_blocking
+from sparring.jobs import JobSettings, Outcome, new_run_dir, run_blocking
+from sparring.jobs import outcome as outcomes
 from sparring.simulate import SimulateSettings, SimulationResult, simulate_job_async
 
-EXIT_NO_VERDICT = 3
 """The exit code of a run that concluded nothing (``check``'s NO VERDICT)."""
 EXPLORATION = "exploration"
 """The explore run's folder inside a ``run``'s directory."""
@@ -97,8 +97,13 @@ class PipelineResult:
     check: CheckResult | None
     coverage: Coverage | None
     report: Path | None
-    exit_code: int
+    outcome: Outcome
     definition: DefinitionCoverage | None = None
+
+    @property
+    def exit_code(self) -> int:
+        """The outcome's exit code (0 pass, 1 failures, 3 no verdict)."""
+        return self.outcome.exit_code
 
     @property
     def untested(self) -> str | None:
@@ -179,8 +184,12 @@ async def run_job_async(
     if write_report is not None:
         stage("report")
         report = write_report(root)
-    code = EXIT_NO_VERDICT if measured.untested else checked.outcome.code
-    return PipelineResult(root, explored, simulation, checked, measured, report, code, against)
+    decided = (
+        outcomes.no_verdict(measured.untested, f"the checks: {checked.outcome.status}")
+        if measured.untested
+        else checked.outcome
+    )
+    return PipelineResult(root, explored, simulation, checked, measured, report, decided, against)
 
 
 def _nothing_to_simulate(
@@ -194,7 +203,8 @@ def _nothing_to_simulate(
     if write_report is not None:
         stage("report")
         report = write_report(explored.store.path)
-    return PipelineResult(root, explored, None, None, measured, report, EXIT_NO_VERDICT)
+    decided = outcomes.no_verdict(measured.untested or "no profile to simulate")
+    return PipelineResult(root, explored, None, None, measured, report, decided)
 
 
 def run_job(
