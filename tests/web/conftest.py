@@ -86,6 +86,10 @@ class Recorder:
     def stop(self, handle: str) -> None:
         pass
 
+    def resume(self, run_dir: Path) -> str:
+        self.submitted.append(("resume", {}, run_dir))
+        return f"h{len(self.submitted)}"
+
     def status(self, handle: str) -> str | None:
         return "finished"
 

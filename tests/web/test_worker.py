@@ -170,3 +170,20 @@ def test_a_connector_that_runs_code_is_refused_on_save(world: dict[str, Any]) ->
     assert response.status_code == 400
     problems = response.data["problems"]
     assert any(p["file"] == "chatbot.yaml" and p["key"] for p in problems), problems
+
+
+def test_a_stopped_run_resumes_from_its_folder(
+    world: dict[str, Any], recording_worker: Any
+) -> None:
+    run = Run.objects.create(
+        project=world["project"], job="simulate", path="/runs/x", status="stopped", handle="h0"
+    )
+    viewer, editor = client_for(world["viewer"]), client_for(world["editor"])
+    assert api(viewer, "post", f"/api/runs/{run.pk}/resume/").status_code == 403
+    assert api(editor, "post", f"/api/runs/{run.pk}/resume/").status_code == 202
+    assert Run.objects.get(pk=run.pk).status == "queued"
+    _worker.worker().run_one(run.pk)
+    assert recording_worker.submitted == [("resume", {}, Path("/runs/x"))]
+    assert Run.objects.get(pk=run.pk).status == "finished"
+    again = api(editor, "post", f"/api/runs/{run.pk}/resume/")  # finished: nothing to resume
+    assert again.status_code == 400

@@ -4,6 +4,7 @@
   ``after``, ``before``), ``POST /api/runs/`` ``{project, job, settings, tags}`` starts a
   run (role editor or owner; a token needs the ``run`` scope), ``GET /api/runs/ID/`` with
   its ``progress`` (the job's ``progress.json``), ``DELETE``, ``POST /api/runs/ID/stop/``,
+  ``POST /api/runs/ID/resume/`` (a stopped or failed run, from what it kept),
   ``POST /api/runs/bulk-delete/`` ``{ids}`` (only the runs the user may delete are touched).
 - ``GET /api/runs/ID/verdicts/``, ``/junit/`` (``?set=NAME``), ``/report/`` (the HTML
   report as a download, sandboxed), ``/conversations/`` and ``/conversations/CID/``.
@@ -88,6 +89,7 @@ class RunViewSet(
         "create": "run",
         "destroy": "run",
         "stop": "run",
+        "resume": "run",
         "bulk_delete": "run",
     }
 
@@ -144,6 +146,16 @@ class RunViewSet(
         worker().stop(run)
         record("run_stopped", request=request, project=run.project, run=run.pk)
         return Response({"id": run.pk, "stop": "requested"}, status=status.HTTP_202_ACCEPTED)
+
+    @action(detail=True, methods=["post"])
+    def resume(self, request: Request, pk: str | None = None) -> Response:
+        run = self.get_object()
+        try:
+            worker().resume(run)
+        except UserInputError as exc:
+            return problems_response(exc)
+        record("run_resumed", request=request, project=run.project, run=run.pk)
+        return Response({"id": run.pk, "status": "queued"}, status=status.HTTP_202_ACCEPTED)
 
     @action(detail=False, methods=["post"], url_path="bulk-delete")
     def bulk_delete(self, request: Request) -> Response:

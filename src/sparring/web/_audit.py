@@ -3,8 +3,9 @@ recorded from Django's auth signals.
 
 Actions (``AuditEvent.action``): ``login``, ``login_failed``, ``logout``, ``token_created``,
 ``token_revoked``, ``tokens_revoked_all``, ``secret_set``, ``secret_deleted``, ``run_started``,
-``run_stopped``, ``run_deleted``, ``run_imported``, ``member_added``, ``member_changed``,
-``member_removed``, ``project_deleted``, ``keys_rotated``. ``detail`` never holds a secret.
+``run_stopped``, ``run_resumed``, ``run_deleted``, ``run_imported``, ``member_added``,
+``member_changed``, ``member_removed``, ``project_deleted``, ``keys_rotated``. ``detail``
+never holds a secret.
 """
 
 from __future__ import annotations

@@ -182,6 +182,17 @@ class Worker:
         """Queue ``run`` (its row is ``queued``); it starts when the worker is free."""
         self._queue.put(run.pk)
 
+    def resume(self, run: Run) -> None:
+        """Queue a stopped or failed run again; the executor resumes it from its run
+        directory (what finished is kept). Raises ``UserInputError`` for a run in another
+        state or an executor that cannot resume."""
+        if run.status not in (RunStatus.STOPPED, RunStatus.FAILED) or not run.handle:
+            raise UserInputError(f"only a stopped or failed run resumes (this one: {run.status})")
+        if getattr(self.executor, "resume", None) is None:
+            raise UserInputError("this worker cannot resume runs")
+        Run.objects.filter(pk=run.pk).update(status=RunStatus.QUEUED, finished_at=None)
+        self._queue.put(run.pk)
+
     def stop(self, run: Run) -> None:
         """Ask ``run``'s job to end cleanly (what finished is kept); a queued run is marked
         stopped before it starts."""
@@ -208,7 +219,11 @@ class Worker:
         if run is None or run.status != RunStatus.QUEUED:
             return
         with project_environment(run.project):
-            handle = self.executor.submit(run.job, dict(run.settings), Path(run.path))
+            resume = getattr(self.executor, "resume", None)
+            if run.handle and resume is not None:  # a stopped run queued again: resume it
+                handle = str(resume(Path(run.path)))
+            else:
+                handle = self.executor.submit(run.job, dict(run.settings), Path(run.path))
             Run.objects.filter(pk=pk).update(handle=handle, status=RunStatus.RUNNING)
             status = self.executor.status(handle)
             while status is None or status == _RUNNING:
