@@ -187,3 +187,39 @@ def test_a_stopped_run_resumes_from_its_folder(
     assert Run.objects.get(pk=run.pk).status == "finished"
     again = api(editor, "post", f"/api/runs/{run.pk}/resume/")  # finished: nothing to resume
     assert again.status_code == 400
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_run_refused_by_the_ssrf_guard_fails_and_says_why(
+    world: dict[str, Any], bot: tuple[str, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sparring._ssrf import NetworkPolicy, install_policy
+
+    url, seen = bot
+    worker = _worker.Worker()
+    monkeypatch.setattr(_worker, "_worker", worker)
+    project, owner = world["project"], world["owner"]
+    set_secret(project, "BOT_KEY", BOT_KEY, owner)
+    save_file(project, "chatbot", "chatbot.yaml", _chatbot(url), owner)
+    save_file(project, "profile", "profiles/order.yaml", PROFILE, owner)
+    install_policy(NetworkPolicy())  # as `sparring web` does, with no allow-list
+    try:
+        response = api(
+            client_for(owner),
+            "post",
+            "/api/runs/",
+            {
+                "project": project.pk,
+                "job": "simulate",
+                "settings": {"chatbot": "chatbot.yaml", "profiles": ["profiles"]},
+            },
+        )
+        worker.run_one(response.data["id"])
+    finally:
+        install_policy(None)
+    run = Run.objects.get(pk=response.data["id"])
+    assert run.status == "failed"
+    assert "127.0.0.1 (loopback)" in run.error and BOT_KEY not in run.error
+    assert not seen  # the bot was never called
+    shown = api(client_for(world["viewer"]), "get", f"/api/runs/{run.pk}/").data
+    assert shown["error"] == run.error

@@ -55,6 +55,7 @@ class RunSerializer(serializers.ModelSerializer[Run]):
             "job",
             "status",
             "verdict",
+            "error",
             "tags",
             "settings",
             "imported",

@@ -30,6 +30,7 @@ from django.conf import settings as django_settings
 from django.db import close_old_connections
 from pydantic import JsonValue
 
+from sparring._redact import redact_text
 from sparring.errors import Problem, UserInputError
 from sparring.web._files import server_problems, write_snapshot
 from sparring.web._secrets import secret_values
@@ -134,15 +135,28 @@ def prepare_settings(
     return prepared
 
 
+def _failure(executor: Executor, handle: str, secrets: dict[str, str]) -> str:
+    """Why the job ``handle`` failed ('' when it did not, or the executor cannot say),
+    with every secret removed (the project's, and any the redaction pass knows)."""
+    error = getattr(executor, "error", None)
+    failure = error(handle) if error is not None else None
+    if failure is None:
+        return ""
+    text = f"{type(failure).__name__}: {failure}"
+    for value in sorted(secrets.values(), key=len, reverse=True):
+        text = text.replace(value, "[redacted]")
+    return redact_text(text)[:4000]
+
+
 @contextmanager
-def project_environment(project: Project) -> Iterator[None]:
+def project_environment(project: Project) -> Iterator[dict[str, str]]:
     """The project's secrets in the process environment while the block runs; the previous
     values (or their absence) restored after."""
     values = secret_values(Secret.objects.filter(project=project))
     saved = {name: os.environ.get(name) for name in values}
     os.environ.update(values)
     try:
-        yield
+        yield values
     finally:
         for name, old in saved.items():
             if old is None:
@@ -218,7 +232,7 @@ class Worker:
         run = Run.objects.select_related("project").filter(pk=pk).first()
         if run is None or run.status != RunStatus.QUEUED:
             return
-        with project_environment(run.project):
+        with project_environment(run.project) as values:
             resume = getattr(self.executor, "resume", None)
             if run.handle and resume is not None:  # a stopped run queued again: resume it
                 handle = str(resume(Path(run.path)))
@@ -229,8 +243,10 @@ class Worker:
             while status is None or status == _RUNNING:
                 time.sleep(_POLL_SECONDS)
                 status = self.executor.status(handle)
+            error = _failure(self.executor, handle, values)
         Run.objects.filter(pk=pk).update(
             status=str(status),
+            error=error,
             verdict=self._verdicts.pop(handle, ""),
             finished_at=datetime.now(UTC),
         )

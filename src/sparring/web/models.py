@@ -138,6 +138,7 @@ class Run(models.Model):
     settings = models.JSONField(default=dict, help_text="The job's settings (no secrets).")
     tags = models.JSONField(default=list)
     handle = models.CharField(max_length=100, blank=True, help_text="The executor's handle.")
+    error = models.TextField(blank=True, help_text="Why the job failed (redacted).")
     imported = models.BooleanField(default=False, help_text="Made by the CLI, then imported.")
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
