@@ -25,6 +25,7 @@ from sparring.cli import (  # noqa: F401  (registration)
     _run,
     _simulate,
     _web,
+    _worker,
 )
 from sparring.cli._app import app, main
 

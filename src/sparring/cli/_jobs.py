@@ -53,7 +53,8 @@ def run_job(
 
         if resume is not None:
             _same_job(job, resume)
-            return resume_run(resume, on_event=on_event, changes=changes)
+            own = None if isinstance(job, str) else job  # e.g. simulate with a broker
+            return resume_run(resume, on_event=on_event, changes=changes, job=own)
         assert settings is not None
         return start_run(job, settings, out, on_event=on_event)
 

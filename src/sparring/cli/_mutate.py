@@ -15,6 +15,7 @@ from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app,
 from sparring.cli._jobs import print_outcome
 from sparring.cli._progress import CountingProgress, percent
 from sparring.cli._report import print_report_path
+from sparring.cli._worker import BrokerOption, remote_mutants
 from sparring.jobs import check_output_paths
 from sparring.jobs import outcome as outcomes
 from sparring.mutation import (
@@ -99,6 +100,7 @@ def mutate_command(
     resume: Annotated[
         Path | None, typer.Option(help="Finish an interrupted job in this folder.")
     ] = None,
+    broker: BrokerOption = None,
 ) -> None:
     """Mutation testing: build and serve each mutant of the project, run the same profiles
     (same seed) and rules as on the original, and count the mutants the rules kill.
@@ -110,7 +112,8 @@ def mutate_command(
 
     Exit 0 when the job finished (1 if --min-score is not reached, 3 when no mutant
     counted: all stillborn), 1 when the original bot cannot be built or reached, 2 on bad
-    input, 130 when interrupted (resume it with --resume OUT).
+    input, 130 when interrupted (resume it with --resume OUT). With --broker, each mutant
+    is a task for the `sparring worker`s.
     """
     check_output_paths(folders={"--out": out})
     view = CountingProgress("mutants", "killed")
@@ -126,6 +129,7 @@ def mutate_command(
                     workers=workers,
                     on_sample=view.start,
                     on_mutant=killed,
+                    run_one=remote_mutants(broker, resume) if broker else None,
                 )
                 folder = resume
             else:
@@ -143,6 +147,7 @@ def mutate_command(
                     folder,
                     on_sample=view.start,
                     on_mutant=killed,
+                    run_one=remote_mutants(broker, folder) if broker else None,
                 )
     except OriginalFailed as exc:
         console.print(f"[bold red]error[/]: {escape(str(exc))}", highlight=False)

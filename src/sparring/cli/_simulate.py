@@ -11,6 +11,7 @@ from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app,
 from sparring.cli._health import report_probe, unreachable, warn_about_notes
 from sparring.cli._jobs import exit_with, print_outcome, run_job
 from sparring.cli._report import print_report_path
+from sparring.cli._worker import BrokerOption, remote_simulate
 from sparring.conversations import render_summary
 from sparring.errors import UserInputError
 from sparring.jobs import check_output_paths
@@ -82,13 +83,15 @@ def simulate_command(
             help="Record replies showing an unfilled slot ('Thanks None!'; code 1004).",
         ),
     ] = True,
+    broker: BrokerOption = None,
 ) -> None:
     """Simulate users from PROFILES (and/or --persona files) against the chatbot under test.
 
     Conversations are written to the run directory as each one ends; with --resume an
     interrupted run is finished, with its own settings, without redoing finished
     conversations. Exits 1 when the chatbot cannot be reached, when every conversation
-    failed, or when more than --max-failure-share of them got no answer.
+    failed, or when more than --max-failure-share of them got no answer. With --broker
+    the conversations run on `sparring worker`s; exits 3 when some have no record.
     """
     check_output_paths(folders={"--out": out})
     settings = None
@@ -118,7 +121,7 @@ def simulate_command(
         )
     try:
         run = run_job(
-            SimulateJob(on_probe=report_probe),
+            SimulateJob(on_probe=report_probe, remote=remote_simulate(broker) if broker else None),
             settings,
             out,
             resume=resume,

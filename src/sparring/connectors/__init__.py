@@ -29,6 +29,7 @@ from sparring.connectors._config import (
     load_chatbot_config,
     recorded_info,
 )
+from sparring.connectors._pacing import Limiter, LimiterFactory, local_limiter
 from sparring.connectors._probe import (
     ChatbotUnreachable,
     ProbeResult,
@@ -61,6 +62,8 @@ __all__ = [
     "ConnectorParams",
     "ConnectorSpec",
     "Conversation",
+    "Limiter",
+    "LimiterFactory",
     "ProbeResult",
     "Redactor",
     "Reply",
@@ -76,6 +79,7 @@ __all__ = [
     "import_connector",
     "is_chatbot_file",
     "load_chatbot_config",
+    "local_limiter",
     "probe",
     "recorded_info",
     "render_sensei_text",

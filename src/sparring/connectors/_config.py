@@ -54,7 +54,7 @@ from sparring.connectors._chatchecker import (
     is_chatchecker_config,
     load_chatchecker_config,
 )
-from sparring.connectors._pacing import PacedConnector
+from sparring.connectors._pacing import LimiterFactory, PacedConnector, local_limiter
 from sparring.connectors._peer_files import (
     PeerChatbot,
     connector_spec,
@@ -362,13 +362,16 @@ def create_connector(
     base_dir: Path | str | None = None,
     *,
     transport: httpx.AsyncBaseTransport | None = None,
+    limiter: LimiterFactory = local_limiter,
 ) -> Connector:
     """Build the connector ``config`` names, with its ``${ENV}`` references resolved.
 
     ``base_dir`` resolves relative paths in ``params`` (default: the folder of the config
     file, else the current directory); ``transport`` replaces the network for HTTP
-    connectors (tests). Raises ``ConfigError`` naming the key of an unset environment
-    variable, or of a parameter the connector rejects (e.g. an unimportable module).
+    connectors (tests); ``limiter`` builds the limiter of a connector with
+    ``requests_per_minute`` (default in-process; a distributed run shares one). Raises
+    ``ConfigError`` naming the key of an unset environment variable, or of a parameter the
+    connector rejects (e.g. an unimportable module).
     """
     try:
         spec = get_connector(config.connector)
@@ -391,7 +394,7 @@ def create_connector(
     except ConfigError as exc:
         raise ConfigError([_locate(config, p) for p in exc.problems]) from exc
     rate = getattr(params, "requests_per_minute", None)
-    return PacedConnector(built, rate) if rate else built
+    return PacedConnector(built, rate, limiter) if rate else built
 
 
 def config_problem(config: ChatbotConfig, key: tuple[str | int, ...], message: str) -> Problem:

@@ -10,13 +10,15 @@ from sparring.mutation._builders import (
     MutantBuilder,
     copy_project,
 )
-from sparring.mutation._harness import OriginalFailed
+from sparring.mutation._harness import MutantRunner, OriginalFailed
 from sparring.mutation._job import (
     MutateSettings,
+    SettingsRunner,
     mutate_job,
     mutate_job_async,
     resume_mutate_job,
     resume_mutate_job_async,
+    run_one_mutant,
 )
 from sparring.mutation._kill import Kill, failing, judge
 from sparring.mutation._model import (
@@ -64,6 +66,7 @@ __all__ = [
     "Mutant",
     "MutantBuilder",
     "MutantResult",
+    "MutantRunner",
     "MutantStatus",
     "MutateSettings",
     "MutationOperator",
@@ -73,6 +76,7 @@ __all__ = [
     "OriginalResult",
     "ProjectKind",
     "RasaBuilder",
+    "SettingsRunner",
     "apply_mutant",
     "copy_project",
     "failing",
@@ -87,6 +91,7 @@ __all__ = [
     "read_mutation",
     "resume_mutate_job",
     "resume_mutate_job_async",
+    "run_one_mutant",
     "sample_mutants",
     "unified_diff",
 ]

@@ -20,7 +20,7 @@ import asyncio
 import logging
 import shutil
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -52,6 +52,10 @@ ORIGINAL_ENTRIES = (
 """What a half-done original run leaves in ``out`` (removed before it is run again)."""
 
 OnMutant = Callable[[MutantResult], None]
+MutantRunner = Callable[[Mutant, list[str]], Awaitable[MutantResult]]
+"""Runs one mutant given the original's false positives and returns its result, never
+raising for the mutant's failures: ``run_mutant`` in this process by default, a task on a
+``sparring worker`` with a broker (docs/distributed.md)."""
 
 
 class OriginalFailed(SparringError):
@@ -265,17 +269,22 @@ async def run_mutants(
     out: Path,
     workers: int,
     on_mutant: OnMutant | None = None,
+    run_one: MutantRunner | None = None,
 ) -> None:
-    """Run ``mutants`` ``workers`` at a time; each result is added to ``state`` and
-    ``mutation.json`` rewritten as it finishes. Cancelling stops the pool: running builds
-    are closed by their own ``finally``."""
+    """Run ``mutants`` ``workers`` at a time (each with ``run_one``, default
+    ``run_mutant`` here); each result is added to ``state`` and ``mutation.json``
+    rewritten as it finishes. Cancelling stops the pool: running builds are closed by
+    their own ``finally``."""
     assert state.original is not None
     false_positives = state.original.false_positives
     gate = asyncio.Semaphore(workers)
 
     async def one(mutant: Mutant) -> None:
         async with gate:
-            result = await run_mutant(builder, plan, mutant, false_positives, out)
+            if run_one is not None:
+                result = await run_one(mutant, false_positives)
+            else:
+                result = await run_mutant(builder, plan, mutant, false_positives, out)
         state.add(result, datetime.now(UTC))
         state.write(out)
         if on_mutant is not None:

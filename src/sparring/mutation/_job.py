@@ -14,9 +14,10 @@ in ``out/mutation.json``, skipping the mutants already finished. The folder's la
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar
@@ -34,13 +35,20 @@ from sparring.mutation._harness import (
     OnMutant,
     RunPlan,
     original_result,
+    run_mutant,
     run_mutants,
     run_original,
 )
 from sparring.mutation._model import Location, Mutant, MutationOperator, ProjectKind
 from sparring.mutation._operators.aiml_reach import Utterance, reached_filter
 from sparring.mutation._processes import terminating_signals
-from sparring.mutation._result import MUTATION, MUTATION_FILE, MutationResult, read_mutation
+from sparring.mutation._result import (
+    MUTATION,
+    MUTATION_FILE,
+    MutantResult,
+    MutationResult,
+    read_mutation,
+)
 from sparring.mutation._sample import apply_mutant, sample_mutants
 
 
@@ -102,6 +110,10 @@ class MutateSettings(JobSettings):
             max_turns=self.max_turns,
         )
 
+
+SettingsRunner = Callable[[MutateSettings, Mutant, list[str]], Awaitable[MutantResult]]
+"""Runs one mutant of a job with these settings elsewhere (``MutantRunner`` given the
+job's settings first)."""
 
 INPUTS = "inputs"
 """The job folder's copy of its profiles and rules: editing the originals while a long job
@@ -182,13 +194,16 @@ async def mutate_job_async(
     operators: Sequence[MutationOperator] | None = None,
     on_sample: Callable[[int], None] | None = None,
     on_mutant: OnMutant | None = None,
+    run_one: SettingsRunner | None = None,
 ) -> MutationResult:
     """Sample, run the original into ``out`` (default ``runs/<time>``), then every mutant.
 
     Raises before writing anything: ``UserInputError``/``ConfigError`` for a missing
     project, bad rules, no applicable operator, an ``out`` already used. Raises
     ``OriginalFailed`` when the original cannot be built or reached. ``builder`` and
-    ``operators`` default to the kind's; ``on_sample(n)`` is told the mutants to run.
+    ``operators`` default to the kind's; ``on_sample(n)`` is told the mutants to run;
+    ``run_one`` runs each mutant elsewhere (all at once; a broker's workers) instead of in
+    this process's pool.
     """
     if not settings.project.is_dir():
         raise UserInputError(f"no project folder {settings.project}")
@@ -218,7 +233,9 @@ async def mutate_job_async(
     root.mkdir(parents=True, exist_ok=True)
     snapshot_inputs(settings, root)
     state.write(root)
-    return await _finish(settings, builder, state, mutants, root, on_sample, on_mutant, operators)
+    return await _finish(
+        settings, builder, state, mutants, root, on_sample, on_mutant, operators, run_one
+    )
 
 
 async def resume_mutate_job_async(
@@ -229,6 +246,7 @@ async def resume_mutate_job_async(
     workers: int | None = None,
     on_sample: Callable[[int], None] | None = None,
     on_mutant: OnMutant | None = None,
+    run_one: SettingsRunner | None = None,
 ) -> MutationResult:
     """Finish the job in ``out``: its own settings and sample, the original again only if
     it had not finished, then the mutants not finished yet (an unfinished mutant starts
@@ -243,7 +261,9 @@ async def resume_mutate_job_async(
     builder = builder or builder_for(settings)
     done = state.finished_ids()
     todo = [apply_mutant(settings.project, i, operators) for i in state.sampled if i not in done]
-    return await _finish(settings, builder, state, todo, root, on_sample, on_mutant, operators)
+    return await _finish(
+        settings, builder, state, todo, root, on_sample, on_mutant, operators, run_one
+    )
 
 
 async def _finish(
@@ -255,6 +275,7 @@ async def _finish(
     on_sample: Callable[[int], None] | None,
     on_mutant: OnMutant | None,
     operators: Sequence[MutationOperator] | None,
+    run_one: SettingsRunner | None = None,
 ) -> MutationResult:
     plan = settings.plan(root)
     if state.original is None:
@@ -273,7 +294,10 @@ async def _finish(
     if on_sample is not None:
         on_sample(len(mutants))
     workers = settings.workers or builder.workers
-    await run_mutants(builder, plan, mutants, state, root, workers, on_mutant)
+    remote = functools.partial(run_one, settings) if run_one is not None else None
+    if remote is not None:
+        workers = max(1, len(mutants))  # all out at once: the workers' pool bounds them
+    await run_mutants(builder, plan, mutants, state, root, workers, on_mutant, remote)
     state.refresh(datetime.now(UTC))
     state.write(root)
     return state
@@ -287,12 +311,13 @@ def mutate_job(
     operators: Sequence[MutationOperator] | None = None,
     on_sample: Callable[[int], None] | None = None,
     on_mutant: OnMutant | None = None,
+    run_one: SettingsRunner | None = None,
 ) -> MutationResult:
     """``mutate_job_async`` for synchronous callers; SIGTERM and SIGHUP stop it like
     Ctrl-C (every server it started is stopped)."""
     job = mutate_job_async(
         settings, out, builder=builder, operators=operators, on_sample=on_sample,
-        on_mutant=on_mutant,
+        on_mutant=on_mutant, run_one=run_one,
     )  # fmt: skip
     with terminating_signals():
         return run_blocking(job)
@@ -306,14 +331,28 @@ def resume_mutate_job(
     workers: int | None = None,
     on_sample: Callable[[int], None] | None = None,
     on_mutant: OnMutant | None = None,
+    run_one: SettingsRunner | None = None,
 ) -> MutationResult:
     """``resume_mutate_job_async`` for synchronous callers (signals as ``mutate_job``)."""
     job = resume_mutate_job_async(
         out, builder=builder, operators=operators, workers=workers, on_sample=on_sample,
-        on_mutant=on_mutant,
+        on_mutant=on_mutant, run_one=run_one,
     )  # fmt: skip
     with terminating_signals():
         return run_blocking(job)
+
+
+async def run_one_mutant(
+    settings: MutateSettings, mutant_id: str, false_positives: list[str], out: Path
+) -> MutantResult:
+    """Build, run and judge one mutant of a job with ``settings`` (its stored settings)
+    in the folder ``out`` (its run under ``out/mutants/``): what a worker does with one
+    mutant (docs/distributed.md). The mutant is rebuilt from its id; ``false_positives``
+    are the rules failing on the original. Never raises for the mutant's failures;
+    ``UserInputError`` for a project the settings cannot build."""
+    builder = builder_for(settings)
+    mutant = apply_mutant(settings.project, mutant_id)
+    return await run_mutant(builder, settings.plan(), mutant, false_positives, out)
 
 
 def _resolved(settings: MutateSettings) -> MutateSettings:

@@ -13,6 +13,11 @@ Lower-level API: ``ConversationSpec`` (what one conversation is asked to do, bui
 profile by ``plan_run``), the two user simulators (``AgendaSimulator``, offline;
 ``LLMSimulator``), ``run_conversation`` (one conversation → ``ConversationRecord``) and
 ``simulate`` (many, concurrently, streamed to a ``RunStore``).
+
+For a coordinator that runs the conversations elsewhere (docs/distributed.md):
+``SimulateJob(remote=…)`` (the job on the runner with its conversations run by a
+``RemoteConversations``), ``planned_specs`` and ``run_planned`` (some planned
+conversations by id → their records, nothing written), ``finish_run`` (summary and health).
 """
 
 from sparring.connectors import ChatbotUnreachable, endpoint_of
@@ -20,9 +25,12 @@ from sparring.conversations import DEFAULT_MAX_CHATBOT_FAILURE_SHARE, RunHealth,
 from sparring.simulate._agenda import AgendaSimulator
 from sparring.simulate._base import Exchange, UserSimulator
 from sparring.simulate._job import (
+    RemoteConversations,
     SimulateJob,
     SimulateSettings,
     SimulationResult,
+    finish_run,
+    planned_specs,
     resume_job,
     resume_job_async,
     simulate_job,
@@ -30,6 +38,7 @@ from sparring.simulate._job import (
 )
 from sparring.simulate._llm_simulator import LLMSimulator, SimulatedUtterance
 from sparring.simulate._plan import plan_run
+from sparring.simulate._planned import run_planned, run_planned_async
 from sparring.simulate._runner import RunnerLimits, run_conversation
 from sparring.simulate._simulation import SimulationOptions, SimulatorKind, make_simulator, simulate
 from sparring.simulate._spec import ConversationSpec, OutputSpec, StopCondition, render_value
@@ -42,6 +51,7 @@ __all__ = [
     "Exchange",
     "LLMSimulator",
     "OutputSpec",
+    "RemoteConversations",
     "RunHealth",
     "RunnerLimits",
     "SimulateJob",
@@ -54,12 +64,16 @@ __all__ = [
     "UserSimulator",
     "assess_run",
     "endpoint_of",
+    "finish_run",
     "make_simulator",
     "plan_run",
+    "planned_specs",
     "render_value",
     "resume_job",
     "resume_job_async",
     "run_conversation",
+    "run_planned",
+    "run_planned_async",
     "simulate",
     "simulate_job",
     "simulate_job_async",

@@ -9,7 +9,7 @@ settings back from the manifest and runs only what is missing. Both have async c
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -147,21 +147,38 @@ class SimulationResult:
     summary: RunSummary
     ran: int
     health: RunHealth
+    missing: int = 0
+    """Planned conversations with no record (conversations run elsewhere that did not all
+    come back)."""
 
 
 OnProbe = Callable[[ProbeResult], None]
 
 
+RemoteConversations = Callable[
+    [JobContext, "SimulateSettings", list[ConversationSpec]],
+    Awaitable[tuple[int, RunSummary, int]],
+]
+"""Runs a run's missing planned conversations elsewhere (``sparring worker``s,
+docs/distributed.md) and has their records written to ``ctx.store``: returns how many it
+wrote, the summary to store (with how the distribution went) and how many planned
+conversations still have no record."""
+
+
 class SimulateJob:
     """The ``simulate`` job on the runner (``sparring.jobs.start("simulate", …)``): one
-    item per planned conversation; a stop request starts no new conversation."""
+    item per planned conversation; a stop request starts no new conversation. With
+    ``remote``, the conversations run elsewhere and come back to this run's store."""
 
     name: ClassVar[str] = SimulateSettings.job
     settings_type: ClassVar[type[SimulateSettings]] = SimulateSettings
     creates_run: ClassVar[bool] = True
 
-    def __init__(self, on_probe: OnProbe | None = None) -> None:
+    def __init__(
+        self, on_probe: OnProbe | None = None, remote: RemoteConversations | None = None
+    ) -> None:
         self.on_probe = on_probe
+        self.remote = remote
 
     async def execute(self, settings: SimulateSettings, ctx: JobContext) -> SimulationResult:
         """Load and check everything, create (or reopen) the run, run what is missing."""
@@ -171,28 +188,29 @@ class SimulateJob:
         await _probe(settings, config, self.on_probe)
         model = load_model(settings.model, settings.model_base_url, settings.cache)
         ctx.stage("plan")
-        specs, files = await plan_run(
-            settings.profiles,
-            seed=settings.seed,
-            model=model,
-            chatbot=config.info,
-            **_user_simulation(config),
-            personas=settings.personas,
-        )
-        specs = repeat_specs(specs, settings.repeat)
+        specs, files = await _plan(settings, config, model)
         if ctx.resuming:
             specs = _still_planned(specs, ctx.store)
         else:
             ctx.open_run(**_manifest(settings, kind, config, files, specs))
         ctx.stage("conversations")
+        if self.remote is not None:
+            ran, summary, missing = await self.remote(ctx, settings, specs)
+            return finish_run(ctx.store, settings, ran, summary, missing)
         return await _run(ctx, settings, kind, config, model, specs)
 
     def outcome(self, result: SimulationResult) -> Outcome:
         """``error`` for an unhealthy run (the chatbot did not answer, every conversation
-        failed: exit 1), else ``pass`` (the run holds conversations a check can judge)."""
+        failed: exit 1), ``incomplete`` when conversations run elsewhere did not all come
+        back (exit 3), else ``pass`` (the run holds conversations a check can judge)."""
         if not result.health.healthy:
             cause = [f"cause: {result.health.cause}"] if result.health.cause else []
             return outcomes.error(result.health.problem or "the run is unhealthy", *cause)
+        if result.missing:
+            return outcomes.incomplete(
+                f"{result.missing} planned conversations have no record (summary.json: "
+                "distributed.failed_chunks); finish them with --resume RUN --broker URL"
+            )
         ran = result.summary.conversations
         return outcomes.passed(f"{ran} conversation{'' if ran == 1 else 's'} recorded")
 
@@ -308,10 +326,47 @@ async def _run(
         ran = await simulate(specs, connector, store, options, on_record=done, stop=ctx.stop)
     finally:
         await connector.aclose()
-    summary = summarize(store.iter_records())
+    return finish_run(store, settings, ran)
+
+
+async def planned_specs(settings: SimulateSettings) -> list[ConversationSpec]:
+    """Every conversation ``settings`` plan (with ``repeat`` copies), as the job plans
+    them: the same ids, plans and seeds for the same profiles and seed. Raises
+    ``ConfigError`` for bad profiles or a bad ``chatbot.yaml``."""
+    config = load_chatbot_config(settings.chatbot)
+    model = load_model(settings.model, settings.model_base_url, settings.cache)
+    specs, _ = await _plan(settings, config, model)
+    return specs
+
+
+async def _plan(
+    settings: SimulateSettings, config: ChatbotConfig, model: Model | None
+) -> tuple[list[ConversationSpec], list[Path]]:
+    specs, files = await plan_run(
+        settings.profiles,
+        seed=settings.seed,
+        model=model,
+        chatbot=config.info,
+        **_user_simulation(config),
+        personas=settings.personas,
+    )
+    return repeat_specs(specs, settings.repeat), files
+
+
+def finish_run(
+    store: RunStore,
+    settings: SimulateSettings,
+    ran: int,
+    summary: RunSummary | None = None,
+    missing: int = 0,
+) -> SimulationResult:
+    """Write the run's ``summary.json`` (``summary``, default the records' summary) and
+    assess its health; ``ran`` is how many conversations this call ran, ``missing`` how
+    many planned ones have no record."""
+    summary = summary if summary is not None else summarize(store.iter_records())
     store.write_summary(summary)
     health = assess_run(store.iter_records(), settings.max_failure_share)
-    return SimulationResult(store=store, summary=summary, ran=ran, health=health)
+    return SimulationResult(store=store, summary=summary, ran=ran, health=health, missing=missing)
 
 
 async def _probe(settings: SimulateSettings, config: ChatbotConfig, report: OnProbe | None) -> None:

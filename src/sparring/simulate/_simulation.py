@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -74,37 +74,57 @@ async def simulate(
     interrupted run can be resumed by calling this again on the same store.
     """
     finished = store.finished_ids()
-    pending: Iterator[ConversationSpec] = (s for s in specs if s.id not in finished)
-    run_meters: dict[str, Meter] = {}
-    workers = max(1, options.concurrency)
-    # Records are written by threads off the conversation's path (a durable write costs
-    # milliseconds); at most ``workers`` writes wait at once, so memory stays bounded.
-    writes = asyncio.Semaphore(workers)
+    pending = (s for s in specs if s.id not in finished)
     count = 0
 
     async def write(record: ConversationRecord) -> None:
         nonlocal count
-        try:
-            await asyncio.to_thread(store.write, record)
-        finally:
-            writes.release()
+        await asyncio.to_thread(store.write, record)
         count += 1
         if on_record is not None:
             on_record(record)
+
+    before_each = None if stop is None else (lambda _: not stop())
+    await drive(pending, connector, options, write, before_each)
+    return count
+
+
+async def drive(
+    specs: Iterable[ConversationSpec],
+    connector: Connector,
+    options: SimulationOptions,
+    sink: Callable[[ConversationRecord], Awaitable[None]],
+    before_each: Callable[[ConversationSpec], bool] | None = None,
+) -> None:
+    """Run ``specs`` with ``options.concurrency`` conversations at once, handing each
+    record to ``sink`` as its conversation ends. ``before_each`` is called before a
+    conversation starts; when it returns ``False`` the conversations not yet started are
+    skipped (a distributed chunk whose run moved on)."""
+    pending: Iterator[ConversationSpec] = iter(specs)
+    run_meters: dict[str, Meter] = {}
+    workers = max(1, options.concurrency)
+    # Records are handed over by tasks off the conversation's path (a durable write costs
+    # milliseconds); at most ``workers`` wait at once, so memory stays bounded.
+    writes = asyncio.Semaphore(workers)
+
+    async def hand_over(record: ConversationRecord) -> None:
+        try:
+            await sink(record)
+        finally:
+            writes.release()
 
     async with asyncio.TaskGroup() as group:
 
         async def worker() -> None:
             for spec in pending:
-                if stop is not None and stop():
+                if before_each is not None and not before_each(spec):
                     return
                 record = await _one(spec, connector, options, run_meters)
                 await writes.acquire()
-                group.create_task(write(record))
+                group.create_task(hand_over(record))
 
         for _ in range(workers):
             group.create_task(worker())
-    return count
 
 
 async def _one(

@@ -1,0 +1,187 @@
+"""Benchmark of distributed runs (issue 24, "Performance").
+
+Run from the project root (needs Debian's ``redis-server`` and ``sparring[celery]``)::
+
+    PYTHONPATH=src python benchmarks/bench_distributed.py              # all figures
+    PYTHONPATH=src python benchmarks/bench_distributed.py --quick      # 200 conversations
+    PYTHONPATH=src python benchmarks/bench_distributed.py --skip-mutate
+
+1. Overhead: N conversations (default 2,000) × 5 user turns against a loopback bot that
+   answers after 200 ms, total concurrency 40: one in-process run (``simulate_job``,
+   concurrency 40) vs the same run on 4 ``sparring worker`` processes × 10. Target: the
+   distributed run within 1.25× of the in-process time. Workers are started (and ready)
+   before the clock starts; the coordinator's probe, planning and summary are timed.
+2. The per-conversation figures the sizing in docs/distributed.md is computed from: Redis
+   commands per conversation (``INFO stats`` before and after the distributed run), bytes
+   of a record as it travels back, the coordinator's record write rate (``RunStore.write``
+   of the run's records into a fresh store), and conversations per second per worker slot.
+3. Scaling of mutation: 8 ALICE mutants (``examples/alice``, ``--exercised-only``, the
+   capitals profile and rules) on 1 worker, then on 2; the original runs in the
+   coordinator each time. Prints the job's wall time and the mutants' phase.
+
+The processes are those of the integration tests (``tests/integration/distributed_support``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests" / "integration"))
+
+from distributed_support import LoopbackBot, RedisServer, Worker, write_project  # noqa: E402
+
+from sparring.conversations import RunStore  # noqa: E402
+from sparring.simulate import SimulateSettings, simulate_job  # noqa: E402
+
+TOKEN = "bench-token"
+LATENCY = 0.2
+CHUNK = 20
+
+
+def _workers(folder: Path, broker: str, count: int, concurrency: int) -> list[Worker]:
+    env = {"BOT_TOKEN": TOKEN}
+    started = [
+        Worker(folder / f"w{i}", broker, concurrency=concurrency, env=env).start()
+        for i in range(count)
+    ]
+    for worker in started:
+        worker.wait_ready(timeout=600)
+    return started
+
+
+def _commands(redis_url: str) -> int:
+    import redis
+
+    info = redis.Redis.from_url(redis_url).info("stats")
+    return int(info["total_commands_processed"])
+
+
+def overhead(root: Path, conversations: int) -> dict[str, Any]:
+    from sparring.distributed import simulate_distributed
+
+    bot = LoopbackBot(root / "bot", latency=LATENCY, token=TOKEN).start()
+    server = RedisServer(root / "redis").start()
+    os.environ.update(
+        BOT_TOKEN=TOKEN, SPARRING_BROKER_URL=server.url, SPARRING_CHUNK_SIZE=str(CHUNK)
+    )
+    workers: list[Worker] = []
+    try:
+        profiles, chatbot = write_project(root, bot.url, conversations=conversations, steps=5)
+        settings = SimulateSettings(profiles=[profiles], chatbot=chatbot, seed=1, concurrency=40)
+        started = time.perf_counter()
+        local = simulate_job(settings, root / "local")
+        local_seconds = time.perf_counter() - started
+        assert local.summary.conversations == conversations
+
+        workers = _workers(root, server.url, 4, 10)
+        before = _commands(server.url)
+        started = time.perf_counter()
+        run = simulate_distributed(settings, root / "spread")
+        spread_seconds = time.perf_counter() - started
+        commands = _commands(server.url) - before
+        assert not run.incomplete and len(RunStore.open(root / "spread")) == conversations
+    finally:
+        for worker in workers:
+            worker.stop()
+        server.stop()
+        bot.stop()
+    records = list(RunStore.open(root / "spread").iter_records())
+    sizes = [len(r.model_dump_json()) for r in records]
+    fresh = RunStore.create(root / "rewrite", RunStore.open(root / "spread").manifest)
+    started = time.perf_counter()
+    for record in records:
+        fresh.write(record)
+    write_seconds = time.perf_counter() - started
+    turns = statistics.mean(sum(t.role == "user" for t in r.turns) for r in records)
+    return {
+        "conversations": conversations,
+        "user_turns_mean": round(turns, 2),
+        "in_process_seconds": round(local_seconds, 1),
+        "distributed_seconds": round(spread_seconds, 1),
+        "ratio": round(spread_seconds / local_seconds, 3),
+        "redis_commands_per_conversation": round(commands / conversations, 1),
+        "record_bytes_mean": int(statistics.mean(sizes)),
+        "chunk_result_bytes": int(statistics.mean(sizes) * CHUNK),
+        "coordinator_writes_per_second": round(len(records) / write_seconds, 1),
+        "conversations_per_second_per_slot": round(conversations / spread_seconds / 40, 3),
+        "re_executed": run.stats.re_executed,
+    }
+
+
+def mutation(root: Path, mutants: int) -> dict[str, Any]:
+    from sparring.distributed import mutate_distributed
+    from sparring.mutation import MutateSettings
+
+    alice = REPO / "examples" / "alice"
+    project = root / "alice-project"
+    subprocess.run(
+        [sys.executable, str(alice / "alice_bot.py"), "project", str(project)], check=True
+    )
+    server = RedisServer(root / "redis-mutate").start()
+    os.environ["SPARRING_BROKER_URL"] = server.url
+    settings = MutateSettings(
+        project=project,
+        kind="aiml",
+        profiles=[alice / "profiles" / "capitals.yaml"],
+        rules=[alice / "rules" / "capitals.yaml", alice / "rules" / "never_empty.yaml"],
+        sample=mutants,
+        seed=5,
+        exercised_only=True,
+    )
+    figures: dict[str, Any] = {"mutants": mutants}
+    try:
+        for count in (1, 2):
+            workers = _workers(root / f"mutate-{count}", server.url, count, 1)
+            try:
+                marks: dict[str, float] = {}
+                started = time.perf_counter()
+                result = mutate_distributed(
+                    settings,
+                    root / f"mutants-{count}",
+                    on_sample=lambda _, marks=marks: marks.setdefault(
+                        "sampled", time.perf_counter()
+                    ),
+                )
+                ended = time.perf_counter()
+            finally:
+                for worker in workers:
+                    worker.stop()
+            figures[f"{count}_worker_seconds"] = round(ended - started, 1)
+            figures[f"{count}_worker_mutant_phase_seconds"] = round(ended - marks["sampled"], 1)
+            figures[f"{count}_worker_kills"] = {m.id: m.status for m in result.mutants}
+    finally:
+        server.stop()
+    one, two = figures["1_worker_mutant_phase_seconds"], figures["2_worker_mutant_phase_seconds"]
+    figures["speed_up"] = round(one / two, 2)
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="200 conversations, 4 mutants")
+    parser.add_argument("--skip-mutate", action="store_true")
+    parser.add_argument("--skip-overhead", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-distributed-") as folder:
+        root = Path(folder)
+        figures: dict[str, Any] = {}
+        if not args.skip_overhead:
+            figures["overhead"] = overhead(root, 200 if args.quick else 2000)
+            print(json.dumps(figures["overhead"], indent=2), flush=True)
+        if not args.skip_mutate:
+            figures["mutation"] = mutation(root, 4 if args.quick else 8)
+            print(json.dumps(figures["mutation"], indent=2), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+"""Runs spread over worker machines with Celery (``pip install "sparring[celery]"``).
+
+``sparring worker`` starts a worker (``run_worker``); ``sparring simulate --broker URL``
+(or ``SPARRING_BROKER_URL``) runs the simulate job's conversations on the workers
+(``simulate_distributed``, ``resume_distributed``); ``sparring mutate --broker`` runs one
+mutant per task (``mutate_distributed``, ``resume_mutate_distributed``). The run directory
+stays with the coordinator; workers need the test project (profiles, ``chatbot.yaml``) at
+the same path and their own secrets. See docs/distributed.md.
+
+Importing this package imports Celery: only the worker and ``--broker`` paths do.
+"""
+
+from sparring.distributed._cluster import BROKER_VARIABLE, REDIS_VARIABLE, Cluster
+from sparring.distributed._coordinator import (
+    ChunkFailure,
+    Coordinator,
+    DistributedStats,
+    DistributedSummary,
+)
+from sparring.distributed._mutate import (
+    RemoteMutants,
+    mutate_distributed,
+    remote_mutants,
+    resume_mutate_distributed,
+)
+from sparring.distributed._simulate import (
+    DistributedRun,
+    RemoteSimulate,
+    resume_distributed,
+    simulate_distributed,
+)
+from sparring.distributed._state import RunState, SharedLimiter, connect, run_key
+from sparring.distributed._worker import run_worker
+
+__all__ = [
+    "BROKER_VARIABLE",
+    "REDIS_VARIABLE",
+    "ChunkFailure",
+    "Cluster",
+    "Coordinator",
+    "DistributedRun",
+    "DistributedStats",
+    "DistributedSummary",
+    "RemoteMutants",
+    "RemoteSimulate",
+    "RunState",
+    "SharedLimiter",
+    "connect",
+    "mutate_distributed",
+    "remote_mutants",
+    "resume_distributed",
+    "resume_mutate_distributed",
+    "run_key",
+    "run_worker",
+    "simulate_distributed",
+]

@@ -1,0 +1,90 @@
+"""Where the cluster is and how runs are cut: read from the environment by the coordinator
+and by every worker alike.
+
+``SPARRING_BROKER_URL`` (or ``--broker``): the Celery broker, Redis (``redis://``) by
+default, RabbitMQ (``amqp://``) supported. ``SPARRING_REDIS_URL``: the Redis that holds a
+run's shared state (results on their way back, the shared rate limiter, attempt and start
+counts); default the broker when it is a Redis, required with RabbitMQ.
+``SPARRING_QUEUE`` (default ``sparring``), ``SPARRING_CHUNK_SIZE`` (conversations per
+task, default 20), ``SPARRING_MAX_ATTEMPTS`` (deliveries of a chunk before it is marked
+failed, default 3), ``SPARRING_VISIBILITY_TIMEOUT`` (seconds before Redis hands a chunk
+whose worker vanished to another worker, default 1800; a chunk must finish well within
+it, or it is run twice).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TypeVar
+
+from sparring.errors import UserInputError
+
+BROKER_VARIABLE = "SPARRING_BROKER_URL"
+REDIS_VARIABLE = "SPARRING_REDIS_URL"
+DEFAULT_QUEUE = "sparring"
+DEFAULT_CHUNK_SIZE = 20
+DEFAULT_MAX_ATTEMPTS = 3
+DEFAULT_VISIBILITY_TIMEOUT = 1800.0
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """The broker and state store of a distributed run, and how it is cut into chunks.
+
+    ``broker`` and ``redis`` are URLs (they may hold a password: never put them in a task
+    message or a run directory); ``chunk_size`` conversations per task; ``max_attempts``
+    deliveries of one chunk (K) before it is marked failed; ``visibility_timeout`` seconds
+    (Redis broker) before an unacknowledged chunk goes to another worker.
+    """
+
+    broker: str
+    redis: str
+    queue: str = DEFAULT_QUEUE
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS
+    visibility_timeout: float = DEFAULT_VISIBILITY_TIMEOUT
+
+    @classmethod
+    def from_env(cls, broker: str | None = None, env: Mapping[str, str] | None = None) -> Cluster:
+        """The cluster ``broker`` (default ``$SPARRING_BROKER_URL``) and the environment
+        describe. Raises ``UserInputError`` naming the variable that is missing or bad."""
+        env = os.environ if env is None else env
+        url = broker or env.get(BROKER_VARIABLE)
+        if not url:
+            raise UserInputError(f"no broker: pass --broker URL or set {BROKER_VARIABLE}")
+        redis = env.get(REDIS_VARIABLE) or (
+            url if url.startswith(("redis://", "rediss://")) else ""
+        )
+        if not redis:
+            raise UserInputError(
+                f"a {url.split(':', 1)[0]} broker needs a Redis for the run's shared state: "
+                f"set {REDIS_VARIABLE}=redis://HOST:PORT/DB"
+            )
+        return cls(
+            broker=url,
+            redis=redis,
+            queue=env.get("SPARRING_QUEUE") or DEFAULT_QUEUE,
+            chunk_size=_number(env, "SPARRING_CHUNK_SIZE", DEFAULT_CHUNK_SIZE, int),
+            max_attempts=_number(env, "SPARRING_MAX_ATTEMPTS", DEFAULT_MAX_ATTEMPTS, int),
+            visibility_timeout=_number(
+                env, "SPARRING_VISIBILITY_TIMEOUT", DEFAULT_VISIBILITY_TIMEOUT, float
+            ),
+        )
+
+
+N = TypeVar("N", int, float)
+
+
+def _number(env: Mapping[str, str], name: str, default: N, kind: type[N]) -> N:
+    text = env.get(name)
+    if not text:
+        return default
+    try:
+        value = kind(text)
+    except ValueError:
+        raise UserInputError(f"{name}={text!r} is not a number") from None
+    if value <= 0:
+        raise UserInputError(f"{name}={text!r} must be positive")
+    return value

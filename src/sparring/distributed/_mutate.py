@@ -1,0 +1,137 @@
+"""``sparring mutate --broker``: one mutant per task on the workers.
+
+The original runs here first (the job's run directory is this machine's); each mutant is
+then a task: the worker rebuilds it from its id, builds and serves it on its own free
+ports, simulates, checks and tears it down, and sends its ``MutantResult`` back; this
+process adds it to ``mutation.json`` as it arrives. Workers reach the project, profiles
+and rules at the paths the job names. A mutant whose worker is lost K times is recorded
+as ``error`` with the reason; the job goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from celery import Celery
+
+from sparring.distributed._app import MUTATE_ONE, make_app
+from sparring.distributed._cluster import Cluster
+from sparring.distributed._state import RunState, connect, run_key
+from sparring.mutation import (
+    Mutant,
+    MutantResult,
+    MutateSettings,
+    MutationResult,
+    mutate_job,
+    resume_mutate_job,
+)
+
+POLL_SECONDS = 1.0
+
+
+class RemoteMutants:
+    """The ``run_one`` of a mutate job whose mutants run on a cluster: each call sends
+    one task and waits for its result, sending it again after an ``error`` until it was
+    delivered K times."""
+
+    def __init__(self, app: Celery, cluster: Cluster, state: RunState) -> None:
+        self.app = app
+        self.cluster = cluster
+        self.state = state
+        self.epoch = state.new_epoch()
+        self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._poller: asyncio.Task[None] | None = None
+
+    async def __call__(
+        self, settings: MutateSettings, mutant: Mutant, false_positives: list[str]
+    ) -> MutantResult:
+        payload = {
+            "run": self.state.key,
+            "epoch": self.epoch,
+            "mutant": mutant.id,
+            "settings": settings.model_dump(mode="json"),
+            "false_positives": false_positives,
+            "max_attempts": self.cluster.max_attempts,
+        }
+        for sent in range(1, self.cluster.max_attempts + 1):
+            outcome = await self._send(payload)
+            if outcome.get("status") == "done":
+                result = MutantResult.model_validate(outcome["result"])
+                return result.model_copy(
+                    update={"run": None, "notes": [*result.notes, _ran_on(outcome, sent)]}
+                )
+            if outcome.get("status") == "failed":
+                break
+        return _error(mutant, str(outcome.get("error") or "no result came back"))
+
+    async def _send(self, payload: dict[str, Any]) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[dict[str, Any]] = loop.create_future()
+        self._waiting[payload["mutant"]] = future
+        await asyncio.to_thread(
+            self.app.send_task, MUTATE_ONE, args=[payload], queue=self.cluster.queue
+        )
+        if self._poller is None or self._poller.done():
+            self._poller = asyncio.create_task(self._poll())
+        return await future
+
+    async def _poll(self) -> None:
+        while self._waiting:
+            result = await asyncio.to_thread(self.state.pop_result, POLL_SECONDS)
+            if result is None or result.get("epoch") != self.epoch:
+                continue
+            future = self._waiting.pop(str(result.get("mutant")), None)
+            if future is not None and not future.done():
+                future.set_result(result)
+
+
+def _ran_on(outcome: dict[str, Any], sent: int) -> str:
+    attempt = int(outcome.get("attempt") or 1)
+    return f"ran on a worker (delivery {attempt}, sent {sent} times); its run folder stayed there"
+
+
+def _error(mutant: Mutant, reason: str) -> MutantResult:
+    return MutantResult(
+        id=mutant.id,
+        operator=mutant.operator,
+        location=mutant.location,
+        description=mutant.description,
+        diff=mutant.diff,
+        status="error",
+        reason=reason,
+    )
+
+
+def mutate_distributed(
+    settings: MutateSettings,
+    out: Path | str,
+    *,
+    broker: str | None = None,
+    on_sample: Callable[[int], None] | None = None,
+    on_mutant: Callable[[MutantResult], None] | None = None,
+) -> MutationResult:
+    """``mutate_job`` with one mutant per task on the workers of ``broker`` (default
+    ``$SPARRING_BROKER_URL``); the original runs here. Raises as ``mutate_job``."""
+    remote = remote_mutants(Cluster.from_env(broker), Path(out))
+    return mutate_job(settings, out, on_sample=on_sample, on_mutant=on_mutant, run_one=remote)
+
+
+def resume_mutate_distributed(
+    out: Path | str,
+    *,
+    broker: str | None = None,
+    on_sample: Callable[[int], None] | None = None,
+    on_mutant: Callable[[MutantResult], None] | None = None,
+) -> MutationResult:
+    """``resume_mutate_job`` with the unfinished mutants sent to the workers."""
+    remote = remote_mutants(Cluster.from_env(broker), Path(out))
+    return resume_mutate_job(out, on_sample=on_sample, on_mutant=on_mutant, run_one=remote)
+
+
+def remote_mutants(cluster: Cluster, out: Path) -> RemoteMutants:
+    """The ``run_one`` of the mutate job in ``out`` on ``cluster`` (a new session)."""
+    state = RunState(connect(cluster.redis), run_key(out, "mutate"))
+    return RemoteMutants(make_app(cluster), cluster, state)

@@ -1,0 +1,168 @@
+"""A distributed run's shared state in Redis: results on their way back, the session
+(epoch) that owns the run, attempt and start counts, and the shared rate limiter.
+
+Keys live under ``sparring:run:<run key>:`` and expire a week after their last write.
+The run directory stays the truth: everything here can be lost (a Redis restarted without
+persistence) and the coordinator still finishes the run, re-enqueuing what has no record.
+
+- ``epoch``: incremented by each coordinator session (a start or a ``--resume``); a chunk
+  of an older session skips the conversations it has not started.
+- ``attempts`` (hash chunk → deliveries): a chunk delivered more than K times is reported
+  failed instead of run again (a chunk that always crashes its worker).
+- ``starts`` (hash conversation id → starts): a conversation started twice was
+  re-executed (a lost worker, a redelivered chunk); the run's summary counts them.
+- ``done`` (set of chunks): a chunk delivered again after it finished is skipped.
+- ``results`` (list): each chunk's outcome and records, JSON, popped by the coordinator.
+- ``pace``: the time (Redis's clock) of the next free message slot of a connector with
+  ``requests_per_minute``: one limiter for every process of the run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from pathlib import Path
+from types import TracebackType
+from typing import Any, cast
+
+import redis
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.retry import Retry
+
+from sparring.connectors import Limiter
+
+EXPIRY = 7 * 24 * 3600
+"""Seconds a run's keys live after their last write."""
+
+_RESERVE_SLOT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local nxt = tonumber(redis.call('GET', KEYS[1]) or '0')
+local slot = math.max(now, nxt)
+redis.call('SET', KEYS[1], tostring(slot + tonumber(ARGV[1])), 'EX', ARGV[2])
+return tostring(slot - now)
+"""
+
+
+def connect(url: str) -> redis.Redis:
+    """A Redis client that retries a lost connection for about a minute (a restarted
+    Redis) before raising ``redis.ConnectionError``."""
+    retry = Retry(ExponentialBackoff(cap=2.0, base=0.1), retries=40)
+    return redis.Redis.from_url(
+        url,
+        retry=retry,
+        retry_on_error=[RedisConnectionError, RedisTimeoutError],
+        health_check_interval=10,
+        socket_connect_timeout=5,
+    )
+
+
+def run_key(run_dir: Path, run_id: str) -> str:
+    """The key of a run in Redis: its id and resolved directory, hashed (12 hex digits)."""
+    return hashlib.sha256(f"{run_dir.resolve()}|{run_id}".encode()).hexdigest()[:12]
+
+
+class RunState:
+    """One run's keys in Redis (see the module docstring). Methods raise
+    ``redis.ConnectionError`` when Redis stays unreachable."""
+
+    def __init__(self, client: redis.Redis, key: str) -> None:
+        self.client = client
+        self.key = key
+        self._prefix = f"sparring:run:{key}:"
+
+    def _k(self, name: str) -> str:
+        return self._prefix + name
+
+    def new_epoch(self) -> int:
+        """Start a coordinator session; chunks of earlier sessions stop starting
+        conversations."""
+        epoch = int(self.client.incr(self._k("epoch")))
+        self.client.expire(self._k("epoch"), EXPIRY)
+        return epoch
+
+    def epoch(self) -> int:
+        """The current session (0: none yet)."""
+        value = self.client.get(self._k("epoch"))
+        return int(cast(bytes, value)) if value is not None else 0
+
+    def attempt(self, chunk: str) -> int:
+        """Count one more delivery of ``chunk``; return the count (1 on the first)."""
+        count = int(self.client.hincrby(self._k("attempts"), chunk, 1))
+        self.client.expire(self._k("attempts"), EXPIRY)
+        return count
+
+    def started(self, conversation_id: str) -> int:
+        """Count one more start of a conversation; return the count (2+: re-executed)."""
+        count = int(self.client.hincrby(self._k("starts"), conversation_id, 1))
+        self.client.expire(self._k("starts"), EXPIRY)
+        return count
+
+    def starts(self) -> dict[str, int]:
+        """Every started conversation and how many times it was started."""
+        raw = cast(dict[bytes, bytes], self.client.hgetall(self._k("starts")))
+        return {k.decode(): int(v) for k, v in raw.items()}
+
+    def mark_done(self, chunk: str) -> None:
+        """Remember that ``chunk`` finished (a later delivery skips it)."""
+        self.client.sadd(self._k("done"), chunk)
+        self.client.expire(self._k("done"), EXPIRY)
+
+    def is_done(self, chunk: str) -> bool:
+        """Whether ``chunk`` finished already."""
+        return bool(self.client.sismember(self._k("done"), chunk))
+
+    def push_result(self, result: dict[str, Any]) -> None:
+        """Send a chunk's outcome back to the coordinator (JSON)."""
+        self.client.rpush(self._k("results"), json.dumps(result))
+        self.client.expire(self._k("results"), EXPIRY)
+
+    def pop_result(self, timeout: float) -> dict[str, Any] | None:
+        """The next chunk outcome, waiting up to ``timeout`` seconds (``None``: none)."""
+        item = self.client.blpop([self._k("results")], timeout=timeout)
+        if item is None:
+            return None
+        _, body = cast(tuple[bytes, bytes], item)
+        return cast(dict[str, Any], json.loads(body))
+
+    def limiter(self, per_minute: float) -> Limiter:
+        """A limiter of ``per_minute`` messages shared by every process of the run
+        (``sparring.connectors.LimiterFactory``)."""
+        return SharedLimiter(self.client, self._k("pace"), 60.0 / per_minute)
+
+    def forget(self) -> None:
+        """Delete the run's keys (its records are in the run directory)."""
+        names = ("epoch", "attempts", "starts", "done", "results", "pace")
+        self.client.delete(*(self._k(n) for n in names))
+
+
+class SharedLimiter:
+    """``async with limiter:`` waits for the run's next free message slot: slots are
+    ``interval`` seconds apart on Redis's clock, reserved atomically, so every process
+    together sends at most one message per ``interval`` (a bucket of one message, as the
+    in-process ``aiolimiter`` does)."""
+
+    def __init__(self, client: redis.Redis, key: str, interval: float) -> None:
+        self._client = client
+        self._key = key
+        self._interval = interval
+        self._script = client.register_script(_RESERVE_SLOT)
+
+    async def __aenter__(self) -> None:
+        wait = await asyncio.to_thread(
+            self._script, keys=[self._key], args=[self._interval, EXPIRY]
+        )
+        delay = float(cast(bytes, wait))
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        return None

@@ -1,0 +1,82 @@
+"""Running some of a run's planned conversations without a run directory.
+
+A process that runs part of a run elsewhere (a ``sparring worker``, docs/distributed.md)
+gets the run's stored settings and the ids of the conversations to run; it plans the run
+the way ``simulate_job`` did (same profiles and seed: same ids, plans and seeds), runs
+the named conversations and returns their records. Whoever owns the run directory writes
+them (``RunStore.write``, keyed by conversation id).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from sparring.connectors import LimiterFactory, create_connector, load_chatbot_config, local_limiter
+from sparring.conversations import ConversationRecord
+from sparring.errors import UserInputError
+from sparring.jobs import run_blocking
+from sparring.llm import load_model
+from sparring.simulate._job import SimulateSettings, planned_specs
+from sparring.simulate._simulation import SimulationOptions, drive
+from sparring.simulate._spec import ConversationSpec
+
+
+async def run_planned_async(
+    settings: SimulateSettings,
+    ids: Iterable[str],
+    *,
+    specs: list[ConversationSpec] | None = None,
+    limiter: LimiterFactory = local_limiter,
+    before_each: Callable[[ConversationSpec], bool] | None = None,
+) -> list[ConversationRecord]:
+    """Run the planned conversations ``ids`` of a run with ``settings`` (its stored
+    settings: ``SimulateSettings.from_manifest``), ``settings.concurrency`` at once, and
+    return their records in the order they ended; nothing is written.
+
+    ``specs`` are the run's planned specs when the caller already has them
+    (``planned_specs(settings)``; planned here otherwise). ``limiter`` builds the limiter
+    of a connector with ``requests_per_minute`` (a distributed run passes one shared by
+    every process). ``before_each`` is called before each conversation starts; ``False``
+    skips it and every conversation not started yet. Raises ``UserInputError`` naming ids
+    the settings do not plan, ``ConfigError`` for bad profiles or ``chatbot.yaml``; the
+    chatbot's failures are recorded, never raised.
+    """
+    wanted = list(dict.fromkeys(ids))
+    planned = {
+        spec.id: spec for spec in (specs if specs is not None else await planned_specs(settings))
+    }
+    unknown = [i for i in wanted if i not in planned]
+    if unknown:
+        raise UserInputError(f"not planned by these settings: {', '.join(unknown[:5])}")
+    config = load_chatbot_config(settings.chatbot)
+    options = SimulationOptions(
+        simulator=settings.simulator_kind(),
+        model=load_model(settings.model, settings.model_base_url, settings.cache),
+        concurrency=settings.concurrency,
+        limits=settings.limits(config),
+    )
+    records: list[ConversationRecord] = []
+
+    async def keep(record: ConversationRecord) -> None:
+        records.append(record)
+
+    connector = create_connector(config, limiter=limiter)
+    try:
+        await drive((planned[i] for i in wanted), connector, options, keep, before_each)
+    finally:
+        await connector.aclose()
+    return records
+
+
+def run_planned(
+    settings: SimulateSettings,
+    ids: Iterable[str],
+    *,
+    specs: list[ConversationSpec] | None = None,
+    limiter: LimiterFactory = local_limiter,
+    before_each: Callable[[ConversationSpec], bool] | None = None,
+) -> list[ConversationRecord]:
+    """``run_planned_async`` for synchronous callers."""
+    return run_blocking(
+        run_planned_async(settings, ids, specs=specs, limiter=limiter, before_each=before_each)
+    )
