@@ -44,7 +44,7 @@ def worker_command(
     worker reads the test project at the paths the run names, and its own secrets."""
     try:
         from sparring.distributed import Cluster, run_worker
-    except ImportError as exc:
+    except ModuleNotFoundError as exc:
         raise UserInputError(
             f'distributed runs need Celery: pip install "sparring[celery]" ({exc})'
         ) from None
@@ -58,7 +58,7 @@ def remote_mutants(broker: str, out: Path) -> SettingsRunner:
     try:
         from sparring.distributed import Cluster
         from sparring.distributed import remote_mutants as remote
-    except ImportError as exc:
+    except ModuleNotFoundError as exc:
         raise UserInputError(
             f'--broker needs Celery: pip install "sparring[celery]" ({exc})'
         ) from None
@@ -69,7 +69,7 @@ def remote_simulate(broker: str) -> RemoteConversations:
     """``simulate --broker``: what runs the job's conversations on the workers."""
     try:
         from sparring.distributed import Cluster, RemoteSimulate
-    except ImportError as exc:
+    except ModuleNotFoundError as exc:
         raise UserInputError(
             f'--broker needs Celery: pip install "sparring[celery]" ({exc})'
         ) from None

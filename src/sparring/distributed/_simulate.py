@@ -26,8 +26,11 @@ from sparring.distributed._coordinator import (
     Send,
 )
 from sparring.distributed._state import RunState, connect, run_key
-from sparring.jobs import JobContext, JobRun, OnEvent, StopSignal, resume, start
+from sparring.jobs import JobContext, JobRun, StopSignal, resume, start
+from sparring.jobs.events import JobEvent
 from sparring.simulate import ConversationSpec, SimulateJob, SimulateSettings, SimulationResult
+
+OnEvent = Callable[[JobEvent], None]
 
 
 @dataclass
