@@ -273,6 +273,7 @@ def test_a_worker_killed_mid_run_loses_nothing(
             )
         )
         _wait_for(lambda: len([i for i in stored if i]) >= 10, 120)
+        time.sleep(0.8)  # records come back a chunk at a time: let both be mid-chunk
         pair[0].kill()
         thread.join(timeout=300)
     finally:
