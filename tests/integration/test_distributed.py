@@ -419,3 +419,21 @@ def test_mutate_on_two_workers_kills_as_in_process(
     assert len(local.mutants) == 3 and spread.sampled == local.sampled
     assert kills(spread) == kills(local)
     assert all(any("ran on a worker" in n for n in m.notes) for m in spread.mutants)
+
+
+def test_the_celery_executor_runs_a_submitted_simulate_on_the_workers(
+    cluster_env: RedisServer, bot: LoopbackBot, workers: list[Worker], tmp_path: Path
+) -> None:
+    from sparring.distributed import CeleryExecutor, Cluster
+    from sparring.jobs import JobStatus
+
+    profiles, chatbot = write_project(tmp_path, bot.url, conversations=12)
+    executor = CeleryExecutor(Cluster.from_env())
+    settings = _settings(profiles, chatbot).model_dump(mode="json")
+    handle = executor.submit("simulate", settings, tmp_path / "run")
+
+    assert executor.wait(handle, timeout=300) is JobStatus.FINISHED, executor.error(handle)
+    records = _stored_once(tmp_path / "run")
+    assert len(records) == 12 and all(not r.errors for r in records)
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert summary["distributed"]["chunks"] == 3  # the conversations went to the workers

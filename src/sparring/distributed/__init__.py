@@ -17,6 +17,7 @@ from sparring.distributed._coordinator import (
     DistributedStats,
     DistributedSummary,
 )
+from sparring.distributed._executor import CeleryExecutor
 from sparring.distributed._mutate import (
     RemoteMutants,
     mutate_distributed,
@@ -35,6 +36,7 @@ from sparring.distributed._worker import run_worker
 __all__ = [
     "BROKER_VARIABLE",
     "REDIS_VARIABLE",
+    "CeleryExecutor",
     "ChunkFailure",
     "Cluster",
     "Coordinator",
