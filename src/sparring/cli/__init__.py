@@ -1,32 +1,13 @@
 """The ``sparring`` command: thin; parses arguments and calls the packages.
 
-Each command group lives in its own module and registers itself on ``app`` here.
+Each command group lives in its own module and registers itself on ``app``; the root group
+imports a command's module only when that command is used (``_lazy.COMMANDS``), so
+``import sparring.cli`` and ``sparring --help`` import no job package.
 """
 
 from __future__ import annotations
 
-from sparring.cli import (  # noqa: F401  (registration)
-    _adversarial,
-    _adversarial_plan,
-    _adversarial_probe,
-    _adversarial_test,
-    _bench,
-    _check,
-    _connectors,
-    _conversations,
-    _diff,
-    _evaluate,
-    _explore,
-    _metamorphic,
-    _mutate,
-    _personas,
-    _profiles,
-    _report,
-    _run,
-    _simulate,
-    _web,
-    _worker,
-)
 from sparring.cli._app import app, main
+from sparring.cli._lazy import COMMANDS, HEAVY_MODULES, CommandEntry, load_all
 
-__all__ = ["app", "main"]
+__all__ = ["COMMANDS", "HEAVY_MODULES", "CommandEntry", "app", "load_all", "main"]

@@ -15,10 +15,12 @@ from rich.logging import RichHandler
 from sparring import __version__
 from sparring._redact import redact_text
 from sparring._terminal import escape
+from sparring.cli._lazy import LazyGroup
 from sparring.errors import ModelRequired, UserInputError
 from sparring.jobs.outcome import EXIT_BAD_INPUT
 
 app = typer.Typer(
+    cls=LazyGroup,
     name="sparring",
     help="Test conversational agents end to end: connect, simulate users, check conversations.",
     no_args_is_help=True,

@@ -19,14 +19,17 @@ import functools
 import importlib.resources
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-from numpy.typing import NDArray
 from pydantic import BaseModel, Field, ValidationError
 
 from sparring.errors import SparringError
 from sparring.evaluate._features import FEATURE_NAMES, FEATURE_SET_VERSION
 from sparring.precision import JudgeQuality
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 MODEL_FILE = "breakdown-offline-v1.json"
 """The shipped model, in ``sparring/evaluate/data/``."""
@@ -95,6 +98,8 @@ class BreakdownClassifier(BaseModel):
 
     def probabilities(self, matrix: NDArray[np.float64]) -> NDArray[np.float64]:
         """P(breakdown) of each row of ``matrix`` (shape ``(n, len(feature_names))``)."""
+        import numpy as np
+
         if matrix.shape[0] == 0:
             return np.zeros(0)
         scales = np.asarray(self.scales)

@@ -27,16 +27,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import numpy as np
-from numpy.typing import NDArray
 from pydantic import BaseModel
-from sklearn.metrics import roc_auc_score
 
 from sparring.connectors import ChatbotInfo
 from sparring.evaluate._dbdc import DbdcDialogue, Label
 from sparring.evaluate._results import BreakdownDetector, ConversationBreakdowns, TurnBreakdown
 from sparring.jobs import gather_bounded
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 Distribution = tuple[float, float, float]
 
@@ -91,6 +93,9 @@ class DbdcMetrics(BaseModel):
 def auc(y: Sequence[bool] | NDArray[np.bool_], p: Sequence[float] | NDArray[np.float64]) -> float:
     """Area under the ROC curve of ``p`` ranking the true ``y`` (0.5 = chance), rounded to
     4 places; 0.5 when one class is missing."""
+    import numpy as np
+    from sklearn.metrics import roc_auc_score
+
     labels = np.asarray(y, dtype=bool)
     if labels.all() or not labels.any():
         return 0.5

@@ -23,13 +23,16 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
+from typing import TYPE_CHECKING
 
-import numpy as np
-from numpy.typing import NDArray
 from rapidfuzz import fuzz
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
 
 from sparring.values import find_values
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 FEATURE_SET_VERSION = 1
 """Version of ``FEATURE_NAMES`` and their definitions (the model file records it)."""
@@ -134,7 +137,13 @@ _CONFUSION_PHRASES = (
     "nonsense",
     "???",
 )
-_STOP = frozenset(ENGLISH_STOP_WORDS)
+
+
+@cache
+def _stop_words() -> frozenset[str]:
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return frozenset(ENGLISH_STOP_WORDS)
 
 
 @dataclass(frozen=True)
@@ -167,7 +176,7 @@ def words(text: str) -> list[str]:
 
 def content_words(text: str) -> set[str]:
     """The words of ``text`` that are not English stop words."""
-    return {w for w in words(text) if w not in _STOP and len(w) > 1}
+    return {w for w in words(text) if w not in _stop_words() and len(w) > 1}
 
 
 def is_question(text: str) -> bool:
@@ -235,6 +244,9 @@ def _overlap(a: set[str], b: set[str]) -> float:
 
 def _cosines(texts: Sequence[str]) -> NDArray[np.float64]:
     """The cosine similarity of every pair of ``texts`` (char 2–4-gram TF-IDF)."""
+    import numpy as np
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
     if not any(t.strip() for t in texts):
         return np.zeros((len(texts), len(texts)))
     vectorizer = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), lowercase=True)
@@ -251,6 +263,8 @@ def conversation_features(
     """The features of every ``assistant`` turn of a conversation, each from the turns
     before it. ``roles`` are ``"user"``/``"assistant"``, ``texts`` the utterances (same
     length); ``fallback`` the chatbot's fallback phrase when known."""
+    import numpy as np
+
     sims = _cosines(texts)
     bags = [content_words(t) for t in texts]
     turns = [i for i, r in enumerate(roles) if r == "assistant"]
@@ -274,6 +288,8 @@ def _turn_features(
     fallback: str | None,
 ) -> tuple[list[float], LexicalFindings]:
     """Feature row and findings of assistant turn ``i`` (the ``n``-th chatbot turn)."""
+    import numpy as np
+
     text = texts[i]
     users = [j for j in range(i) if roles[j] == "user"]
     bots = [j for j in range(i) if roles[j] == "assistant"]

@@ -19,8 +19,6 @@ from __future__ import annotations
 import re
 from datetime import date
 
-import networkx as nx
-
 from sparring.explore._crawl import FREE, Crawl, State
 from sparring.explore._model import (
     FREE_ANSWER_EVIDENCE,
@@ -203,6 +201,8 @@ def _bot_type(model: ExplorationModel) -> BotType:
 
 def _break_cycles(nodes: list[Functionality]) -> None:
     """Drop parent links that close a cycle (a bot that loops back); the first path wins."""
+    import networkx as nx
+
     graph: nx.DiGraph[str] = nx.DiGraph()
     graph.add_nodes_from(n.id for n in nodes)
     for node in nodes:

@@ -13,12 +13,13 @@ from __future__ import annotations
 import shutil
 from collections.abc import Collection
 from pathlib import Path
-from typing import Literal
-
-import graphviz  # type: ignore[import-untyped]
+from typing import TYPE_CHECKING, Literal
 
 from sparring.errors import SparringError
 from sparring.explore._model import ExplorationModel, Functionality
+
+if TYPE_CHECKING:
+    import graphviz  # type: ignore[import-untyped]
 
 GraphFormat = Literal["svg", "png", "pdf"]
 START = "__start__"
@@ -37,6 +38,8 @@ def workflow_dot(
 ) -> graphviz.Digraph:
     """The workflow as a ``graphviz.Digraph`` (not rendered). ``covered``, when given,
     marks those node ids covered and the others not."""
+    import graphviz
+
     dot = graphviz.Digraph("workflow", graph_attr={"rankdir": "TB" if top_down else "LR"})
     dot.attr("graph", fontname="Helvetica", nodesep="0.3", ranksep="0.5")
     dot.attr("node", shape="box", style="rounded,filled", fontname="Helvetica", fontsize="10")

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
-import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from sparring.schemas import register_schema
 from sparring.types import ModelUsage, Strategy
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 MODEL_SCHEMA_VERSION = 1
 """Version of ``model.json`` this sparring writes."""
@@ -172,6 +174,8 @@ class ExplorationModel(BaseModel):
     def graph(self) -> nx.DiGraph[str]:
         """The workflow as a NetworkX ``DiGraph`` (node ids; edges parent → child; each
         node's ``data`` attribute is its ``Functionality``)."""
+        import networkx as nx
+
         graph: nx.DiGraph[str] = nx.DiGraph()
         for node in self.functionalities:
             graph.add_node(node.id, data=node)
@@ -182,6 +186,8 @@ class ExplorationModel(BaseModel):
 
 
 def _cycle(graph: nx.DiGraph[str]) -> list[str]:
+    import networkx as nx
+
     try:
         edges = nx.find_cycle(graph)
     except nx.NetworkXNoCycle:

@@ -15,7 +15,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Literal
 
-import networkx as nx
 from pydantic import BaseModel, Field
 
 from sparring.conversations import atomic_write
@@ -150,6 +149,8 @@ def _prefer(ids: list[str], covered: set[str], path: list[str]) -> str:
 
 
 def _root_groups(model: ExplorationModel) -> list[list[str]]:
+    import networkx as nx
+
     graph = model.graph()
     groups: dict[str, list[str]] = {}
     for root in model.roots():

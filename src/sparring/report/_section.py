@@ -33,13 +33,14 @@ from functools import cache, lru_cache
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
-from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 from markupsafe import Markup
 
 from sparring.jobs.outcome import Outcome
 from sparring.registry import Registry
 
 if TYPE_CHECKING:
+    from jinja2 import Environment, Template
+
     from sparring.report._view import RunView
 
 ENTRY_POINT_GROUP = "sparring.report_sections"
@@ -167,19 +168,24 @@ def sections() -> list[ReportSection]:
     return sorted(REPORT_SECTIONS.items().values(), key=lambda s: (s.order, s.name))
 
 
-_ENV = Environment(
-    loader=PackageLoader("sparring.report", "templates"),
-    autoescape=True,
-    undefined=StrictUndefined,
-    trim_blocks=True,
-    lstrip_blocks=True,
-)
-"""The one Jinja environment of the report: autoescaped, undefined names are errors."""
+@cache
+def _environment() -> Environment:
+    """The one Jinja environment of the report: autoescaped, undefined names are errors
+    (Jinja2 is imported on the first render, not with the package)."""
+    from jinja2 import Environment, PackageLoader, StrictUndefined
+
+    return Environment(
+        loader=PackageLoader("sparring.report", "templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
 
 
 @lru_cache(maxsize=128)
 def _template(source: str) -> Template:
-    return _ENV.from_string(source)
+    return _environment().from_string(source)
 
 
 def fragment(template: str, /, **context: Any) -> Markup:
@@ -191,7 +197,7 @@ def fragment(template: str, /, **context: Any) -> Markup:
 
 def render_template(name: str, /, **context: Any) -> Markup:
     """Render the report's own template ``templates/<name>`` (autoescaped) as markup."""
-    return Markup(_ENV.get_template(name).render(**context))
+    return Markup(_environment().get_template(name).render(**context))
 
 
 @cache

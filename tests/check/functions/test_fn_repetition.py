@@ -14,8 +14,8 @@ from sklearn.metrics.pairwise import cosine_similarity
 
 from sparring.check._context import FunctionContext
 from sparring.check.functions import repeated_answers
-from sparring.check.functions._repetition import jaccard_similarities, tfidf_pair_similarities
 from sparring.conversations import ConversationRecord
+from sparring.similarity import jaccard_similarities, tfidf_pair_similarities
 
 Make = Callable[..., ConversationRecord]
 Ctx = Callable[..., FunctionContext]

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 class FindingKind(StrEnum):
@@ -101,6 +103,12 @@ class Finding(BaseModel):
 SEVERITY_ORDER: dict[str, int] = {"high": 0, "medium": 1, "low": 2}
 
 
+def _new_graph() -> nx.DiGraph[str]:
+    import networkx as nx
+
+    return nx.DiGraph()
+
+
 @dataclass
 class ScanResult:
     """What the static scan of one folder found.
@@ -114,7 +122,7 @@ class ScanResult:
     source: str
     scanner: Literal["python", "rasa"]
     findings: list[Finding] = field(default_factory=list)
-    graph: nx.DiGraph[str] = field(default_factory=nx.DiGraph)
+    graph: nx.DiGraph[str] = field(default_factory=lambda: _new_graph())
     files: int = 0
 
     def sort(self) -> None:

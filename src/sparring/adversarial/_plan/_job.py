@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-import networkx as nx
 from pydantic import BaseModel, Field
 
 from sparring.adversarial._plan._findings import Finding, ScanResult
@@ -125,6 +124,8 @@ async def plan_job_async(
     ``--model``) when a step needs a model and none is given. Model failures raise
     ``ModelError``/``BudgetExceeded`` after the record keeps what was done.
     """
+    import networkx as nx
+
     config = load_chatbot_config(settings.chatbot)
     answers = load_answers(settings.answers) if settings.answers else None
     documents = read_documents(settings.docs) if settings.docs else []

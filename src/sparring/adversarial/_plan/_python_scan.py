@@ -19,8 +19,7 @@ import ast
 import logging
 from collections.abc import Iterator
 from pathlib import Path
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from sparring.adversarial._plan._findings import Finding, FindingKind, ScanResult
 from sparring.adversarial._plan._python_walker import (
@@ -34,6 +33,9 @@ from sparring.adversarial._plan._python_walker import (
     decorator_name,
     function_kind,
 )
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 logger = logging.getLogger(__name__)
 

@@ -15,8 +15,7 @@ The model proposes; the code keeps the model a DAG of known nodes:
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from sparring.explore._model import BotType
 from sparring.explore._tracer import _prompts_analysis as prompts
@@ -25,6 +24,9 @@ from sparring.explore._tracer._explorer import Outcome
 from sparring.explore._tracer._extract import transcript
 from sparring.explore._tracer._merge import Graph
 from sparring.explore._tracer._schemas import Categories, Classification, Consolidation, Workflow
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 INFORMATIONAL_EVIDENCE = 2
 """Sessions that must show a parent before its child for an informational bot's link."""
@@ -102,6 +104,8 @@ def _observed(graph: Graph, parent: str, child: str) -> tuple[int, int]:
 
 def apply_workflow(graph: Graph, workflow: Workflow, *, conservative: bool) -> list[str]:
     """Set parents from ``workflow`` (rules in the module docstring); returns notes."""
+    import networkx as nx
+
     notes: list[str] = []
     proposed: list[tuple[str, str]] = []
     for item in workflow.nodes:

@@ -13,10 +13,12 @@ kinds of graph elements the analysers exchange as strings.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from sparring.metamorphic._answerability._nlp import Mention
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 UNRESOLVED = "?"
 REFERS = "refers to"
@@ -50,6 +52,8 @@ class DialogueGraph:
     by relation), with pronoun resolution by recency and agreement."""
 
     def __init__(self) -> None:
+        import networkx as nx
+
         self.graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()
 
     def mention(self, m: Mention, part: int) -> None:
