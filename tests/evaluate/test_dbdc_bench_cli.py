@@ -43,3 +43,18 @@ def test_bench_dbdc_unknown_detector_or_no_data(tmp_path: Path) -> None:
     assert unknown.exit_code != 0 and "offline" in str(unknown.exception)
     empty = cli.invoke(app, ["bench", "dbdc", str(tmp_path / "nothing")])
     assert empty.exit_code != 0 and "no DBDC dialogue" in str(empty.exception)
+
+
+def test_bench_dbdc_runs_the_chatchecker_detector_with_a_model(tmp_path: Path) -> None:
+    data = write_dbdc(tmp_path / "data")
+    script = tmp_path / "judge.yaml"
+    reply = '{"reasoning": "Off topic.", "score": 0.1, "decision": "breakdown"}'
+    script.write_text(f"replies: ['{reply}']\nexhausted: cycle\n", encoding="utf-8")
+    result = cli.invoke(
+        app, ["bench", "dbdc", str(data), "-d", "chatchecker", "--model", f"scripted:{script}"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "chatchecker" in result.output and "accuracy (T+X)" in result.output
+    without = cli.invoke(app, ["bench", "dbdc", str(data), "-d", "chatchecker"])
+    assert without.exit_code != 0
+    assert "chatchecker detector needs a language model" in str(without.exception)

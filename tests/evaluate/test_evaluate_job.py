@@ -4,9 +4,7 @@ resuming without judging anything twice, the offline path through the detector p
 
 from __future__ import annotations
 
-import sys
-import types
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ClassVar
@@ -24,8 +22,13 @@ from sparring.conversations import (
     Turn,
     import_sensei_job,
 )
-from sparring.errors import ConfigError, ModelRequired, UserInputError
-from sparring.evaluate import CHATBOT_CRASH, ConversationBreakdowns, TurnBreakdown
+from sparring.errors import ConfigError, ModelRequired, UnknownName, UserInputError
+from sparring.evaluate import (
+    BREAKDOWN_DETECTORS,
+    CHATBOT_CRASH,
+    ConversationBreakdowns,
+    TurnBreakdown,
+)
 from sparring.evaluate._job import (
     BreakdownEvaluation,
     EvaluateSettings,
@@ -187,12 +190,11 @@ class FakeOffline:
 
 
 @pytest.fixture
-def offline(monkeypatch: pytest.MonkeyPatch) -> type[FakeOffline]:
-    module = types.ModuleType("sparring.evaluate._offline")
-    module.OfflineBreakdownDetector = FakeOffline  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "sparring.evaluate._offline", module)
+def offline() -> Iterator[type[FakeOffline]]:
+    """``offline`` in ``BREAKDOWN_DETECTORS`` is the fake while the test runs."""
     FakeOffline.calls = []
-    return FakeOffline
+    with BREAKDOWN_DETECTORS.override("offline", lambda **_: FakeOffline()):
+        yield FakeOffline
 
 
 def test_without_a_model_the_offline_detector_runs(run: Path, offline: type[FakeOffline]) -> None:
@@ -260,7 +262,11 @@ def test_settings_round_trip_through_a_manifest(tmp_path: Path) -> None:
     data = settings.model_dump(mode="json")
     assert EvaluateSettings.from_manifest(data, tmp_path / "manifest.json") == settings
     with pytest.raises(ConfigError, match=r"settings\.detectors"):
-        EvaluateSettings.from_manifest({**data, "detectors": ["magic"]}, tmp_path / "m.json")
+        EvaluateSettings.from_manifest({**data, "detectors": [["magic"]]}, tmp_path / "m.json")
+    # a name is looked up in BREAKDOWN_DETECTORS when the job starts (plug-ins register late)
+    magic = EvaluateSettings.from_manifest({**data, "detectors": ["magic"]}, tmp_path / "m.json")
+    with pytest.raises(UnknownName, match=r"\[detectors\]: unknown breakdown detector 'magic'"):
+        evaluate_job(magic.model_copy(update={"run": make_run(tmp_path / "r", []).path}))
 
 
 def test_an_imported_sensei_run_is_evaluated(

@@ -135,3 +135,49 @@ def test_offline_evaluation_says_it_ranks_and_what_it_is_worth(run: Path) -> Non
     assert all(0 <= t["score"] <= 1 for t in turns)
     again = runner.invoke(app, ["evaluate", str(run)], env={"COLUMNS": "200"})
     assert "0 conversations judged now" in again.output  # a ranking is kept, not redone
+
+
+def test_an_unknown_detector_is_a_located_error_and_exit_2(
+    run: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("SPARRING_MODEL", raising=False)
+    monkeypatch.setattr("sys.argv", ["sparring", "evaluate", str(run), "--detector", "ofline"])
+    with pytest.raises(SystemExit) as caught:
+        main()
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert "[detectors]: unknown breakdown detector 'ofline' (did you mean 'offline'?)" in err
+    assert "Traceback" not in err and "chatchecker" in err  # the registered names listed
+    assert not (run / "evaluations").exists()
+
+
+def test_a_plugin_detector_is_run_by_name(run: Path) -> None:
+    """A detector registered by a plug-in is found by ``--detector`` like a built-in."""
+    from sparring.evaluate import BREAKDOWN_DETECTORS, ConversationBreakdowns, TurnBreakdown
+    from sparring.types import Strategy
+
+    class Exclamations:
+        """A turn that exclaims is a breakdown."""
+
+        name = "exclamations"
+        strategy = Strategy.OFFLINE
+
+        async def detect(self, record: Record, chatbot: object, taxonomy: list[str]) -> object:
+            turns = [
+                TurnBreakdown(
+                    turn=i, breakdown="!" in t.text, detector=self.name, strategy=self.strategy
+                )
+                for i, t in enumerate(record.turns)
+                if t.role == "assistant"
+            ]
+            return ConversationBreakdowns(
+                conversation=record.id, profile=record.profile, detector=self.name, turns=turns
+            )
+
+    with BREAKDOWN_DETECTORS.override("exclamations", lambda **_: Exclamations()):
+        result = runner.invoke(
+            app, ["evaluate", "breakdowns", str(run), "--detector", "exclamations"]
+        )
+    assert result.exit_code == 0, result.output
+    stored = json.loads((run / "evaluations" / "breakdowns-exclamations.json").read_text())
+    assert [t["breakdown"] for t in stored["conversations"][0]["turns"]] == [True, False, False]

@@ -103,7 +103,10 @@ def evaluate_all(
     cache: CacheOption = False,
     detector: Annotated[
         list[str] | None,
-        typer.Option("--detector", help="chatchecker, ghassel or offline (repeatable)."),
+        typer.Option(
+            "--detector",
+            help="chatchecker, ghassel, offline, always or a plug-in's (repeatable).",
+        ),
     ] = None,
     ratings: Annotated[
         bool | None, typer.Option("--ratings/--no-ratings", help="Rate (default: with a model).")

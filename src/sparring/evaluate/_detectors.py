@@ -1,16 +1,22 @@
 """Breakdown detectors by name: ``BREAKDOWN_DETECTORS`` holds a factory per name.
 
-Built in: ``offline`` (the shipped classifier, ``OfflineBreakdownDetector``) and
+Built in: ``offline`` (the shipped classifier, ``OfflineBreakdownDetector``),
 ``always`` (every chatbot turn a breakdown: the majority baseline of DBDC3's English
-development data, where 67.3 % of the turns are breakdowns). Other packages add theirs
-with ``@breakdown_detector("name")`` or through the entry-point group
+development data, where 67.3 % of the turns are breakdowns), and the LLM detectors
+``chatchecker`` and ``ghassel`` (``sparring.evaluate._llm_detector``). ``sparring evaluate
+--detector NAME`` and ``sparring bench dbdc --detector NAME`` look every name up here, so a
+plug-in detector works in both. Other packages add theirs with
+``@breakdown_detector("name")`` or through the entry-point group
 ``sparring.breakdown_detectors`` (an entry point loads a factory)::
 
-    @breakdown_detector("chatchecker")
-    def chatchecker(*, model: TextModel | None = None) -> BreakdownDetector: ...
+    @breakdown_detector("mine")
+    def mine(*, model: TextModel | None = None, taxonomy: Taxonomy | None = None)
+        -> BreakdownDetector: ...
 
 A factory takes the model (``None``: none configured) and returns a stateless detector;
 one that cannot work without a model raises ``sparring.errors.ModelRequired``.
+``taxonomy`` is passed only when the user gave a taxonomy file (``--taxonomy``); a factory
+without that keyword still works with the shipped taxonomy.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from typing import Protocol
 from sparring.connectors import ChatbotInfo
 from sparring.conversations import ConversationRecord
 from sparring.evaluate._results import BreakdownDetector, ConversationBreakdowns, TurnBreakdown
+from sparring.evaluate._taxonomy import Taxonomy
 from sparring.registry import Registry
 from sparring.types import Strategy, TextModel
 
@@ -28,13 +35,19 @@ from sparring.types import Strategy, TextModel
 class DetectorFactory(Protocol):
     """Builds a breakdown detector; ``model`` is ``None`` when no model is configured."""
 
-    def __call__(self, *, model: TextModel | None = None) -> BreakdownDetector: ...
+    def __call__(
+        self, *, model: TextModel | None = None, taxonomy: Taxonomy | None = None
+    ) -> BreakdownDetector: ...
 
 
 BREAKDOWN_DETECTORS: Registry[DetectorFactory] = Registry(
     "breakdown detector",
     group="sparring.breakdown_detectors",
-    builtins=("sparring.evaluate._detectors", "sparring.evaluate._offline"),
+    builtins=(
+        "sparring.evaluate._detectors",
+        "sparring.evaluate._offline",
+        "sparring.evaluate._llm_detector",
+    ),
 )
 
 
@@ -43,10 +56,17 @@ def breakdown_detector(name: str) -> Callable[[DetectorFactory], DetectorFactory
     return BREAKDOWN_DETECTORS.decorator(name)
 
 
-def make_detector(name: str, *, model: TextModel | None = None) -> BreakdownDetector:
-    """The detector registered as ``name``, built with ``model``. Raises ``UnknownName``
-    (listing the names) for an unregistered one."""
-    return BREAKDOWN_DETECTORS.get(name)(model=model)
+def make_detector(
+    name: str, *, model: TextModel | None = None, taxonomy: Taxonomy | None = None
+) -> BreakdownDetector:
+    """The detector registered as ``name``, built with ``model`` (and ``taxonomy`` when
+    given). Raises ``UnknownName`` (a ``UserInputError`` listing the names, with "did you
+    mean") for an unregistered one, ``ModelRequired`` for an LLM detector without a
+    model."""
+    factory = BREAKDOWN_DETECTORS.get(name)
+    if taxonomy is None:
+        return factory(model=model)
+    return factory(model=model, taxonomy=taxonomy)
 
 
 class AlwaysBreakdownDetector:
@@ -79,6 +99,8 @@ class AlwaysBreakdownDetector:
 
 
 @breakdown_detector("always")
-def always_detector(*, model: TextModel | None = None) -> BreakdownDetector:
+def always_detector(
+    *, model: TextModel | None = None, taxonomy: Taxonomy | None = None
+) -> BreakdownDetector:
     """The majority baseline (``AlwaysBreakdownDetector``); ``model`` is ignored."""
     return AlwaysBreakdownDetector()

@@ -18,24 +18,19 @@ an LLM detector or for ratings without a model raises ``ModelRequired`` before a
 from __future__ import annotations
 
 import asyncio
-import importlib
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar, Literal, TypeVar
+from typing import ClassVar, TypeVar
 
 from pydantic import BaseModel, Field
 
 from sparring.connectors import ChatbotInfo, recorded_info
 from sparring.conversations import ConversationRecord, RunStore, Slot
-from sparring.errors import ModelRequired, Problem, UserInputError
-from sparring.evaluate._llm_detector import (
-    ChatCheckerDetector,
-    GhasselDetector,
-    detector_usage,
-    total_usage,
-)
+from sparring.errors import ModelRequired, Problem, UnknownName, UserInputError
+from sparring.evaluate._detectors import make_detector
+from sparring.evaluate._llm_detector import detector_usage, total_usage
 from sparring.evaluate._ratings import (
     ConversationRatings,
     RatingDimension,
@@ -65,8 +60,9 @@ from sparring.llm import Model, load_model
 from sparring.precision import JudgeQuality
 from sparring.types import ModelUsage
 
-DetectorName = Literal["chatchecker", "ghassel", "offline"]
-OFFLINE_MODULE = "sparring.evaluate._offline"
+DetectorName = str
+"""A name in ``BREAKDOWN_DETECTORS`` (``chatchecker``, ``ghassel``, ``offline``, ``always``
+or a plug-in's)."""
 SAVE_INTERVAL = 2.0
 """Seconds between two saves of a result while the job runs (and once at the end)."""
 PREFERENCE = ("chatchecker", "offline", "ghassel")
@@ -135,32 +131,22 @@ def chatbot_info(store: RunStore) -> ChatbotInfo:
     return recorded if recorded is not None else ChatbotInfo()
 
 
-def offline_detector() -> BreakdownDetector:
-    """The offline detector, imported by module path when first needed. Raises
-    ``ModelRequired`` when this installation has none."""
-    try:
-        module = importlib.import_module(OFFLINE_MODULE)
-    except ImportError as exc:
-        raise ModelRequired("breakdown detection", "no offline detector is installed") from exc
-    detector: BreakdownDetector = module.OfflineBreakdownDetector()
-    return detector
-
-
 def _detectors(
     settings: EvaluateSettings, model: Model | None, taxonomy: Taxonomy
 ) -> list[BreakdownDetector]:
+    """The detectors asked for, built from ``BREAKDOWN_DETECTORS`` (a plug-in's too).
+    Raises ``UnknownName`` located at ``detectors`` (with "did you mean") for an
+    unregistered name, ``ModelRequired`` for an LLM detector without a model."""
     names = settings.detectors
     if names is None:
         names = ["chatchecker"] if model is not None else ["offline"]
+    custom = taxonomy if settings.taxonomy is not None else None
     detectors: list[BreakdownDetector] = []
     for name in dict.fromkeys(names):
-        if name == "offline":
-            detectors.append(offline_detector())
-        elif model is None:
-            raise ModelRequired(f"breakdown detection with the {name} detector")
-        else:
-            kind = ChatCheckerDetector if name == "chatchecker" else GhasselDetector
-            detectors.append(kind(model, taxonomy))
+        try:
+            detectors.append(make_detector(name, model=model, taxonomy=custom))
+        except UnknownName as exc:
+            raise exc.at("", None, "detectors") from None
     return detectors
 
 

@@ -20,17 +20,19 @@ from pydantic import BaseModel, Field, model_validator
 
 from sparring.connectors import ChatbotInfo
 from sparring.conversations import EMPTY_RESPONSE, ConversationRecord, ErrorCode
-from sparring.errors import ModelError
+from sparring.errors import ModelError, ModelRequired
+from sparring.evaluate._detectors import breakdown_detector
 from sparring.evaluate._prompts import detection_messages, ghassel_messages, prompt_text
 from sparring.evaluate._results import (
     CHATBOT_CRASH,
+    BreakdownDetector,
     ConversationBreakdowns,
     TurnBreakdown,
 )
 from sparring.evaluate._taxonomy import Taxonomy, load_taxonomy, match_names
 from sparring.llm import Generation, Model
 from sparring.precision import JudgeQuality
-from sparring.types import ModelUsage, Strategy
+from sparring.types import ModelUsage, Strategy, TextModel
 
 MODULE = "evaluate"
 """The cost module of every evaluation call."""
@@ -265,3 +267,27 @@ def total_usage(usages: Iterable[ModelUsage | None]) -> ModelUsage:
 def detector_usage(results: Iterable[ConversationBreakdowns]) -> ModelUsage:
     """Calls, tokens and cost (US dollars) summed over every judged turn."""
     return total_usage(turn.usage for conversation in results for turn in conversation.turns)
+
+
+def _needs(model: TextModel | None, name: str) -> Model:
+    if model is None:
+        raise ModelRequired(f"breakdown detection with the {name} detector")
+    if not isinstance(model, Model):
+        raise TypeError(f"the {name} detector needs a sparring.llm.Model, not {model!r}")
+    return model
+
+
+@breakdown_detector("chatchecker")
+def chatchecker_detector(
+    *, model: TextModel | None = None, taxonomy: Taxonomy | None = None
+) -> BreakdownDetector:
+    """ChatChecker's detector (``ChatCheckerDetector``); ``ModelRequired`` without a model."""
+    return ChatCheckerDetector(_needs(model, "chatchecker"), taxonomy)
+
+
+@breakdown_detector("ghassel")
+def ghassel_detector(
+    *, model: TextModel | None = None, taxonomy: Taxonomy | None = None
+) -> BreakdownDetector:
+    """Ghassel et al.'s detector (``GhasselDetector``); ``ModelRequired`` without a model."""
+    return GhasselDetector(_needs(model, "ghassel"), taxonomy)

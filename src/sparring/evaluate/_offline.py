@@ -40,6 +40,7 @@ from sparring.evaluate._results import (
     ConversationBreakdowns,
     TurnBreakdown,
 )
+from sparring.evaluate._taxonomy import Taxonomy
 from sparring.precision import JudgeQuality
 from sparring.types import SENSEI_BUTTONS_HEADER, Strategy, TextModel
 
@@ -202,6 +203,8 @@ def _crashed_turns(record: ConversationRecord) -> dict[int, str]:
 
 
 @breakdown_detector("offline")
-def offline_detector(*, model: TextModel | None = None) -> BreakdownDetector:
+def offline_detector(
+    *, model: TextModel | None = None, taxonomy: Taxonomy | None = None
+) -> BreakdownDetector:
     """The offline detector (``OfflineBreakdownDetector``); ``model`` is ignored."""
     return OfflineBreakdownDetector()
