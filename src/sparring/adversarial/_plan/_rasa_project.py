@@ -1,16 +1,22 @@
-"""Reading a Rasa 3.x project as YAML with line numbers (no Rasa needed): the domain
-(one file or a ``domain/`` folder), NLU examples, rules, stories, the pipeline, and the
-names the actions' Python files mention."""
+"""The adversarial scan's view of a Rasa project (no Rasa needed), built from the one
+reader every part shares (``sparring.rasa_project``): names with the file and 1-based line
+where each is declared, slot mappings, forms and their slots, NLU examples, rules and
+stories as steps, the pipeline, and the names the actions' Python files mention."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sparring._yaml import LineMap, load_yaml_with_lines
+from sparring.rasa_project import (
+    dialogues,
+    entity_values,
+    is_rasa_project,
+    load_project,
+    plain_example,
+)
 
 DEFAULT_ACTIONS = frozenset(
     {
@@ -35,8 +41,18 @@ EVIDENCE = 3
 BUILTIN_INTENTS = frozenset({"nlu_fallback", "restart", "back", "session_start"})
 UNHAPPY_INTENTS = frozenset({"nlu_fallback", "out_of_scope", "deny", "stop", "chitchat"})
 _STRING = re.compile(r"""["']([A-Za-z_][\w]*)["']""")
-_ANNOTATION = re.compile(r"\]\((\w+)\)|\"entity\":\s*\"(\w+)\"")
-"""An entity annotated in an NLU example: ``[coke](drink)`` or ``{"entity": "drink"}``."""
+
+__all__ = [
+    "BUILTIN_INTENTS",
+    "DEFAULT_ACTIONS",
+    "EVIDENCE",
+    "UNHAPPY_INTENTS",
+    "Flow",
+    "RasaProject",
+    "Use",
+    "is_rasa_project",
+    "read_project",
+]
 
 
 @dataclass
@@ -64,6 +80,8 @@ class RasaProject:
     pipeline: list[str] = field(default_factory=list)
     code_strings: set[str] = field(default_factory=set)
     stories_file: str | None = None
+    files: int = 0
+    """YAML and Markdown files read."""
 
 
 @dataclass
@@ -78,112 +96,53 @@ class Flow:
     condition: str | None = None
 
 
-def is_rasa_project(folder: Path) -> bool:
-    """True when ``folder`` holds a Rasa domain (``domain.yml``/``.yaml`` or ``domain/``)."""
-    return any((folder / name).exists() for name in ("domain.yml", "domain.yaml", "domain"))
-
-
-def yaml_files(folder: Path) -> Iterator[Path]:
-    for path in sorted(folder.rglob("*")):
-        if path.suffix in (".yml", ".yaml") and path.is_file():
-            parts = set(path.relative_to(folder).parts)
-            if not parts & {"models", ".rasa", "tests", "results"}:
-                yield path
-
-
 def read_project(folder: Path) -> RasaProject:
+    """The project in ``folder`` (``ConfigError`` with file and line for a YAML file that
+    does not parse)."""
+    read = load_project(folder)
     project = RasaProject(root=folder)
-    for path in yaml_files(folder):
-        data, lines = load_yaml_with_lines(path)
-        if not isinstance(data, dict):
-            continue
-        rel = path.relative_to(folder).as_posix()
-        if rel.startswith("domain") or "intents" in data or "responses" in data:
-            _read_domain(project, rel, data, lines)
-        if isinstance(data.get("nlu"), list):
-            _read_nlu(project, rel, data["nlu"], lines)
-        for kind in ("rules", "stories"):
-            if isinstance(data.get(kind), list):
-                _read_flows(project, rel, kind, data[kind], lines)
-        if isinstance(data.get("pipeline"), list):
-            project.pipeline += [
-                str(c.get("name")) for c in data["pipeline"] if isinstance(c, dict)
-            ]
+    for domain in read.domains:
+        project.domain_file = domain.path
+        for entry in domain.intents:
+            project.intents[entry.name] = Use(domain.path, entry.start + 1)
+        project.entities |= {e.name for e in domain.entities}
+        for slot in domain.slots:
+            project.slots[slot.name] = (Use(domain.path, slot.start + 1), list(slot.mappings))
+        for form in domain.forms:
+            project.forms[form.name] = (Use(domain.path, form.start + 1), list(form.required))
+        for response in domain.responses:
+            project.responses[response.name] = Use(domain.path, response.line + 1)
+        for entry in domain.actions:
+            project.actions[entry.name] = Use(domain.path, entry.start + 1)
+    for file in read.training:
+        for block in (b for b in file.nlu if b.kind == "intent"):
+            project.examples.setdefault(block.name, Use(file.path, block.start + 1))
+            entities = {entity for e in block.examples for _, entity in entity_values(e.text)}
+            project.example_entities.setdefault(block.name, set()).update(entities)
+            texts = project.example_texts.setdefault(block.name, [])
+            texts += [plain_example(e.text) for e in block.examples]
+    for file, dialogue in dialogues(read):
+        kind = "rules" if dialogue.kind == "rule" else "stories"
+        if kind == "stories":
+            project.stories_file = project.stories_file or file.path
+        steps: list[tuple[str, str, int | None]] = []
+        for step in dialogue.steps:
+            names = step.names if step.kind == "or" else (step.name,)
+            kind_of = "intent" if step.kind == "or" else step.kind
+            if kind_of in ("intent", "action", "active_loop"):
+                steps += [(kind_of, name, step.start + 1) for name in names]
+        use = Use(file.path, dialogue.start + 1)
+        project.flows.append(Flow(kind, dialogue.name, use, steps, dialogue.condition))
+    if read.config is not None:
+        project.pipeline = [e.name for e in read.config.entries if e.section == "pipeline"]
+    project.files = sum(
+        1
+        for path in folder.rglob("*")
+        if path.suffix in (".yml", ".yaml")
+        and path.is_file()
+        and not set(path.relative_to(folder).parts) & {"models", ".rasa", "tests", "results"}
+    )
     for path in sorted(folder.rglob("*.py")):
         text = path.read_text(encoding="utf-8", errors="replace")
         project.code_strings |= set(_STRING.findall(text))
     return project
-
-
-def _name(item: Any) -> str:
-    if isinstance(item, dict) and item:
-        return str(next(iter(item)))
-    return str(item)
-
-
-def _read_domain(project: RasaProject, rel: str, data: dict[str, Any], lines: LineMap) -> None:
-    project.domain_file = rel
-    for index, item in enumerate(data.get("intents") or []):
-        project.intents[_name(item)] = Use(rel, lines.get(("intents", index)))
-    project.entities |= {_name(e) for e in data.get("entities") or []}
-    for name, slot in (data.get("slots") or {}).items():
-        mappings = slot.get("mappings") if isinstance(slot, dict) else None
-        use = Use(rel, lines.get(("slots", name)))
-        project.slots[str(name)] = (use, [m for m in mappings or [] if isinstance(m, dict)])
-    for name, form in (data.get("forms") or {}).items():
-        required = form.get("required_slots") if isinstance(form, dict) else None
-        slots = [str(s) for s in required] if isinstance(required, list) else []
-        project.forms[str(name)] = (Use(rel, lines.get(("forms", name))), slots)
-    for name in data.get("responses") or {}:
-        project.responses[str(name)] = Use(rel, lines.get(("responses", name)))
-    for index, item in enumerate(data.get("actions") or []):
-        project.actions[_name(item)] = Use(rel, lines.get(("actions", index)))
-
-
-def _read_nlu(project: RasaProject, rel: str, items: list[Any], lines: LineMap) -> None:
-    for index, item in enumerate(items):
-        if isinstance(item, dict) and "intent" in item:
-            intent = str(item["intent"])
-            project.examples.setdefault(intent, Use(rel, lines.get(("nlu", index))))
-            text = str(item.get("examples") or "")
-            found = {a or b for a, b in _ANNOTATION.findall(text)}
-            project.example_entities.setdefault(intent, set()).update(found)
-            texts = project.example_texts.setdefault(intent, [])
-            texts += [_plain_example(line) for line in text.splitlines() if line.strip()]
-
-
-def _plain_example(line: str) -> str:
-    """An NLU example as a user types it: ``- a [large](size) [coke](drink)`` → ``a large
-    coke``."""
-    text = re.sub(r"\[([^\]]*)\](\([^)]*\)|\{[^}]*\})", r"\1", line.strip())
-    return text.removeprefix("-").strip()
-
-
-def _read_flows(
-    project: RasaProject, rel: str, kind: str, items: list[Any], lines: LineMap
-) -> None:
-    if kind == "stories" and items:
-        project.stories_file = rel
-    for index, item in enumerate(items):
-        if not isinstance(item, dict):
-            continue
-        name = str(item.get("rule") or item.get("story") or f"{kind}[{index}]")
-        flow = Flow(kind, name, Use(rel, lines.get((kind, index))), [])
-        for cond in item.get("condition") or []:
-            if isinstance(cond, dict) and cond.get("active_loop"):
-                flow.condition = str(cond["active_loop"])
-        for s_index, step in enumerate(item.get("steps") or []):
-            line = lines.get((kind, index, "steps", s_index))
-            flow.steps += list(_step(step, line))
-        project.flows.append(flow)
-
-
-def _step(step: Any, line: int | None) -> Iterator[tuple[str, str, int | None]]:
-    if not isinstance(step, dict):
-        return
-    for key in ("intent", "action", "active_loop"):
-        if step.get(key) is not None:
-            yield key, str(step[key]), line
-    for option in step.get("or") or []:
-        if isinstance(option, dict) and option.get("intent"):
-            yield "intent", str(option["intent"]), line

@@ -1,5 +1,5 @@
-"""The static scan of a Rasa 3.x project: domain, NLU, rules, stories, forms and the
-pipeline, read as YAML with line numbers (no Rasa needed).
+"""The static scan of a Rasa project: domain, NLU, rules, stories, forms and the
+pipeline, read with line numbers by ``sparring.rasa_project`` (no Rasa needed).
 
 The checks (``FindingKind``): intents no rule, story or mapping uses; intents used only
 by a form's slot mapping; intents without NLU examples; names used in rules or stories
@@ -26,7 +26,6 @@ from sparring.adversarial._plan._rasa_project import (
     RasaProject,
     Use,
     read_project,
-    yaml_files,
 )
 
 
@@ -36,7 +35,7 @@ def scan_rasa(folder: Path) -> ScanResult:
     Raises ``ConfigError`` (file, line) for a YAML file that does not parse."""
     project = read_project(folder)
     result = ScanResult(source=str(folder), scanner="rasa")
-    result.files = len(list(yaml_files(folder)))
+    result.files = project.files
     result.findings = list(_checks(project))
     _graph(project, result)
     result.sort()

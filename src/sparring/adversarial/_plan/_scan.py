@@ -13,7 +13,6 @@ from pathlib import Path
 
 from sparring.adversarial._plan._findings import Finding, FindingKind, ScanResult
 from sparring.adversarial._plan._python_scan import scan_python
-from sparring.adversarial._plan._rasa_project import is_rasa_project
 from sparring.adversarial._plan._rasa_scan import scan_rasa
 from sparring.adversarial._weaknesses import (
     Difficulty,
@@ -22,6 +21,7 @@ from sparring.adversarial._weaknesses import (
     WeaknessCategory,
 )
 from sparring.errors import Problem, UserInputError
+from sparring.rasa_project import is_rasa_project
 
 STATIC_SCAN = "static-scan"
 """The ``sources`` entry of a weakness the static scan found."""

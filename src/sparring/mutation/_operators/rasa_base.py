@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sparring.mutation._model import Location, ProjectKind
-from sparring.mutation._operators.rasa_model import Dialogue, RasaProject, TrainingFile, numbered
-from sparring.mutation._operators.rasa_project import load_project
+from sparring.mutation._operators.rasa_model import numbered
+from sparring.rasa_project import Dialogue, RasaProject, TrainingFile, load_project
 
 Edit = Callable[[], tuple[dict[str, str], str]]
 """Returns the changed files (relative path → new text) and what changed."""

@@ -18,17 +18,9 @@ from sparring.mutation._operators.rasa_base import (
     located,
     named_dialogues,
 )
-from sparring.mutation._operators.rasa_model import (
-    Dialogue,
-    Entry,
-    RasaProject,
-    Step,
-    TrainingFile,
-    YamlFile,
-    cut_lines,
-    delete_lines,
-)
+from sparring.mutation._operators.rasa_model import cut_lines, delete_lines
 from sparring.mutation._registry import mutation_operator
+from sparring.rasa_project import Dialogue, Entry, RasaProject, Step, TrainingFile, YamlFile
 
 FALLBACK_ACTIONS = frozenset(
     {"action_default_fallback", "action_two_stage_fallback", "utter_default"}

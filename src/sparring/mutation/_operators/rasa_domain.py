@@ -13,16 +13,9 @@ from collections.abc import Iterator
 from functools import partial
 
 from sparring.mutation._operators.rasa_base import Candidate, RasaOperator, located
-from sparring.mutation._operators.rasa_model import (
-    Payload,
-    RasaProject,
-    Response,
-    Span,
-    YamlFile,
-    numbered,
-    replace_span,
-)
+from sparring.mutation._operators.rasa_model import numbered, replace_span
 from sparring.mutation._registry import mutation_operator
+from sparring.rasa_project import Payload, RasaProject, Response, Span, YamlFile
 
 _PLACEHOLDER = re.compile(r" ?\{(\w+)\}")
 _PAYLOAD = re.compile(r"^(\s*/[^{]*?)\s*(\{.*\})\s*$", re.DOTALL)

@@ -1,167 +1,14 @@
-"""What the Rasa operators see of a project, whatever its format: training-data blocks
-(``intent``, ``synonym``, ``regex``, ``lookup``), stories and rules with their steps, the
-domain's intents and responses, and the fallback entries of ``config.yml``.
-
-Everything is located in the file's text (0-based line ranges, end exclusive, and
-character offsets), so that an operator edits the text itself and its unified diff stays
-small: comments, order and formatting are kept. ``rasa_yaml`` reads Rasa 2.x/3.x YAML,
-``rasa_markdown`` Rasa 1.x/2.x Markdown; ``load_project`` reads a whole project.
+"""Text edits the Rasa operators make (the project is read by ``sparring.rasa_project``):
+lines deleted with their comment and one blank separator, a line or a span replaced,
+names numbered, so that each mutant's unified diff shows one change and keeps comments,
+order and formatting.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from pathlib import Path
 
-
-@dataclass(frozen=True)
-class Example:
-    """One training example (or regex pattern, synonym value): ``line`` (0-based) and
-    ``col`` where its text starts, and the ``text``."""
-
-    line: int
-    col: int
-    text: str
-
-
-@dataclass(frozen=True)
-class NluBlock:
-    """``kind`` (``intent``, ``synonym``, ``regex``, ``lookup``) and ``name`` of one
-    training-data block occupying lines ``start``–``end`` (end exclusive)."""
-
-    kind: str
-    name: str
-    start: int
-    end: int
-    examples: tuple[Example, ...] = ()
-
-
-@dataclass(frozen=True)
-class Step:
-    """One step of a story or rule: ``kind`` ``intent`` (a user turn), ``action`` (a bot
-    turn) or ``other`` (``active_loop``, ``slot_was_set``, a checkpoint, a ``form{…}``
-    event), the intent or action ``name``, and its lines."""
-
-    kind: str
-    name: str
-    start: int
-    end: int
-
-
-@dataclass(frozen=True)
-class Dialogue:
-    """A ``story`` or ``rule`` (``kind``) named ``name`` on lines ``start``–``end``."""
-
-    kind: str
-    name: str
-    start: int
-    end: int
-    steps: tuple[Step, ...] = ()
-
-
-@dataclass(frozen=True)
-class TrainingFile:
-    """One file under ``data/``: its relative POSIX ``path``, ``text``, blocks and
-    dialogues in file order."""
-
-    path: str
-    text: str
-    nlu: tuple[NluBlock, ...] = ()
-    dialogues: tuple[Dialogue, ...] = ()
-
-
-@dataclass(frozen=True)
-class Span:
-    """Characters ``start``–``end`` of a file's text, on 0-based ``line``."""
-
-    start: int
-    end: int
-    line: int
-
-
-@dataclass(frozen=True)
-class Payload:
-    """A button's payload: where it is written, its value and YAML quoting ``style``
-    (``'"'``, ``"'"`` or ``None`` for plain)."""
-
-    span: Span
-    value: str
-    style: str | None
-
-
-@dataclass(frozen=True)
-class Response:
-    """A domain response: ``name``, the line of its key, the ``body`` (its value: whole
-    lines when ``block``, else the characters after the key), the ``texts`` of its
-    variations and the ``payloads`` of their buttons as ``(variation, button, payload)``
-    (1-based)."""
-
-    name: str
-    line: int
-    body: Span
-    block: bool
-    texts: tuple[tuple[int, Span], ...] = ()
-    payloads: tuple[tuple[int, int, Payload], ...] = ()
-
-
-@dataclass(frozen=True)
-class Entry:
-    """A list entry on whole lines: a domain intent, a config pipeline component or
-    policy (``name``), in ``section`` (``intents``, ``pipeline``, ``policies``)."""
-
-    section: str
-    name: str
-    start: int
-    end: int
-
-
-@dataclass(frozen=True)
-class YamlFile:
-    """A domain or config file: path, text, intents, responses and list entries."""
-
-    path: str
-    text: str
-    intents: tuple[Entry, ...] = ()
-    responses: tuple[Response, ...] = ()
-    entries: tuple[Entry, ...] = ()
-    settings: dict[str, str] = field(default_factory=dict)
-    """String settings of config entries (``core_fallback_action_name`` …)."""
-
-
-@dataclass(frozen=True)
-class RasaProject:
-    """The parts of a Rasa project the operators mutate."""
-
-    root: Path
-    training: tuple[TrainingFile, ...] = ()
-    domains: tuple[YamlFile, ...] = ()
-    config: YamlFile | None = None
-
-
-# -- text helpers ------------------------------------------------------------------------
-
-
-def indent_of(line: str) -> int:
-    """Leading spaces of ``line``."""
-    return len(line) - len(line.lstrip(" "))
-
-
-def is_blank(line: str) -> bool:
-    return not line.strip()
-
-
-def trim_end(lines: list[str], start: int, end: int) -> int:
-    """``end`` moved back over trailing blank lines and comments no deeper than line
-    ``start`` (those belong to what follows)."""
-    base = indent_of(lines[start]) if start < len(lines) else 0
-    while end > start + 1:
-        previous = lines[end - 1]
-        comment = previous.lstrip().startswith("#") and indent_of(previous) <= base
-        if not (is_blank(previous) or comment):
-            break
-        end -= 1
-    return end
+from sparring.rasa_project import indent_of, is_blank
 
 
 def _is_comment(line: str) -> bool:
@@ -233,14 +80,6 @@ def delete_each(text: str, ranges: Iterable[tuple[int, int]]) -> str:
 
 def replace_span(text: str, start: int, end: int, new: str) -> str:
     return text[:start] + new + text[end:]
-
-
-def line_offsets(text: str) -> list[int]:
-    """The character offset where each line starts (one more for the end)."""
-    offsets = [0]
-    for line in text.splitlines(keepends=True):
-        offsets.append(offsets[-1] + len(line))
-    return offsets
 
 
 def plural(count: int, noun: str) -> str:

@@ -13,10 +13,6 @@ from functools import partial
 
 from sparring.mutation._operators.rasa_base import Candidate, RasaOperator, located
 from sparring.mutation._operators.rasa_model import (
-    Example,
-    NluBlock,
-    RasaProject,
-    TrainingFile,
     cut_lines,
     delete_each,
     delete_lines,
@@ -26,6 +22,7 @@ from sparring.mutation._operators.rasa_model import (
 )
 from sparring.mutation._operators.rasa_regex import RegexSite, regex_sites
 from sparring.mutation._registry import mutation_operator
+from sparring.rasa_project import Example, NluBlock, RasaProject, TrainingFile
 
 
 def _blocks(file: TrainingFile, kind: str) -> Iterator[tuple[str, NluBlock]]:

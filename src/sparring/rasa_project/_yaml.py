@@ -1,4 +1,5 @@
-"""Rasa 2.x/3.x YAML files (training data, domain, config) located in their text.
+"""Rasa 2.x/3.x YAML files (training data, domain, config) located in their text (the
+domain of Rasa 1.x is YAML too).
 
 The files are *composed* by ruamel.yaml (not loaded): every node keeps the marks where it
 starts and ends, so each block, step, response and list entry is known by its lines and
@@ -16,13 +17,15 @@ from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from sparring._yaml import yaml_error_problem
 from sparring.errors import ConfigError
-from sparring.mutation._operators.rasa_model import (
+from sparring.rasa_project._model import (
     Dialogue,
     Entry,
     Example,
+    Form,
     NluBlock,
     Payload,
     Response,
+    Slot,
     Span,
     Step,
     TrainingFile,
@@ -112,15 +115,42 @@ def read_training(path: str, text: str) -> TrainingFile:
             name = scalar(get(item, kind))
             if name is None:
                 continue
-            steps: list[Step] = []
-            for step in items(get(item, "steps")):
-                head = _first_key(step, _STEP_KINDS)
-                step_kind = _STEP_KINDS[head[0]] if head else "other"
-                step_name = (scalar(head[1]) if head else None) or ""
-                steps.append(Step(step_kind, step_name, *lines_of(step, lines)))
-            dialogues.append(Dialogue(kind, name, *lines_of(item, lines), tuple(steps)))
+            steps = [_step(step, lines) for step in items(get(item, "steps"))]
+            condition = next(
+                (
+                    scalar(get(c, "active_loop"))
+                    for c in items(get(item, "condition"))
+                    if scalar(get(c, "active_loop"))
+                ),
+                None,
+            )
+            where = lines_of(item, lines)
+            dialogues.append(Dialogue(kind, name, *where, tuple(steps), condition))
     dialogues.sort(key=lambda dialogue: dialogue.start)
     return TrainingFile(path, text, tuple(blocks), tuple(dialogues))
+
+
+def _step(step: Node, lines: list[str]) -> Step:
+    head = _first_key(step, _STEP_KINDS)
+    if head is not None:
+        return Step(_STEP_KINDS[head[0]], scalar(head[1]) or "", *lines_of(step, lines))
+    loop = get(step, "active_loop")
+    if loop is not None:
+        return Step("active_loop", scalar(loop) or "null", *lines_of(step, lines))
+    alternatives = [scalar(get(o, "intent")) for o in items(get(step, "or"))]
+    names = tuple(a for a in alternatives if a)
+    if names:
+        return Step("or", names[0], *lines_of(step, lines), names=names)
+    return Step("other", "", *lines_of(step, lines))
+
+
+def plain(node: Any) -> Any:
+    """The plain Python value of a node (mappings, lists, strings)."""
+    if isinstance(node, MappingNode):
+        return {str(plain(k)): plain(v) for k, v in node.value}
+    if isinstance(node, SequenceNode):
+        return [plain(v) for v in node.value]
+    return scalar(node)
 
 
 def _response(key: Node, value: Node, text: str, lines: list[str]) -> Response:
@@ -142,31 +172,76 @@ def _response(key: Node, value: Node, text: str, lines: list[str]) -> Response:
             if isinstance(payload, ScalarNode):
                 style = payload.style if payload.style in ('"', "'") else None
                 payloads.append((variation, button, Payload(_span(payload), payload.value, style)))
-    return Response(str(key.value), key.start_mark.line, body, block, tuple(texts), tuple(payloads))
+    values = tuple(str(scalar(get(item, "text")) or "").strip() for item in items(value))
+    return Response(
+        str(key.value), key.start_mark.line, body, block, tuple(texts), tuple(payloads),
+        tuple(v for v in values if v),
+    )  # fmt: skip
 
 
 def _span(node: Node) -> Span:
     return Span(node.start_mark.index, node.end_mark.index, node.start_mark.line)
 
 
-def read_domain(path: str, text: str) -> YamlFile:
-    """The intents and responses (``responses``, or Rasa 1.x ``templates``) of a domain."""
-    root = compose(path, text)
-    lines = text.splitlines(keepends=True)
-    intents: list[Entry] = []
-    for item in items(get(root, "intents")):
+def _entries(root: Node | None, section: str, lines: list[str]) -> tuple[Entry, ...]:
+    """The names listed in ``section`` (``- name`` or ``- name: {…}``)."""
+    found: list[Entry] = []
+    for item in items(get(root, section)):
         name = scalar(item)
         if name is None and isinstance(item, MappingNode) and item.value:
             name = scalar(item.value[0][0])
         if name is not None:
-            intents.append(Entry("intents", name, *lines_of(item, lines)))
+            found.append(Entry(section, name, *lines_of(item, lines)))
+    return tuple(found)
+
+
+def _pairs(root: Node | None, section: str) -> list[tuple[Node, Node]]:
+    node = get(root, section)
+    return list(node.value) if isinstance(node, MappingNode) else []
+
+
+def _forms(root: Node | None, lines: list[str]) -> tuple[Form, ...]:
+    """Rasa 2/3 forms (name → ``required_slots``, a list or slot → mappings); Rasa 1.x
+    lists form names only (their slots are in ``actions.py``)."""
+    listed = _entries(root, "forms", lines)
+    if listed:
+        return tuple(Form(e.name, e.start, e.end) for e in listed)
+    found: list[Form] = []
+    for key, spec in _pairs(root, "forms"):
+        required = get(spec, "required_slots")
+        if isinstance(required, MappingNode):
+            slots = [scalar(k) for k, _ in required.value]
+        else:
+            slots = [scalar(s) for s in items(required)]
+        start, end = key.start_mark.line, lines_of(spec, lines)[1] if spec else key.end_mark.line
+        found.append(Form(str(key.value), start, end, tuple(s for s in slots if s)))
+    return tuple(found)
+
+
+def read_domain(path: str, text: str) -> YamlFile:
+    """The intents, entities, slots (with their mappings), forms, responses
+    (``responses``, or Rasa 1.x ``templates``) and actions of a domain."""
+    root = compose(path, text)
+    lines = text.splitlines(keepends=True)
     responses: list[Response] = []
     for section in ("responses", "templates"):
-        node = get(root, section)
-        if isinstance(node, MappingNode):
-            for key, value in node.value:
-                responses.append(_response(key, value, text, lines))
-    return YamlFile(path, text, tuple(intents), tuple(responses))
+        for key, value in _pairs(root, section):
+            responses.append(_response(key, value, text, lines))
+    slots: list[Slot] = []
+    for key, spec in _pairs(root, "slots"):
+        mappings = tuple(m for m in plain(get(spec, "mappings")) or [] if isinstance(m, dict))
+        end = lines_of(spec, lines)[1] if spec is not None else key.start_mark.line + 1
+        slots.append(Slot(str(key.value), key.start_mark.line, end, mappings))
+    return YamlFile(
+        path,
+        text,
+        _entries(root, "intents", lines),
+        tuple(responses),
+        entities=_entries(root, "entities", lines),
+        slots=tuple(slots),
+        forms=_forms(root, lines),
+        actions=_entries(root, "actions", lines),
+    )
 
 
 def read_config(path: str, text: str) -> YamlFile:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from sparring.mutation._operators.rasa_model import (
+from sparring.rasa_project._model import (
     Dialogue,
     Example,
     NluBlock,
@@ -26,6 +26,7 @@ _STORY_HEADER = re.compile(r"^(##|>>)\s*(.*?)\s*$")
 _ITEM = re.compile(r"^\s*[-*+]\s+(.*?)\s*$")
 _USER = re.compile(r"^\s*\*\s*(.+?)\s*$")
 _BOT = re.compile(r"^\s*-\s*(.+?)\s*$")
+_FORM = re.compile(r"^\s*-\s*(?:form|active_loop)\s*\{\s*\"name\"\s*:\s*(?:\"([^\"]+)\"|null)")
 
 
 def _sections(lines: list[str]) -> list[tuple[int, int]]:
@@ -45,6 +46,9 @@ def _step(number: int, line: str) -> Step | None:
     bot = _BOT.match(line)
     if bot and "{" not in bot.group(1):
         return Step("action", bot.group(1), number, number + 1)
+    form = _FORM.match(line)
+    if form:  # Rasa 1.x's form{"name": …}: the active loop
+        return Step("active_loop", form.group(1) or "null", number, number + 1)
     return Step("other", line.strip(), number, number + 1)
 
 
