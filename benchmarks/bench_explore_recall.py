@@ -13,6 +13,8 @@ against its ``domain.yml`` and stories, with ``definition_coverage`` over the
 *exploration* conversations: recall of task intents (every intent but the greeting and
 chit-chat: greet, goodbye, affirm, deny, thank, welcome), of form slots (``utter_ask_<slot>``
 asked) and of story flows (all a story's responses said in order in one conversation);
+an intent no user input can reach (no NLU example) is counted apart, with the reason,
+and the recall is given both without and with it;
 for the black box, also per evidence tier (the session's first utterance came from the
 capability probes, what the bot listed, or the common requests). Prints one table and
 writes ``recall.json`` into ``--out``.
@@ -87,9 +89,13 @@ def _recall(project: Path, records: list[ConversationRecord]) -> dict[str, objec
     measured = definition_coverage(definition, records)
     tasks = [i for i in measured.intents.names if not CHIT_CHAT.search(i)]
     reached = [i for i in measured.intents.reached if i in tasks]
+    unreachable = {i: why for i, why in measured.unreachable.items() if not CHIT_CHAT.search(i)}
+    every = len(tasks) + len(unreachable)
     return {
         "task_intents": f"{len(reached)}/{len(tasks)}",
         "task_intent_recall": round(len(reached) / len(tasks), 3) if tasks else None,
+        "unreachable_intents": unreachable,
+        "task_intents_with_unreachable": f"{len(reached)}/{every}",
         "missed_intents": sorted(set(tasks) - set(reached)),
         "form_slots": f"{len(measured.slots.reached)}/{len(measured.slots.names)}",
         "form_slot_recall": measured.slots.share,
@@ -157,8 +163,10 @@ def main() -> None:
             f = figures  # type: ignore[assignment]
             print(
                 f"{bot:11} {source:30} intents {f['task_intents']:6} "  # type: ignore[index]
+                f"(of all {f['task_intents_with_unreachable']}) "  # type: ignore[index]
                 f"slots {f['form_slots']:6} flows {f['flows']:6} "  # type: ignore[index]
-                f"missed: {', '.join(f['missed_intents']) or '-'}"  # type: ignore[index]
+                f"missed: {', '.join(f['missed_intents']) or '-'}; "  # type: ignore[index]
+                f"unreachable: {f['unreachable_intents'] or '-'}"  # type: ignore[index]
             )
     print(f"results: {out / 'recall.json'}")
 

@@ -96,6 +96,13 @@ _LIST_AFTER = re.compile(
     re.IGNORECASE,
 )
 _OR_LIST = re.compile(r"([\w' -]+(?:,\s*[\w' -]+)*,?\s+or\s+[\w' -]+)\?", re.IGNORECASE)
+_WHICH_ONE = re.compile(
+    r"\b(?:we|I)\s+(?:can|could)\s+([^.?!]+?\s+or\s+[^.?!]+?)\s*[.,]\s*"
+    r"(?:which|what)\s+(?:one|of\s+(?:them|these|those))\b",
+    re.IGNORECASE,
+)
+"""Alternatives said before a "which one" question ("We can service or repair your bike.
+Which one would you like?")."""
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.+?)\s*$", re.MULTILINE)
 _SPLIT_LIST = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 
@@ -136,14 +143,15 @@ def _question_act(sentence: str) -> DialogueAct:
 def offered_options(text: str, buttons: Sequence[str] = ()) -> list[str]:
     """The options a chatbot turn offers, in order: its button texts, else a list in its
     words — parenthesised ("(Vaccination, Dental cleaning)"), after "the options are",
-    "we have", "choose between", bulleted or numbered lines, or "A, B or C?". Empty when
+    "we have", "choose between", bulleted or numbered lines, "A, B or C?", or "We can A
+    or B. Which one …?". Empty when
     it offers none; never raises."""
     if buttons:
         return [b.strip() for b in buttons if b.strip()]
     bullets = _BULLET.findall(text)
     if len(bullets) >= 2:
         return [b.rstrip(".;,") for b in bullets]
-    for pattern in (_PAREN_LIST, _LIST_AFTER, _OR_LIST):
+    for pattern in (_PAREN_LIST, _LIST_AFTER, _OR_LIST, _WHICH_ONE):
         for match in pattern.finditer(text):
             items = _items(match.group(1), trim_first=pattern is _OR_LIST)
             if len(items) >= 2:

@@ -114,7 +114,10 @@ def _print(result: PipelineResult) -> None:
                 ("flows", d.flows),
             )
         ]
-        console.print(f"[bold]definition coverage[/]: {', '.join(parts)}")
+        if d.unreachable:
+            why = "; ".join(f"{name}: {reason}" for name, reason in d.unreachable.items())
+            parts.append(f"unreachable intents {len(d.unreachable)} ({why})")
+        console.print(f"[bold]definition coverage[/]: {escape(', '.join(parts))}")
     console.print(f"[bold]run[/]: {result.path}")
     if result.report is not None:
         console.print(f"[bold]report[/]: {result.report}")

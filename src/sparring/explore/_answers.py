@@ -50,8 +50,10 @@ def asks_several(question: str | None) -> bool:
 def free_answers(question: str | None, *texts: str | None) -> list[str]:
     """Answers to try for ``question``, best first (see the module docstring). ``texts``
     are the bot's other words at this point (its whole reply, its rejections)."""
-    listed = [o for o in capabilities(question, *texts) if len(o.split()) <= 3]
     kinds = [v for p, v in LEXICON if question and re.search(p, question, re.IGNORECASE)]
+    listed = [
+        o for o in capabilities(question, *texts) if len(o.split()) <= 3 and not _names_kind(o)
+    ]
     found: list[str] = []
     if len(kinds) >= 2:
         # "the date, time, and the service you need?": one answer with a value of each
@@ -68,3 +70,17 @@ def free_answers(question: str | None, *texts: str | None) -> list[str]:
             seen.add(answer.lower())
             ordered.append(answer)
     return ordered
+
+
+def _names_kind(item: str) -> bool:
+    """Whether a listed item only names what is asked ("date", "time", "the service you
+    need" in "the date, time and the service you need?"): a request for a value, not one."""
+    words = re.sub(r"\b(?:the|a|an|your|you|need|want|please)\b", " ", item.lower()).split()
+    return bool(words) and all(w in _ASKED_WORDS for w in words)
+
+
+_ASKED_WORDS = frozenset(
+    {"date", "day", "time", "hour", "name", "email", "e-mail", "phone", "number", "address",
+     "city", "size", "quantity", "amount", "service", "services", "type", "kind", "option"}
+)  # fmt: skip
+"""Words that name a thing asked for without being a value of it."""

@@ -32,6 +32,7 @@ from typing import Any
 
 import yaml
 
+from sparring.explore._answers import GENERIC_ANSWER
 from sparring.explore._model import (
     FREE_ANSWER_EVIDENCE,
     ExplorationModel,
@@ -173,7 +174,8 @@ def offline_goals(
     and the parameter behind each variable. A parameter name two nodes use with different
     options or questions gets the node id in front (``drinks_size``); asked again with the
     same question (after a refusal), it is one variable with the answers the bot took at
-    either."""
+    either. A free question whose answers led to different nodes gives the path only the
+    answers that led to its next node (``Parameter.leads``)."""
     goals: list[str] = []
     parameters: dict[str, Parameter] = {}
     values = {o.lower() for n in everything or nodes for p in n.parameters for o in p.options}
@@ -182,8 +184,12 @@ def offline_goals(
         # reached by "Hawaiian") has no phrase of its own: its goal is its parameters.
         leads = [u for u in node.utterances if u.lower() not in values]
         # Reached by answering a free question ("Alex Smith"): no phrase of its own either.
-        reached_by_value = (bool(node.utterances) and not leads) or (
-            not node.utterances and FREE_ANSWER_EVIDENCE in node.evidence
+        before = nodes[index - 1] if index > 0 else None
+        answered_into = before is not None and any(node.id in p.leads for p in before.parameters)
+        reached_by_value = (
+            (bool(node.utterances) and not leads)
+            or (not node.utterances and FREE_ANSWER_EVIDENCE in node.evidence)
+            or answered_into  # on this path, by answering the node before ("Monday check-up")
         )
         lead = "" if reached_by_value else (leads[0] if leads else node.name)
         lead = lead.strip().rstrip(".")
@@ -195,6 +201,10 @@ def offline_goals(
                 # pizza): that option is the next goal, and answering here would end the
                 # path before the next node.
                 break
+            if after is not None and parameter.leads.get(after.id):
+                # the answers that led to the next node of this path, not the others
+                # ("3 PM check-up" leads to "What day?", the full answer to the end)
+                parameter = parameter.model_copy(update={"examples": parameter.leads[after.id]})
             name = node_id(parameter.name)
             known = parameters.get(name)
             if known is not None and (
@@ -206,11 +216,23 @@ def offline_goals(
                 # one variable for both questions: the answers the bot took at either
                 examples = list(dict.fromkeys([*known.examples, *parameter.examples]))
                 parameters[name] = known.model_copy(update={"examples": examples})
-            parts.append(f"{parameter.name.replace('_', ' ')} {{{{{name}}}}}")
+            filler = not parameter.options and set(parameter.examples) == {GENERIC_ANSWER}
+            if parameter.name in _NAMELESS or filler:  # "Which one?": the value alone
+                parts.append(f"{{{{{name}}}}}")
+            else:
+                parts.append(f"{parameter.name.replace('_', ' ')} {{{{{name}}}}}")
         if lead:
             goals.append(lead)
         goals.extend(p for p in parts if p not in goals)  # one goal per variable
     return goals, parameters
+
+
+_NAMELESS = frozenset({"choice", "need", "option", "one", "answer"})
+"""Parameter names that say nothing of what is asked ("Which one would you like?" →
+``choice``): the goal is the value alone, as a person answers ("tune-up", not "Choice
+tune-up", which a strict form rejects). So is a question of no known kind that only the
+crawler's filler answered (``GENERIC_ANSWER``, small talk's "Do you prefer books or
+TV?"): any answer the bot gives then meets it."""
 
 
 def _asked(parameter: Parameter) -> str:
@@ -223,6 +245,8 @@ def _navigates_on(node: Functionality, after: Functionality | None, values: set[
     parameter (a navigation the crawler pressed at ``node``'s question)."""
     if after is None or node.id not in after.parents:
         return False
+    if any(after.id in p.leads for p in node.parameters):
+        return False  # an answer to the question led there on this path
     return any(u.lower() not in values for u in after.utterances)
 
 
@@ -256,11 +280,29 @@ def _variables(
     drafts = {d.name: d for d in scenario.variables}
     language = model.languages[0] if model.languages else "en"
     return [
-        define_variable(name, source, drafts.get(name), parameter, language)
+        define_variable(name, source, drafts.get(name), _with_answers(model, parameter), language)
         for name, (source, parameter) in variable_sources(
             model, scenario, goals, parameters
         ).items()
     ]
+
+
+def _with_answers(model: ExplorationModel, parameter: Parameter | None) -> Parameter | None:
+    """``parameter``, with the answers the bot took for the same question at another node
+    when it has none of its own ("What day do you want to come in?" answered on another
+    path), rather than a made-up placeholder."""
+    if parameter is None or parameter.examples or parameter.options or not parameter.question:
+        return parameter
+    taken = [
+        example
+        for node in model.functionalities
+        for other in node.parameters
+        if _asked(other) == _asked(parameter)
+        for example in other.examples
+    ]
+    if not taken:
+        return parameter
+    return parameter.model_copy(update={"examples": list(dict.fromkeys(taken))})
 
 
 def _outputs(drafts: list[OutputDraft], nodes: list[Functionality]) -> list[OutputDraft]:

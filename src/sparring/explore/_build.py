@@ -66,7 +66,7 @@ def build_model(crawl: Crawl, findings: Findings, chatbot: str = "") -> Explorat
                 id=name,
                 name=name.replace("_", " "),
                 description=_description(state),
-                parameters=_parameters(crawl, state, roles),
+                parameters=_parameters(crawl, state, roles, names),
                 outputs=_outputs(state),
                 parents=[p for p in parents if p != name],
                 utterances=sorted(
@@ -135,13 +135,21 @@ def _name(crawl: Crawl, key: str, roles: dict[tuple[str, str], str]) -> str:
     return "confirmation" if _outputs(state) else "answer"
 
 
-def _parameters(crawl: Crawl, state: State, roles: dict[tuple[str, str], str]) -> list[Parameter]:
+def _parameters(
+    crawl: Crawl, state: State, roles: dict[tuple[str, str], str], names: dict[str, str]
+) -> list[Parameter]:
     if state.key == crawl.root or not (state.offer.options or state.asks):
         return []  # the greeting's "What can I do for you?" is an invitation, not a parameter
     values = [o for o in state.options if roles.get((state.key, o), "value") == "value"]
     if not values:
         return []
     options = [o for o in values if o != FREE]
+    examples = _said_back(crawl, state.key, list(crawl.accepted.get(state.key, [])))
+    leads: dict[str, list[str]] = {}
+    for answer in examples:
+        target = names.get(crawl.led.get((state.key, answer), ""))
+        if target is not None:
+            leads.setdefault(target, []).append(answer)
     return [
         Parameter(
             name=parameter_name(state.offer.question),
@@ -149,9 +157,24 @@ def _parameters(crawl: Crawl, state: State, roles: dict[tuple[str, str], str]) -
             options=options,
             type="string",
             question=state.offer.question,
-            examples=list(crawl.accepted.get(state.key, [])),
+            examples=examples,
+            leads=leads,
         )
     ]
+
+
+def _said_back(crawl: Crawl, key: str, answers: list[str]) -> list[str]:
+    """The accepted answers without the synonyms of another one: an answer whose reply
+    states another accepted answer instead of itself ("service" → "… for tune-up") is the
+    bot's word for that one, and a profile offering both would take the bot's own word
+    for a mistake."""
+    kept = []
+    for answer in answers:
+        reply = crawl.replies.get((key, answer), "").lower()
+        says_other = any(o != answer and o.lower() in reply for o in answers)
+        if not (says_other and answer.lower() not in reply):
+            kept.append(answer)
+    return kept
 
 
 def _outputs(state: State) -> list[Output]:

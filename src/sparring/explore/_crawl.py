@@ -10,9 +10,12 @@ the bot's own words, then typed placeholders, never the same answer twice to one
 a rejection that lists values ("Sorry, we do not serve X. We have A or B") gives the
 question those options, and a rejection that repeats the question ("X is not available.
 What topping?") is the same state (the rejected value masked), so the next answer is
-another value. A reply that contains the fallback but asks a question of its own (a form
-asking again) is not the fallback. A fallback reply after an option's text is retried with
-the button's payload.
+another value. A free answer the bot takes for another request (it replies what it says
+at the start to another option: "time" answered with the opening hours) is neither a value
+nor an edge of the question's flow. A reply that contains the fallback but asks a question
+of its own (a form asking again) is not the fallback. A fallback reply after an option's
+text is retried with the button's payload. A statement that offers a choice without asking
+("I can tell you the price of tune-up, new tire and new seat") offers those options.
 ``_build`` turns the crawl into the functionality model.
 
 A start that offers nothing (a free-text bot: "What can I do for you?") is given options
@@ -94,6 +97,10 @@ class Crawl:
     notes: list[str] = field(default_factory=list)
     accepted: dict[str, list[str]] = field(default_factory=dict)
     """State key → free answers the bot accepted there (it moved on without refusing)."""
+    led: dict[tuple[str, str], str] = field(default_factory=dict)
+    """(state key, accepted free answer) → the state it led to (the first time)."""
+    replies: dict[tuple[str, str], str] = field(default_factory=dict)
+    """(state key, accepted free answer) → the bot's reply to it (the first time)."""
     origins: dict[str, str] = field(default_factory=dict)
     """Evidence for options the start did not offer itself (lower-cased option → how it
     was found: listed in the greeting, the fallback or a probe's reply, or a common
@@ -272,16 +279,37 @@ class Crawler:
             return None
         if option == FREE and self._rejection_with_options(state, reply):
             return state
+        switched = self._switched(state, reply) if option == FREE else None
+        if switched is not None:  # taken for another request: neither accepted nor an edge;
+            self.attempted.discard((state.key, FREE))  # the question waits for another answer
+            self.frontier.append((state.key, FREE))
+            return switched
         nxt = self._state(reply, (*state.path, step), session, previous=state, said=step.text)
         if option == FREE and _accepted(state, nxt):
             answers = self.crawl.accepted.setdefault(state.key, [])
             if step.text not in answers:
                 answers.append(step.text)
+            self.crawl.led.setdefault((state.key, step.text), nxt.key)
+            self.crawl.replies.setdefault((state.key, step.text), _said(reply))
         if record:
             self.crawl.transitions.setdefault((state.key, option), nxt.key)
             self.crawl.edges.add((state.key, option, nxt.key))
             self.crawl.utterances[(state.key, option)] = step.text
         return None if nxt.fallback else nxt
+
+    def _switched(self, state: State, reply: Reply) -> State | None:
+        """The start-level answer ``reply`` repeats, when the bot took a free answer for
+        another request ("time" answered with the opening hours): the question's flow was
+        left, so the answer is no value of it."""
+        text = _said(reply)
+        root = self.crawl.root
+        for source, _, target in sorted(self.crawl.edges):
+            known = self.crawl.states[target]
+            if source != root or target == state.key or known.asks or known.offer.options:
+                continue
+            if known.text.strip() and similar(known.text, text) >= 0.8:
+                return known
+        return None
 
     def _free_question(self, question: str | None) -> bool:
         """A question whose listed words are what to give, not values to pick ("the date,
@@ -313,11 +341,19 @@ class Crawler:
         said: str = "",
     ) -> State:
         offer = _offer(reply)
-        if not offer.from_buttons and offer.options and self._free_question(offer.question):
+        asks = (offer.question or "").endswith("?")  # a statement's options: its only way on
+        if (
+            not offer.from_buttons
+            and offer.options
+            and asks
+            and self._free_question(offer.question)
+        ):
             offer = Offer((), (), False, offer.question)
         text = _said(reply)
         fallback = _is_fallback(text, self.ctx.findings.fallback)
-        masked = text.replace(said, "<value>") if len(said) > 2 else text
+        # the answer said back is masked ("X is not available"), not one the bot lists
+        listed = previous is not None and said.lower() in previous.text.lower()
+        masked = text.replace(said, "<value>") if len(said) > 2 and not listed else text
         key = _key(masked, offer, previous, self.crawl.states, fallback)
         state = self.crawl.states.get(key)
         if state is None:
@@ -357,12 +393,24 @@ def _offer(reply: Reply) -> Offer:
     things ("We treat dogs, cats and birds.") offers nothing to press."""
     offer = read_offer(reply)
     text = _said(reply)
-    if offer.from_buttons or not offer.options or "?" in text or _CHOOSE.search(text):
+    if offer.from_buttons or (offer.options and ("?" in text or _CHOOSE.search(text))):
         return offer
+    offering = _OFFERING.search(text)
+    if offering:  # "I can tell you the price of tune-up, new tire and new seat"
+        items = capabilities(offering.group(0))
+        if len(items) >= 2:
+            items[0] = re.sub(r"^.*\bof\s+", "", items[0])  # "price of tune-up" → "tune-up"
+            return Offer(tuple(items), tuple(None for _ in items), False, offering.group(0))
     return Offer((), (), False, offer.question)
 
 
 _CHOOSE = re.compile(r"\b(?:choose|select|pick|options?)\b|:\s*$", re.IGNORECASE)
+_OFFERING = re.compile(
+    r"\b(?:I|we)\s+can\s+(?:tell|give|show)\s+you\s+(?:about\s+)?[^.!?\n]*\bof\b[^.!?\n]+",
+    re.IGNORECASE,
+)
+"""A statement that offers a choice without asking ("I can tell you the price of X, Y and
+Z"): a form's question written as a statement."""
 
 
 def _is_fallback(text: str, fallback: str | None) -> bool:

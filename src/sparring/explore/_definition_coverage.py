@@ -7,6 +7,9 @@ chatbot's replies — the black-box counterpart of Rasa's own ``rasa test`` cove
 - an **intent** is reached when a response that a flow gives right after it was said, or
   the form it starts asked one of its slots (for an intent no flow answers, when one of
   its example utterances was said by the user);
+- an intent without any example utterance cannot be reached by any user input (the
+  bot's NLU never predicts it): it is listed under ``unreachable`` with the reason and
+  left out of the intents' share;
 - a **form slot** is reached when its question (``utter_ask_<slot>``) was asked;
 - a **flow** is reached when one conversation says all the responses of its actions that
   have texts, in order.
@@ -49,6 +52,8 @@ class DefinitionCoverage(BaseModel):
     source: str
     conversations: int = 0
     intents: Reached = Field(default_factory=Reached)
+    unreachable: dict[str, str] = Field(default_factory=dict)
+    """Intents no user input can reach → why (not counted in ``intents``)."""
     slots: Reached = Field(default_factory=Reached)
     responses: Reached = Field(default_factory=Reached)
     flows: Reached = Field(default_factory=Reached)
@@ -70,7 +75,10 @@ def definition_coverage(
     answers = _answers(definition)
     asked = {slot for slot in definition.questions if f"utter_ask_{slot}" in done}
     intents = []
-    for intent, examples in definition.intents.items():
+    unreachable = definition.unreachable()
+    reachable = [i for i in definition.intents if i not in unreachable]
+    for intent in reachable:
+        examples = definition.intents[intent]
         responses = answers.get(intent, set())
         forms = [f for f in responses if f in definition.form_slots]
         if (
@@ -84,7 +92,8 @@ def definition_coverage(
     return DefinitionCoverage(
         source=str(definition.source),
         conversations=len(conversations),
-        intents=Reached(names=list(definition.intents), reached=intents),
+        intents=Reached(names=reachable, reached=intents),
+        unreachable=unreachable,
         slots=Reached(names=list(definition.questions), reached=slots),
         responses=Reached(names=[n for n, p in patterns.items() if p], reached=reached_responses),
         flows=Reached(names=[n for n, s in definition.flows.items() if s], reached=flows),

@@ -49,7 +49,9 @@ class Parameter(BaseModel):
     ``options`` are the values the chatbot offered (buttons or an enumeration in its
     text), verbatim; empty when the bot takes free input. ``question`` is the bot's
     utterance that asked for it, when one was seen; ``examples`` free answers the bot
-    accepted for it during the exploration (it moved on without refusing).
+    accepted for it during the exploration (it moved on without refusing); ``leads``
+    which of them led to which next functionality (its id): a partial answer makes a
+    form ask for what it lacks, the whole answer reaches its end.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -60,6 +62,7 @@ class Parameter(BaseModel):
     type: ValueType = "string"
     question: str | None = None
     examples: list[str] = Field(default_factory=list)
+    leads: dict[str, list[str]] = Field(default_factory=dict)
 
 
 class Output(BaseModel):

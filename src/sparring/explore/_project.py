@@ -6,7 +6,8 @@ every form slot can be tried with real example utterances and values. Read forma
 - **Rasa 1.x** (``data/*.md``: ``## intent:name`` with ``- example [value](entity)``
   items, ``## story`` sections with ``* intent`` and ``  - action`` steps) and **Rasa 2/3
   YAML** (``nlu:``, ``stories:``, ``rules:``), with ``domain.yml`` (intents, slots,
-  ``responses`` or 1.x ``templates``, forms);
+  ``responses`` or 1.x ``templates``, forms), read by ``sparring.rasa_project`` (the
+  reader mutation and the adversarial scan use too);
 - **Taskyto** (YAML modules: a ``name``, ``kind``, ``presentation``/``description`` and
   ``data`` items with their ``values``);
 - **AIML** (``*.aiml``: every ``<pattern>`` without wildcards is an utterance, each
@@ -21,6 +22,7 @@ folder when nothing readable is found, and the file and line when a file does no
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -29,15 +31,18 @@ import yaml
 
 from sparring._yaml import check_yaml_limits, read_yaml_text
 from sparring.errors import UserInputError
+from sparring.rasa_project import (
+    dialogues,
+    entity_values,
+    find_project,
+    forms,
+    intent_examples,
+    load_project,
+    plain_example,
+    responses,
+)
 
 DefinitionKind = Literal["rasa", "taskyto", "aiml"]
-_ENTITY = re.compile(r"\[([^\]]+)\]\s*(?:\(([^)]+)\)|\{[^}]*\"entity\"\s*:\s*\"([^\"]+)\"[^}]*\})")
-_MD_INTENT = re.compile(r"^##\s*intent\s*:\s*(\S+)")
-_MD_STORY = re.compile(r"^(?:##|>>)\s*(.+?)\s*$")
-_MD_SECTION = re.compile(r"^##\s*(?:synonym|regex|lookup)\s*:")
-_MD_ITEM = re.compile(r"^\s*[-*+]\s+(.+?)\s*$")
-_MD_USER = re.compile(r"^\s*\*\s*([^{\s]+)")
-_MD_BOT = re.compile(r"^\s+-\s*([A-Za-z_][\w.-]*)\s*$")
 MAX_AIML_PATTERNS = 200
 """AIML sets are large (ALICE: ~98k categories): at most this many patterns are kept."""
 
@@ -62,15 +67,31 @@ class Definition:
     flows: dict[str, list[str]] = field(default_factory=dict)
     entities: dict[str, int] = field(default_factory=dict)
     """Example utterance → how many entity values it carries (Rasa)."""
+    carried: dict[str, list[str]] = field(default_factory=dict)
+    """Example utterance → the entities it carries a value of (Rasa)."""
     form_slots: dict[str, list[str]] = field(default_factory=dict)
     """Form → the slots it asks for (Rasa 1.x ``required_slots`` in ``actions.py``, Rasa
     2/3 ``required_slots`` in the domain)."""
 
+    def unreachable(self) -> dict[str, str]:
+        """Intents no user input can reach, each with the reason: an intent without any
+        example utterance (declared in the domain only) is never predicted by the bot's
+        NLU, whatever the user says."""
+        in_flows = {s for steps in self.flows.values() for s in steps}
+        return {
+            intent: "no NLU example"
+            + ("" if f"intent:{intent}" in in_flows else ", no story or rule")
+            for intent, examples in self.intents.items()
+            if not examples
+        }
+
     def values_for(self, question: str | None) -> list[str]:
         """Example values of the slot the bot asks for with ``question`` (its
-        ``utter_ask_<slot>`` text, digits and case ignored); for a question that names
-        several slots ("the date, time and service"), one answer with the first example of
-        each; empty when none matches."""
+        ``utter_ask_<slot>`` text, digits and case ignored), the most frequent in the NLU
+        data first; for a question that names several slots ("the date, time and
+        service"), one answer with the first example of each, then partial answers that
+        leave one slot out each (so the form asks for every slot); empty when none
+        matches."""
         if not question:
             return []
         asked = _normal(question)
@@ -78,12 +99,16 @@ class Definition:
             said = _normal(text)
             if said and (said in asked or asked in said):
                 return list(self.slots.get(slot, []))
-        named = [
-            values[0]
+        places = {
+            values[0]: found.start()
             for slot, values in self.slots.items()
-            if values and re.search(rf"\b{re.escape(_normal(slot))}\b", asked)
-        ]
-        return [" ".join(named)] if len(named) >= 2 else named
+            if values and (found := re.search(rf"\b{re.escape(_normal(slot))}\b", asked))
+        }
+        named = sorted(places, key=places.__getitem__)  # in the question's order
+        if len(named) < 2:
+            return named
+        partial = [" ".join(named[:i] + named[i + 1 :]) for i in range(len(named))]
+        return [" ".join(named), *partial]
 
 
 def read_definition(folder: Path | str) -> Definition:
@@ -92,7 +117,7 @@ def read_definition(folder: Path | str) -> Definition:
     root = Path(folder)
     if not root.is_dir():
         raise UserInputError(f"{root}: --project must be a folder with the bot's definition")
-    if list(root.rglob("domain.yml")) or list(root.rglob("domain.yaml")):
+    if find_project(root) is not None:
         return _rasa(root)
     aiml = sorted(root.rglob("*.aiml"))
     if aiml:
@@ -119,113 +144,45 @@ def _load(path: Path) -> Any:
 
 
 def _rasa(root: Path) -> Definition:
+    project = load_project(find_project(root) or root)  # the one Rasa reader
     found = Definition("rasa", root)
-    for path in sorted([*root.rglob("domain.yml"), *root.rglob("domain.yaml")]):
-        _rasa_domain(found, _load(path) or {})
-    for path in sorted(root.rglob("*.md")):
-        if "data" in path.relative_to(root).parts:  # training data, not tests/ or docs
-            _rasa_markdown(found, path.read_text(encoding="utf-8", errors="replace"))
-    for path in sorted(root.rglob("*.y*ml")):
-        if "data" in path.relative_to(root).parts:
-            _rasa_yaml(found, _load(path) or {})
-    for path in sorted(root.rglob("actions*.py")):
-        _form_actions(found, path.read_text(encoding="utf-8", errors="replace"))
-    for slot in list(found.slots):
+    for intent, examples in intent_examples(project).items():
+        found.intents[intent] = [_note_entities(found, e) for e in examples]
+    for name, texts in responses(project).items():
+        found.responses[name] = list(texts)
+        if name.startswith("utter_ask_") and texts:
+            found.questions[name[len("utter_ask_") :]] = texts[0]
+    for form, slots in forms(project).items():
+        found.forms.append(form)
+        if slots:
+            found.form_slots[form] = list(slots)
+    for _, dialogue in dialogues(project):
+        steps = found.flows.setdefault(dialogue.name, [])
+        for step in dialogue.steps:
+            if step.kind in ("intent", "action"):
+                steps.append(f"{step.kind}:{step.name}")
+            elif step.kind == "or":
+                steps += [f"intent:{name}" for name in step.names]
+    for slot, values in list(found.slots.items()):
         if slot not in found.questions:
             del found.slots[slot]
+        else:  # the most frequent value first ("Monday" said 5 times before "Saturday")
+            said = Counter(v.lower() for v in values)
+            unique = list({v.lower(): v for v in reversed(values)}.values())[::-1]
+            found.slots[slot] = sorted(unique, key=lambda v: -said[v.lower()])
     for slot in found.questions:
         found.slots.setdefault(slot, [])
     return found
 
 
-def _rasa_domain(found: Definition, domain: dict[str, Any]) -> None:
-    if not isinstance(domain, dict):
-        return
-    for intent in domain.get("intents") or []:
-        name = next(iter(intent)) if isinstance(intent, dict) else str(intent)
-        found.intents.setdefault(name, [])
-    responses = domain.get("responses") or domain.get("templates") or {}
-    for name, variants in responses.items() if isinstance(responses, dict) else []:
-        texts = [str(v.get("text", "")) for v in variants or [] if isinstance(v, dict)]
-        found.responses[str(name)] = [t.strip() for t in texts if t.strip()]
-        if str(name).startswith("utter_ask_") and texts:
-            found.questions[str(name)[len("utter_ask_") :]] = texts[0].strip()
-    forms = domain.get("forms") or []
-    found.forms += [str(f) for f in (forms if isinstance(forms, list) else list(forms))]
-    for name, spec in forms.items() if isinstance(forms, dict) else []:
-        required = spec.get("required_slots") if isinstance(spec, dict) else None
-        if isinstance(required, list | dict):  # a list (Rasa 3) or slot → mappings (2.x)
-            found.form_slots[str(name)] = [str(s) for s in required]
-
-
-def _form_actions(found: Definition, code: str) -> None:
-    """Rasa 1.x forms in ``actions.py``: each class's ``name()`` string and the list its
-    ``required_slots`` returns."""
-    for block in re.split(r"^class\s", code, flags=re.M)[1:]:
-        name = re.search(r"def\s+name\b.*?return\s+[\"']([^\"']+)[\"']", block, re.S)
-        slots = re.search(r"def\s+required_slots\b.*?return\s*\[([^\]]*)\]", block, re.S)
-        if name and slots:
-            found.form_slots[name.group(1)] = re.findall(r"[\"']([^\"']+)[\"']", slots.group(1))
-
-
 def _note_entities(found: Definition, example: str) -> str:
-    plain = _ENTITY.sub(lambda m: m.group(1), example).strip()
-    found.entities[plain] = len(_ENTITY.findall(example))
-    for match in _ENTITY.finditer(example):
-        entity = match.group(2) or match.group(3) or ""
-        entity = entity.split(":")[0].strip()
-        values = found.slots.setdefault(entity, [])
-        if match.group(1) not in values:
-            values.append(match.group(1))
+    plain = plain_example(example)
+    marked = entity_values(example)
+    found.entities[plain] = len(marked)
+    for value, entity in marked:
+        found.carried.setdefault(plain, []).append(entity)
+        found.slots.setdefault(entity, []).append(value)  # counted in _rasa
     return plain
-
-
-def _rasa_markdown(found: Definition, text: str) -> None:
-    intent: str | None = None
-    story: list[str] | None = None
-    for line in text.splitlines():
-        header = _MD_INTENT.match(line)
-        if header:
-            intent, story = header.group(1), None
-            found.intents.setdefault(intent, [])
-            continue
-        named = _MD_STORY.match(line)
-        if named and _MD_SECTION.match(line):  # synonym, regex, lookup: no examples we use
-            intent, story = None, None
-            continue
-        if named:
-            intent, story = None, found.flows.setdefault(named.group(1), [])
-            continue
-        item = _MD_ITEM.match(line)
-        if intent is not None and item:
-            found.intents[intent].append(_note_entities(found, item.group(1)))
-        elif story is not None:
-            user, bot = _MD_USER.match(line), _MD_BOT.match(line)
-            if user:
-                story.append(f"intent:{user.group(1)}")
-            elif bot:
-                story.append(f"action:{bot.group(1)}")
-
-
-def _rasa_yaml(found: Definition, data: dict[str, Any]) -> None:
-    if not isinstance(data, dict):
-        return
-    for block in data.get("nlu") or []:
-        if isinstance(block, dict) and "intent" in block:
-            examples = str(block.get("examples") or "")
-            items = [m.group(1) for m in map(_MD_ITEM.match, examples.splitlines()) if m]
-            target = found.intents.setdefault(str(block["intent"]), [])
-            target += [_note_entities(found, e) for e in items]
-    for key, label in (("stories", "story"), ("rules", "rule")):
-        for flow in data.get(key) or []:
-            if not isinstance(flow, dict):
-                continue
-            steps = found.flows.setdefault(str(flow.get(label, f"{label} {len(found.flows)}")), [])
-            for step in flow.get("steps") or []:
-                if isinstance(step, dict) and "intent" in step:
-                    steps.append(f"intent:{step['intent']}")
-                elif isinstance(step, dict) and "action" in step:
-                    steps.append(f"action:{step['action']}")
 
 
 def _aiml(root: Path, files: list[Path]) -> Definition:

@@ -27,18 +27,30 @@ _ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+(.+?)\s*$")
 
 
 def definition_seeds(definition: Definition) -> list[tuple[str, str]]:
-    """Per intent that has examples: the first, and the one that carries the fewest entity
-    values (at least one) when it differs — a form then asks for the slots it lacks."""
-    seeds = []
+    """Per intent that has examples: the first; then, for each form slot its examples
+    carry a value of, the example with the most entity values *without* that slot (the
+    form then asks for it: "… for dental care on Monday" makes the bot ask the time);
+    when no form slot is among them, the example with the fewest entity values (at least
+    one). Each seed once."""
+    seeds: list[tuple[str, str]] = []
     for intent, examples in definition.intents.items():
         if not examples:
             continue
         origin = f"the definition: intent {intent}"
-        seeds.append((examples[0], origin))
-        partial = [e for e in examples if definition.entities.get(e, 0) > 0]
-        fewest = min(partial, key=lambda e: definition.entities[e], default=None)
-        if fewest is not None and fewest != examples[0]:
-            seeds.append((fewest, origin))
+        chosen = [examples[0]]
+        carried = {e: set(definition.carried.get(e, ())) for e in examples}
+        for slot in definition.questions:
+            if not any(slot in entities for entities in carried.values()):
+                continue
+            lacking = [e for e in examples if carried[e] and slot not in carried[e]]
+            richest = max(lacking, key=lambda e: len(carried[e]), default=None)
+            if richest is not None and richest not in chosen:
+                chosen.append(richest)
+        if len(chosen) == 1:
+            partial = [e for e in examples if definition.entities.get(e, 0) > 0]
+            fewest = min(partial, key=lambda e: definition.entities[e], default=None)
+            chosen += [fewest] if fewest is not None and fewest != examples[0] else []
+        seeds += [(example, origin) for example in chosen]
     return seeds
 
 

@@ -53,6 +53,7 @@ from sparring.simulate._goals import GIVE_UP, MAX_GOAL_TURNS, Goal
 from sparring.simulate._matching import (
     any_mentioned,
     best_option,
+    only_when_besides,
     overlap,
     value_kind_of,
     values_mentioned,
@@ -128,6 +129,7 @@ class AgendaSimulator:
         self._mind_changed = False
         self._corrected: set[str] = set()
         self._goodbye = False
+        self._picked_any: set[str] = set()
         styles = spec.style_names()
         self.all_at_once = "all questions" in styles
         transforms = ("long phrases", "short phrases", "make spelling mistakes")
@@ -218,7 +220,26 @@ class AgendaSimulator:
         if act in _ASKING and active is not None and active.variables <= active.given:
             active.status = "done"  # the chatbot took it and asks the next thing
             active.evidence = f"the chatbot moved on: {reply.text[:160]}"
-        return self._repeat() or self._change_goal() or self._next_goal()
+        return (
+            self._repeat()
+            or self._change_goal()
+            or (self._any_option(reply) if act in _ASKING else None)
+            or self._next_goal()
+        )
+
+    def _any_option(self, reply: Reply) -> str | None:
+        """The first option of a choice the profile says nothing about ("We can service
+        or repair your bike. Which one?"), once per question and only when no goal is left
+        to say: a person with no preference picks one rather than leave mid-task."""
+        if any(g.status in ("pending", "active") for g in self.goals):
+            return None
+        question = _last_question(reply.text)
+        options = offered_options(reply.text, [b.text for b in reply.buttons])
+        if not options or question in self._picked_any:
+            return None
+        self._picked_any.add(question)
+        self.notes.append(f"no goal for {question!r}: picked the first option {options[0]!r}")
+        return _press(reply, options[0]) if self.press_buttons else options[0]
 
     def observe(self, exchange: Exchange) -> tuple[DialogueAct, str | None]:
         """Read the chatbot's last reply: its act and the variable it asks for, and the
@@ -234,6 +255,9 @@ class AgendaSimulator:
         if listed is not None:  # "I can tell you the price of tune-up, new tire and new seat"
             act, asked = DialogueAct.OFFER, listed
         self._settle()
+        closing = act in (DialogueAct.CLOSING, DialogueAct.CONFIRMATION)
+        if closing and "evidence" not in self.disabled:  # a list of options confirms nothing
+            self._confirmed_ahead(reply.text)
         active = self._active()
         if active is None:
             return act, asked
@@ -300,6 +324,21 @@ class AgendaSimulator:
                 goal.given |= goal.variables
                 goal.status = "done"
                 goal.evidence = "its values were taken when the chatbot asked for them"
+
+    def _confirmed_ahead(self, text: str) -> None:
+        """Pending goals whose every value the chatbot's statement gives are met: the user
+        said them earlier in one breath ("tomorrow 6 pm Physical examination") and the
+        confirmation shows them ("… for 26-11-2026 at 18:00 …"); asking again would start
+        the task over."""
+        for goal in self.goals:
+            if goal.status != "pending" or not goal.variables or goal.question:
+                continue
+            values = [self.values.get(v) for v in goal.variables]
+            if all(v is not None for v in values) and all(
+                values_mentioned(v, text) for v in values
+            ):
+                goal.given |= goal.variables
+                goal.status, goal.evidence = "done", text[:200]
 
     def _activate(self, goal: Goal) -> str:
         """Make ``goal`` the active one and return its first phrasing; the goal active so
@@ -374,7 +413,15 @@ class AgendaSimulator:
             self._vague_pending = asked
             return self.rng.choice(_VAGUE)
         option = best_option(self.values[asked], options) if options else None
-        if option is not None and not values_mentioned(self.values[asked], option):
+        question = _last_question(reply.text)
+        when_asked = any(p.search(question) for p in _ASKS_FOR.values())
+        if (
+            option is not None
+            and not values_mentioned(self.values[asked], option)
+            # "Physical examination" of "tomorrow 6 pm Physical examination" when only
+            # the service is asked; the whole value when the date or time is asked too
+            and (when_asked or not only_when_besides(self.values[asked], option))
+        ):
             option = None  # "Water" for "2 bottles of water": the user's own words stay
         together = self._when_together(asked, _last_question(reply.text))
         if together is not None:
@@ -469,10 +516,13 @@ class AgendaSimulator:
         )
 
     def _listed_variable(self, text: str) -> str | None:
-        """A variable of the active goal two or more of whose options a statement lists
-        (the chatbot offers them without asking)."""
+        """A variable of the active goal (else of the next pending one) two or more of
+        whose options a statement lists (the chatbot offers them without asking: "I can
+        tell you the price of tune-up, new tire and new seat")."""
         active = self._active()
-        for name in sorted(active.variables) if active is not None else ():
+        pending = next((g for g in self.goals if g.status == "pending"), None)
+        goal = active if active is not None and active.variables else pending
+        for name in sorted(goal.variables) if goal is not None else ():
             known = [render_value(v) for v in self.spec.alternatives.get(name, [])]
             mentioned = any_mentioned(known, text)
             chosen = {_norm(v) for v in _flat_values({name: self.values.get(name)})}

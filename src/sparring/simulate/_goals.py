@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from sparring.dialogue_acts import DialogueAct
-from sparring.simulate._matching import values_mentioned
+from sparring.simulate._matching import values_mentioned, when_part_mentioned
 
 GIVE_UP = 3
 """Fallbacks on one goal after which the user moves on (the SENSEI paper, §4)."""
@@ -71,6 +71,12 @@ class Goal:
         missing = [v for v in known if not values_mentioned(values[v], reply)]
         if known and not missing:  # it states every value of this goal
             self._met(reply)
+        elif (
+            known
+            and act is DialogueAct.CLOSING
+            and all(when_part_mentioned(values[v], reply) for v in missing)
+        ):  # it closes the task with the date or time of a value said in one breath
+            self._met(reply)  # ("Monday check-up" → "… for 30-11-2026 for physical examination")
         elif act in _SETTLES and len(missing) < len(known):  # a statement that drops one
             if self.unconfirmed is not None and self.unconfirmed[0] == missing:
                 self._met(reply)  # said twice in its own words (synonyms): taken as met

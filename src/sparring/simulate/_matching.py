@@ -175,6 +175,46 @@ def _when(kind: str, text: str, today: date) -> set[Any]:
     return found
 
 
+_WHEN_WORDS = re.compile(
+    r"^(?:\d[\d:./-]*(?:st|nd|rd|th|am|pm|h)?|today|tomorrow|tonight|noon|midnight|morning|"
+    r"afternoon|evening|am|pm|a\.m\.|p\.m\.|at|on|in|the|of|next|this|o'clock|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|"
+    r"apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|"
+    r"dec(?:ember)?)[,.]?$",
+    re.IGNORECASE,
+)
+
+
+def only_when_besides(value: Any, option: str) -> bool:
+    """Whether ``value`` is ``option`` plus only a date or a time ("tomorrow 6 pm Physical
+    examination" for the option "Physical examination"): an answer to several questions
+    at once, of which the option answers the one asked (unlike "2 bottles of water" for
+    "Water", where the other words qualify the option)."""
+    text = " ".join(_flat(value))
+    at = text.lower().find(option.lower())
+    if at < 0 or not option.strip():
+        return False
+    rest = f"{text[:at]} {text[at + len(option) :]}"
+    words_left = rest.split()
+    return (
+        bool(words_left)
+        and value_kind_of(rest) is not None
+        and all(_WHEN_WORDS.match(w) for w in words_left)
+    )
+
+
+def when_part_mentioned(value: Any, text: str) -> bool:
+    """Whether ``value`` holds a date or a time besides other words ("Monday check-up")
+    and ``text`` states that same date or time ("… for 30-11-2026 …")."""
+    today = date.today()
+    said = " ".join(_flat(value))
+    for kind in ("date", "time"):
+        wanted = _when(kind, said, today) or _when(kind, f"on {said}", today)
+        if wanted and wanted & _when(kind, text, today):
+            return True
+    return False
+
+
 def value_kind_of(value: Any) -> str | None:
     """``time`` or ``date`` when a goal value reads as one ("10:00", "tomorrow"), else
     ``None``."""

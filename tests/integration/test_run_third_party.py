@@ -1,0 +1,65 @@
+"""``sparring run`` on the third-party Rasa 1.10 bots nobody on the team wrote (issue 20):
+black box and with ``--project``, offline, the run passes — every failure these runs
+used to report was sparring's own (a profile without an answer for a question the bot
+asks on the way, an answer the bot took for another request, a value said with the
+parameter's name in front, a form question written as a statement, synonyms taken for a
+wrong value) — and it is backed by conversations that reached the bot's confirmations.
+Skips without the shared data or the Rasa 1.10 runtime (``scripts/third_party_rasa.py``).
+The bots keep state in module-level variables: concurrency 1."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from integration_support import ThirdPartyBot
+
+from sparring.conversations import RunStore
+from sparring.pipeline import PipelineResult, RunSettings, run_job
+
+CONFIRMED = ("I have received your request", "I have scheduled your appointment")
+
+
+def _run(bot: ThirdPartyBot, out: Path, project: bool) -> PipelineResult:
+    settings = RunSettings(
+        chatbot=bot.chatbot_yaml, concurrency=1, project=bot.project if project else None
+    )
+    result = run_job(settings, out)
+    assert result.check is not None, result.untested
+    assert result.exit_code == 0, result.check.outcome
+    confirmed = [
+        record.id
+        for record in RunStore.open(out).iter_records()
+        if any(t.role == "assistant" and any(c in t.text for c in CONFIRMED) for t in record.turns)
+    ]
+    assert confirmed, "no simulated conversation reached a booking confirmation"
+    assert result.coverage is not None and (result.coverage.functionality_share or 0) >= 0.8
+    return result
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("project", [False, True], ids=["black-box", "project"])
+def test_run_passes_the_veterinary_clinic_on_what_it_does(
+    veterinary_bot: ThirdPartyBot, tmp_path: Path, project: bool
+) -> None:
+    result = _run(veterinary_bot, tmp_path / "run", project)
+    if project:
+        assert result.definition is not None
+        assert result.definition.unreachable == {"services": "no NLU example, no story or rule"}
+        assert len(result.definition.slots.reached) >= 2
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("project", [False, True], ids=["black-box", "project"])
+def test_run_passes_the_bike_shop_on_what_it_does(
+    bikeshop_bot: ThirdPartyBot, tmp_path: Path, project: bool
+) -> None:
+    result = _run(bikeshop_bot, tmp_path / "run", project)
+    if project:
+        assert result.definition is not None
+        assert sorted(result.definition.slots.reached) == [
+            "appointmentType",
+            "costElement",
+            "date",
+            "time",
+        ]
