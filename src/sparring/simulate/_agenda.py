@@ -516,11 +516,13 @@ class AgendaSimulator:
         )
 
     def _listed_variable(self, text: str) -> str | None:
-        """A variable of the active goal (else of the next pending one) two or more of
-        whose options a statement lists (the chatbot offers them without asking: "I can
-        tell you the price of tune-up, new tire and new seat")."""
+        """A variable of the active goal (else of the next pending one, unless that goal
+        is a question of its own: "how much is a {{size}} pizza") two or more of whose
+        options a statement lists (the chatbot offers them without asking: "I can tell you
+        the price of tune-up, new tire and new seat")."""
         active = self._active()
         pending = next((g for g in self.goals if g.status == "pending"), None)
+        pending = pending if pending is not None and not pending.question else None
         goal = active if active is not None and active.variables else pending
         for name in sorted(goal.variables) if goal is not None else ():
             known = [render_value(v) for v in self.spec.alternatives.get(name, [])]
