@@ -8,7 +8,7 @@ of agenda-based user simulation (Schatzmann et al., NAACL 2007, §3: request, co
 offer, inform, bye), plus the two a black-box tester needs (fallback, closing):
 
 - ``fallback``: the chatbot did not understand (the caller's fallback decision, or a
-  generic "did not understand / say that again" phrase);
+  generic "did not understand / say that again" phrase, ``sparring.fallback``);
 - ``confirmation``: it asks the user to confirm something it states ("…, is that right?");
 - ``offer``: it offers options (two or more buttons, or a question listing options:
   "(Physical examination, Vaccination, …)", "small, medium or large?");
@@ -29,6 +29,8 @@ import re
 from collections.abc import Sequence
 from enum import StrEnum
 
+from sparring.fallback import is_fallback
+
 __all__ = ["DialogueAct", "classify_dialogue_act", "offered_options"]
 
 
@@ -45,12 +47,6 @@ class DialogueAct(StrEnum):
 
 
 _SENTENCE = re.compile(r"(?<=[.?!])\s+|\n+")
-_FALLBACK_CUES = re.compile(
-    r"\b(?:did(?:n't| not) (?:understand|get|catch)|do(?:n't| not) understand|"
-    r"(?:say|repeat) (?:that|it) again|rephrase|not sure what you mean|couldn't understand|"
-    r"could not understand|i'm not sure i follow|didn't quite get)\b",
-    re.IGNORECASE,
-)
 _CONFIRM_CUES = re.compile(
     r"\b(?:is (?:that|this|it|everything) (?:correct|right|ok(?:ay)?|fine)|"
     r"(?:can|could) you confirm|do you (?:confirm|agree)|shall i (?:confirm|proceed|place|book)|"
@@ -117,7 +113,7 @@ def classify_dialogue_act(
         return DialogueAct.FALLBACK
     sentences = [s.strip() for s in _SENTENCE.split(text) if s.strip()]
     asking = [s for s in sentences if s.endswith("?") or _REQUEST_CUES.match(s)]
-    if _FALLBACK_CUES.search(text) and not buttons:
+    if not buttons and is_fallback(text) is not None:
         return DialogueAct.FALLBACK
     if any(_CONFIRM_CUES.search(s) for s in asking):
         return DialogueAct.CONFIRMATION

@@ -15,9 +15,10 @@ from sparring.conversations import Turn, import_sensei
 from sparring.errors import BudgetExceeded
 from sparring.llm import Meter, ScriptedModel
 from sparring.profiles import CustomType, load_profile, parse_output_type, read_output_type
+from sparring.similarity import indel_similarity as similarity
+from sparring.similarity import normalize_text as normalize
 from sparring.simulate._extract import extract_outputs_offline
 from sparring.simulate._extract_llm import extract_outputs_llm, output_schema
-from sparring.simulate._similarity import normalize, similarity
 from sparring.values import Money, parse_money, value_kind
 
 TODAY = date(2024, 10, 28)
@@ -197,10 +198,12 @@ def test_offline_with_no_turns_or_no_outputs() -> None:
 
 
 def test_offline_skips_fallback_replies() -> None:
-    fallback = "Sorry, I did not understand. Your order ID is required."
+    fallback = "Oops! Your order ID is required."
     turns = convo(("Hi", fallback), ("ok", "Let's start."))
     assert one("str", "my order ID", turns) == "required"
     assert one("str", "my order ID", turns, fallback=fallback) is None
+    generic = convo(("Hi", "Sorry, I did not understand. Your order ID is required."))
+    assert one("str", "my order ID", generic) is None  # a generic fallback, unconfigured
 
 
 def test_offline_string_before_a_trailing_keyword_and_after_a_colon() -> None:

@@ -1,4 +1,5 @@
-"""Per-turn text similarity: fallback detection and repeated-reply detection."""
+"""Per-turn text similarity (``sparring.similarity``), the fallback recogniser
+(``sparring.fallback``) on simulate's cases, and repeated-reply detection."""
 
 from __future__ import annotations
 
@@ -8,34 +9,36 @@ import pytest
 import yaml
 
 from sparring.conversations import import_sensei
-from sparring.simulate._similarity import RepetitionTracker, is_fallback, normalize, similarity
+from sparring.fallback import FallbackConfig, is_fallback
+from sparring.similarity import indel_similarity, normalize_text
+from sparring.simulate._similarity import RepetitionTracker
 
 FALLBACK = "I'm sorry, I did not get what you said. I can help you ordering pizzas, and drinks."
 
 
 def test_normalize_folds_case_punctuation_and_spaces() -> None:
-    assert normalize("  Hello,   WORLD!!\n") == "hello world"
-    assert normalize("Ｆｕｌｌ-width") == "full width"
+    assert normalize_text("  Hello,   WORLD!!\n") == "hello world"
+    assert normalize_text("Ｆｕｌｌ-width") == "full width"
 
 
 def test_similarity_identical_and_disjoint() -> None:
-    assert similarity("The price is 11.5$", "the PRICE is 11.5$.") == 1.0
-    assert similarity("abc", "xyz") == 0.0
-    mid = similarity("Your order ID is 44de6a", "Your order ID is 1350a9")
+    assert indel_similarity("The price is 11.5$", "the PRICE is 11.5$.") == 1.0
+    assert indel_similarity("abc", "xyz") == 0.0
+    mid = indel_similarity("Your order ID is 44de6a", "Your order ID is 1350a9")
     assert 0.5 < mid < 1.0
 
 
 def test_similarity_is_symmetric_and_bounded() -> None:
     pairs = [("small pizza", "large pizza"), ("hi", "hello there"), ("a", "")]
     for a, b in pairs:
-        assert similarity(a, b) == similarity(b, a)
-        assert 0.0 <= similarity(a, b) <= 1.0
+        assert indel_similarity(a, b) == indel_similarity(b, a)
+        assert 0.0 <= indel_similarity(a, b) <= 1.0
 
 
 def test_similarity_of_empty_texts() -> None:
-    assert similarity("", "") == 1.0
-    assert similarity("...", "  ") == 1.0  # both empty once punctuation is gone
-    assert similarity("", "hello") == 0.0
+    assert indel_similarity("", "") == 1.0
+    assert indel_similarity("...", "  ") == 1.0  # both empty once punctuation is gone
+    assert indel_similarity("", "hello") == 0.0
 
 
 def test_is_fallback_matches_the_fallback_and_small_variations() -> None:
@@ -63,10 +66,10 @@ def test_is_fallback_without_a_fallback_never_matches() -> None:
 
 def test_is_fallback_threshold_is_checked_and_applied() -> None:
     near = FALLBACK.replace("drinks", "sodas")
-    assert is_fallback(near, FALLBACK, threshold=0.8)
-    assert not is_fallback(near, FALLBACK, threshold=1.0)
+    assert is_fallback(near, FallbackConfig.of(FALLBACK, threshold=0.8, generic=False))
+    assert not is_fallback(near, FallbackConfig.of(FALLBACK, threshold=1.0, generic=False))
     with pytest.raises(ValueError, match="threshold"):
-        is_fallback("x", "y", threshold=1.5)
+        FallbackConfig.of("y", threshold=1.5)
 
 
 def test_repetition_tracker_fires_on_the_nth_similar_reply() -> None:
@@ -116,7 +119,7 @@ def test_real_fallback_loop_is_detected(shared_data: Path) -> None:
     fallbacks = 0
     for path in files:
         replies = [t.text for t in import_sensei(path).turns if t.role == "assistant"]
-        flags = [is_fallback(r, fallback) for r in replies]
+        flags = [is_fallback(r, fallback) is not None for r in replies]
         fallbacks += sum(flags)
         assert not any(flags[:5])  # the shop's real answers come first
         tracker = RepetitionTracker(3, 0.95)

@@ -37,8 +37,9 @@ from sparring.connectors import Reply
 from sparring.explore._answers import asks_several, free_answers
 from sparring.explore._capabilities import COMMON_REQUESTS, PROBES, TASK_PROBES, capabilities
 from sparring.explore._options import Offer, read_offer
-from sparring.explore._probing import is_fallback, similar
 from sparring.explore._session import ExplorationContext, Session
+from sparring.fallback import is_fallback
+from sparring.similarity import indel_similarity
 from sparring.types import Strategy
 
 START_MESSAGE = "Hello"
@@ -162,7 +163,7 @@ class Crawler:
                 said = _said(reply)
                 texts[f"the reply to {probe!r}"] = said
                 answered = said.strip() and not is_fallback(said, self.ctx.findings.fallback)
-                if answered and probe in TASK_PROBES and not similar(said, root.text) >= 0.8:
+                if answered and probe in TASK_PROBES and indel_similarity(said, root.text) < 0.8:
                     self.crawl.origins.setdefault(probe, f"the probe {probe!r} was answered")
         for where, text in texts.items():
             for item in capabilities(text):
@@ -307,7 +308,7 @@ class Crawler:
             known = self.crawl.states[target]
             if source != root or target == state.key or known.asks or known.offer.options:
                 continue
-            if known.text.strip() and similar(known.text, text) >= 0.8:
+            if known.text.strip() and indel_similarity(known.text, text) >= 0.8:
                 return known
         return None
 
@@ -370,7 +371,7 @@ def _said(reply: Reply) -> str:
 
 
 _REFUSAL = re.compile(
-    r"\b(?:can ?not|can't|cannot|not (?:understand|available|valid|possible)|try again|"
+    r"\b(?:can ?not|can't|cannot|not (?:available|valid|possible)|try again|"
     r"invalid|sorry|unfortunately|(?:select|choose|pick) (?:an)?other|is clos)",
     re.IGNORECASE,
 )
@@ -378,8 +379,10 @@ _REFUSAL = re.compile(
 
 def _accepted(question: State, answer: State) -> bool:
     """Whether the bot took the free answer: it moved on (another state, not the
-    fallback, not the same question again) without refusing."""
+    fallback, even one that asks again, not the same question again) without refusing."""
     if not answer.text.strip() or answer.fallback or answer.key == question.key:
+        return False
+    if is_fallback(answer.text) is not None:
         return False
     if _REFUSAL.search(answer.text):
         return False
@@ -414,12 +417,11 @@ Z"): a form's question written as a statement."""
 
 
 def _is_fallback(text: str, fallback: str | None) -> bool:
-    """Whether ``text`` is the fallback: not when, beside the fallback, it asks a question
-    of its own (a form asking for its slot again is a question, not the fallback)."""
-    if not is_fallback(text, fallback) or not fallback:
-        return False
-    rest = text.replace(fallback, " ") if fallback in text else ""
-    return "?" not in rest
+    """Whether ``text`` is the fallback (``sparring.fallback``): not when, beside the
+    fallback, it asks a question of its own (a form asking for its slot again is a
+    question, not the fallback)."""
+    match = is_fallback(text, fallback)
+    return match is not None and not match.reprompt
 
 
 def _original(item: str, texts: Iterable[str], requests: tuple[str, ...]) -> str:
@@ -447,6 +449,6 @@ def _key(
         return masked + " | " + " / ".join(o.lower() for o in offer.options)
     origin = previous.key if previous is not None else ""
     for key, state in states.items():
-        if key.startswith(f"answer<{origin}>") and similar(state.text, text) >= 0.5:
+        if key.startswith(f"answer<{origin}>") and indel_similarity(state.text, text) >= 0.5:
             return key
     return f"answer<{origin}>#{len(states)}"

@@ -10,10 +10,9 @@ lexically (``sparring.language``) on every bot text seen; ``info.languages`` win
 
 from __future__ import annotations
 
-from rapidfuzz import fuzz, utils
-
 from sparring.explore._session import ExplorationContext, Findings
 from sparring.language import identify_language, iso_code
+from sparring.similarity import indel_similarity
 from sparring.types import Strategy
 
 NONSENSE = (
@@ -25,20 +24,6 @@ NONSENSE = (
 
 SIMILAR = 0.8
 """Similarity (0..1) at which two replies count as the same message."""
-
-
-def similar(a: str, b: str) -> float:
-    """Similarity of two replies in [0, 1] (case and punctuation ignored)."""
-    return float(fuzz.ratio(a, b, processor=utils.default_process)) / 100.0
-
-
-def is_fallback(text: str, fallback: str | None) -> bool:
-    """Whether ``text`` is (or contains) the fallback message."""
-    if not fallback or not text:
-        return False
-    if fallback.lower() in text.lower():
-        return True
-    return similar(text, fallback) >= SIMILAR
 
 
 async def probe_chatbot(ctx: ExplorationContext) -> Findings:
@@ -64,7 +49,7 @@ async def probe_chatbot(ctx: ExplorationContext) -> Findings:
 def _common_reply(replies: list[str]) -> str | None:
     """The reply that at least two probes got, or ``None``."""
     for i, reply in enumerate(replies):
-        if reply and any(similar(reply, other) >= SIMILAR for other in replies[i + 1 :]):
+        if reply and any(indel_similarity(reply, other) >= SIMILAR for other in replies[i + 1 :]):
             return reply
     return None
 

@@ -31,6 +31,7 @@ from datetime import date
 from typing import Any, Literal, Protocol
 
 from sparring.conversations import OutputValue, Turn
+from sparring.fallback import is_fallback
 from sparring.profiles import OutputType, read_output_type
 from sparring.simulate._extract_answers import (
     QUESTION_OF_KIND,
@@ -39,7 +40,6 @@ from sparring.simulate._extract_answers import (
     named_option,
     subject_of,
 )
-from sparring.simulate._similarity import is_fallback
 from sparring.simulate._spans import answer_span, trim_clause
 from sparring.values import Candidate, find_values, format_value, value_kind
 
@@ -221,7 +221,7 @@ def _sentences(turns: Sequence[Turn], today: date, fallback: str | None) -> list
         if turn.role == "user":
             question = turn.text
             continue
-        if fallback and is_fallback(turn.text, fallback):
+        if is_fallback(turn.text, fallback):
             continue
         reference = turn.timestamp.date() if turn.timestamp is not None else today
         answer = _plain(turn.text).strip()
@@ -247,8 +247,8 @@ def extract_outputs_offline(
     sentence (or question and answer) the value came from, and ``value=None`` when nothing
     fits; a string output is a span or ``None`` with ``confidence="low"`` when a sentence
     names it but no span can be isolated (``_spans``). ``today`` resolves relative dates
-    when turns carry no timestamp (default: the current date); assistant turns similar to
-    ``fallback`` are ignored.
+    when turns carry no timestamp (default: the current date); assistant turns that are the
+    fallback (``sparring.fallback``: ``fallback`` or a generic phrase) are ignored.
     """
     sentences = _sentences(turns, today or date.today(), fallback)
     result: dict[str, OutputValue] = {}

@@ -28,6 +28,7 @@ from sparring.conversations import (
 )
 from sparring.dialogue_acts import DialogueAct, classify_dialogue_act
 from sparring.errors import BudgetExceeded, ChatbotFailure, ModelError
+from sparring.fallback import FallbackConfig, is_fallback
 from sparring.llm import Meter, Model
 from sparring.profiles import read_output_type
 from sparring.simulate._base import ChangesGoals, Exchange, ExplainsGoals, UserSimulator
@@ -36,7 +37,7 @@ from sparring.simulate._extract_answers import QUESTION_OF_KIND
 from sparring.simulate._extract_llm import extract_outputs_llm
 from sparring.simulate._leaks import template_leak
 from sparring.simulate._matching import overlap
-from sparring.simulate._similarity import RepetitionTracker, is_fallback
+from sparring.simulate._similarity import RepetitionTracker
 from sparring.simulate._spec import ConversationSpec, OutputSpec
 from sparring.values import value_kind
 
@@ -219,9 +220,11 @@ def _act(dialogue: _Dialogue, reply: Reply, *, fallback: bool) -> DialogueAct:
 
 
 def _is_fallback(spec: ConversationSpec, reply: Reply, limits: RunnerLimits) -> bool:
-    """Whether ``reply`` is the chatbot's fallback (repeats of it are not a loop: the user
-    simulator rephrases, then changes topic)."""
-    return bool(spec.fallback) and is_fallback(reply.text, spec.fallback, limits.fallback_threshold)
+    """Whether ``reply`` is the chatbot's fallback (``sparring.fallback``: the spec's
+    phrase or a generic one; repeats of it are not a loop: the user simulator rephrases,
+    then changes topic)."""
+    config = FallbackConfig.of(spec.fallback, threshold=limits.fallback_threshold)
+    return is_fallback(reply.text, config) is not None
 
 
 def _turn_cap(spec: ConversationSpec, limits: RunnerLimits) -> int:

@@ -1,61 +1,14 @@
-"""Text similarity for fallback and loop detection, computed on every chatbot reply.
+"""Repeated-reply detection, computed on every chatbot reply.
 
-One measure serves both: the normalised Indel similarity of RapidFuzz (``fuzz.ratio`` / 100,
-i.e. ``1 - edit distance / (len(a) + len(b))`` with insertions and deletions, the same
-quantity as ``difflib.SequenceMatcher.ratio`` without its junk heuristic), computed on
-case-folded text whose punctuation and runs of whitespace are collapsed. It was chosen
-over TF-IDF cosine because it runs once per turn on two short strings: it needs no fitted
-vocabulary, is stable for one-word replies, and takes microseconds (TF-IDF needs a
-vectoriser fit per pair, milliseconds). SENSEI-check's corpus-level ``repeated_answers``
-(TF-IDF) lives in ``sparring.check``; this module is only the per-turn detector.
+``RepetitionTracker`` compares each reply with the first of the current run by
+``sparring.similarity.indel_similarity`` (microseconds for two short strings). Whether a
+reply is the fallback is ``sparring.fallback.is_fallback``'s decision; SENSEI-check's
+corpus-level ``repeated_answers`` (TF-IDF) lives in ``sparring.check``.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
-
-from rapidfuzz import fuzz
-
-_NOT_WORD = re.compile(r"[^\w]+")
-
-
-def normalize(text: str) -> str:
-    """Case-folded, NFKC-normalised text with punctuation and whitespace runs as one space."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    return _NOT_WORD.sub(" ", folded).strip()
-
-
-def similarity(a: str, b: str) -> float:
-    """Similarity of two texts in [0, 1] (see the module docstring).
-
-    Two texts that are empty after normalisation are identical (1.0); an empty text and a
-    non-empty one share nothing (0.0).
-    """
-    na, nb = normalize(a), normalize(b)
-    if not na and not nb:
-        return 1.0
-    if not na or not nb:
-        return 0.0
-    return float(fuzz.ratio(na, nb)) / 100.0
-
-
-def is_fallback(reply: str, fallback: str | None, threshold: float = 0.8) -> bool:
-    """Whether ``reply`` is the chatbot's fallback message (``ConversationSpec.fallback``:
-    the profile's ``chatbot.fallback``, else chatbot.yaml's ``info.fallback``).
-
-    True when the whole reply, or one of its lines (a chatbot reply made of several
-    messages is joined with newlines), is at least ``threshold`` similar to ``fallback``.
-    A missing or empty fallback never matches. Raises ``ValueError`` for a threshold
-    outside [0, 1].
-    """
-    _check_threshold(threshold)
-    if not fallback or not normalize(fallback):
-        return False
-    if similarity(reply, fallback) >= threshold:
-        return True
-    lines = [line for line in reply.splitlines() if normalize(line)]
-    return len(lines) > 1 and any(similarity(line, fallback) >= threshold for line in lines)
+from sparring.similarity import indel_similarity
 
 
 class RepetitionTracker:
@@ -78,7 +31,7 @@ class RepetitionTracker:
 
     def observe(self, reply_text: str) -> bool:
         """Record one reply; True when the current run has reached ``n`` replies."""
-        if self._first is not None and similarity(reply_text, self._first) >= self.threshold:
+        if self._first is not None and indel_similarity(reply_text, self._first) >= self.threshold:
             self.count += 1
         else:
             self._first = reply_text

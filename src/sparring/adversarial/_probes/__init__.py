@@ -26,7 +26,6 @@ from sparring.adversarial._probes._model import (
     ProbeSuite,
 )
 from sparring.adversarial._probes._oracles import (
-    FALLBACK_PATTERNS,
     REFUSAL_PATTERNS,
     Pii,
     echoed,
@@ -43,7 +42,6 @@ __all__ = [
     "EXIT_FAIL",
     "EXIT_NO_VERDICT",
     "EXIT_PASS",
-    "FALLBACK_PATTERNS",
     "PROBES",
     "PROBES_FILE",
     "REFUSAL_PATTERNS",

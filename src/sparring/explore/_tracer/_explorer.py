@@ -26,6 +26,7 @@ from sparring.explore._tracer import _prompts as prompts
 from sparring.explore._tracer._calls import STEP_MARKER, Asker, StepFailed
 from sparring.explore._tracer._nodes import same_option, similarity, verbatim
 from sparring.explore._tracer._schemas import ExplorerTurn, Rephrasing
+from sparring.fallback import FallbackConfig, is_fallback
 from sparring.types import Strategy
 
 MAX_CORRECTIONS = 2
@@ -117,11 +118,10 @@ class Explorer:
         self.languages = languages
 
     def is_fallback(self, reply: Reply) -> bool:
-        """The reply is (close to) a known fallback message."""
-        said = " ".join(reply.messages)
-        return any(
-            similarity(said, f) >= 0.8 or f.lower() in said.lower() for f in self.fallbacks if f
-        )
+        """The reply is the fallback (``sparring.fallback``: a known fallback message or a
+        generic one)."""
+        said = "\n".join(reply.messages)
+        return is_fallback(said, FallbackConfig(tuple(self.fallbacks))) is not None
 
     async def run(
         self, name: str, focus: Functionality | None, known: list[Functionality]

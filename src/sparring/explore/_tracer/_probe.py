@@ -17,6 +17,7 @@ from sparring.explore._tracer import _prompts as prompts
 from sparring.explore._tracer._calls import Asker, chat
 from sparring.explore._tracer._nodes import similarity
 from sparring.explore._tracer._schemas import ProbeAnalysis
+from sparring.fallback import FallbackConfig, is_fallback
 from sparring.types import Strategy
 
 PROBES = [
@@ -86,5 +87,11 @@ def _settle(
     result.variants = list(dict.fromkeys(variants))
 
 
+VARIANT_SIMILARITY = 0.5
+"""Similarity (``sparring.similarity.indel_similarity``) from which a probe's reply is a
+variant of the fallback: lower than a fallback match, to collect its rewordings."""
+
+
 def _like(reply: str, fallback: str) -> bool:
-    return similarity(reply, fallback) >= 0.5 or fallback.lower() in reply.lower()
+    config = FallbackConfig((fallback,), generic=False, threshold=VARIANT_SIMILARITY)
+    return is_fallback(reply, config) is not None
