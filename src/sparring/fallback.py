@@ -52,15 +52,15 @@ DEFAULT_THRESHOLD = 0.8
 """Similarity (0..1) from which a reply, or one of its lines, is a configured phrase."""
 
 GENERIC_PATTERNS: tuple[str, ...] = (
-    r"\b(?:didn't|did not|don't|do not|couldn't|could not|can't|cannot|can not)\s+"
-    r"(?:quite\s+)?(?:understand|follow)\b",
+    r"\b(?:i|we)\s+(?:really\s+|just\s+)?(?:didn't|did not|don't|do not|couldn't|could not|"
+    r"can't|cannot|can not)\s+(?:quite\s+)?(?:understand|follow)\b",
     r"\b(?:didn't|did not|couldn't|could not)\s+(?:quite\s+)?(?:get|catch)\b"
     r"(?!\s+(?:a|an|any|some|my|our|your|the (?!point|meaning)))",
     r"\bnot sure (?:what you mean|i understand|i follow|how to help)\b",
-    r"\bi(?:'m| am) not sure i (?:understand|follow)\b",
+    r"\bi(?:'m| am) not (?:sure i (?:understand|follow)|following|understanding)\b",
     r"\b(?:could|can|would) you (?:please )?(?:rephrase|repeat|say (?:that|it) again|try again)\b",
     r"\b(?:please )?rephrase\b",
-    r"\b(?:say|repeat) (?:that|it) again\b",
+    r"\b(?:say|repeat) (?:that|it) (?:again|differently|another way)\b",
     r"\bi(?:'m| am) (?:sorry, )?(?:confused|lost)\b",
     r"\b(?:don't|do not|doesn't|does not) have an? (?:answer|response|reply) (?:for|to) "
     r"(?:that|this|it)\b",
@@ -69,8 +69,8 @@ GENERIC_PATTERNS: tuple[str, ...] = (
 )
 """Phrases of a generic fallback, as regular expressions on lower-cased text with ``'``
 apostrophes ("I don't understand", "could you rephrase", "I didn't get that"; not "I
-didn't get a reply from the kitchen": what follows is something else the bot did not
-get)."""
+didn't get a reply from the kitchen": what follows is something else the bot did not get;
+not "… what you don't understand": the bot's own not understanding, first person)."""
 
 _GENERIC = [re.compile(p) for p in GENERIC_PATTERNS]
 _SENTENCE = re.compile(r"(?<=[.?!])\s+|\n+")
