@@ -1,5 +1,6 @@
 """``sparring run`` on the third-party Rasa 1.10 bots nobody on the team wrote (issue 20):
-black box and with ``--project``, offline, the run passes — every failure these runs
+black box and with ``--project``, offline, the run passes (or fails only on the bot's own
+crashes, each with a traceback in its action server's log) — every failure these runs
 used to report was sparring's own (a profile without an answer for a question the bot
 asks on the way, an answer the bot took for another request, a value said with the
 parameter's name in front, a form question written as a statement, synonyms taken for a
@@ -26,7 +27,8 @@ def _run(bot: ThirdPartyBot, out: Path, project: bool) -> PipelineResult:
     )
     result = run_job(settings, out)
     assert result.check is not None, result.untested
-    assert result.exit_code == 0, result.check.outcome
+    if result.exit_code != 0:
+        _assert_only_the_bots_own_crashes(bot, out, result)
     confirmed = [
         record.id
         for record in RunStore.open(out).iter_records()
@@ -35,6 +37,26 @@ def _run(bot: ThirdPartyBot, out: Path, project: bool) -> PipelineResult:
     assert confirmed, "no simulated conversation reached a booking confirmation"
     assert result.coverage is not None and (result.coverage.functionality_share or 0) >= 0.8
     return result
+
+
+def _assert_only_the_bots_own_crashes(
+    bot: ThirdPartyBot, out: Path, result: PipelineResult
+) -> None:
+    """A FAIL is right only when every failure is the bot's own: an empty reply
+    (``no_response``) for each of which its action server logged a traceback. The bike
+    shop's date validator crashes on some dates depending on the day the test runs (a list
+    of two ``date`` entities reaches ``ctparse``; an underspecified time), so a run may meet
+    it or not; any other failure is sparring's and fails the test."""
+    assert result.check is not None
+    failed = [record for record in RunStore.open(out).iter_records() if record.errors]
+    codes = {error.cause for record in failed for error in record.errors}
+    assert codes == {"empty_reply"}, result.check.outcome
+    assert result.check.outcome.reasons == [f"generic failures: no_response {len(failed)}"]
+    tracebacks = sum(
+        log.read_text(errors="replace").count("Traceback")
+        for log in bot.log_dir.glob("actions-*.log")
+    )
+    assert tracebacks >= len(failed), (tracebacks, result.check.outcome)
 
 
 @pytest.mark.integration
