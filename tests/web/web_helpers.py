@@ -58,3 +58,72 @@ def api(client: Client, method: str, url: str, data: Any = None, token: str | No
     return call(
         url, data if data is not None else {}, content_type="application/json", headers=headers
     )
+
+
+HOSTILE = [
+    "<script>window.__xss = 1</script>",
+    '<img src="x" onerror="window.__xss = 2">',
+    '<a href="javascript:window.__xss = 3">click me</a>',
+    '<svg onload="window.__xss = 4"></svg>',
+    '"><iframe src="javascript:window.__xss = 5"></iframe>',
+]
+"""Chatbot replies that would run script if a page pasted them as markup."""
+
+
+def probe_payloads() -> list[str]:
+    """Every user turn of sparring's built-in adversarial probe suites (injections,
+    jailbreaks, encoded payloads…), as text."""
+    from sparring.adversarial import builtin_suites, load_probe_suite
+
+    texts: list[str] = []
+    for path in builtin_suites().values():
+        for probe in load_probe_suite(path).probes:
+            texts += [turn if isinstance(turn, str) else str(turn) for turn in probe.turns]
+    return texts
+
+
+RULES = """\
+- name: never_says_sorry_twice
+  description: The chatbot does not apologise twice in a row
+  conversations: 1
+  oracle: not chatbot_returns('sorry, sorry')
+"""
+
+
+def checked_run(folder: Any, n: int, *, hostile: bool = False, sorry_every: int = 4) -> Any:
+    """A run directory at ``folder`` with ``n`` conversations of 3 exchanges (ids
+    ``order/<i>``), checked with ``RULES``: every ``sorry_every``-th conversation says
+    "sorry, sorry" (fails the rule). With ``hostile``, the chatbot's replies carry
+    ``HOSTILE`` markup and the probe payloads, and its buttons ``javascript:`` links."""
+    from datetime import UTC, datetime
+    from pathlib import Path
+
+    from sparring.check import check, load_rules, store_verdicts
+    from sparring.conversations import ConversationRecord, RunManifest, RunStore, Turn
+    from sparring.types import Button
+
+    folder = Path(folder)
+    manifest = RunManifest(
+        run_id=folder.name, created_at=datetime.now(UTC), sparring_version="t", job="simulate"
+    )
+    store = RunStore.create(folder, manifest)
+    payloads = [*HOSTILE, *probe_payloads()] if hostile else []
+    records = []
+    for i in range(n):
+        turns = []
+        for step in range(3):
+            turns.append(Turn(role="user", text=f"a pizza please, step {step}"))
+            reply = "sorry, sorry" if i % sorry_every == 0 and step == 2 else f"Sure ({step})."
+            if payloads:
+                reply += " " + payloads[(i * 3 + step) % len(payloads)]
+            buttons = [Button(text="<b>Large</b>", link="javascript:window.__xss = 6")]
+            turns.append(
+                Turn(role="assistant", text=reply, latency=0.25, buttons=buttons if hostile else [])
+            )
+        record = ConversationRecord(id=f"order/{i}", profile="order", turns=turns)
+        store.write(record)
+        records.append(record)
+    rules = folder.parent / f"{folder.name}-rules.yaml"
+    rules.write_text(RULES, encoding="utf-8")
+    store_verdicts(check(load_rules([rules]), records), store.path)
+    return folder

@@ -9,8 +9,7 @@ from typing import Annotated
 import typer
 
 from sparring.cli._app import app, console
-from sparring.conversations import incomplete_run
-from sparring.diff import compare, load_run, pick_verdicts, render_diff, write_diff_junit
+from sparring.diff import diff_runs, render_diff, write_diff_junit
 from sparring.jobs import check_output_paths
 
 
@@ -32,11 +31,7 @@ def diff_command(
     regression; 3 (NO VERDICT) when nothing regressed but a run is incomplete.
     """
     check_output_paths(files={"--junit": junit})
-    old_verdicts, new_verdicts = pick_verdicts(baseline, new)
-    old_report, old_records = load_run(baseline, old_verdicts)
-    new_report, new_records = load_run(new, new_verdicts)
-    result = compare(old_report, new_report, old_records, new_records)
-    result.incomplete = [i.reason for i in map(incomplete_run, (baseline, new)) if i is not None]
+    result = diff_runs(baseline, new)
     console.print(render_diff(result, show_all))
     if junit is not None:
         write_diff_junit(result, junit)

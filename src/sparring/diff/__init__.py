@@ -3,7 +3,7 @@ flaky, conversations whose verdicts changed with the turns that differ, response
 cost; a regression exits 1."""
 
 from sparring.diff._compare import RunDiff, Timing, TurnChange, VerdictChange, compare, timing
-from sparring.diff._load import load_run, pick_verdicts
+from sparring.diff._load import diff_runs, load_run, pick_verdicts
 from sparring.diff._render import diff_junit, render_diff, write_diff_junit
 
 __all__ = [
@@ -13,6 +13,7 @@ __all__ = [
     "VerdictChange",
     "compare",
     "diff_junit",
+    "diff_runs",
     "load_run",
     "pick_verdicts",
     "render_diff",

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sparring.check import CheckReport
 from sparring.conversations import ConversationRecord, RunStore, Slot
 from sparring.errors import UserInputError
+
+if TYPE_CHECKING:
+    from sparring.diff._compare import RunDiff
 
 logger = logging.getLogger(__name__)
 
@@ -42,3 +46,19 @@ def load_run(run: Path, verdicts: Path) -> tuple[CheckReport, list[ConversationR
     store = RunStore.open(run, clean=False)
     report = store.read_result(Slot.VERDICTS, verdicts.stem, CheckReport)
     return report, list(store.iter_records())
+
+
+def diff_runs(baseline: Path, new: Path) -> RunDiff:
+    """Compare the run ``new`` with the run ``baseline`` (what ``sparring diff`` and the
+    dashboard's compare page show): the verdict files picked by ``pick_verdicts``, both
+    runs' records, and ``incomplete`` naming what an incomplete run misses. Raises
+    ``UserInputError`` when a run has no stored verdicts or a file cannot be read."""
+    from sparring.conversations import incomplete_run
+    from sparring.diff._compare import compare
+
+    old_verdicts, new_verdicts = pick_verdicts(baseline, new)
+    old_report, old_records = load_run(baseline, old_verdicts)
+    new_report, new_records = load_run(new, new_verdicts)
+    result = compare(old_report, new_report, old_records, new_records)
+    result.incomplete = [i.reason for i in map(incomplete_run, (baseline, new)) if i is not None]
+    return result

@@ -11,6 +11,8 @@ Later jobs add sections through one small interface, ``ReportSection`` (``name``
 docs/report.md.
 """
 
+from sparring.report._breakdowns import stored_breakdowns
+from sparring.report._conversations import conversation_data
 from sparring.report._excerpt import (
     ExcerptLine,
     anchor,
@@ -18,13 +20,20 @@ from sparring.report._excerpt import (
     excerpt_html,
     excerpt_lines,
 )
-from sparring.report._page import REPORT_FILE, RenderedSection, render_report, write_report
+from sparring.report._page import (
+    REPORT_FILE,
+    RenderedSection,
+    render_report,
+    render_section,
+    write_report,
+)
 from sparring.report._section import (
     ENTRY_POINT_GROUP,
     REPORT_SECTIONS,
     ReportSection,
     SectionHtml,
     SectionOutcome,
+    asset,
     fragment,
     inline_svg,
     report_section,
@@ -46,13 +55,17 @@ __all__ = [
     "SectionOutcome",
     "VerdictStatus",
     "anchor",
+    "asset",
+    "conversation_data",
     "conversation_href",
     "excerpt_html",
     "excerpt_lines",
     "fragment",
     "inline_svg",
     "render_report",
+    "render_section",
     "report_section",
     "sections",
+    "stored_breakdowns",
     "write_report",
 ]

@@ -41,7 +41,10 @@ class RenderedSection:
     summary: str | None
 
 
-def _render_one(section: ReportSection, run: RunView) -> RenderedSection | None:
+def render_section(section: ReportSection, run: RunView) -> RenderedSection | None:
+    """``section`` rendered for ``run`` (``None`` when it does not apply). A section that
+    raises is rendered as an error box (logged); ``UserInputError`` (an unreadable run file)
+    propagates. The report page and the dashboard's run page both render through here."""
     try:
         if not section.applies(run):
             return None
@@ -68,7 +71,7 @@ def render_report(run: RunView, chosen: Sequence[ReportSection] | None = None) -
     shown as an error box."""
     run.records, run.check_reports  # noqa: B018  (read up front: bad files fail first)
     chosen = sections() if chosen is None else chosen
-    rendered = [done for section in chosen if (done := _render_one(section, run))]
+    rendered = [done for section in chosen if (done := render_section(section, run))]
     chatbot = run.manifest.chatbot.get("info", {}) or {}
     return render_template(
         "page.html.j2",

@@ -16,14 +16,10 @@ from __future__ import annotations
 
 import csv
 import io
-import shutil
-from pathlib import Path
 from typing import Any, ClassVar
 
-from django.conf import settings as django_settings
 from django.db.models import QuerySet
 from django.http import FileResponse, Http404, HttpResponse
-from django.utils.dateparse import parse_datetime
 from rest_framework import mixins, serializers, status
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
@@ -31,9 +27,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sparring.errors import UserInputError
-from sparring.web._api import ScopedViewSet, body, me, problems_response, project_for
-from sparring.web._audit import record
+from sparring.web._api import ScopedViewSet, body, problems_response, project_for
 from sparring.web._permissions import Action, get_object, scope
+from sparring.web._run_actions import delete_run, filter_runs, resume_run, start_run, stop_run
 from sparring.web._run_files import (
     conversation,
     conversation_list,
@@ -42,7 +38,6 @@ from sparring.web._run_files import (
     report_file,
     verdict_sets,
 )
-from sparring.web._worker import launch, run_folder, worker
 from sparring.web.models import Annotation, Run, RunStatus
 
 
@@ -65,23 +60,6 @@ class RunSerializer(serializers.ModelSerializer[Run]):
         read_only_fields = fields
 
 
-def _inside_runs(path: Path) -> bool:
-    root = Path(django_settings.RUNS_DIR).resolve()
-    return path.resolve().is_relative_to(root)
-
-
-def delete_run(request: Request, run: Run) -> None:
-    """Delete ``run``'s row and, when the dashboard wrote it, its folder (a run imported
-    from elsewhere keeps its files)."""
-    worker().stop(run)
-    path = Path(run.path)
-    if not run.imported and _inside_runs(path):
-        shutil.rmtree(path, ignore_errors=True)
-        shutil.rmtree(path.with_name(path.name + ".inputs"), ignore_errors=True)
-    record("run_deleted", request=request, project=run.project, run=run.pk, job=run.job)
-    run.delete()
-
-
 class RunViewSet(
     mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.DestroyModelMixin, ScopedViewSet
 ):
@@ -98,18 +76,7 @@ class RunViewSet(
         return Run.objects.all()
 
     def get_queryset(self) -> QuerySet[Any]:
-        rows = super().get_queryset()
-        query = self.request.query_params
-        for field in ("job", "status", "verdict"):
-            if value := query.get(field):
-                rows = rows.filter(**{field: value})
-        if tag := query.get("tag"):
-            # JSON containment is not portable to SQLite: the tags are matched here
-            rows = rows.filter(pk__in=[r.pk for r in rows.only("pk", "tags") if tag in r.tags])
-        for name, lookup in (("after", "created_at__gte"), ("before", "created_at__lt")):
-            if (value := query.get(name)) and (moment := parse_datetime(value)) is not None:
-                rows = rows.filter(**{lookup: moment})
-        return rows
+        return filter_runs(super().get_queryset(), self.request.query_params)
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         run = self.get_object()
@@ -127,15 +94,10 @@ class RunViewSet(
             raise ValidationError({"settings": "an object of the job's settings"})
         if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
             raise ValidationError({"tags": "a list of strings"})
-        run = Run.objects.create(project=project, job=job, created_by=me(request), tags=tags)
-        run.path = str(run_folder(project, run.pk))
-        run.save(update_fields=["path"])
         try:
-            launch(run, settings)
+            run = start_run(request, project, job, settings, tags)
         except UserInputError as exc:
-            run.delete()
             return problems_response(exc)
-        record("run_started", request=request, project=project, run=run.pk, job=job)
         return Response(RunSerializer(run).data, status=status.HTTP_201_CREATED)
 
     def perform_destroy(self, instance: Run) -> None:
@@ -144,18 +106,16 @@ class RunViewSet(
     @action(detail=True, methods=["post"])
     def stop(self, request: Request, pk: str | None = None) -> Response:
         run = self.get_object()
-        worker().stop(run)
-        record("run_stopped", request=request, project=run.project, run=run.pk)
+        stop_run(request, run)
         return Response({"id": run.pk, "stop": "requested"}, status=status.HTTP_202_ACCEPTED)
 
     @action(detail=True, methods=["post"])
     def resume(self, request: Request, pk: str | None = None) -> Response:
         run = self.get_object()
         try:
-            worker().resume(run)
+            resume_run(request, run)
         except UserInputError as exc:
             return problems_response(exc)
-        record("run_resumed", request=request, project=run.project, run=run.pk)
         return Response({"id": run.pk, "status": "queued"}, status=status.HTTP_202_ACCEPTED)
 
     @action(detail=False, methods=["post"], url_path="bulk-delete")

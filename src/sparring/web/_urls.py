@@ -9,7 +9,14 @@ from django.urls import URLPattern, URLResolver, include, path
 from django.views.generic.base import RedirectView
 from rest_framework.routers import DefaultRouter
 
-from sparring.web import _api, _api_runs, _views
+from sparring.web import (
+    _api,
+    _api_runs,
+    _compare_views,
+    _project_views,
+    _run_views,
+    _views,
+)
 
 router = DefaultRouter()
 router.register("projects", _api.ProjectViewSet, basename="project")
@@ -34,6 +41,32 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("account/password/", _views.password, name="password"),
     path("signup/", _views.signup, name="signup"),
     path("projects/", _views.projects, name="projects"),
+    path("projects/<int:pk>/", _project_views.project, name="project"),
+    path("projects/<int:pk>/files/new/", _project_views.file_edit, name="file-new"),
+    path("projects/<int:pk>/files/<int:fid>/", _project_views.file_edit, name="file"),
+    path(
+        "projects/<int:pk>/files/<int:fid>/versions/<int:number>/",
+        _project_views.file_version,
+        name="file-version",
+    ),
+    path("projects/<int:pk>/launch/<str:job>/", _project_views.launch, name="launch"),
+    path("projects/<int:pk>/rules/", _compare_views.rule_history, name="rule-history"),
+    path("runs/", _run_views.runs, name="runs"),
+    path("runs/<int:pk>/", _run_views.run_detail, name="run"),
+    path("runs/<int:pk>/progress/", _run_views.run_progress, name="page-run-progress"),
+    path("runs/<int:pk>/stop/", _run_views.run_stop, name="page-run-stop"),
+    path("runs/<int:pk>/resume/", _run_views.run_resume, name="page-run-resume"),
+    path("runs/<int:pk>/annotate/", _run_views.annotate, name="page-run-annotate"),
+    path(
+        "runs/<int:pk>/conversations/", _run_views.run_conversations, name="page-run-conversations"
+    ),
+    path(
+        "runs/<int:pk>/conversations/<path:cid>",
+        _run_views.conversation_view,
+        name="page-run-conversation",
+    ),
+    path("compare/", _compare_views.compare, name="compare"),
+    path("report.css", _run_views.report_css, name="report-css"),
     path("admin/", admin.site.urls),
     path("api/auth/logout/", _api.TokenLogout.as_view(), name="api-logout"),
     path("api/auth/logoutall/", _api.TokenLogoutAll.as_view(), name="api-logout-all"),

@@ -250,6 +250,9 @@ class Worker:
             verdict=self._verdicts.pop(handle, ""),
             finished_at=datetime.now(UTC),
         )
+        from sparring.web._run_page import warm
+
+        warm(run)
 
 
 _worker: Worker | None = None

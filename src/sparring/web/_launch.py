@@ -1,0 +1,135 @@
+"""The launch form: a job's settings as a form generated from its ``JobSettings`` model
+(pydantic fields → form fields), so a job added to ``sparring.jobs.JOBS`` gets a form
+without a page change.
+
+Field kinds: a path (``Path``, ``Path | None``) is a choice among the project's files and
+folders; a list of paths, a multiple choice; ``bool`` a checkbox; ``int`` and ``float``
+numbers; a ``Literal`` a choice; ``list[str]`` comma-separated words; anything else text.
+Settings that would run code on the server (``_worker.REFUSED_*``) are not offered. The
+values go to the runner as JSON; it types them (located errors, ``settings.<key>``) and
+the errors are shown beside their fields.
+"""
+
+from __future__ import annotations
+
+import types
+from pathlib import Path
+from typing import Any, Literal, Union, get_args, get_origin
+
+from django import forms
+from pydantic.fields import FieldInfo
+
+from sparring.web._worker import REFUSED_KEYS, REFUSED_SETTINGS
+from sparring.web.models import Project
+
+_UNSET = object()
+
+
+def _bare(annotation: Any) -> tuple[Any, bool]:
+    """``annotation`` without ``None`` in a union, and whether ``None`` was there."""
+    if get_origin(annotation) in (Union, types.UnionType):
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        optional = len(args) < len(get_args(annotation))
+        return (args[0] if len(args) == 1 else annotation), optional
+    return annotation, False
+
+
+def project_targets(project: Project) -> list[str]:
+    """The names a path setting may take: every project file and every folder holding
+    one (``profiles``), sorted."""
+    names = set(project.files.values_list("name", flat=True))
+    folders = {"/".join(n.split("/")[:i]) for n in names for i in range(1, n.count("/") + 1)}
+    return sorted(names | folders)
+
+
+def _default(info: FieldInfo) -> Any:
+    if info.is_required():
+        return _UNSET
+    value = info.get_default(call_default_factory=True)
+    return _UNSET if value is None else value
+
+
+def _field(name: str, info: FieldInfo, targets: list[str]) -> forms.Field:
+    kind, optional = _bare(info.annotation)
+    required = info.is_required()
+    help_text = info.description or ""
+    default = _default(info)
+    path_choices = [(t, t) for t in targets]
+    field: forms.Field
+    if kind is Path:
+        choices = path_choices if required else [("", "—"), *path_choices]
+        field = forms.ChoiceField(choices=choices, required=required)
+    elif get_origin(kind) is list and get_args(kind) and get_args(kind)[0] is Path:
+        field = forms.MultipleChoiceField(
+            choices=path_choices, required=required, widget=forms.CheckboxSelectMultiple
+        )
+    elif kind is bool:
+        field = forms.BooleanField(required=False)
+    elif kind is int:
+        field = forms.IntegerField(required=required and default is _UNSET)
+    elif kind is float:
+        field = forms.FloatField(required=required and default is _UNSET)
+    elif get_origin(kind) is Literal:
+        values = [str(v) for v in get_args(kind)]
+        choices = [(v, v) for v in values]
+        field = forms.ChoiceField(
+            choices=choices if required else [("", "default"), *choices], required=required
+        )
+    elif get_origin(kind) is list:
+        field = forms.CharField(required=required, help_text="comma-separated")
+    else:
+        field = forms.CharField(required=required and not optional)
+    if default is not _UNSET:
+        field.initial = ", ".join(map(str, default)) if isinstance(default, list) else default
+    if help_text:
+        field.help_text = help_text
+    field.label = name.replace("_", " ")
+    return field
+
+
+def offered(name: str) -> bool:
+    """Whether the dashboard offers the setting ``name`` (never one that runs code)."""
+    return name not in REFUSED_KEYS and name not in REFUSED_SETTINGS
+
+
+def settings_form(job: str, project: Project, data: Any = None) -> forms.Form:
+    """A form for ``job``'s settings in ``project`` (bound to ``data`` when given), plus
+    a ``tags`` field. Raises ``UserInputError`` for an unknown job."""
+    from sparring.jobs import find_job
+
+    model = find_job(job).settings_type
+    targets = project_targets(project)
+    form = forms.Form(data)
+    for name, info in model.model_fields.items():
+        if offered(name):
+            form.fields[name] = _field(name, info, targets)
+    form.fields["tags"] = forms.CharField(required=False, help_text="comma-separated")
+    return form
+
+
+def form_settings(job: str, form: forms.Form) -> tuple[dict[str, Any], list[str]]:
+    """The settings (JSON values) and tags of a valid ``settings_form``; empty optional
+    values are left out so the job's own defaults apply."""
+    from sparring.jobs import find_job
+
+    model = find_job(job).settings_type
+    settings: dict[str, Any] = {}
+    for name, value in form.cleaned_data.items():
+        if name == "tags" or value in ("", None, []):
+            continue
+        info = model.model_fields[name]
+        kind, _ = _bare(info.annotation)
+        if get_origin(kind) is list and isinstance(value, str):
+            value = [part.strip() for part in value.split(",") if part.strip()]
+        elif kind is bool and value is False and info.default is not True:
+            continue
+        settings[name] = value
+    tags = [t.strip() for t in str(form.cleaned_data.get("tags", "")).split(",") if t.strip()]
+    return settings, tags
+
+
+def job_names() -> list[str]:
+    """Every registered job (``sparring.jobs.JOBS``), sorted."""
+    from sparring.jobs import JOBS
+
+    return sorted(JOBS.items())

@@ -1,0 +1,106 @@
+"""What a user does to a run, in one place for the pages and the API: start, stop,
+resume, delete, and the run list's filters. Callers have already checked access through
+``_permissions``; these functions act and write the audit log."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import UTC, datetime
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings as django_settings
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.dateparse import parse_date, parse_datetime
+
+from sparring.web._audit import record
+from sparring.web._worker import launch, run_folder, worker
+from sparring.web.models import Project, Run
+
+RUN_FILTERS = ("project", "job", "status", "verdict", "tag", "after", "before")
+"""The query parameters ``filter_runs`` reads (the runs page and ``GET /api/runs/``)."""
+
+
+def _moment(value: str) -> Any:
+    """An ISO date-time, or a date (its midnight); ``None`` when neither."""
+    try:
+        moment = parse_datetime(value)
+        if moment is None and (day := parse_date(value)) is not None:
+            moment = datetime(day.year, day.month, day.day)
+    except ValueError:
+        return None
+    if moment is not None and moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment
+
+
+def filter_runs(rows: QuerySet[Run], query: Mapping[str, str]) -> QuerySet[Run]:
+    """``rows`` narrowed by the filters in ``query``: ``project`` (id), ``job``,
+    ``status``, ``verdict`` (exact), ``tag`` (one of the run's tags), ``after`` and
+    ``before`` (ISO dates or date-times, UTC; ``after`` inclusive). Unknown or malformed
+    values are ignored, never an error."""
+    if (project := query.get("project")) and str(project).isdigit():
+        rows = rows.filter(project_id=int(project))
+    for field in ("job", "status", "verdict"):
+        if value := query.get(field):
+            rows = rows.filter(**{field: value})
+    if tag := query.get("tag"):
+        # JSON containment is not portable to SQLite: the tags are matched here
+        tagged = [pk for pk, tags in rows.values_list("pk", "tags") if tag in (tags or [])]
+        rows = rows.filter(pk__in=tagged)
+    for name, lookup in (("after", "created_at__gte"), ("before", "created_at__lt")):
+        if (value := query.get(name)) and (moment := _moment(value)) is not None:
+            rows = rows.filter(**{lookup: moment})
+    return rows
+
+
+def start_run(
+    request: HttpRequest, project: Project, job: str, settings: dict[str, Any], tags: list[str]
+) -> Run:
+    """Create and queue a run of ``job`` in ``project``. Raises ``UserInputError`` (nothing
+    is kept then) for settings the job or the dashboard refuses."""
+    from sparring.errors import UserInputError
+
+    user = request.user if request.user.is_authenticated else None
+    run = Run.objects.create(project=project, job=job, created_by=user, tags=tags)
+    run.path = str(run_folder(project, run.pk))
+    run.save(update_fields=["path"])
+    try:
+        launch(run, settings)
+    except UserInputError:
+        run.delete()
+        raise
+    record("run_started", request=request, project=project, run=run.pk, job=job)
+    return run
+
+
+def stop_run(request: HttpRequest, run: Run) -> None:
+    """Ask ``run``'s job to end cleanly (what finished is kept)."""
+    worker().stop(run)
+    record("run_stopped", request=request, project=run.project, run=run.pk)
+
+
+def resume_run(request: HttpRequest, run: Run) -> None:
+    """Queue a stopped or failed run again. Raises ``UserInputError`` for a run in another
+    state."""
+    worker().resume(run)
+    record("run_resumed", request=request, project=run.project, run=run.pk)
+
+
+def _inside_runs(path: Path) -> bool:
+    root = Path(django_settings.RUNS_DIR).resolve()
+    return path.resolve().is_relative_to(root)
+
+
+def delete_run(request: HttpRequest, run: Run) -> None:
+    """Delete ``run``'s row and, when the dashboard wrote it, its folder (a run imported
+    from elsewhere keeps its files)."""
+    worker().stop(run)
+    path = Path(run.path)
+    if not run.imported and _inside_runs(path):
+        shutil.rmtree(path, ignore_errors=True)
+        shutil.rmtree(path.with_name(path.name + ".inputs"), ignore_errors=True)
+    record("run_deleted", request=request, project=run.project, run=run.pk, job=run.job)
+    run.delete()
