@@ -68,6 +68,8 @@ def test_the_run_page_shows_the_verdict_and_the_reports_sections(
         '<script src="/static/', ""
     )  # no inline script reaches the page
     assert 'id="conversations"' not in page  # the report's script-driven index is left out
+    # the plots are images (their own styles apply; the CSP allows no inline style)
+    assert "<svg" not in page and 'src="data:image/svg+xml;base64,' in page
 
 
 def test_conversations_are_paginated_and_the_viewer_escapes_every_text(
@@ -110,11 +112,21 @@ def test_annotations_are_saved_by_editors_only_and_exported(
     assert Annotation.objects.count() == 1  # an unknown conversation is not annotated
 
 
+def _unchecked_run(folder: Path) -> Path:
+    from datetime import UTC, datetime
+
+    from sparring.conversations import ConversationRecord, RunManifest, RunStore, Turn
+
+    manifest = RunManifest(run_id="bare", created_at=datetime.now(UTC), sparring_version="t")
+    store = RunStore.create(folder, manifest)
+    store.write(ConversationRecord(id="order/0", profile="p", turns=[Turn(role="user", text="hi")]))
+    return folder
+
+
 def test_compare_two_runs_and_the_history_of_a_rule(
     world: dict[str, Any], run: Run, tmp_path: Path
 ) -> None:
     fixed = import_run(checked_run(tmp_path / "run-b", 60, sorry_every=1000), world["project"])
-    fixed.path = fixed.path  # the same conversation ids, the rule no longer failing but once
     viewer = client_for(world["viewer"])
     page = viewer.get(f"/compare/?a={run.pk}&b={fixed.pk}").content.decode()
     assert "no regression" in page
@@ -127,6 +139,10 @@ def test_compare_two_runs_and_the_history_of_a_rule(
         f"/projects/{run.project_id}/rules/?rule=never_says_sorry_twice"
     ).content.decode()
     assert f'href="/runs/{run.pk}/"' in history and f'href="/runs/{fixed.pk}/"' in history
+    unchecked = import_run(_unchecked_run(tmp_path / "bare"), world["project"])
+    page = viewer.get(f"/compare/?a={run.pk}&b={unchecked.pk}").content.decode()
+    assert f"run {unchecked.pk} holds no rule verdicts" in page
+    assert str(tmp_path) not in page  # no folder of the server is shown
     theirs = import_run(checked_run(tmp_path / "theirs", 2), world["other"])
     assert viewer.get(f"/compare/?a={run.pk}&b={theirs.pk}").status_code == 404
 
@@ -183,6 +199,9 @@ def test_the_launch_form_is_generated_from_the_jobs_settings_and_starts_a_run(
     for field in ("chatbot", "profiles", "concurrency", "max_turns", "simulator"):
         assert f'name="{field}"' in form, field
     assert 'value="profiles"' in form and 'value="chatbot.yaml"' in form
+    # each path setting offers the files of its kind: no profile is offered as a chatbot
+    chatbot_choices = form.split('name="chatbot"')[1].split("</select>")[0]
+    assert "profiles/order.yaml" not in chatbot_choices and "chatbot.yaml" in chatbot_choices
     response = csrf_post(
         editor, url, {"chatbot": "chatbot.yaml", "profiles": ["profiles"], "concurrency": "abc"}
     )
@@ -198,3 +217,113 @@ def test_the_launch_form_is_generated_from_the_jobs_settings_and_starts_a_run(
     assert run.settings["concurrency"] == 1 and run.settings["chatbot"].endswith("chatbot.yaml")
     assert client_for(world["viewer"]).get(url).status_code == 403
     assert editor.get(f"/projects/{project.pk}/launch/no-such-job/").status_code == 404
+
+
+def test_exported_annotations_score_a_detector_with_bench_dbdc(
+    world: dict[str, Any], run: Run, tmp_path: Path
+) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from sparring.cli import app
+    from sparring.evaluate import read_annotation_labels, run_dialogues
+
+    editor = client_for(world["editor"])
+    url = f"/runs/{run.pk}/annotate/"
+    for conversation, turn, label in [
+        ("order/0", "5", "wrong"),  # "sorry, sorry": a breakdown
+        ("order/0", "1", "correct"),
+        ("order/1", "3", "correct"),
+        ("order/1", "2", "wrong"),  # a user turn: not a chatbot utterance, left out
+    ]:
+        note = {"conversation": conversation, "turn": turn, "label": label}
+        assert csrf_post(editor, url, note).status_code == 302
+    csrf_post(editor, url, {"conversation": "order/1", "label": "wrong"})  # the whole one
+    as_json = tmp_path / "annotations.json"
+    exported = editor.get(f"/api/annotations/export/?run={run.pk}&format=json")
+    as_json.write_text(json.dumps(exported.json()))
+    as_csv = tmp_path / "annotations.csv"
+    as_csv.write_bytes(editor.get(f"/api/annotations/export/?run={run.pk}&as=csv").content)
+    expected = {"order/0": {5: "X", 1: "O"}, "order/1": {3: "O", 2: "X"}}
+    assert read_annotation_labels(as_json) == expected == read_annotation_labels(as_csv)
+    dialogues = run_dialogues(Path(run.path), read_annotation_labels(as_json))
+    assert [d.id for d in dialogues] == ["order/0", "order/1"]
+    assert [t.label for t in dialogues[1].turns] == [None, None, None, "O", None, None]
+    result = CliRunner().invoke(
+        app, ["bench", "dbdc", run.path, "--labels", str(as_csv), "-d", "always"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "team's labels" in result.output
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps([{"conversation": "order/0", "turn": 1, "label": "meh"}]))
+    refused = CliRunner().invoke(app, ["bench", "dbdc", run.path, "--labels", str(bad)])
+    assert refused.exit_code != 0 and "[0]label" in str(refused.exception)  # located
+
+
+def test_every_page_of_a_run_is_hidden_from_strangers_and_closed_to_viewers(
+    world: dict[str, Any], run: Run
+) -> None:
+    project = world["project"]
+    reads = [
+        f"/projects/{project.pk}/",
+        f"/projects/{project.pk}/rules/",
+        f"/runs/{run.pk}/",
+        f"/runs/{run.pk}/progress/",
+        f"/runs/{run.pk}/conversations/",
+        f"/runs/{run.pk}/conversations/order%2F0",
+        f"/compare/?a={run.pk}&b={run.pk}",
+    ]
+    stranger, viewer = client_for(world["stranger"]), client_for(world["viewer"])
+    for url in reads:
+        assert stranger.get(url).status_code == 404, url  # its existence is not revealed
+        assert viewer.get(url).status_code == 200, url
+    assert f"/runs/{run.pk}/" not in stranger.get("/runs/").content.decode()
+    writes = [f"/runs/{run.pk}/stop/", f"/runs/{run.pk}/resume/", f"/runs/{run.pk}/annotate/"]
+    writes += [f"/projects/{project.pk}/launch/simulate/", f"/projects/{project.pk}/files/new/"]
+    for url in writes:
+        assert (
+            csrf_post(viewer, url, {"conversation": "order/0", "label": "wrong"}).status_code == 403
+        ), url
+        assert csrf_post(stranger, url, {}).status_code == 404, url
+    # without the CSRF token even an owner's POST is refused
+    assert client_for(world["owner"]).post(f"/runs/{run.pk}/stop/").status_code == 403
+
+
+def test_progress_is_read_from_progress_json_and_runs_stop_and_resume(
+    world: dict[str, Any], tmp_path: Path
+) -> None:
+    from datetime import UTC, datetime
+
+    from sparring.jobs import PROGRESS, Progress
+
+    project = world["project"]
+    folder = tmp_path / "live"
+    folder.mkdir()
+    run = Run.objects.create(project=project, job="simulate", path=str(folder), status="running")
+    now = datetime.now(UTC)
+    progress = Progress(
+        job="simulate", status="running", stage="conversations", planned=40, done=12,
+        failed=2, cost_usd=0.0125, started_at=now, updated_at=now, eta_seconds=84.0,
+    )  # fmt: skip
+    (folder / PROGRESS).write_text(progress.model_dump_json())
+    editor = client_for(world["editor"])
+    page = editor.get(f"/runs/{run.pk}/").content.decode()
+    assert f'hx-get="/runs/{run.pk}/progress/"' in page and 'hx-trigger="every 1s"' in page
+    panel = editor.get(f"/runs/{run.pk}/progress/", HTTP_HX_REQUEST="true")
+    text = panel.content.decode()
+    for figure in ('id="progress-planned">40<', 'id="progress-done">12<', ">2<", "0.0125", "84 s"):
+        assert figure in text, figure
+    assert "HX-Refresh" not in panel
+    assert 'id="stop"' in page and csrf_post(editor, f"/runs/{run.pk}/stop/").status_code == 302
+    Run.objects.filter(pk=run.pk).update(status="stopped", handle="h1")
+    ended = editor.get(f"/runs/{run.pk}/progress/", HTTP_HX_REQUEST="true")
+    assert ended["HX-Refresh"] == "true"  # the page reloads to show the run's report
+    page = editor.get(f"/runs/{run.pk}/").content.decode()
+    assert "hx-get" not in page and 'id="resume"' in page
+    assert csrf_post(editor, f"/runs/{run.pk}/resume/").status_code == 302
+    assert Run.objects.get(pk=run.pk).status == "queued"
+    from sparring.web.models import AuditEvent
+
+    actions = set(AuditEvent.objects.values_list("action", flat=True))
+    assert {"run_stopped", "run_resumed"} <= actions

@@ -20,6 +20,7 @@ from sparring.evaluate import (
     is_run_directory,
     load_dbdc,
     make_detector,
+    read_annotation_labels,
     run_dialogues,
 )
 from sparring.jobs import check_output_paths, run_blocking
@@ -84,6 +85,14 @@ def dbdc_command(
     json_path: Annotated[
         Path | None, typer.Option("--json", help="Write every figure as JSON.")
     ] = None,
+    labels: Annotated[
+        Path | None,
+        typer.Option(
+            "--labels",
+            help="With a run directory: a team's own labels, the dashboard's annotations "
+            "export (.json or .csv; a chatbot turn marked wrong = breakdown).",
+        ),
+    ] = None,
     model: ModelOption = None,
     model_base_url: ModelBaseUrlOption = None,
     cache: CacheOption = False,
@@ -92,17 +101,31 @@ def dbdc_command(
     breakdowns (T+X and X), JS divergence and MSE of the O/T/X distributions, and the
     per-dialogue averages ChatChecker reports. `always` is the majority baseline. A run
     directory is scored against its imported annotations (ChatChecker's: a model's silver
-    labels, breakdown = X, none = O)."""
+    labels, breakdown = X, none = O), or with --labels against a team's own (the
+    dashboard's annotations export: a chatbot turn marked wrong = X, correct = O)."""
     check_output_paths(files={"--json": json_path})
     imported = is_run_directory(path)
-    dialogues = run_dialogues(path) if imported else load_dbdc(path)
+    if labels is not None and not imported:
+        raise UserInputError(Problem(str(labels), None, "--labels", "needs a run directory"))
+    given = read_annotation_labels(labels) if labels is not None else None
+    dialogues = run_dialogues(path, given) if imported else load_dbdc(path)
     if imported and not dialogues:
-        message = "no imported breakdown annotations in this run (import-chatchecker keeps them)"
+        message = (
+            "no annotated chatbot turn of this run in the labels"
+            if labels is not None
+            else "no imported breakdown annotations in this run (import-chatchecker keeps them)"
+        )
         raise UserInputError(Problem(str(path), None, "", message))
     text_model = load_model(model, model_base_url, cache)
     built = [make_detector(name, model=text_model) for name in detectors or ["offline", "always"]]
     results = [run_blocking(evaluate_on_dbdc(detector, dialogues)) for detector in built]
-    what = "imported annotations (silver)" if imported else "DBDC"
+    what = (
+        f"the team's labels ({labels})"
+        if labels is not None
+        else "imported annotations (silver)"
+        if imported
+        else "DBDC"
+    )
     console.print(metrics_table(results, f"{what}: {path} ({len(dialogues)} dialogues)"))
     if json_path is not None:
         payload = [r.model_dump(mode="json") for r in results]

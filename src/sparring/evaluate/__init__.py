@@ -62,7 +62,12 @@ from sparring.evaluate._results import (
     TurnBreakdown,
     quality_of,
 )
-from sparring.evaluate._run_labels import annotated_turns, is_run_directory, run_dialogues
+from sparring.evaluate._run_labels import (
+    annotated_turns,
+    is_run_directory,
+    read_annotation_labels,
+    run_dialogues,
+)
 from sparring.evaluate._stats import (
     BreakdownStats,
     ConversationStats,
@@ -134,6 +139,7 @@ __all__ = [
     "parse_dialogue",
     "quality_of",
     "rate_conversation",
+    "read_annotation_labels",
     "run_dialogues",
     "run_stats",
     "shipped_classifier",

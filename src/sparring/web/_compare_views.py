@@ -36,12 +36,14 @@ def compare(request: HttpRequest) -> HttpResponse:
     baseline, new = _choice(request, "a"), _choice(request, "b")
     result, problem = None, None
     if baseline is not None and new is not None:
+        problem = _unchecked(baseline, new)
+    if baseline is not None and new is not None and problem is None:
         from sparring.diff import diff_runs
 
         try:
             result = diff_runs(Path(baseline.path), Path(new.path))
         except (UserInputError, OSError) as exc:
-            problem = str(exc)
+            problem = _without_paths(str(exc), [baseline, new])
     candidates = scope(Run.objects.select_related("project"), request.user).exclude(
         status__in=(RunStatus.QUEUED, RunStatus.RUNNING)
     )[:200]
@@ -59,6 +61,34 @@ def compare(request: HttpRequest) -> HttpResponse:
         "candidates": candidates,
     }
     return render(request, "sparring_web/compare.html", context)
+
+
+def _unchecked(*runs: Run) -> str | None:
+    """Why these runs cannot be compared when one holds no stored verdicts (``None``: each
+    holds some)."""
+    from sparring.conversations import RunStore, Slot
+
+    missing = []
+    for run in runs:
+        try:
+            names = RunStore.open(Path(run.path), clean=False).result_names(Slot.VERDICTS)
+        except (UserInputError, OSError):
+            names = []
+        if not names:
+            missing.append(f"run {run.pk}")
+    if not missing:
+        return None
+    return (
+        f"{' and '.join(dict.fromkeys(missing))} holds no rule verdicts: compare needs two "
+        "checked runs (a run job, or a run checked with the check job)"
+    )
+
+
+def _without_paths(text: str, runs: list[Run]) -> str:
+    """``text`` with each run's folder on the server written as ``run N``."""
+    for run in runs:
+        text = text.replace(run.path, f"run {run.pk}")
+    return text
 
 
 def rule_rows(runs: list[Run], rule: str) -> list[dict[str, Any]]:

@@ -20,7 +20,7 @@ from django import forms
 from pydantic.fields import FieldInfo
 
 from sparring.web._worker import REFUSED_KEYS, REFUSED_SETTINGS
-from sparring.web.models import Project
+from sparring.web.models import FileKind, Project
 
 _UNSET = object()
 
@@ -34,10 +34,21 @@ def _bare(annotation: Any) -> tuple[Any, bool]:
     return annotation, False
 
 
-def project_targets(project: Project) -> list[str]:
-    """The names a path setting may take: every project file and every folder holding
-    one (``profiles``), sorted."""
-    names = set(project.files.values_list("name", flat=True))
+SETTING_KINDS: dict[str, str] = {
+    "chatbot": FileKind.CHATBOT,
+    "profiles": FileKind.PROFILE,
+    "rules": FileKind.RULES,
+    "personas": FileKind.PERSONA,
+    "suites": FileKind.PROBES,
+}
+"""Path settings that name files of one kind: their choices are those files only."""
+
+
+def project_targets(project: Project, kind: str | None = None) -> list[str]:
+    """The names a path setting may take: every project file (of ``kind`` when given) and
+    every folder holding one (``profiles``), sorted."""
+    files = project.files.all() if kind is None else project.files.filter(kind=kind)
+    names = set(files.values_list("name", flat=True))
     folders = {"/".join(n.split("/")[:i]) for n in names for i in range(1, n.count("/") + 1)}
     return sorted(names | folders)
 
@@ -98,10 +109,12 @@ def settings_form(job: str, project: Project, data: Any = None) -> forms.Form:
     from sparring.jobs import find_job
 
     model = find_job(job).settings_type
-    targets = project_targets(project)
+    every = project_targets(project)
     form = forms.Form(data)
     for name, info in model.model_fields.items():
         if offered(name):
+            kind = SETTING_KINDS.get(name)
+            targets = every if kind is None else project_targets(project, kind)
             form.fields[name] = _field(name, info, targets)
     form.fields["tags"] = forms.CharField(required=False, help_text="comma-separated")
     return form

@@ -5,8 +5,8 @@ resume, delete, and the run list's filters. Callers have already checked access 
 from __future__ import annotations
 
 import shutil
-from datetime import UTC, datetime
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 

@@ -157,7 +157,10 @@ def import_runs(paths: list[Path], project_id: int, out: TextIO = sys.stdout) ->
     project = Project.objects.filter(pk=project_id).first()
     if project is None:
         raise UserInputError(f"no project with id {project_id}")
+    from sparring.web._run_page import warm
+
     for path in paths:
         run = import_run(path, project)
+        warm(run)  # its page is ready on the first visit
         print(f"imported {path} as run {run.pk} ({run.job})", file=out)
     return len(paths)

@@ -114,6 +114,16 @@ STATIC_URL = "static/"
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = False
 
+# The run page's rendered report sections (``_run_page``): on disk, so they outlive a
+# restart; keyed by a fingerprint of the run directory, so a changed run is rendered again.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(DATA_DIR / "cache"),
+        "OPTIONS": {"MAX_ENTRIES": 1000},
+    }
+}
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "projects"
 LOGOUT_REDIRECT_URL = "login"

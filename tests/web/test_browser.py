@@ -1,0 +1,352 @@
+"""The dashboard in a real browser: headless Debian Chromium driven by Selenium through
+Debian's ``chromium-driver`` (nothing downloads a browser). Skips cleanly where either is
+missing.
+
+- End to end, as a person would: sign in, create a project from the example pizzeria
+  (ALICE, served over HTTP on loopback, where the Rasa runtime is missing), write its
+  files in the editor, launch ``run`` from its generated form (``simulate`` while ``run``
+  is not a registered job), watch the progress reach the end, open a failing
+  conversation, annotate a turn, launch a second run and compare the two. The chatbot is
+  called through the SSRF guard with its loopback address allow-listed explicitly.
+- XSS: a run whose chatbot replied ``<script>``, ``<img onerror>``, ``javascript:`` links
+  and every built-in adversarial probe payload renders inert on every page that shows it.
+
+Screenshots are saved under the test's temporary folder and copied to
+``/tmp/sparring-screens``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from web_helpers import PASSWORD, checked_run
+
+from sparring.web.models import Run
+
+CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+pytestmark = [
+    pytest.mark.skipif(
+        CHROMIUM is None or DRIVER is None, reason="Debian chromium/chromium-driver missing"
+    ),
+    pytest.mark.django_db(transaction=True),
+]
+selenium = pytest.importorskip("selenium")
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.options import Options  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+SCREENS = Path("/tmp/sparring-screens")
+RUN_SECONDS = 900
+FAILING_RULE = """\
+- name: never_says_you
+  description: A rule made to fail (most chatbots say "you"), so a failing conversation exists
+  conversations: 1
+  oracle: not chatbot_returns('you')
+"""
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[WebDriver]:
+    options = Options()
+    options.binary_location = str(CHROMIUM)
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1400"):
+        options.add_argument(argument)
+    options.add_argument(f"--user-data-dir={tmp_path / 'chromium-profile'}")
+    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
+    driver.set_page_load_timeout(60)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+class Shots:
+    """Screenshots named in order, in the test's folder and copied for the lead."""
+
+    def __init__(self, driver: WebDriver, folder: Path, prefix: str) -> None:
+        self.driver, self.folder, self.prefix, self.count = driver, folder, prefix, 0
+        SCREENS.mkdir(parents=True, exist_ok=True)
+
+    def take(self, name: str) -> Path:
+        self.count += 1
+        path = self.folder / f"{self.prefix}-{self.count:02d}-{name}.png"
+        self.driver.set_window_size(1280, 1400)
+        height = self.driver.execute_script("return document.body.scrollHeight")
+        self.driver.set_window_size(1280, min(max(int(height) + 40, 800), 4000))
+        self.driver.save_screenshot(str(path))
+        shutil.copy(path, SCREENS / path.name)
+        return path
+
+
+def _sign_in(driver: WebDriver, base: str, name: str) -> None:
+    driver.get(base + "/login/")
+    driver.find_element(By.NAME, "username").send_keys(name)
+    driver.find_element(By.NAME, "password").send_keys(PASSWORD)
+    driver.find_element(
+        By.CSS_SELECTOR, "form button[type=submit], form input[type=submit]"
+    ).click()
+    WebDriverWait(driver, 30).until(lambda d: "/projects/" in d.current_url)
+
+
+def _set(driver: WebDriver, element: Any, text: str) -> None:
+    driver.execute_script("arguments[0].value = arguments[1];", element, text)
+
+
+def _alice_over_http() -> Iterator[str]:
+    """ALICE (``examples/alice``) behind a JSON endpoint on loopback: ``POST /chat``
+    ``{"message", "session"}`` → ``{"reply"}``."""
+    pytest.importorskip("aiml")
+    sys.path.insert(0, str(EXAMPLES / "alice"))
+    from alice_bot import AliceBot  # type: ignore[import-not-found]
+
+    bots: dict[str, Any] = {}
+    lock = threading.Lock()
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            data = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+            with lock:
+                bot = bots.setdefault(str(data.get("session")), AliceBot())
+                reply = bot.respond(str(data.get("message", "")))
+            body = json.dumps({"reply": reply}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+
+
+@pytest.fixture
+def chatbot(tmp_path: Path) -> Iterator[tuple[str, str, str]]:
+    """``(name, chatbot.yaml text, a profile's text)``: the pizzeria on Rasa when its
+    runtime is set up, otherwise ALICE over HTTP."""
+    sys.path.insert(0, str(ROOT / "tests" / "integration"))
+    from integration_support import free_port, rasa_bot  # type: ignore[import-not-found]
+
+    bot = rasa_bot()
+    if bot.venv_is_ready() and bot.model_path().exists():
+        servers = bot.RasaServers(free_port(), free_port(), log_dir=tmp_path / "rasa")
+        config = yaml.safe_load((EXAMPLES / "pizzeria" / "chatbot.yaml").read_text())
+        config["params"]["url"] = servers.url
+        profile = (EXAMPLES / "pizzeria" / "profiles" / "sizes.yaml").read_text()
+        with servers:
+            servers.wait_ready(timeout=600)
+            yield "pizzeria", yaml.safe_dump(config, sort_keys=False), profile
+        return
+    for url in _alice_over_http():
+        config = {
+            "connector": "rest",
+            "params": {
+                "base_url": url,
+                "send_message": {
+                    "path": "/chat",
+                    "payload_template": {"message": "{user_msg}", "session": "{session_id}"},
+                },
+                "response_path": "reply",
+                "timeout": 20,
+            },
+            "info": {"name": "ALICE", "type": "conversational", "languages": ["en"]},
+        }
+        profile = (EXAMPLES / "alice" / "profiles" / "small-talk.yaml").read_text()
+        yield "ALICE", yaml.safe_dump(config, sort_keys=False), profile
+
+
+@pytest.fixture
+def ssrf_allows_loopback() -> Iterator[None]:
+    """The server's SSRF guard, with loopback allow-listed explicitly (the test's bots)."""
+    from sparring._ssrf import NetworkPolicy, install_policy, installed_policy
+
+    before = installed_policy()
+    install_policy(NetworkPolicy.from_entries(["127.0.0.0/8", "localhost"]))
+    yield
+    install_policy(before)
+
+
+@pytest.fixture
+def real_worker(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The dashboard's worker with the runner's in-process executor, its thread started."""
+    from sparring.web import _worker
+
+    worker = _worker.Worker()
+    monkeypatch.setattr(_worker, "_worker", worker)
+    worker.start()
+    return worker
+
+
+def _new_file(driver: WebDriver, base: str, project: int, kind: str, name: str, text: str) -> None:
+    driver.get(f"{base}/projects/{project}/files/new/")
+    Select(driver.find_element(By.ID, "id_kind")).select_by_value(kind)
+    driver.find_element(By.ID, "id_name").send_keys(name)
+    _set(driver, driver.find_element(By.ID, "id_content"), text)
+    driver.find_element(By.ID, "save").click()
+    WebDriverWait(driver, 30).until(lambda d: "/files/new/" not in d.current_url)
+    assert "Not saved" not in driver.page_source, driver.page_source[-3000:]
+
+
+def _launch(driver: WebDriver, base: str, project: int, job: str, shots: Shots | None) -> int:
+    driver.get(f"{base}/projects/{project}/launch/{job}/")
+    Select(driver.find_element(By.ID, "id_chatbot")).select_by_value("chatbot.yaml")
+    values = {"concurrency": "1", "max_turns": "6", "sessions": "2", "turns": "6"}
+    for name, value in values.items():
+        found = driver.find_elements(By.ID, f"id_{name}")
+        if found:
+            found[0].clear()
+            found[0].send_keys(value)
+    for folder in ("rules", "profiles"):
+        boxes = driver.find_elements(By.CSS_SELECTOR, f'input[name="{folder}"][value="{folder}"]')
+        if boxes and not boxes[0].is_selected():
+            boxes[0].click()
+    if shots is not None:
+        shots.take(f"launch-{job}")
+    driver.find_element(By.ID, "launch").click()
+    WebDriverWait(driver, 30).until(lambda d: "/runs/" in d.current_url)
+    return int(driver.current_url.rstrip("/").split("/")[-1])
+
+
+def _wait_for_the_end(driver: WebDriver, run: int, shots: Shots | None) -> None:
+    seen_progress = False
+    deadline = time.monotonic() + RUN_SECONDS
+    while time.monotonic() < deadline:
+        if driver.find_elements(By.ID, "verdict") or driver.find_elements(
+            By.CSS_SELECTOR, "pre.error"
+        ):
+            break
+        planned = driver.find_elements(By.ID, "progress-planned")
+        if not seen_progress and planned and planned[0].text not in ("", "0"):
+            seen_progress = True  # the job planned its conversations: the bar moves now
+            if shots is not None:
+                shots.take("progress")
+        time.sleep(1)
+    status = Run.objects.get(pk=run).status
+    assert status == "finished", (status, Run.objects.get(pk=run).error)
+    # the page refreshed itself at the end (HX-Refresh): no reload by the test
+    WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.ID, "verdict"))
+
+
+def test_sign_in_create_launch_watch_open_a_failure_annotate_and_compare(
+    browser: WebDriver,
+    live_server: Any,
+    make_user: Any,
+    chatbot: tuple[str, str, str],
+    ssrf_allows_loopback: None,
+    real_worker: Any,
+    tmp_path: Path,
+) -> None:
+    from sparring.jobs import JOBS
+
+    base, driver = live_server.url, browser
+    shots = Shots(driver, tmp_path, "e2e")
+    name, chatbot_yaml, profile = chatbot
+    job = "run" if "run" in JOBS.items() else "simulate"
+    make_user("maria")
+
+    _sign_in(driver, base, "maria")
+    driver.find_element(By.ID, "id_name").send_keys(name)
+    driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    driver.find_element(By.LINK_TEXT, name).click()
+    project = int(driver.current_url.rstrip("/").split("/")[-1])
+    _new_file(driver, base, project, "chatbot", "chatbot.yaml", chatbot_yaml)
+    _new_file(driver, base, project, "profile", "profiles/first.yaml", profile)
+    _new_file(driver, base, project, "rules", "rules/never_says_you.yaml", FAILING_RULE)
+    driver.get(f"{base}/projects/{project}/")
+    shots.take("project")
+
+    first = _launch(driver, base, project, job, shots)
+    _wait_for_the_end(driver, first, shots)
+    shots.take("run-page")
+    assert driver.find_element(By.ID, "verdict").is_displayed()
+
+    driver.find_element(By.ID, "conversations-link").click()
+    shots.take("conversations")
+    failing = driver.find_elements(By.CSS_SELECTOR, "#conversations tr.failing a")
+    assert failing or job != "run", "a run checked with a rule made to fail has a failing one"
+    (failing or driver.find_elements(By.CSS_SELECTOR, "#conversations td a"))[0].click()
+    assert driver.find_elements(By.CSS_SELECTOR, "li.turn")
+    shots.take("failing-conversation")
+
+    form = driver.find_elements(By.CSS_SELECTOR, "li.turn form.annotate")[1]
+    Select(form.find_element(By.NAME, "label")).select_by_value("wrong")
+    form.find_element(By.NAME, "breakdown").send_keys("ignore question")
+    form.find_element(By.NAME, "comment").send_keys("did not answer the size")
+    form.find_element(By.CSS_SELECTOR, "button").click()
+    WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".annotation"))
+    assert "ignore question" in driver.find_element(By.CSS_SELECTOR, ".annotation").text
+    shots.take("annotated")
+
+    second = _launch(driver, base, project, job, None)
+    _wait_for_the_end(driver, second, None)
+    driver.get(f"{base}/compare/")
+    Select(driver.find_element(By.NAME, "a")).select_by_value(str(first))
+    Select(driver.find_element(By.NAME, "b")).select_by_value(str(second))
+    driver.find_element(By.ID, "compare").click()
+    WebDriverWait(driver, 30).until(lambda d: "/compare/?" in d.current_url)
+    shots.take("compare")
+    if job == "run":  # both runs were checked: the comparison itself is shown
+        assert driver.find_elements(By.ID, "diff")
+    assert f"a={first}" in driver.current_url and f"b={second}" in driver.current_url
+
+
+def test_hostile_chatbot_text_renders_inert_in_chromium(
+    browser: WebDriver, live_server: Any, make_user: Any, tmp_path: Path
+) -> None:
+    from sparring.web._imports import import_run
+    from sparring.web._views import create_project
+
+    owner = make_user("owner")
+    project = create_project(owner, "hostile")
+    run = import_run(checked_run(tmp_path / "hostile-run", 40, hostile=True), project)
+    base, driver = live_server.url, browser
+    shots = Shots(driver, tmp_path, "xss")
+    _sign_in(driver, base, "owner")
+    pages = [f"/runs/{run.pk}/", f"/runs/{run.pk}/conversations/"]
+    pages += [f"/runs/{run.pk}/conversations/order%2F{i}" for i in range(12)]
+    for page in pages:
+        driver.get(base + page)
+        assert driver.execute_script("return window.__xss === undefined"), page
+        found = driver.execute_script(
+            """return {
+              scripts: [...document.scripts].filter(s => !s.src).length,
+              handlers: document.querySelectorAll('[onerror],[onload],[onclick]').length,
+              js_links: document.querySelectorAll('a[href^="javascript:"]').length,
+              frames: document.querySelectorAll('iframe,object,embed').length,
+              images: [...document.querySelectorAll('main img')].filter(
+                i => !i.src.startsWith('data:image/svg+xml;')).length,
+            }"""
+        )
+        assert found == {"scripts": 0, "handlers": 0, "js_links": 0, "frames": 0, "images": 0}, (
+            page,
+            found,
+        )
+    driver.get(base + f"/runs/{run.pk}/conversations/order%2F0")
+    assert "<script>window.__xss = 1</script>" in driver.find_element(By.TAG_NAME, "main").text
+    shots.take("conversation")
+    driver.get(base + f"/runs/{run.pk}/")
+    shots.take("run-page")
+    time.sleep(0.5)
+    assert driver.execute_script("return window.__xss === undefined")
