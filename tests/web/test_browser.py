@@ -18,6 +18,7 @@ Screenshots are saved under the test's temporary folder and copied to
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 import threading
@@ -43,6 +44,10 @@ pytestmark = [
 selenium = pytest.importorskip("selenium")
 
 from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    NoSuchElementException,
+    StaleElementReferenceException,
+)
 from selenium.webdriver.chrome.options import Options  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -145,12 +150,14 @@ def _alice_over_http() -> Iterator[str]:
 @pytest.fixture
 def chatbot(tmp_path: Path) -> Iterator[tuple[str, str, str]]:
     """``(name, chatbot.yaml text, a profile's text)``: the pizzeria on Rasa when its
-    runtime is set up, otherwise ALICE over HTTP."""
+    runtime is set up, otherwise (or with ``SPARRING_TEST_BROWSER_BOT=alice``) ALICE over
+    HTTP."""
     sys.path.insert(0, str(ROOT / "tests" / "integration"))
     from integration_support import free_port, rasa_bot  # type: ignore[import-not-found]
 
     bot = rasa_bot()
-    if bot.venv_is_ready() and bot.model_path().exists():
+    wanted = os.environ.get("SPARRING_TEST_BROWSER_BOT", "pizzeria")
+    if wanted != "alice" and bot.venv_is_ready() and bot.model_path().exists():
         servers = bot.RasaServers(free_port(), free_port(), log_dir=tmp_path / "rasa")
         config = yaml.safe_load((EXAMPLES / "pizzeria" / "chatbot.yaml").read_text())
         config["params"]["url"] = servers.url
@@ -237,8 +244,11 @@ def _wait_for_the_end(driver: WebDriver, run: int, shots: Shots | None) -> None:
             By.CSS_SELECTOR, "pre.error"
         ):
             break
-        planned = driver.find_elements(By.ID, "progress-planned")
-        if not seen_progress and planned and planned[0].text not in ("", "0"):
+        try:  # htmx replaces the panel every second: an element found may be gone
+            planned = driver.find_element(By.ID, "progress-planned").text
+        except (NoSuchElementException, StaleElementReferenceException):
+            planned = ""
+        if not seen_progress and planned not in ("", "0"):
             seen_progress = True  # the job planned its conversations: the bar moves now
             if shots is not None:
                 shots.take("progress")
@@ -261,8 +271,8 @@ def test_sign_in_create_launch_watch_open_a_failure_annotate_and_compare(
     from sparring.jobs import JOBS
 
     base, driver = live_server.url, browser
-    shots = Shots(driver, tmp_path, "e2e")
     name, chatbot_yaml, profile = chatbot
+    shots = Shots(driver, tmp_path, f"e2e-{name.lower()}")
     job = "run" if "run" in JOBS.items() else "simulate"
     make_user("maria")
 
