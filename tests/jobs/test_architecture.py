@@ -14,9 +14,7 @@ SRC = Path(__file__).parents[2] / "src" / "sparring"
 
 MANIFEST_BUILT = re.compile(r"RunManifest(\.for_job)?\(")
 MANIFEST_HOMES = {"conversations/_records.py", "jobs/_runner.py"}
-MANIFEST_NOT_YET = {
-    "explore/_job.py",
-}
+MANIFEST_NOT_YET: set[str] = set()
 
 ROOT_RESULT = re.compile(
     r"[\"'](adversarial|probes|metamorphic|mutation|coverage|definition_coverage)\.json[\"']"

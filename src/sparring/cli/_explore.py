@@ -10,15 +10,14 @@ import typer
 
 from sparring._terminal import escape
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
-from sparring.cli._health import exit_if_unhealthy, unreachable
+from sparring.cli._health import unreachable
+from sparring.cli._jobs import exit_with, print_outcome, run_job
 from sparring.cli._report import print_report_path
 from sparring.connectors import ChatbotUnreachable
 from sparring.explore import (
     DEFAULT_FORMATS,
-    ExplorationModel,
     ExplorationResult,
-    ExploreSettings,
-    explore_job,
+    ExploreJob,
 )
 from sparring.jobs import check_output_paths
 
@@ -34,8 +33,8 @@ DocsOption = Annotated[
 @app.command("explore")
 def explore_command(
     chatbot: Annotated[
-        Path, typer.Option("--chatbot", "-c", help="chatbot.yaml of the chatbot under test.")
-    ],
+        Path | None, typer.Option("--chatbot", "-c", help="chatbot.yaml of the chatbot under test.")
+    ] = None,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Run directory (default runs/<time>).")
     ] = None,
@@ -62,42 +61,44 @@ def explore_command(
     ] = True,
     project: ProjectOption = None,
     docs: DocsOption = None,
+    resume: Annotated[
+        Path | None, typer.Option(help="Finish a stopped or interrupted explore run.")
+    ] = None,
 ) -> None:
     """Explore the chatbot: probe its languages and fallback, talk to it (offline: follow
     every button and announced option; with --model: TRACER's exploration sessions), and
     write explore/model.json, the workflow graph, the exploration conversations and
-    explore/profiles/*.yaml into the run directory. Exit 1 when the chatbot cannot be
-    reached, or failed in most exploration conversations (what was learnt is kept)."""
+    explore/profiles/*.yaml into the run directory. With --resume, a stopped run's
+    sessions are played again from their records and the exploration goes on. Exit 1 when
+    the chatbot cannot be reached, or failed in most exploration conversations (what was
+    learnt is kept), 3 when stopped."""
     check_output_paths(folders={"--out": out})
-    settings = ExploreSettings(
-        chatbot=chatbot,
-        sessions=sessions,
-        turns=turns,
-        model=model,
-        profile_model=profile_model,
-        model_base_url=model_base_url,
-        cache=cache,
-        seed=seed,
-        graph_formats=graph_format or list(DEFAULT_FORMATS),
-        compact=compact,
-        top_down=top_down,
-        nested_forward=nested_forward,
-        profiles=profiles,
-        project=project,
-        docs=docs,
-    )
+    values = {
+        "chatbot": chatbot,
+        "sessions": sessions,
+        "turns": turns,
+        "model": model,
+        "profile_model": profile_model,
+        "model_base_url": model_base_url,
+        "cache": cache,
+        "seed": seed,
+        "graph_formats": graph_format or list(DEFAULT_FORMATS),
+        "compact": compact,
+        "top_down": top_down,
+        "nested_forward": nested_forward,
+        "profiles": profiles,
+        "project": project,
+        "docs": docs,
+    }
     try:
-        with console.status("exploring…") as status:
-            result = explore_job(settings, out, on_session=lambda m: status.update(_progress(m)))
+        run = run_job(ExploreJob(), values, out, resume=resume, items="sessions")
     except ChatbotUnreachable as exc:
         unreachable(exc.cause)
+    result: ExplorationResult = run.result
     print_exploration(result)
     print_report_path(result.store.path)
-    exit_if_unhealthy(result.health)
-
-
-def _progress(model: ExplorationModel) -> str:
-    return f"exploring… {model.sessions} sessions, {len(model.functionalities)} functionalities"
+    print_outcome(run.outcome)
+    exit_with(run, "sparring explore --resume {run}")
 
 
 def print_exploration(result: ExplorationResult) -> None:

@@ -72,8 +72,10 @@ COMMANDS: tuple[CommandEntry, ...] = (
         "Explore the chatbot: probe its languages and fallback, talk to it (offline: follow "
         "every button and announced option; with --model: TRACER's exploration sessions), and "
         "write explore/model.json, the workflow graph, the exploration conversations and "
-        "explore/profiles/*.yaml into the run directory. Exit 1 when the chatbot cannot be "
-        "reached, or failed in most exploration conversations (what was learnt is kept).",
+        "explore/profiles/*.yaml into the run directory. With --resume, a stopped run's "
+        "sessions are played again from their records and the exploration goes on. Exit 1 "
+        "when the chatbot cannot be reached, or failed in most exploration conversations "
+        "(what was learnt is kept), 3 when stopped.",
     ),
     CommandEntry(
         "run",

@@ -124,7 +124,7 @@ class Crawler:
     async def run(self) -> Crawl:
         """Crawl until the frontier is empty or the sessions are used up."""
         discovered = False
-        while self.crawl.sessions < self.ctx.sessions:
+        while self.crawl.sessions < self.ctx.sessions and not self.ctx.stopping():
             root = self.crawl.states.get(self.crawl.root or "")
             seeded = bool(self.ctx.seeds)
             if root is not None and (seeded or not root.offer.options) and not discovered:

@@ -17,13 +17,11 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar
 
 from pydantic import Field
 
-from sparring import __version__
 from sparring.connectors import (
     ChatbotConfig,
     create_connector,
@@ -31,14 +29,7 @@ from sparring.connectors import (
     ensure_reachable,
     load_chatbot_config,
 )
-from sparring.conversations import (
-    RunHealth,
-    RunManifest,
-    RunStore,
-    Slot,
-    assess_run,
-    atomic_write,
-)
+from sparring.conversations import RunHealth, RunStore, Slot, assess_run, atomic_write
 from sparring.explore._build import build_model
 from sparring.explore._crawl import Crawl, Crawler
 from sparring.explore._graph import GraphFormat, GraphvizMissing, render_graph
@@ -50,7 +41,16 @@ from sparring.explore._project import read_definition
 from sparring.explore._seeds import definition_seeds, docs_seeds, seed_notes
 from sparring.explore._session import ExplorationContext
 from sparring.explore._tracer import explore_with_model
-from sparring.jobs import JobSettings, new_run_dir, run_blocking
+from sparring.jobs import (
+    JOBS,
+    JobContext,
+    JobSettings,
+    Outcome,
+    StopSignal,
+    run_blocking,
+    start_async,
+)
+from sparring.jobs import outcome as outcomes
 from sparring.llm import load_model
 from sparring.types import TextModel
 
@@ -116,6 +116,50 @@ class ExplorationResult:
 OnSession = Callable[[ExplorationModel], None]
 
 
+class ExploreJob:
+    """The ``explore`` job on the runner (``sparring.jobs.start("explore", …)``): one item
+    per exploration session; a stop request starts no new session and keeps the model
+    learnt so far (``complete: false``). ``sparring.jobs.resume(run)`` plays the stored
+    sessions again from their records (``_replay``: the chatbot is not asked again) and
+    explores on from there. ``model`` and ``profile_model``, when given, are used instead
+    of the ones the settings name (a model built in Python, e.g. a ``ScriptedModel``);
+    ``on_session`` sees the model after every session."""
+
+    name: ClassVar[str] = "explore"
+    settings_type: ClassVar[type[ExploreSettings]] = ExploreSettings
+    creates_run: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        model: TextModel | None = None,
+        profile_model: TextModel | None = None,
+        on_session: OnSession | None = None,
+    ) -> None:
+        self.model = model
+        self.profile_model = profile_model
+        self.on_session = on_session
+
+    async def execute(self, settings: ExploreSettings, ctx: JobContext) -> ExplorationResult:
+        """Load and check the input, probe the chatbot, open (or reopen) the run, explore.
+        Raises ``UserInputError``/``ConfigError`` for a bad chatbot.yaml or model spec and
+        ``ChatbotUnreachable`` when the bot does not answer — before anything is written
+        or a model is called."""
+        return await _explore_job(settings, ctx, self)
+
+    def outcome(self, result: ExplorationResult) -> Outcome:
+        """``error`` when the chatbot failed in the exploration conversations (exit 1),
+        else ``pass``: the exploration ran (how much it found is in the model)."""
+        health = result.health
+        if not health.healthy:
+            cause = [f"cause: {health.cause}"] if health.cause else []
+            return outcomes.error(f"the chatbot failed: {health.problem}", *cause)
+        found = len(result.model.functionalities)
+        return outcomes.passed(f"{found} functionalit{'y' if found == 1 else 'ies'} explored")
+
+
+JOBS.register(ExploreJob.name, ExploreJob())
+
+
 async def explore_job_async(
     settings: ExploreSettings,
     out: Path | str | None = None,
@@ -123,61 +167,120 @@ async def explore_job_async(
     on_session: OnSession | None = None,
     model: TextModel | None = None,
     profile_model: TextModel | None = None,
+    stop: StopSignal | None = None,
 ) -> ExplorationResult:
-    """Explore the chatbot of ``settings`` into a new run directory ``out``.
+    """Explore the chatbot of ``settings`` into a new run directory ``out`` through the
+    runner (``ExploreJob``; errors as ``ExploreJob.execute``)."""
+    job = ExploreJob(model, profile_model, on_session)
+    run = await start_async(job, settings, out, stop=stop)
+    result: ExplorationResult = run.result
+    return result
 
-    ``model`` and ``profile_model``, when given, are used instead of the ones the
-    settings name (a model built in Python, e.g. a ``ScriptedModel`` with a responder).
 
-    Raises ``UserInputError``/``ConfigError`` for a bad chatbot.yaml or model spec and
-    ``ChatbotUnreachable`` when the bot does not answer — before anything is written or a
-    model is called. ``on_session`` sees the model after every session.
-    """
+def explore_job(
+    settings: ExploreSettings,
+    out: Path | str | None = None,
+    *,
+    on_session: OnSession | None = None,
+    model: TextModel | None = None,
+    profile_model: TextModel | None = None,
+    stop: StopSignal | None = None,
+) -> ExplorationResult:
+    """``explore_job_async`` for synchronous callers."""
+    return run_blocking(
+        explore_job_async(
+            settings,
+            out,
+            on_session=on_session,
+            model=model,
+            profile_model=profile_model,
+            stop=stop,
+        )
+    )
+
+
+async def _explore_job(
+    settings: ExploreSettings, ctx: JobContext, job: ExploreJob
+) -> ExplorationResult:
     config = load_chatbot_config(settings.chatbot)
     definition = read_definition(settings.project) if settings.project else None
     seeds = definition_seeds(definition) if definition else []
     seeds += docs_seeds(settings.docs) if settings.docs else []
+    model = job.model
     if model is None:
         model = load_model(settings.model, settings.model_base_url, settings.cache)
-    writer = profile_model or model
-    if profile_model is None and settings.profile_model:
+    writer = job.profile_model or model
+    if job.profile_model is None and settings.profile_model:
         writer = load_model(settings.profile_model, settings.model_base_url, settings.cache)
     if settings.probe:
+        ctx.stage("probe")
         await ensure_reachable(config, PROBE_TIMEOUT)
-    target = Path(out) if out is not None else new_run_dir()
-    store = RunStore.create(target, _manifest(settings, config))
+    store = ctx.open_run(
+        settings.model_copy(update={"chatbot": settings.chatbot.resolve()}),
+        chatbot=config.model_dump(mode="json", exclude={"params"}),
+        chatbot_path=str(settings.chatbot.resolve()),
+        endpoint=endpoint_of(config),
+    )
+    replays = {r.id: r for r in store.iter_records()} if ctx.resuming else {}
     connector = create_connector(config)
 
     def checkpoint(partial: ExplorationModel) -> None:
         save_model(store, partial)
-        if on_session is not None:
-            on_session(partial)
+        if job.on_session is not None:
+            job.on_session(partial)
 
-    ctx = ExplorationContext(
+    sessions = settings.sessions + len(seeds)
+    explore = ExplorationContext(
         connector=connector,
         store=store,
         info=config.info,
-        sessions=settings.sessions + len(seeds),
+        sessions=sessions,
         turns=settings.turns,
         seed=settings.seed,
         checkpoint=checkpoint,
         seeds=seeds,
         values_for=definition.values_for if definition else (lambda question: []),
+        replays=replays,
+        stopping=lambda: ctx.stop.requested,
+        ended=lambda record_id, ok: ctx.item_done(record_id, ok),
     )
+    ctx.stage("explore")
+    ctx.planned(sessions + 1)  # at most: the probing session and the sessions
     try:
-        explored = await _explore(ctx, model, config)
+        explored = await _explore(explore, model, config)
     finally:
         await connector.aclose()
-    explored.greeting = explored.greeting or ctx.findings.greeting
+    return await _finish(settings, ctx, store, explored, explore, seeds, writer)
+
+
+async def _finish(
+    settings: ExploreSettings,
+    ctx: JobContext,
+    store: RunStore,
+    explored: ExplorationModel,
+    explore: ExplorationContext,
+    seeds: list[tuple[str, str]],
+    writer: TextModel | None,
+) -> ExplorationResult:
+    """The model saved with its notes and the run's health, then (unless stopped) the
+    graph and the profiles."""
+    explored.greeting = explored.greeting or explore.findings.greeting
     explored.notes += seed_notes(explored, seeds)
     health = assess_run(store.iter_records())
     if not health.healthy:
         explored.complete = False
         explored.notes.append(f"the chatbot failed: {health.problem}; cause: {health.cause}")
+    if ctx.stop.requested:
+        explored.complete = False
+        explored.notes.append(STOPPED_NOTE)
     save_model(store, explored)
     result = ExplorationResult(store, explored, health=health)
+    if ctx.stop.requested:
+        return result
+    ctx.stage("graph")
     result.files.extend(_graph(store, explored, settings, result.problems))
     if settings.profiles and explored.functionalities:
+        ctx.stage("profiles")
         result.profiles = await generate_profiles(
             explored, writer, seed=settings.seed, nested_forward=settings.nested_forward
         )
@@ -190,20 +293,7 @@ async def explore_job_async(
     return result
 
 
-def explore_job(
-    settings: ExploreSettings,
-    out: Path | str | None = None,
-    *,
-    on_session: OnSession | None = None,
-    model: TextModel | None = None,
-    profile_model: TextModel | None = None,
-) -> ExplorationResult:
-    """``explore_job_async`` for synchronous callers."""
-    return run_blocking(
-        explore_job_async(
-            settings, out, on_session=on_session, model=model, profile_model=profile_model
-        )
-    )
+STOPPED_NOTE = "stopped on request: the model holds what was explored; resume the run to finish"
 
 
 def save_model(store: RunStore, model: ExplorationModel) -> Path:
@@ -254,18 +344,3 @@ def _graph(
     except GraphvizMissing as exc:
         problems.append(str(exc))
         return [store.slot(Slot.EXPLORE) / f"{GRAPH_NAME}.dot"]
-
-
-def _manifest(settings: ExploreSettings, config: ChatbotConfig) -> RunManifest:
-    now = datetime.now(UTC)
-    stored = settings.model_copy(update={"chatbot": settings.chatbot.resolve()})
-    return RunManifest(
-        run_id=now.strftime("%Y%m%d-%H%M%S"),
-        created_at=now,
-        sparring_version=__version__,
-        job=ExploreSettings.job,
-        chatbot=config.model_dump(mode="json", exclude={"params"}),
-        chatbot_path=str(settings.chatbot.resolve()),
-        endpoint=endpoint_of(config),
-        settings=stored.model_dump(mode="json"),
-    )

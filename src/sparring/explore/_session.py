@@ -27,6 +27,7 @@ from sparring.conversations import (
 )
 from sparring.errors import ChatbotFailure
 from sparring.explore._model import ExplorationModel
+from sparring.explore._replay import ReplayedConversation
 from sparring.types import ModelUsage, Strategy
 
 
@@ -51,7 +52,10 @@ class ExplorationContext:
     keeps what was learnt); ``usage`` collects model tokens and cost per module;
     ``seeds`` are utterances to try from the start with the evidence for each (the bot's
     definition, its help pages); ``values_for(question)`` values the definition gives for a
-    question the bot asks (its form slot's examples).
+    question the bot asks (its form slot's examples); ``replays`` are the sessions a stopped
+    run stored, by record id, played again from their records on resume (``_replay``);
+    ``stopping()`` is true once the job was asked to stop (strategies start no session
+    after that); ``ended(record_id, ok)`` is told of every session as it ends.
     """
 
     connector: Connector
@@ -66,6 +70,9 @@ class ExplorationContext:
     reply_timeout: float = 30.0
     seeds: list[tuple[str, str]] = field(default_factory=list)
     values_for: Callable[[str | None], list[str]] = lambda question: []
+    replays: dict[str, ConversationRecord] = field(default_factory=dict)
+    stopping: Callable[[], bool] = lambda: False
+    ended: Callable[[str, bool], None] = lambda record_id, ok: None
 
     def session(self, name: str, strategy: Strategy) -> Session:
         """A new recorded session called ``name`` (its record id: ``explore/<name>``)."""
@@ -100,8 +107,13 @@ class Session:
         return bool(self.errors)
 
     async def __aenter__(self) -> Session:
+        stored = self.ctx.replays.pop(self.id, None)
         try:
-            self._conversation = await self.ctx.connector.open()
+            self._conversation = (
+                ReplayedConversation(stored, self.ctx.connector)
+                if stored is not None
+                else await self.ctx.connector.open()
+            )
         except ChatbotFailure as exc:
             self._fail(exc)
             return self
@@ -120,7 +132,10 @@ class Session:
             await self._conversation.close()
         if kind is not None and not isinstance(exc, Exception):
             self.notes.append("interrupted")
-        self.ctx.store.write(self.record())
+        conversation = self._conversation
+        if not isinstance(conversation, ReplayedConversation) or conversation.live:
+            self.ctx.store.write(self.record())  # a session played again keeps its record
+        self.ctx.ended(self.id, not self.failed)
 
     async def send(self, text: str) -> Reply | None:
         """Send ``text``; the reply, or ``None`` when the bot failed now or before."""

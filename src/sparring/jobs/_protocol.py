@@ -127,6 +127,7 @@ JOBS: Registry[Job] = Registry(
         "sparring.simulate",
         "sparring.check",
         "sparring.evaluate",
+        "sparring.explore",
         "sparring.metamorphic",
         "sparring.adversarial",
         "sparring.conversations",

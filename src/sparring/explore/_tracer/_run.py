@@ -91,6 +91,9 @@ class _Exploration:
                 strategy=Strategy.LLM,
             )
             await self._explore()
+            if self.ctx.stopping():
+                self.notes.append("stopped on request: resume the run to explore the rest")
+                return self._checkpoint(complete=False)
             await self._refine()
         except StepFailed as exc:
             self.notes.append(f"stopped: the model failed at {exc.step} ({exc.where}): {exc.cause}")
@@ -106,7 +109,7 @@ class _Exploration:
     async def _explore(self) -> None:
         explorer = Explorer(self.ctx, self.asker, self.probed.variants, self.probed.languages)
         started = 0
-        while started < self.ctx.sessions:
+        while started < self.ctx.sessions and not self.ctx.stopping():
             foci = self._next_round(self.ctx.sessions - started)
             names = [f"llm-s{started + i + 1:02d}" for i in range(len(foci))]
             started += len(foci)
