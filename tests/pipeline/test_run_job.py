@@ -26,7 +26,10 @@ def test_a_run_tests_the_pizzeria_end_to_end(tmp_path: Path) -> None:
     profiles = sorted((root / "explore" / "profiles").glob("*.yaml"))
     assert len(profiles) == len(result.exploration.profiles) >= 3
     store = RunStore.open(root)
-    assert store.manifest.job == "simulate"
+    assert store.manifest.job == "run" and store.manifest.status == "finished"
+    assert store.manifest.outcome == result.outcome  # stored: the report reads it
+    assert len(store.manifest.planned) == len(store) and store.manifest.profiles
+    assert result.report == root / "report" / "index.html" and result.report.is_file()
     assert {r.profile for r in store.iter_records()} >= {"prices", "opening hours"}
     assert result.check is not None
     names = {r.rule for r in result.check.report.results}

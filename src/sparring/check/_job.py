@@ -87,14 +87,19 @@ class CheckJob:
     no further rule (the outcome is then incomplete, or the failure already found). It
     writes into the checked run's ``verdicts/`` slot and creates no run of its own; a
     stopped check is resumed by starting it again (rules are checked from the start:
-    the verdicts of a rule set are one report)."""
+    the verdicts of a rule set are one report). ``run_written`` is set by a job that
+    checks the run it is writing (``sparring run``): the run's status (still running)
+    is then not read, only whether it holds every planned conversation."""
 
     name: ClassVar[str] = CheckSettings.job
     settings_type: ClassVar[type[CheckSettings]] = CheckSettings
     creates_run: ClassVar[bool] = False
 
-    def __init__(self, progress: Callable[[RuleResult], None] | None = None) -> None:
+    def __init__(
+        self, progress: Callable[[RuleResult], None] | None = None, *, run_written: bool = False
+    ) -> None:
         self.progress = progress
+        self.run_written = run_written
 
     async def execute(self, settings: CheckSettings, ctx: JobContext) -> CheckResult:
         """Load the rules and conversations, check, write the asked-for reports, store the
@@ -136,7 +141,9 @@ class CheckJob:
         if settings.junit is not None:
             write_junit(report, settings.junit, settings.junit_per_conversation)
         decided = outcome(
-            report, count_generic=settings.count_generic, incomplete=incomplete_run(settings.run)
+            report,
+            count_generic=settings.count_generic,
+            incomplete=incomplete_run(settings.run, status=not self.run_written),
         )
         # A stopped check stores nothing: a partial report would read as the rule set's.
         stored = None if ctx.stop.requested else _store(settings, report)

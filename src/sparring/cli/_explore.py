@@ -12,7 +12,7 @@ from sparring._terminal import escape
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
 from sparring.cli._health import unreachable
 from sparring.cli._jobs import exit_with, print_outcome, run_job
-from sparring.cli._report import print_report_path
+from sparring.cli._report import print_written_report
 from sparring.connectors import ChatbotUnreachable
 from sparring.explore import (
     DEFAULT_FORMATS,
@@ -96,7 +96,7 @@ def explore_command(
         unreachable(exc.cause)
     result: ExplorationResult = run.result
     print_exploration(result)
-    print_report_path(result.store.path)
+    print_written_report(run.report)
     print_outcome(run.outcome)
     exit_with(run, "sparring explore --resume {run}")
 

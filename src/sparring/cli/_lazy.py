@@ -82,7 +82,8 @@ COMMANDS: tuple[CommandEntry, ...] = (
         ("_run",),
         "Test a chatbot end to end: explore it, generate profiles from what was found, "
         "simulate them, check the conversations with the default rule set (and --rules), "
-        "measure coverage of the explored functionalities, and write the report.",
+        "measure coverage of the explored functionalities, and write the report. With "
+        "--resume, a stopped run goes on from what it kept.",
     ),
     CommandEntry(
         "report",

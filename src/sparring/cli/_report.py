@@ -1,6 +1,6 @@
 """``sparring report RUN [--open] [--out FILE]``: write the run's HTML report (see
-``sparring.report``); ``print_report_path`` is what ``simulate`` and ``check`` call after
-their job."""
+``sparring.report``); ``print_written_report`` prints the report the runner wrote after a
+job (``JobRun.report``), ``print_report_path`` writes one for a job that has none."""
 
 from __future__ import annotations
 
@@ -47,3 +47,10 @@ def print_report_path(run: Path) -> None:
         logger.warning("the report could not be written: %s: %s", type(exc).__name__, exc)
         return
     console.print(f"[bold]report[/]: {path}", highlight=False)
+
+
+def print_written_report(path: Path | None) -> None:
+    """Print the path of the report the runner wrote after the job (``JobRun.report``);
+    nothing when there is none (the runner logged why)."""
+    if path is not None:
+        console.print(f"[bold]report[/]: {path}", highlight=False)

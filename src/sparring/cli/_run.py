@@ -13,19 +13,19 @@ from sparring.check import print_report
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
 from sparring.cli._explore import DocsOption, ProjectOption
 from sparring.cli._health import unreachable
-from sparring.cli._jobs import print_outcome
+from sparring.cli._jobs import exit_with, print_outcome, run_job
 from sparring.cli._progress import percent
+from sparring.cli._report import print_written_report
 from sparring.connectors import ChatbotUnreachable
 from sparring.jobs import check_output_paths
-from sparring.pipeline import PipelineResult, RunSettings, run_job
-from sparring.report import write_report
+from sparring.pipeline import PipelineResult, RunJob
 
 
 @app.command("run")
 def run_command(
     chatbot: Annotated[
-        Path, typer.Option("--chatbot", "-c", help="chatbot.yaml of the chatbot under test.")
-    ],
+        Path | None, typer.Option("--chatbot", "-c", help="chatbot.yaml of the chatbot under test.")
+    ] = None,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Run directory (default runs/<time>).")
     ] = None,
@@ -48,42 +48,43 @@ def run_command(
     ] = None,
     project: ProjectOption = None,
     docs: DocsOption = None,
+    resume: Annotated[
+        Path | None, typer.Option(help="Finish a stopped or interrupted run directory.")
+    ] = None,
 ) -> None:
     """Test a chatbot end to end: explore it, generate profiles from what was found,
     simulate them, check the conversations with the default rule set (and --rules),
-    measure coverage of the explored functionalities, and write the report.
+    measure coverage of the explored functionalities, and write the report. With
+    --resume, a stopped run goes on from what it kept.
 
     Exit 0 when every check passed, 1 on a failure, 2 on bad input, 3 when nothing
-    concluded (as `sparring check`) or nothing was tested beyond the greeting.
+    concluded (as `sparring check`), nothing was tested beyond the greeting, or the run
+    was stopped.
     """
     check_output_paths(folders={"--out": out})
-    settings = RunSettings(
-        chatbot=chatbot,
-        model=model,
-        profile_model=profile_model,
-        model_base_url=model_base_url,
-        cache=cache,
-        sessions=sessions,
-        turns=turns,
-        concurrency=concurrency,
-        seed=seed,
-        max_turns=max_turns,
-        rules=rules or [],
-        project=project,
-        docs=docs,
-    )
+    values = {
+        "chatbot": chatbot,
+        "model": model,
+        "profile_model": profile_model,
+        "model_base_url": model_base_url,
+        "cache": cache,
+        "sessions": sessions,
+        "turns": turns,
+        "concurrency": concurrency,
+        "seed": seed,
+        "max_turns": max_turns,
+        "rules": rules or [],
+        "project": project,
+        "docs": docs,
+    }
     try:
-        with console.status("starting…") as status:
-            result = run_job(
-                settings,
-                out,
-                on_stage=lambda name: status.update(f"{name}…"),
-                write_report=write_report,
-            )
+        run = run_job(RunJob(), values, out, resume=resume)
     except ChatbotUnreachable as exc:
         unreachable(exc.cause)
-    _print(result)
-    raise typer.Exit(result.exit_code)
+    _print(run.result)
+    print_written_report(run.report)
+    print_outcome(run.outcome)
+    exit_with(run, "sparring run --resume {run}")
 
 
 def _print(result: PipelineResult) -> None:
@@ -119,6 +120,3 @@ def _print(result: PipelineResult) -> None:
             parts.append(f"unreachable intents {len(d.unreachable)} ({why})")
         console.print(f"[bold]definition coverage[/]: {escape(', '.join(parts))}")
     console.print(f"[bold]run[/]: {result.path}")
-    if result.report is not None:
-        console.print(f"[bold]report[/]: {result.report}")
-    print_outcome(result.outcome)

@@ -56,9 +56,10 @@ class Incomplete:
         )
 
 
-def incomplete_run(run: Path | str) -> Incomplete | None:
+def incomplete_run(run: Path | str, *, status: bool = True) -> Incomplete | None:
     """The conversations ``run`` planned but holds no record of; ``None`` when it holds
-    them all, is not a run directory, or its manifest cannot be read."""
+    them all, is not a run directory, or its manifest cannot be read. ``status=False``
+    leaves the job's status out (the job still writing the run asks about its records)."""
     path = Path(run)
     if not (path / MANIFEST).is_file():
         return None
@@ -67,8 +68,8 @@ def incomplete_run(run: Path | str) -> Incomplete | None:
     except (UserInputError, OSError):
         return None
     planned = store.manifest.planned
-    status = store.manifest.status
-    unfinished = None if status == JobStatus.FINISHED else str(status)
+    state = store.manifest.status
+    unfinished = None if state == JobStatus.FINISHED or not status else str(state)
     finished = store.finished_ids() if planned else set()
     missing = [i for i in dict.fromkeys(planned) if i not in finished]
     if not missing and unfinished is None:

@@ -29,7 +29,7 @@ from sparring.connectors import (
     ensure_reachable,
     load_chatbot_config,
 )
-from sparring.conversations import RunHealth, RunStore, Slot, assess_run, atomic_write
+from sparring.conversations import RunHealth, RunStore, Slot, assess_run
 from sparring.explore._build import build_model
 from sparring.explore._crawl import Crawl, Crawler
 from sparring.explore._graph import GraphFormat, GraphvizMissing, render_graph
@@ -128,6 +128,7 @@ class ExploreJob:
     name: ClassVar[str] = "explore"
     settings_type: ClassVar[type[ExploreSettings]] = ExploreSettings
     creates_run: ClassVar[bool] = True
+    writes_report: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -297,11 +298,13 @@ STOPPED_NOTE = "stopped on request: the model holds what was explored; resume th
 
 
 def save_model(store: RunStore, model: ExplorationModel) -> Path:
-    """Write ``model`` atomically to ``<run>/explore/model.json``; return the path."""
-    store.slot(Slot.EXPLORE)
-    path = store.explore_model_path
-    atomic_write(path, model.model_dump_json(indent=2))
-    return path
+    """Write ``model`` atomically to ``<run>/explore/model.json`` (the run's ``explore``
+    slot); return the path."""
+    return store.write_result(Slot.EXPLORE, EXPLORE_MODEL_NAME, model)
+
+
+EXPLORE_MODEL_NAME = "model"
+"""The functionality model's name in the ``explore`` slot (``explore/model.json``)."""
 
 
 async def _explore(

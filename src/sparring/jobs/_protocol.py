@@ -76,6 +76,32 @@ class JobContext:
             self.resuming = self.resuming or (reuse is not None and existed)
         return self._store
 
+    def nested(self) -> JobContext:
+        """A context for another job run as a stage of this one, writing into this job's
+        run (``sparring run``'s simulate and check stages): same events and stop signal;
+        its ``open_run`` adds the manifest fields it names (``profiles``, ``planned``…) to
+        this run's manifest and returns this run's store — the job and its settings stay
+        this job's. It is ``resuming`` once this run has planned items (a resumed run:
+        stored items are skipped). Raises ``RuntimeError`` before ``open_run``."""
+        store = self.store
+
+        def adopt(
+            settings: JobSettings, reuse: Sequence[str] | None = None, **fields: Any
+        ) -> RunStore:
+            store.manifest = store.manifest.model_copy(update=fields)
+            store.save_manifest()
+            return store
+
+        resuming = bool(store.manifest.planned)
+        return JobContext(
+            emit=self.emit,
+            stop=self.stop,
+            out=store.path,
+            resuming=resuming,
+            store=store if resuming else None,
+            open_run=adopt,
+        )
+
     def planned(self, total: int) -> None:
         self.emit(Planned(total=total))
 
@@ -95,7 +121,9 @@ class Job(Protocol):
     explore, metamorphic…: it calls ``ctx.open_run``), false for one that writes into an
     existing run's slots (check, evaluate). ``execute`` does the work, emitting progress
     through ``ctx`` and checking ``ctx.stop`` between items, and returns the result;
-    ``outcome`` decides the verdict of a result (``sparring.jobs.outcome``).
+    ``outcome`` decides the verdict of a result (``sparring.jobs.outcome``). A job may set
+    ``writes_report = True``: the runner then writes the run's HTML report once the job
+    ended (finished or stopped) and its outcome is stored (``JobRun.report``).
     """
 
     @property
@@ -129,6 +157,7 @@ JOBS: Registry[Job] = Registry(
         "sparring.evaluate",
         "sparring.explore",
         "sparring.metamorphic",
+        "sparring.pipeline",
         "sparring.adversarial",
         "sparring.conversations",
     ),

@@ -48,6 +48,9 @@ class JobRun(Generic[R]):
     status: JobStatus
     outcome: Outcome
     result: R
+    report: Path | None = None
+    """The HTML report the runner wrote (a job with ``writes_report``), ``None`` otherwise
+    or when it could not be written."""
 
 
 def find_job(job: str | Job) -> Job:
@@ -196,7 +199,20 @@ async def _drive(
         decided = outcomes.stopped(decided)
     _end(ctx, spec, status, decided, emit)
     run_dir = ctx.store.path if ctx.has_store else out
-    return JobRun(run_dir=run_dir, status=status, outcome=decided, result=result)
+    report = _report(run_dir) if getattr(spec, "writes_report", False) and run_dir else None
+    return JobRun(run_dir=run_dir, status=status, outcome=decided, result=result, report=report)
+
+
+def _report(run_dir: Path) -> Path | None:
+    """Write the run's HTML report once the job ended (its outcome stored first, so the
+    report reads it); a report that cannot be written is logged, never the job's failure."""
+    from sparring.report import write_report  # Jinja2 and plots: imported when a job ends
+
+    try:
+        return write_report(run_dir)
+    except Exception as exc:  # the job's own result stands
+        logger.warning("the report could not be written: %s: %s", type(exc).__name__, exc)
+        return None
 
 
 def _reopen(spec: Job, out: Path, settings: JobSettings, reuse: Sequence[str]) -> RunStore:

@@ -5,6 +5,7 @@ the stages (like the CLI) and uses only their public APIs."""
 from sparring.pipeline._job import (
     EXPLORATION,
     PipelineResult,
+    RunJob,
     RunSettings,
     run_job,
     run_job_async,
@@ -13,6 +14,7 @@ from sparring.pipeline._job import (
 __all__ = [
     "EXPLORATION",
     "PipelineResult",
+    "RunJob",
     "RunSettings",
     "run_job",
     "run_job_async",

@@ -1,28 +1,31 @@
 """The ``run`` job: explore → generate profiles → simulate → check → coverage → report.
 
 The one place that chains stages (like the CLI, it sits above them and uses only their
-public APIs). Layout of ``out``::
+public APIs), as one job on the runner (``RunJob``). Layout of ``out``::
 
-    out/                      the simulate run of the generated profiles (manifest, conversations,
-      exploration/            summary, verdicts/, report/) — plus:
-      explore/model.json      the explore run (its own manifest and exploration conversations)
-      explore/profiles/       the model, graph, profiles and rules the run was tested with
+    out/                      the run (manifest job ``run``: status, outcome), with the
+                              simulated conversations, summary, verdicts/, report/ — plus:
+      exploration/            the explore run (its own manifest and exploration conversations)
+      explore/model.json      the model, graph, profiles and rules the run was tested with
+      explore/profiles/
       explore/rules/          generated rules (with a model: stays on the explored topics)
-      coverage.json           which functionalities, parameters and options were completed
-      definition_coverage.json  with --project: intents, form slots, responses, flows reached
+      results/coverage.json   which functionalities, parameters and options were completed
+      results/definition_coverage.json  with --project: intents, form slots, responses, flows
 
-The verdict is ``check``'s (0 pass, 1 fail), except that a run which tested nothing beyond
-the greeting — the exploration found fewer than two functionalities beyond it, or no
-conversation completed one (``Coverage.untested``) — is **NO VERDICT** (exit 3) whatever
-the rules said. When the exploration found nothing to write a profile for, no
-conversation is simulated: ``coverage.json`` and the report are written into the explore
-run (``out/exploration``) and the verdict is NO VERDICT.
+Runs written before 0.3 hold a ``simulate`` manifest at the root and the coverage files
+at the root (still read: ``job_result_file``). The verdict is ``check``'s (0 pass, 1 fail),
+except that a run which tested nothing beyond the greeting — the exploration found fewer
+than two functionalities beyond it, or no conversation completed one
+(``Coverage.untested``) — is **NO VERDICT** (exit 3) whatever the rules said. When the
+exploration found nothing to write a profile for, no conversation is simulated: the
+coverage is written into the run and into the explore run (``out/exploration``), and the
+verdict is NO VERDICT.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -30,9 +33,14 @@ from typing import ClassVar
 import yaml
 from pydantic import Field
 
-from sparring.check import DEFAULT_RULES, CheckResult, CheckSettings, check_job_async
-from sparring.connectors import ChatbotUnreachable
-from sparring.conversations import Slot, write_job_result
+from sparring.check import DEFAULT_RULES, CheckJob, CheckResult, CheckSettings, load_rules
+from sparring.connectors import (
+    ChatbotUnreachable,
+    endpoint_of,
+    ensure_reachable,
+    load_chatbot_config,
+)
+from sparring.conversations import RunStore, Slot
 from sparring.errors import UserInputError
 from sparring.explore import (
     COVERAGE,
@@ -44,14 +52,25 @@ from sparring.explore import (
     ExploreSettings,
     coverage,
     definition_coverage,
-    explore_job_async,
     read_definition,
 )
-from sparring.jobs import JobSettings, Outcome, new_run_dir, run_blocking
+from sparring.jobs import (
+    JOBS,
+    JobContext,
+    JobEvent,
+    JobSettings,
+    Outcome,
+    StopSignal,
+    resume_async,
+    run_blocking,
+    start_async,
+)
 from sparring.jobs import outcome as outcomes
-from sparring.simulate import SimulateSettings, SimulationResult, simulate_job_async
+from sparring.jobs.events import ItemDone, Planned
+from sparring.simulate import SimulateJob, SimulateSettings, SimulationResult
 
-"""The exit code of a run that concluded nothing (``check``'s NO VERDICT)."""
+PROBE_TIMEOUT = 10.0
+"""Seconds the reachability probe waits for the chatbot."""
 EXPLORATION = "exploration"
 """The explore run's folder inside a ``run``'s directory."""
 
@@ -112,110 +131,162 @@ class PipelineResult:
         return self.coverage.untested if self.coverage is not None else None
 
 
-Stage = Callable[[str], None]
-"""Told the name of each stage as it starts (``explore``, ``simulate``, ``check``, …)."""
-WriteReport = Callable[[Path], Path]
+class RunJob:
+    """The ``run`` job on the runner (``sparring.jobs.start("run", …)``): its run is
+    ``out`` (manifest job ``run``), the exploration a run of its own in ``out/exploration``,
+    the simulate and check stages write into ``out`` (``JobContext.nested``). Events are
+    the stages' (``StageChanged`` explore, simulate, check, coverage; each stage's
+    ``Planned``/``ItemDone``). A stop request ends the stage running (explore: after the
+    session, simulate: after the conversations running, check: after the rule) and what
+    finished is kept; ``sparring.jobs.resume(out)`` resumes the exploration (its sessions
+    played again from their records), simulates only the conversations missing, and
+    checks again. The runner writes the report (``writes_report``)."""
+
+    name: ClassVar[str] = "run"
+    settings_type: ClassVar[type[RunSettings]] = RunSettings
+    creates_run: ClassVar[bool] = True
+    writes_report: ClassVar[bool] = True
+
+    async def execute(self, settings: RunSettings, ctx: JobContext) -> PipelineResult:
+        """Test the chatbot end to end (see the module docstring). Raises what the stages
+        raise before anything is written (``UserInputError``, ``ConfigError``,
+        ``ChatbotUnreachable``), and ``ChatbotUnreachable`` when the chatbot failed in
+        most exploration conversations. An exploration that found nothing to test is no
+        error: the result says why (``untested``, NO VERDICT)."""
+        return await _run(settings, ctx)
+
+    def outcome(self, result: PipelineResult) -> Outcome:
+        """The checks' outcome, or NO VERDICT when nothing beyond the greeting was tested
+        (``PipelineResult.outcome``)."""
+        return result.outcome
+
+
+JOBS.register(RunJob.name, RunJob())
 
 
 async def run_job_async(
-    settings: RunSettings,
-    out: Path | str | None = None,
-    *,
-    on_stage: Stage | None = None,
-    write_report: WriteReport | None = None,
+    settings: RunSettings, out: Path | str | None = None, *, stop: StopSignal | None = None
 ) -> PipelineResult:
-    """Test the chatbot of ``settings`` end to end into ``out`` (default ``runs/<time>``).
+    """Test the chatbot of ``settings`` end to end into ``out`` (default ``runs/<time>``)
+    through the runner (``RunJob``: errors as ``RunJob.execute``); the result's ``report``
+    is the report the runner wrote."""
+    run = await start_async(RunJob(), settings, out, stop=stop)
+    result: PipelineResult = run.result
+    return dataclasses.replace(result, report=run.report, outcome=run.outcome)
 
-    Raises what the stages raise before they write anything (``UserInputError``,
-    ``ConfigError``, ``ChatbotUnreachable``), and ``ChatbotUnreachable`` when the chatbot
-    failed in most exploration conversations. An exploration that found nothing to test is
-    no error: the result says why (``untested``, exit code 3). ``write_report(run_dir) ->
-    path`` writes the HTML report.
-    """
-    stage = on_stage or (lambda name: None)
-    root = Path(out) if out is not None else new_run_dir()
-    if (root / "manifest.json").exists() or (root / EXPLORATION).exists():
-        raise UserInputError(f"{root} already holds a run; pick another --out")
-    stage("explore")
-    explored = await explore_job_async(_explore_settings(settings), root / EXPLORATION)
+
+def run_job(
+    settings: RunSettings, out: Path | str | None = None, *, stop: StopSignal | None = None
+) -> PipelineResult:
+    """``run_job_async`` for synchronous callers."""
+    return run_blocking(run_job_async(settings, out, stop=stop))
+
+
+async def _run(settings: RunSettings, ctx: JobContext) -> PipelineResult:
+    config = load_chatbot_config(settings.chatbot)
+    load_rules([DEFAULT_RULES, *settings.rules])  # bad rules: a located error, before any work
+    if not ctx.resuming:
+        assert ctx.out is not None
+        if (ctx.out / "manifest.json").exists() or (ctx.out / EXPLORATION).exists():
+            raise UserInputError(f"{ctx.out} already holds a run; pick another --out")
+    ctx.stage("probe")
+    await ensure_reachable(config, PROBE_TIMEOUT)
+    store = ctx.open_run(
+        settings.model_copy(update={"chatbot": settings.chatbot.resolve()}),
+        chatbot=config.model_dump(mode="json", exclude={"params"}),
+        chatbot_path=str(settings.chatbot.resolve()),
+        endpoint=endpoint_of(config),
+    )
+    root = store.path
+    ctx.stage("explore")
+    explored = await _explore(settings, ctx, root / EXPLORATION)
+    if ctx.stop.requested:
+        return _stopped(root, explored)
     if not explored.health.healthy:
         health = explored.health
         raise ChatbotUnreachable(f"during exploration, {health.problem}: {health.cause}")
-    profiles = sorted(explored.store.explore_profiles_dir.glob("*.yaml"))
-    if not profiles:
-        return _nothing_to_simulate(root, explored, stage, write_report)
     tested = _keep_exploration(explored, root)
-    stage("simulate")
-    simulation = await simulate_job_async(
-        SimulateSettings(
-            profiles=[tested / "profiles"],
-            chatbot=settings.chatbot,
-            model=settings.model,
-            model_base_url=settings.model_base_url,
-            cache=settings.cache,
-            concurrency=settings.concurrency,
-            seed=settings.seed,
-            max_turns=settings.max_turns,
-            probe=False,
-        ),
-        root,
-    )
-    stage("check")
+    profiles = sorted((tested / "profiles").glob("*.yaml"))
+    if not profiles:
+        return _nothing_to_simulate(root, store, explored)
+    ctx.stage("simulate")
+    simulation = await SimulateJob().execute(_simulate_settings(settings, tested), ctx.nested())
+    if ctx.stop.requested:
+        return _stopped(root, explored, simulation)
+    ctx.stage("check")
     rules = [DEFAULT_RULES, *_generated_rules(explored.model, settings, tested), *settings.rules]
-    checked = await check_job_async(
-        CheckSettings(
-            rules=rules,
-            run=root,
-            model=settings.model,
-            model_base_url=settings.model_base_url,
-            cache=settings.cache,
-        )
+    check = CheckSettings(
+        rules=rules,
+        run=root,
+        model=settings.model,
+        model_base_url=settings.model_base_url,
+        cache=settings.cache,
     )
-    stage("coverage")
-    measured = coverage(explored.model, simulation.store.iter_records())
-    write_job_result(root, COVERAGE, measured)
+    checked = await CheckJob(run_written=True).execute(check, ctx.nested())
+    ctx.stage("coverage")
+    measured = coverage(explored.model, store.iter_records())
+    store.write_result(Slot.RESULTS, COVERAGE, measured)
     against = None
     if settings.project is not None:
-        against = definition_coverage(
-            read_definition(settings.project), simulation.store.iter_records()
-        )
-        write_job_result(root, DEFINITION_COVERAGE, against)
-    report = None
-    if write_report is not None:
-        stage("report")
-        report = write_report(root)
+        against = definition_coverage(read_definition(settings.project), store.iter_records())
+        store.write_result(Slot.RESULTS, DEFINITION_COVERAGE, against)
     decided = (
         outcomes.no_verdict(measured.untested, f"the checks: {checked.outcome.status}")
         if measured.untested
         else checked.outcome
     )
-    return PipelineResult(root, explored, simulation, checked, measured, report, decided, against)
+    return PipelineResult(root, explored, simulation, checked, measured, None, decided, against)
+
+
+async def _explore(settings: RunSettings, ctx: JobContext, folder: Path) -> ExplorationResult:
+    """The exploration as a run of its own in ``folder``: started, or resumed when a
+    resumed ``run`` holds one (stored sessions played again, the rest explored)."""
+
+    def forward(event: JobEvent) -> None:
+        if isinstance(event, Planned | ItemDone):
+            ctx.emit(event)
+
+    if (folder / "manifest.json").is_file():
+        run = await resume_async(folder, on_event=forward, stop=ctx.stop)
+    else:
+        run = await start_async("explore", _explore_settings(settings), folder,
+                                on_event=forward, stop=ctx.stop)  # fmt: skip
+    result: ExplorationResult = run.result
+    return result
+
+
+def _stopped(
+    root: Path, explored: ExplorationResult, simulation: SimulationResult | None = None
+) -> PipelineResult:
+    """What a stopped ``run`` holds (the runner makes its outcome *incomplete*)."""
+    decided = outcomes.incomplete("stopped before the checks")
+    return PipelineResult(root, explored, simulation, None, None, None, decided)
 
 
 def _nothing_to_simulate(
-    root: Path, explored: ExplorationResult, stage: Stage, write_report: WriteReport | None
+    root: Path, store: RunStore, explored: ExplorationResult
 ) -> PipelineResult:
-    """No profile to simulate: the coverage (nothing covered, why) and the report go into
+    """No profile to simulate: the coverage (nothing covered, why) goes into the run and
     the explore run, and the verdict is NO VERDICT."""
     measured = coverage(explored.model, [])
-    write_job_result(explored.store.path, COVERAGE, measured)
-    report = None
-    if write_report is not None:
-        stage("report")
-        report = write_report(explored.store.path)
+    store.write_result(Slot.RESULTS, COVERAGE, measured)
+    explored.store.write_result(Slot.RESULTS, COVERAGE, measured)
     decided = outcomes.no_verdict(measured.untested or "no profile to simulate")
-    return PipelineResult(root, explored, None, None, measured, report, decided)
+    return PipelineResult(root, explored, None, None, measured, None, decided)
 
 
-def run_job(
-    settings: RunSettings,
-    out: Path | str | None = None,
-    *,
-    on_stage: Stage | None = None,
-    write_report: WriteReport | None = None,
-) -> PipelineResult:
-    """``run_job_async`` for synchronous callers."""
-    return run_blocking(run_job_async(settings, out, on_stage=on_stage, write_report=write_report))
+def _simulate_settings(settings: RunSettings, tested: Path) -> SimulateSettings:
+    return SimulateSettings(
+        profiles=[tested / "profiles"],
+        chatbot=settings.chatbot,
+        model=settings.model,
+        model_base_url=settings.model_base_url,
+        cache=settings.cache,
+        concurrency=settings.concurrency,
+        seed=settings.seed,
+        max_turns=settings.max_turns,
+        probe=False,
+    )
 
 
 def _explore_settings(settings: RunSettings) -> ExploreSettings:
@@ -230,6 +301,7 @@ def _explore_settings(settings: RunSettings) -> ExploreSettings:
         seed=settings.seed,
         project=settings.project,
         docs=settings.docs,
+        probe=False,  # the run probed the chatbot
     )
 
 

@@ -17,9 +17,11 @@ def _seconds(value: float | None) -> str:
 
 
 def _job_name(run: RunView) -> str:
-    """The job that made the run: ``run`` for a tested run of ``sparring run`` (its
-    simulate manifest sits beside the exploration's coverage), else the manifest's job."""
-    if run.manifest.job == "simulate" and read_coverage(run.path) is not None:
+    """The job that made the run: ``run`` for a tested run of ``sparring run`` (its own
+    manifest; before 0.3 a simulate manifest beside the exploration's coverage), else the
+    manifest's job."""
+    made_by = run.manifest.job
+    if made_by == "run" or (made_by == "simulate" and read_coverage(run.path) is not None):
         return "run (explore → simulate → check)"
     return run.manifest.job
 
