@@ -135,16 +135,17 @@ class CheckJob:
             defined=_run_profile_names(settings.run),
             stop=ctx.stop,
         )
-        for path, write in ((settings.csv, write_csv), (settings.json_file, write_json)):
-            if path is not None:
-                write(report, path)
-        if settings.junit is not None:
-            write_junit(report, settings.junit, settings.junit_per_conversation)
         decided = outcome(
             report,
             count_generic=settings.count_generic,
             incomplete=incomplete_run(settings.run, status=not self.run_written),
         )
+        report = report.model_copy(update={"outcome": decided})  # stored with the verdicts
+        for path, write in ((settings.csv, write_csv), (settings.json_file, write_json)):
+            if path is not None:
+                write(report, path)
+        if settings.junit is not None:
+            write_junit(report, settings.junit, settings.junit_per_conversation)
         # A stopped check stores nothing: a partial report would read as the rule set's.
         stored = None if ctx.stop.requested else _store(settings, report)
         return CheckResult(report=report, records=records, stored=stored, outcome=decided)

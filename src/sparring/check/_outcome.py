@@ -39,9 +39,9 @@ def outcome(
     generic = [r for r in report.generic if r.counts.fail]
     parts = []
     if failed:
-        parts.append(f"{_plural(len(failed), 'rule')} failed")
+        parts.append(f"{_plural(len(failed), 'rule')} failed: {', '.join(failed)}")
     if raised:
-        parts.append(f"{_plural(len(raised), 'rule')} raised errors")
+        parts.append(f"{_plural(len(raised), 'rule')} raised errors: {', '.join(raised)}")
     if generic:
         detail = ", ".join(f"{r.rule} {r.counts.fail}" for r in generic)
         ignored = "" if count_generic else " (not counted: --no-generic)"

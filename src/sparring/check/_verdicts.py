@@ -23,6 +23,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from sparring.check._flaky import RuleRepeats
+from sparring.jobs.outcome import Outcome
 from sparring.results import Counts, Verdict
 
 ResultKind = Literal["single", "tuple", "global", "generic"]
@@ -52,6 +53,10 @@ class RuleResult(BaseModel):
     passed_omitted: int = 0
     """Passing tuples counted but not listed (past ``MAX_LISTED_PASSES``)."""
     duration: float = 0.0
+    outcome: Outcome | None = None
+    """The check job's outcome (verdict, reasons), stored with the report so the report
+    and the dashboard read it instead of deciding again; ``None`` in reports written
+    before 0.3 or by ``check()`` alone."""
 
     @property
     def failed(self) -> bool:
@@ -95,6 +100,10 @@ class CheckReport(BaseModel):
     repeats: list[RuleRepeats] = Field(default_factory=list)
     """pass^k and flaky conversations per rule when the run has repeats (``_flaky``)."""
     duration: float = 0.0
+    outcome: Outcome | None = None
+    """The check job's outcome (verdict, reasons), stored with the report so the report
+    and the dashboard read it instead of deciding again; ``None`` in reports written
+    before 0.3 or by ``check()`` alone."""
 
     @property
     def failed(self) -> bool:

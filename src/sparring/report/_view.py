@@ -27,6 +27,8 @@ from sparring.conversations import (
     summarize,
 )
 from sparring.errors import Problem, UserInputError
+from sparring.jobs.outcome import Outcome, combine
+from sparring.jobs.outcome import Verdict as OutcomeVerdict
 
 if TYPE_CHECKING:
     from sparring.report._section import SectionOutcome
@@ -56,6 +58,26 @@ class GenericFailure:
 
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _verdict_of(outcome: Outcome) -> RunVerdict:
+    """A stored outcome as the report shows it: pass → passed, fail and error → failed,
+    no verdict and incomplete → no verdict."""
+    status: VerdictStatus = (
+        "passed" if outcome.verdict == "pass"
+        else "failed" if outcome.verdict in ("fail", "error")
+        else "no verdict"
+    )  # fmt: skip
+    return RunVerdict(status, list(outcome.reasons))
+
+
+def _outcome_of(section: SectionOutcome) -> Outcome:
+    verdict: OutcomeVerdict = (
+        "pass" if section.status == "passed"
+        else "fail" if section.status == "failed"
+        else "no_verdict"
+    )  # fmt: skip
+    return Outcome(verdict=verdict, reasons=[section.reason])
 
 
 class RunView:
@@ -166,12 +188,33 @@ class RunView:
     @cached_property
     def verdict(self) -> RunVerdict:
         """The overall verdict (see ``RunVerdict``); never ``passed`` for an incomplete run."""
-        verdict = self._records_verdict
+        verdict = self._stored_verdict or self._records_verdict
         incomplete = incomplete_run(self.path)
         if incomplete is None:
             return verdict
         status: VerdictStatus = "failed" if verdict.status == "failed" else "no verdict"
-        return RunVerdict(status, [*verdict.reasons, incomplete.reason])
+        said = incomplete.reason in verdict.reasons
+        return RunVerdict(status, [*verdict.reasons, *([] if said else [incomplete.reason])])
+
+    @cached_property
+    def _stored_verdict(self) -> RunVerdict | None:
+        """The verdict the jobs stored — the report reads it, it does not decide it again:
+        a ``run`` job's outcome (its checks and coverage, in the manifest); else the
+        outcomes stored with the check reports, with those of the sections (probes,
+        metamorphic: their jobs' stored outcomes), the gravest first
+        (``sparring.jobs.outcome.combine``). ``None`` for runs written before 0.3 (a check
+        report without its outcome, a section's overriding outcome): then
+        ``_records_verdict`` decides from what the run holds."""
+        manifest = self.manifest
+        if manifest.job == "run" and manifest.outcome is not None:
+            return _verdict_of(manifest.outcome)
+        reports = list(self.check_reports.values())
+        stored = [r.outcome for r in reports if r.outcome is not None]
+        sections = self.section_outcomes
+        if not reports or len(stored) < len(reports) or any(o.overrides for o in sections):
+            return None
+        combined = combine([*stored, *(_outcome_of(o) for o in sections)])
+        return _verdict_of(combined) if combined is not None else None
 
     @cached_property
     def _records_verdict(self) -> RunVerdict:

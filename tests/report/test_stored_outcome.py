@@ -1,0 +1,64 @@
+"""The report reads the verdict the jobs stored, it does not decide it again: check's
+outcome is stored with its report (``CheckReport.outcome``) and the ``run`` job's in the
+manifest; a check report written before 0.3 (no outcome) is still judged from the run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sparring.check import DEFAULT_RULES
+from sparring.jobs import start
+from sparring.report import RunView
+
+DATA = Path(__file__).parents[1] / "simulate" / "data"
+
+
+def _checked_run(folder: Path) -> tuple[Path, Path]:
+    settings = {"profiles": [str(DATA / "profiles")], "chatbot": str(DATA / "chatbot.yaml")}
+    run_dir = start("simulate", settings, folder).run_dir
+    assert run_dir is not None
+    checked = start("check", {"rules": [str(DEFAULT_RULES)], "run": str(run_dir)})
+    stored = checked.result.stored
+    assert stored is not None
+    return run_dir, stored
+
+
+def test_the_check_outcome_is_stored_and_the_report_shows_it(tmp_path: Path) -> None:
+    run_dir, stored = _checked_run(tmp_path / "run")
+    report = json.loads(stored.read_text(encoding="utf-8"))
+    decided = start("check", {"rules": [str(DEFAULT_RULES)], "run": str(run_dir)}).outcome
+    assert report["outcome"] == decided.model_dump(mode="json")
+    view = RunView.open(run_dir)
+    assert view.verdict.reasons == decided.reasons
+
+    # the stored outcome is what the report says, whatever the records would give
+    report["outcome"] = {"verdict": "fail", "reasons": ["stored: 1 rule failed: made_up"]}
+    stored.write_text(json.dumps(report), encoding="utf-8")
+    view = RunView.open(run_dir)
+    assert (view.verdict.status, view.verdict.reasons) == (
+        "failed",
+        ["stored: 1 rule failed: made_up"],
+    )
+
+
+def test_a_check_report_written_before_its_outcome_was_stored_is_judged_from_the_run(
+    tmp_path: Path,
+) -> None:
+    run_dir, stored = _checked_run(tmp_path / "run")
+    now = RunView.open(run_dir).verdict
+    report = json.loads(stored.read_text(encoding="utf-8"))
+    report.pop("outcome")
+    stored.write_text(json.dumps(report), encoding="utf-8")
+    old = RunView.open(run_dir).verdict
+    assert old.status == now.status and old.reasons  # decided from the records, with reasons
+
+
+def test_the_run_jobs_outcome_is_the_reports_verdict(tmp_path: Path) -> None:
+    run_dir, _ = _checked_run(tmp_path / "run")
+    manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
+    manifest["job"] = "run"
+    manifest["outcome"] = {"verdict": "no_verdict", "reasons": ["nothing tested beyond x"]}
+    (run_dir / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    verdict = RunView.open(run_dir).verdict
+    assert (verdict.status, verdict.reasons) == ("no verdict", ["nothing tested beyond x"])
