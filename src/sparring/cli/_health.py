@@ -1,5 +1,5 @@
 """Console side of run health for ``simulate`` and ``chat``: the reachability probe before
-the first conversation and the exit decision after the last (``conversations.assess_run``)."""
+the first conversation (the exit decision after the last is the job's outcome)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from sparring.cli._app import console, err_console
 from sparring.connectors import ProbeResult
 from sparring.conversations import ConversationRecord
 from sparring.jobs import outcome
-from sparring.simulate import RunHealth
 
 EXIT_UNHEALTHY = outcome.error().exit_code
 """A chatbot that cannot be reached, or an unhealthy run: the job could not test (1)."""
@@ -49,15 +48,3 @@ def warn_about_notes(records: Iterable[ConversationRecord]) -> None:
             highlight=False,
             soft_wrap=True,
         )
-
-
-def exit_if_unhealthy(health: RunHealth) -> None:
-    """Exit 1 (``typer.Exit``) with the cause on the console when the run is unhealthy
-    (every conversation failed, or more than its share got no answer)."""
-    if health.healthy:
-        return
-    err_console.print(f"[bold red]run failed[/]: {escape(health.problem or '')}", highlight=False,
-                      soft_wrap=True)  # fmt: skip
-    if health.cause:
-        err_console.print(f"cause: {escape(health.cause)}", highlight=False, soft_wrap=True)
-    raise typer.Exit(EXIT_UNHEALTHY)

@@ -154,7 +154,7 @@ def mutate_command(
         raise typer.Exit(EXIT_ORIGINAL_FAILED) from None
     except KeyboardInterrupt:
         console.print("[yellow]interrupted[/]: every server was stopped; finish with --resume")
-        raise typer.Exit(130) from None
+        raise typer.Exit(outcomes.EXIT_INTERRUPTED) from None
     print_result(result, folder)
     print_report_path(folder)
     decided = mutation_outcome(result, min_score)

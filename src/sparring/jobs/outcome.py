@@ -28,6 +28,8 @@ EXIT_PASS = 0
 EXIT_FAIL = 1
 EXIT_BAD_INPUT = 2
 EXIT_NO_VERDICT = 3
+EXIT_INTERRUPTED = 130
+"""Ctrl-C in a command that cannot record a stop (128 + SIGINT, the shell's convention)."""
 
 _EXIT_CODES: dict[str, int] = {
     "pass": EXIT_PASS,
@@ -130,6 +132,7 @@ def exit_code(verdict: str) -> int:
 __all__ = [
     "EXIT_BAD_INPUT",
     "EXIT_FAIL",
+    "EXIT_INTERRUPTED",
     "EXIT_NO_VERDICT",
     "EXIT_PASS",
     "Outcome",
