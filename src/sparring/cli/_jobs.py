@@ -40,8 +40,8 @@ def run_job(
     items: str = "items",
     counted: str = "failed",
 ) -> JobRun[Any]:
-    """Start ``job`` with ``settings`` (typed, or the command's values: their errors are
-    located, exit 2) into ``out``, or resume the run ``resume``, showing a progress bar of
+    """Start ``job`` with ``settings`` (typed, or the command's values — ``None`` for an
+    option not given; their errors are located, exit 2) into ``out``, or resume the run ``resume``, showing a progress bar of
     ``items`` (with a count of those ``counted``)."""
     with CountingProgress(items, counted) as bar:
 
@@ -56,6 +56,8 @@ def run_job(
             own = None if isinstance(job, str) else job  # e.g. simulate with a broker
             return resume_run(resume, on_event=on_event, changes=changes, job=own)
         assert settings is not None
+        if not isinstance(settings, JobSettings):  # an option not given is the default
+            settings = {key: value for key, value in settings.items() if value is not None}
         return start_run(job, settings, out, on_event=on_event)
 
 
