@@ -41,8 +41,8 @@ def run_job(
     counted: str = "failed",
 ) -> JobRun[Any]:
     """Start ``job`` with ``settings`` (typed, or the command's values — ``None`` for an
-    option not given; their errors are located, exit 2) into ``out``, or resume the run ``resume``, showing a progress bar of
-    ``items`` (with a count of those ``counted``)."""
+    option not given; their errors are located, exit 2) into ``out``, or resume the run
+    ``resume``, showing a progress bar of ``items`` (with a count of those ``counted``)."""
     with CountingProgress(items, counted) as bar:
 
         def on_event(event: JobEvent) -> None:
