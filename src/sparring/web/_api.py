@@ -14,10 +14,10 @@ Every viewset lists through ``_permissions.scope`` and checks objects through
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, ClassVar, cast
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import Http404
@@ -35,8 +35,18 @@ from sparring.errors import UserInputError
 from sparring.web._api_access import RoleAccess, SessionOnly
 from sparring.web._audit import record
 from sparring.web._files import save_file
+from sparring.web._manage import (
+    Refused,
+    add_member,
+    change_role,
+    create_token,
+    delete_secret,
+    find_user,
+    remove_member,
+    revoke_token,
+    save_secret,
+)
 from sparring.web._permissions import Action, get_object, own_tokens, require, scope
-from sparring.web._secrets import set_secret
 from sparring.web._views import create_project
 from sparring.web.models import (
     DeviceToken,
@@ -44,9 +54,7 @@ from sparring.web.models import (
     Membership,
     Project,
     ProjectFile,
-    Role,
     Secret,
-    TokenScope,
 )
 
 
@@ -72,6 +80,15 @@ def problems_response(exc: UserInputError) -> Response:
         ]
     }
     return Response(detail, status=status.HTTP_400_BAD_REQUEST)
+
+
+@contextmanager
+def refused_as_400() -> Iterator[None]:
+    """Turn ``_manage.Refused`` into a 400 naming the field at fault."""
+    try:
+        yield
+    except Refused as exc:
+        raise ValidationError({exc.field: exc.message}) from None
 
 
 def project_for(request: Request, action_: Action, pk: Any) -> Project:
@@ -184,53 +201,21 @@ class MemberViewSet(
 
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         project = project_for(request, Action.MANAGE, body(request).get("project"))
-        role = str(body(request).get("role", ""))
-        if role not in Role.values:
-            raise ValidationError({"role": f"one of {', '.join(Role.values)}"})
-        user = get_user_model().objects.filter(username=body(request).get("username")).first()
-        if user is None:
-            raise ValidationError({"username": "no such user"})
-        membership, created = Membership.objects.update_or_create(
-            project=project, user=user, defaults={"role": role}
-        )
-        record(
-            "member_added" if created else "member_changed",
-            request=request,
-            project=project,
-            member=user.username,
-            role=role,
-        )
+        with refused_as_400():
+            user = find_user(str(body(request).get("username") or ""))
+            membership, _ = add_member(request, project, user, str(body(request).get("role", "")))
         return Response(MemberSerializer(membership).data, status=status.HTTP_201_CREATED)
 
     def perform_update(self, serializer: BaseSerializer[Membership]) -> None:
         membership = serializer.instance
         assert membership is not None
-        self._keep_an_owner(membership, serializer.validated_data.get("role"))
-        serializer.save()
-        record(
-            "member_changed",
-            request=self.request,
-            project=membership.project,
-            member=membership.user.username,
-            role=membership.role,
-        )
+        with refused_as_400():
+            role = serializer.validated_data.get("role", membership.role)
+            change_role(self.request, membership, str(role))
 
     def perform_destroy(self, instance: Membership) -> None:
-        self._keep_an_owner(instance, None)
-        record(
-            "member_removed",
-            request=self.request,
-            project=instance.project,
-            member=instance.user.username,
-        )
-        instance.delete()
-
-    @staticmethod
-    def _keep_an_owner(membership: Membership, new_role: str | None) -> None:
-        if membership.role == Role.OWNER and new_role != Role.OWNER:
-            owners = Membership.objects.filter(project=membership.project, role=Role.OWNER)
-            if owners.count() <= 1:
-                raise ValidationError({"role": "a project keeps at least one owner"})
+        with refused_as_400():
+            remove_member(self.request, instance)
 
 
 class FileSerializer(serializers.ModelSerializer[ProjectFile]):
@@ -322,19 +307,15 @@ class SecretViewSet(mixins.ListModelMixin, mixins.DestroyModelMixin, ScopedViewS
 
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         project = project_for(request, Action.MANAGE, body(request).get("project"))
-        name, value = body(request).get("name"), body(request).get("value")
-        if not isinstance(name, str) or not name.isidentifier() or not name.isupper():
-            raise ValidationError({"name": "an environment variable name, e.g. OPENAI_API_KEY"})
-        if not isinstance(value, str) or not value:
-            raise ValidationError({"value": "required"})
-        secret = set_secret(project, name, value, request.user)
-        record("secret_set", request=request, project=project, name=name, hint=secret.hint)
+        with refused_as_400():
+            secret = save_secret(
+                request, project, body(request).get("name"), body(request).get("value"), me(request)
+            )
         return Response(SecretSerializer(secret).data, status=status.HTTP_201_CREATED)
 
     def perform_destroy(self, instance: Secret) -> None:
         require(self.request.user, Action.MANAGE, instance)
-        record("secret_deleted", request=self.request, project=instance.project, name=instance.name)
-        instance.delete()
+        delete_secret(self.request, instance)
 
 
 class TokenSerializer(serializers.ModelSerializer[DeviceToken]):
@@ -344,9 +325,6 @@ class TokenSerializer(serializers.ModelSerializer[DeviceToken]):
         model = DeviceToken
         fields = ("id", "name", "scope", "created", "expiry")
         read_only_fields = ("id", "created", "expiry")
-
-
-MAX_TOKEN_DAYS = 365
 
 
 class TokenViewSet(
@@ -368,29 +346,21 @@ class TokenViewSet(
         return token
 
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        name = str(body(request).get("name", "")).strip()[:100]
-        scope_ = str(body(request).get("scope", TokenScope.READ))
-        try:
-            days = int(body(request).get("days", 30))
-        except (TypeError, ValueError):
-            days = -1
-        if not name:
-            raise ValidationError({"name": "the device, e.g. 'CI on main'"})
-        if scope_ not in TokenScope.values:
-            raise ValidationError({"scope": f"one of {', '.join(TokenScope.values)}"})
-        if not 1 <= days <= MAX_TOKEN_DAYS:
-            raise ValidationError({"days": f"between 1 and {MAX_TOKEN_DAYS}"})
-        instance, token = DeviceToken.objects.create(
-            request.user, expiry=timedelta(days=days), name=name, scope=scope_
-        )
-        record("token_created", request=request, name=name, scope=scope_, days=days)
+        data_in = body(request)
+        with refused_as_400():
+            instance, token = create_token(
+                request,
+                me(request),
+                data_in.get("name"),
+                data_in.get("scope"),
+                data_in.get("days", 30),
+            )
         data = dict(TokenSerializer(instance).data)
         data["token"] = token  # shown once: only its digest is stored
         return Response(data, status=status.HTTP_201_CREATED)
 
     def perform_destroy(self, instance: DeviceToken) -> None:
-        record("token_revoked", request=self.request, name=instance.name)
-        instance.delete()
+        revoke_token(self.request, instance)
 
 
 class TokenLogout(LogoutView):  # type: ignore[misc]  # knox ships no types

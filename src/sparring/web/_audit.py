@@ -4,7 +4,8 @@ recorded from Django's auth signals.
 Actions (``AuditEvent.action``): ``login``, ``login_failed``, ``logout``, ``token_created``,
 ``token_revoked``, ``tokens_revoked_all``, ``secret_set``, ``secret_deleted``, ``run_started``,
 ``run_stopped``, ``run_resumed``, ``run_deleted``, ``run_imported``, ``member_added``,
-``member_changed``, ``member_removed``, ``project_deleted``, ``keys_rotated``. ``detail``
+``member_changed``, ``member_removed``, ``project_shared``, ``project_unshared``,
+``project_deleted``, ``keys_rotated``. ``detail``
 never holds a secret.
 """
 
