@@ -45,6 +45,7 @@ def project(request: HttpRequest, pk: int) -> HttpResponse:
         "jobs": job_names(),
         "may_edit": allowed(request.user, Action.EDIT, found),
         "may_run": allowed(request.user, Action.RUN, found),
+        "may_manage": allowed(request.user, Action.MANAGE, found),
     }
     return render(request, "sparring_web/project.html", context)
 

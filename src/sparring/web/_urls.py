@@ -10,6 +10,7 @@ from django.views.generic.base import RedirectView
 from rest_framework.routers import DefaultRouter
 
 from sparring.web import (
+    _admin_views,
     _api,
     _api_runs,
     _compare_views,
@@ -31,7 +32,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", RedirectView.as_view(pattern_name="projects"), name="home"),
     path(
         "login/",
-        auth_views.LoginView.as_view(
+        _views.SignIn.as_view(
             template_name="sparring_web/login.html", redirect_authenticated_user=True
         ),
         name="login",
@@ -40,6 +41,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("login/link/<str:uidb64>/<str:token>/", _views.link_login, name="link-login"),
     path("account/password/", _views.password, name="password"),
     path("signup/", _views.signup, name="signup"),
+    path("account/tokens/", _admin_views.tokens, name="tokens"),
     path("projects/", _views.projects, name="projects"),
     path("projects/<int:pk>/", _project_views.project, name="project"),
     path("projects/<int:pk>/files/new/", _project_views.file_edit, name="file-new"),
@@ -50,6 +52,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="file-version",
     ),
     path("projects/<int:pk>/launch/<str:job>/", _project_views.launch, name="launch"),
+    path("projects/<int:pk>/members/", _admin_views.members, name="members"),
+    path("projects/<int:pk>/secrets/", _admin_views.secrets, name="secrets"),
     path("projects/<int:pk>/rules/", _compare_views.rule_history, name="rule-history"),
     path("runs/", _run_views.runs, name="runs"),
     path("runs/<int:pk>/", _run_views.run_detail, name="run"),

@@ -9,6 +9,7 @@ from typing import Any, cast
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model, login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import SetPasswordForm, UserCreationForm
 from django.contrib.auth.models import User
@@ -28,6 +29,15 @@ class ProjectForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = Project
         fields = ("name", "description", "public")
+
+
+class SignIn(auth_views.LoginView):
+    """Django's sign-in page, with a sign-up link only when sign-up is open."""
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context: dict[str, Any] = super().get_context_data(**kwargs)
+        context["signup_open"] = bool(settings.SIGNUP_OPEN)
+        return context
 
 
 def create_project(user: Any, name: str, description: str = "", public: bool = False) -> Project:
