@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import cast
 
 import pytest
 from typer.testing import CliRunner
 
-from sparring.adversarial import PROBES_FILE, ProbeReport, ProbeSettings, probe_job
+from sparring.adversarial import PROBES_FILE, ProbeReport, ProbeSettings, probe_job, probe_outcome
 from sparring.cli import app
 from sparring.conversations import RunStore
 from sparring.report import write_report
+from sparring.results import Status, Verdict
 
 FIXTURES = Path(__file__).parent / "probe_fixtures"
 MINI = str(FIXTURES / "mini.yaml")
@@ -213,3 +215,25 @@ def test_probes_run_concurrently_within_the_bound(
     settings = ProbeSettings(chatbot=chatbot, suites=["injection", "pii"], concurrency=concurrency)
     probe_job(settings, tmp_path / "run")
     assert probe_bots.Gauge.most == concurrency
+
+
+@pytest.mark.parametrize(
+    ("statuses", "verdict", "code"),
+    [
+        (["unscored", "unscored"], "no_verdict", 3),
+        (["unscored", "not_applicable"], "no_verdict", 3),
+        (["unscored", "pass"], "pass", 0),
+        (["unscored", "fail"], "fail", 1),
+    ],
+)
+def test_a_run_whose_verdicts_are_all_unscored_is_no_verdict(
+    statuses: list[str], verdict: str, code: int
+) -> None:
+    report = ProbeReport(
+        verdicts=[
+            Verdict(rule=f"s/p{i}", status=cast(Status, status), conversations=[f"c{i}"])
+            for i, status in enumerate(statuses)
+        ]
+    )
+    decided = probe_outcome(report)
+    assert (decided.verdict, decided.exit_code) == (verdict, code)

@@ -34,12 +34,7 @@ RESULT_NOT_YET = {
 
 EXIT_DECIDED = re.compile(r"EXIT_\w+(, EXIT_\w+)* = \d|typer\.Exit\(\d|sys\.exit\(\d")
 EXIT_HOMES = {"jobs/outcome.py"}
-EXIT_NOT_YET = {  # library-jobs in progress (the thin CLI and the CLI-only jobs)
-    "cli/_adversarial_plan.py",
-    "cli/_adversarial_test.py",  # adversarial ask: moves into the library
-    "cli/_connectors.py",
-    "cli/_diff.py",
-}
+EXIT_NOT_YET: set[str] = set()
 
 
 def _offenders(pattern: re.Pattern[str]) -> set[str]:

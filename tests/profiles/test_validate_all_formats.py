@@ -36,7 +36,10 @@ def test_each_format_reports_its_own_problems(tmp_path: Path) -> None:
     out = result.output.replace("\\n", "")
     assert "bot.yaml:3 [params.urll]" in out
     assert "rule.yaml:2 [oracle]" in out
-    assert "other.yaml" in out and "not a profile, rule file or chatbot.yaml" in out
+    assert (
+        "other.yaml" in out
+        and "not a profile, rule file, persona, probe suite or chatbot.yaml" in out
+    )
 
 
 def test_unknown_keys_say_what_was_meant(tmp_path: Path) -> None:

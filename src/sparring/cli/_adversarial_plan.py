@@ -11,12 +11,18 @@ import typer
 from rich.table import Table
 
 from sparring._terminal import escape
-from sparring.adversarial import PlanResult, PlanSettings, plan_job
-from sparring.adversarial._plan import TerminalInterviewer
+from sparring.adversarial import PlanResult, PlanSettings, TerminalInterviewer, plan_job
 from sparring.cli._adversarial import adversarial_app
-from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, console, err_console
+from sparring.cli._app import (
+    CacheOption,
+    ModelBaseUrlOption,
+    ModelOption,
+    console,
+    exit_on_outcome,
+)
 from sparring.errors import ModelError
 from sparring.jobs import check_output_paths
+from sparring.jobs import outcome as outcomes
 
 _STYLE = {"high": "bold red", "medium": "yellow", "low": "dim"}
 
@@ -79,12 +85,9 @@ def plan(
         result = plan_job(settings, interviewer=TerminalInterviewer() if interactive else None)
     except ModelError as exc:
         record = out.with_name(f"{out.stem}.plan.json")
-        err_console.print(
-            f"[bold red]error[/]: the model failed: {escape(str(exc))}\n"
-            f"what was done so far is kept in {escape(str(record))}",
-            highlight=False,
+        exit_on_outcome(
+            outcomes.error(f"the model failed: {exc}", f"what was done so far is kept in {record}")
         )
-        raise typer.Exit(1) from exc
     _print(result)
 
 

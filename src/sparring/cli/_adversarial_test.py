@@ -26,6 +26,7 @@ from sparring.cli._app import (
     ModelOption,
     console,
     err_console,
+    exit_on_outcome,
 )
 from sparring.cli._health import unreachable
 from sparring.cli._jobs import exit_with, run_job
@@ -33,6 +34,7 @@ from sparring.cli._report import print_report_path
 from sparring.connectors import ChatbotUnreachable
 from sparring.errors import ModelError, ModelRequired, UserInputError
 from sparring.jobs import check_output_paths, run_blocking
+from sparring.jobs import outcome as outcomes
 from sparring.llm import load_model
 
 
@@ -145,6 +147,5 @@ def adversarial_ask_command(
     except ModelRequired as exc:
         raise _model_required(exc) from exc
     except ModelError as exc:
-        err_console.print(f"[bold red]error[/]: the model failed: {escape(str(exc))}")
-        raise typer.Exit(1) from exc
+        exit_on_outcome(outcomes.error(f"the model failed: {exc}"))
     console.print(escape(answer), highlight=False)

@@ -6,7 +6,7 @@ import io
 import logging
 import os
 import sys
-from typing import Annotated, TextIO, cast
+from typing import Annotated, NoReturn, TextIO, cast
 
 import typer
 from rich.console import Console
@@ -17,7 +17,7 @@ from sparring._redact import redact_text
 from sparring._terminal import escape
 from sparring.cli._lazy import LazyGroup
 from sparring.errors import ModelRequired, UserInputError
-from sparring.jobs.outcome import EXIT_BAD_INPUT
+from sparring.jobs.outcome import EXIT_BAD_INPUT, Outcome
 
 app = typer.Typer(
     cls=LazyGroup,
@@ -145,6 +145,18 @@ def report_user_error(exc: UserInputError) -> None:
         err_console.print(
             f"[bold red]error[/]: {escape(str(problem))}", highlight=False, soft_wrap=True
         )
+
+
+def exit_on_outcome(outcome: Outcome) -> NoReturn:
+    """Print a failed, unjudged or errored ``outcome``'s reasons on stderr and exit with
+    its code (decided by ``sparring.jobs.outcome``)."""
+    if outcome.verdict != "pass":
+        err_console.print(
+            f"[bold red]{outcome.status}[/]: {escape(outcome.summary)}",
+            highlight=False,
+            soft_wrap=True,
+        )
+    raise typer.Exit(outcome.exit_code)
 
 
 def main() -> None:

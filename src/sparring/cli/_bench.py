@@ -13,16 +13,8 @@ import typer
 from rich.table import Table
 
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
-from sparring.errors import Problem, UserInputError
-from sparring.evaluate import (
-    DbdcMetrics,
-    evaluate_on_dbdc,
-    is_run_directory,
-    load_dbdc,
-    make_detector,
-    read_annotation_labels,
-    run_dialogues,
-)
+from sparring.conversations import atomic_write
+from sparring.evaluate import DEFAULT_BENCH_DETECTORS, DbdcMetrics, bench_dbdc
 from sparring.jobs import check_output_paths, run_blocking
 from sparring.llm import load_model
 
@@ -104,29 +96,12 @@ def dbdc_command(
     labels, breakdown = X, none = O), or with --labels against a team's own (the
     dashboard's annotations export: a chatbot turn marked wrong = X, correct = O)."""
     check_output_paths(files={"--json": json_path})
-    imported = is_run_directory(path)
-    if labels is not None and not imported:
-        raise UserInputError(Problem(str(labels), None, "--labels", "needs a run directory"))
-    given = read_annotation_labels(labels) if labels is not None else None
-    dialogues = run_dialogues(path, given) if imported else load_dbdc(path)
-    if imported and not dialogues:
-        message = (
-            "no annotated chatbot turn of this run in the labels"
-            if labels is not None
-            else "no imported breakdown annotations in this run (import-chatchecker keeps them)"
-        )
-        raise UserInputError(Problem(str(path), None, "", message))
     text_model = load_model(model, model_base_url, cache)
-    built = [make_detector(name, model=text_model) for name in detectors or ["offline", "always"]]
-    results = [run_blocking(evaluate_on_dbdc(detector, dialogues)) for detector in built]
-    what = (
-        f"the team's labels ({labels})"
-        if labels is not None
-        else "imported annotations (silver)"
-        if imported
-        else "DBDC"
+    bench = run_blocking(
+        bench_dbdc(path, detectors or DEFAULT_BENCH_DETECTORS, text_model, labels=labels)
     )
-    console.print(metrics_table(results, f"{what}: {path} ({len(dialogues)} dialogues)"))
+    title = f"{bench.title}: {path} ({bench.dialogues} dialogues)"
+    console.print(metrics_table(bench.results, title))
     if json_path is not None:
-        payload = [r.model_dump(mode="json") for r in results]
-        json_path.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        payload = [r.model_dump(mode="json") for r in bench.results]
+        atomic_write(json_path, json.dumps(payload, indent=2) + "\n", durable=False)

@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sparring._terminal import strip_control
-from sparring.cli._app import app, console, err_console
+from sparring.cli._app import app, console, err_console, exit_on_outcome
 from sparring.connectors import (
     CONNECTORS,
     Reply,
@@ -31,6 +31,7 @@ from sparring.connectors import (
     probe,
 )
 from sparring.errors import ChatbotCrash, ChatbotFailure
+from sparring.jobs import outcome as outcomes
 
 connectors_app = typer.Typer(
     name="connectors", help="List the connectors to chatbots and their parameters."
@@ -173,15 +174,14 @@ def chat(
     try:
         unanswered = asyncio.run(_chat_loop(chatbot))
     except ChatbotFailure as exc:
-        err_console.print(f"[bold red]{exc.name}[/] ({exc.code}): {exc}", soft_wrap=True)
-        raise typer.Exit(1) from exc
+        exit_on_outcome(outcomes.error(f"{exc.name} ({exc.code}): {exc}"))
     if unanswered:
-        err_console.print(
-            f"[bold red]{unanswered} message(s) got no usable answer[/] (empty or unparseable "
-            "reply, or a failure): check the connector's params, e.g. response_path.",
-            soft_wrap=True,
+        exit_on_outcome(
+            outcomes.failed(
+                f"{unanswered} message(s) got no usable answer (empty or unparseable reply, "
+                "or a failure): check the connector's params, e.g. response_path."
+            )
         )
-        raise typer.Exit(1)
 
 
 @app.command("import-connector")

@@ -9,21 +9,18 @@ from typing import Annotated
 import typer
 
 from sparring._terminal import escape
-from sparring.cli._app import EXIT_USER_ERROR, app, console, report_user_error
+from sparring.cli._app import app, console, report_user_error
 from sparring.conversations import (
     ImportChatCheckerSettings,
     ImportSenseiSettings,
-    RunStore,
-    atomic_write,
-    export_sensei,
+    export_sensei_run,
     import_chatchecker_job,
     import_sensei_job,
-    load_conversations,
     render_summary,
-    sensei_path,
 )
-from sparring.errors import ConfigError, UserInputError
+from sparring.errors import ConfigError
 from sparring.jobs import check_output_paths
+from sparring.jobs.outcome import input_exit_code
 
 
 @app.command("import-sensei")
@@ -52,7 +49,7 @@ def import_sensei_command(
         report_user_error(ConfigError(list(result.problems)))
         files = len({problem.file for problem in result.problems})
         console.print(f"[red]{files} files were not imported (listed above)[/]")
-        raise typer.Exit(EXIT_USER_ERROR)
+    raise typer.Exit(input_exit_code(result.problems))
 
 
 @app.command("import-chatchecker")
@@ -82,19 +79,5 @@ def export_sensei_command(
 ) -> None:
     """Export conversations as SENSEI conversation files (three YAML documents each)."""
     check_output_paths(folders={"--out": out})
-    serial = _run_serial(run_dir)
-    count = 0
-    for record in load_conversations(run_dir):
-        target = out / sensei_path(record, serial=serial)
-        atomic_write(target, export_sensei(record, serial=serial), durable=False)
-        count += 1
-    console.print(f"Exported {count} conversations to [bold]{out}[/]")
-
-
-def _run_serial(run_dir: Path) -> str | None:
-    """The run's creation time in SENSEI's serial form, when ``run_dir`` is a run."""
-    try:
-        manifest = RunStore.open(run_dir, clean=False).manifest
-    except UserInputError:  # not a run directory: records keep their own serial
-        return None
-    return manifest.created_at.strftime("%Y-%m-%d-%H-%M-%S")
+    written = export_sensei_run(run_dir, out)
+    console.print(f"Exported {len(written)} conversations to [bold]{out}[/]")

@@ -35,7 +35,4 @@ def diff_command(
     console.print(render_diff(result, show_all))
     if junit is not None:
         write_diff_junit(result, junit)
-    if result.regression:
-        raise typer.Exit(1)
-    if result.no_verdict:
-        raise typer.Exit(3)
+    raise typer.Exit(result.outcome.exit_code)

@@ -10,12 +10,9 @@ import typer
 
 from sparring._terminal import escape
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
-from sparring.connectors import load_chatbot_config
-from sparring.errors import ModelRequired, UserInputError
 from sparring.jobs import check_output_paths, run_blocking
 from sparring.llm import load_model
-from sparring.personas import GeneratedKind, generate_personas, tester_personas, write_personas
-from sparring.personas._breakdown_types import load_breakdown_types
+from sparring.personas import generate_persona_files
 
 personas_app = typer.Typer(
     name="personas", help="Persona files: simulated users with a personality and a task."
@@ -28,13 +25,6 @@ class Kind(StrEnum):
     challenging = "challenging"
     adversarial = "adversarial"
     tester = "tester"
-
-
-_GENERATED: dict[Kind, GeneratedKind] = {
-    Kind.standard: "standard",
-    Kind.challenging: "challenging",
-    Kind.adversarial: "adversarial",
-}
 
 
 @personas_app.command("generate")
@@ -63,22 +53,13 @@ def generate(
     without one. Existing files are never overwritten.
     """
     check_output_paths(folders={"--out": out})
-    info = load_chatbot_config(chatbot).info
     llm = load_model(model, model_base_url, cache)
-    if kind is Kind.tester:
-        if breakdowns is None:
-            raise UserInputError("--type tester needs --breakdowns FILE (breakdown types)")
-        types = load_breakdown_types(breakdowns)
-        personas = run_blocking(tester_personas(types, info, llm))
-    else:
-        try:
-            generated = _GENERATED[kind]
-            personas = run_blocking(generate_personas(info, generated, n, llm, seed=seed))
-        except ModelRequired as exc:
-            raise UserInputError(str(exc)) from exc
-    for path in write_personas(personas, out):
+    written = run_blocking(
+        generate_persona_files(chatbot, kind.value, out, llm, n=n, breakdowns=breakdowns, seed=seed)
+    )
+    for path in written.paths:
         console.print(f"wrote {escape(str(path))}", highlight=False)
-    if kind is not Kind.tester and len(personas) < n:
+    if written.short:
         console.print(
-            f"[yellow]warning[/]: asked for {n} personas, the model wrote {len(personas)}"
+            f"[yellow]warning[/]: asked for {n} personas, the model wrote {len(written.paths)}"
         )

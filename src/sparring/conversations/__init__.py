@@ -10,6 +10,7 @@ from sparring.conversations._chatchecker import (
     read_chatchecker_dialogue,
 )
 from sparring.conversations._completeness import Incomplete, incomplete_run
+from sparring.conversations._export import export_sensei_run
 from sparring.conversations._files import atomic_write, natural_key, read_json_model
 from sparring.conversations._health import (
     CHATBOT_FAILURE_CODES,
@@ -123,6 +124,7 @@ __all__ = [
     "chatchecker_record",
     "codes_of_finish_reason",
     "export_sensei",
+    "export_sensei_run",
     "finish_reason_of_code",
     "import_chatchecker",
     "import_chatchecker_job",

@@ -1,6 +1,6 @@
 """Run-to-run comparison (``sparring diff BASELINE NEW``): rules newly failing, fixed or
 flaky, conversations whose verdicts changed with the turns that differ, response time and
-cost; a regression exits 1."""
+cost (``diff_runs``); a regression fails (``RunDiff.outcome``)."""
 
 from sparring.diff._compare import RunDiff, Timing, TurnChange, VerdictChange, compare, timing
 from sparring.diff._load import diff_runs, load_run, pick_verdicts

@@ -29,6 +29,8 @@ from pydantic import BaseModel, Field
 
 from sparring.check import CheckReport
 from sparring.conversations import SENSEI, ConversationRecord, percentile
+from sparring.jobs import outcome as outcomes
+from sparring.jobs.outcome import Outcome
 
 _FAILING = frozenset({"fail", "error"})
 MAX_TURNS_SHOWN = 3
@@ -91,6 +93,20 @@ class RunDiff(BaseModel):
     def no_verdict(self) -> bool:
         """Nothing regressed but a run is incomplete (what makes ``diff`` exit 3)."""
         return not self.regression and bool(self.incomplete)
+
+    @property
+    def outcome(self) -> Outcome:
+        """``fail`` on a regression, ``no_verdict`` when nothing regressed but a run is
+        incomplete (never a pass), else ``pass`` (the exit code: 1, 3, 0)."""
+        if self.regression:
+            worse = len(self.newly_failing) + len(self.newly_flaky)
+            changed = sum(c.regression for c in self.changed)
+            return outcomes.failed(
+                f"{worse} rules newly failing or flaky, {changed} conversations pass → fail"
+            )
+        if self.incomplete:
+            return outcomes.no_verdict(*self.incomplete)
+        return outcomes.passed("no regression")
 
 
 def timing(records: Iterable[ConversationRecord]) -> Timing:

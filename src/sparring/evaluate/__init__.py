@@ -4,6 +4,7 @@ A Framework for Dialogue System Testing and Evaluation Through Non-cooperative U
 Simulation", 2025).
 """
 
+from sparring.evaluate._bench import DEFAULT_BENCH_DETECTORS, DbdcBench, bench_dbdc
 from sparring.evaluate._classifier import (
     MODEL_FILE,
     BreakdownClassifier,
@@ -82,6 +83,7 @@ from sparring.evaluate._taxonomy import ErrorType, Taxonomy, load_taxonomy
 __all__ = [
     "BREAKDOWN_DETECTORS",
     "CHATBOT_CRASH",
+    "DEFAULT_BENCH_DETECTORS",
     "EVALUATION_SCHEMA_VERSION",
     "FEATURE_SET_VERSION",
     "IGNORE_QUESTION",
@@ -100,6 +102,7 @@ __all__ = [
     "ConversationBreakdowns",
     "ConversationRatings",
     "ConversationStats",
+    "DbdcBench",
     "DbdcDialogue",
     "DbdcMetrics",
     "DbdcTurn",
@@ -123,6 +126,7 @@ __all__ = [
     "TurnOutcome",
     "annotated_turns",
     "auc",
+    "bench_dbdc",
     "breakdown_detector",
     "conversation_stats",
     "crash_turns",

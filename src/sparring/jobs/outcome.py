@@ -17,7 +17,7 @@ work):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sized
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -123,6 +123,12 @@ def combine(outcomes: Iterable[Outcome]) -> Outcome | None:
     return Outcome(verdict=verdict, reasons=[r for o in found for r in o.reasons])
 
 
+def input_exit_code(errors: Sized) -> int:
+    """The exit code of checking user files (``validate``): 2 (bad input) when there is
+    any error, else 0."""
+    return EXIT_BAD_INPUT if len(errors) else EXIT_PASS
+
+
 def exit_code(verdict: str) -> int:
     """The exit code of a stored verdict (``manifest.json``'s ``verdict``). Raises
     ``KeyError`` for an unknown one."""
@@ -142,6 +148,7 @@ __all__ = [
     "exit_code",
     "failed",
     "incomplete",
+    "input_exit_code",
     "no_verdict",
     "passed",
     "stopped",

@@ -4,8 +4,10 @@ challenging and adversarial personas, and one tester persona per breakdown type)
     personas = await generate_personas(config.info, "challenging", 5, model, seed=0)
     write_personas(personas, "personas/")          # personas/challenging-<name>.yaml
 
-The file format is ``sparring.profiles.PersonaFile`` (docs/personas.md); simulating with
-personas is ``sparring simulate --persona FILE`` (``sparring.simulate``).
+``generate_persona_files(chatbot_yaml, kind, out, model, n=…)`` is ``sparring personas
+generate`` (reads the chatbot, generates, writes). The file format is
+``sparring.profiles.PersonaFile`` (docs/personas.md); simulating with personas is
+``sparring simulate --persona FILE`` (``sparring.simulate``).
 """
 
 from sparring.personas._generation import (
@@ -18,14 +20,18 @@ from sparring.personas._generation import (
     tester_personas,
     write_personas,
 )
+from sparring.personas._job import GeneratedPersonas, PersonaKind, generate_persona_files
 from sparring.personas._prompts import PersonaDraft, PersonaDrafts
 
 __all__ = [
     "BATCH_SIZE",
     "MODULE",
     "GeneratedKind",
+    "GeneratedPersonas",
     "PersonaDraft",
     "PersonaDrafts",
+    "PersonaKind",
+    "generate_persona_files",
     "generate_personas",
     "offline_tester",
     "slug",

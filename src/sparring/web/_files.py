@@ -1,9 +1,9 @@
 """Project files: names, validation on save with sparring's located errors, versions, and
 the snapshot a run reads.
 
-A file is validated by the same public loader ``sparring validate`` uses for its kind
-(``load_chatbot_config``, ``load_profile``, ``load_rules``, ``load_persona_file``,
-``load_probe_suite``); each ``Problem`` keeps its line and key and names the project file.
+A file is validated by the function ``sparring validate`` calls
+(``sparring.validation.validate_file``, the connector not built); each ``Problem`` keeps
+its line and key and names the project file.
 A chatbot.yaml is also held to the dashboard's rules (``server_problems``): no connector
 that runs code on the server, and every ``${NAME}`` it reads is one of the project's
 secrets — never a variable of the server's own environment.
@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import re
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 
+from sparring import validation
 from sparring.errors import Problem, UserInputError
 from sparring.web.models import FileKind, FileVersion, Project, ProjectFile
 
@@ -37,28 +38,6 @@ def name_problem(name: str) -> str | None:
     return None
 
 
-def _loader(kind: str) -> Callable[[Path], Any]:
-    if kind == FileKind.CHATBOT:
-        from sparring.connectors import load_chatbot_config
-
-        return load_chatbot_config
-    if kind == FileKind.PROFILE:
-        from sparring.profiles import load_profile
-
-        return load_profile
-    if kind == FileKind.RULES:
-        from sparring.check import load_rules
-
-        return lambda path: load_rules([path])
-    if kind == FileKind.PERSONA:
-        from sparring.profiles import load_persona_file
-
-        return load_persona_file
-    from sparring.adversarial import load_probe_suite
-
-    return load_probe_suite
-
-
 def validate(kind: str, name: str, content: str) -> list[Problem]:
     """Every problem of ``content`` read as a ``kind`` file called ``name`` (file, line,
     key), as ``sparring validate`` reports them; empty when it loads."""
@@ -69,12 +48,13 @@ def validate(kind: str, name: str, content: str) -> list[Problem]:
     with tempfile.TemporaryDirectory(prefix="sparring-web-") as folder:
         path = Path(folder) / Path(name).name
         path.write_text(content, encoding="utf-8")
-        try:
-            _loader(kind)(path)
-        except UserInputError as exc:
+        check = validation.validate_file(
+            path, cast(validation.FileKind, kind), build_connector=False
+        )
+        if check.errors:
             return [
                 Problem(name if p.file in ("", str(path)) else p.file, p.line, p.key, p.message)
-                for p in exc.problems
+                for p in check.errors
             ]
     if kind == FileKind.CHATBOT:
         return server_problems(name, content)

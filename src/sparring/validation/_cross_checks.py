@@ -12,20 +12,21 @@ from sparring.errors import ConfigError, Problem
 from sparring.profiles import Profile
 
 
-def connector_problems(path: Path) -> tuple[list[Problem], list[Problem]]:
+def connector_problems(path: Path, *, build: bool = True) -> tuple[list[Problem], list[Problem]]:
     """Errors and warnings of building the connector ``path`` describes (its ``python``
-    module is imported; no network is used). Unset ``${ENV}`` variables are warnings:
-    CI often validates without the secrets; so is where a SENSEI or TRACER connector file
-    is read differently from its own tool."""
+    module is imported; no network is used; ``build=False``: the file is only read).
+    Unset ``${ENV}`` variables are warnings: CI often validates without the secrets; so
+    is where a SENSEI or TRACER connector file is read differently from its own tool."""
     from sparring.connectors import create_connector, load_chatbot_config
 
     try:
         config = load_chatbot_config(path)
-        connector = create_connector(config)
+        connector = create_connector(config) if build else None
     except ConfigError as exc:
         unset = [p for p in exc.problems if "environment variable" in p.message]
         return [p for p in exc.problems if p not in unset], unset
-    asyncio.run(connector.aclose())
+    if connector is not None:
+        asyncio.run(connector.aclose())
     return [], config.warnings
 
 
