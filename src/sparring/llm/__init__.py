@@ -15,6 +15,7 @@ from sparring.llm._load import CACHE_ENV, load_model
 from sparring.llm._meter import Meter
 from sparring.llm._model import Model, generate_sync
 from sparring.llm._registry import (
+    DEFAULT_PROVIDER,
     PROVIDERS,
     ProviderFactory,
     ProviderSettings,
@@ -35,6 +36,7 @@ from sparring.llm._types import (
 
 __all__ = [
     "CACHE_ENV",
+    "DEFAULT_PROVIDER",
     "PROVIDERS",
     "Completion",
     "CompletionRequest",

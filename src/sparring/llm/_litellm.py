@@ -91,6 +91,13 @@ class LiteLLMProvider:
         self.api_key = api_key
         self.options = dict(options or {})
 
+    @property
+    def limit_key(self) -> str:
+        """What shares a concurrency limit: the provider family (``anthropic``, ``ollama``…;
+        ``openai`` for bare names) and the base URL."""
+        family = self.model.split("/", 1)[0] if "/" in self.model else "openai"
+        return f"litellm:{family}|{self.base_url}"
+
     async def complete(self, request: CompletionRequest) -> Completion:
         """One ``acompletion`` call; cost from ``litellm.completion_cost`` (0 when the
         model has no known price), tokens from the response's usage."""

@@ -1,9 +1,12 @@
-"""``get_model(spec)``: pick the provider by the spec's prefix.
+"""``get_model(spec)``: pick the provider by the spec's prefix, in ``PROVIDERS``.
 
-Built in: ``scripted:<file>`` (the deterministic fake), ``llamacpp/<file.gguf>`` (local
-llama.cpp); every other spec goes to LiteLLM. Third parties add prefixes with
+Registered there like any plug-in: ``scripted`` (``scripted:<file>``, the deterministic
+fake), ``llamacpp/`` (``llamacpp/<file.gguf>``, local llama.cpp) and ``litellm/``
+(LiteLLM, ``DEFAULT_PROVIDER``: every spec no registered prefix matches goes to it, so
+``gpt-4o-mini`` is ``litellm/gpt-4o-mini``). Third parties add prefixes with
 ``register_provider`` or through the ``sparring.models`` entry-point group (name = prefix,
-value = a ``ProviderFactory``), loaded when no registered prefix matches a spec.
+value = a ``ProviderFactory``), loaded when no built-in prefix matches a spec; replacing
+``litellm/`` changes where unprefixed specs go.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from sparring.errors import UserInputError
 from sparring.llm._litellm import LiteLLMProvider
 from sparring.llm._llamacpp import LlamaCppProvider
 from sparring.llm._model import Model
-from sparring.llm._scripted import ScriptedModel
+from sparring.llm._scripted import ScriptedProvider, load_script
 from sparring.llm._types import Provider
 from sparring.registry import Registry
 
@@ -49,9 +52,31 @@ def register_provider(
     return PROVIDERS.decorator(prefix, replace=replace)
 
 
+DEFAULT_PROVIDER = "litellm/"
+"""The prefix whose factory serves a spec no registered prefix matches."""
+
+
 @register_provider("llamacpp/")
 def _llamacpp(name: str, settings: ProviderSettings) -> Provider:
     return LlamaCppProvider(name, options=settings.options)
+
+
+@register_provider(DEFAULT_PROVIDER)
+def _litellm(name: str, settings: ProviderSettings) -> Provider:
+    return LiteLLMProvider(
+        name, base_url=settings.base_url, api_key=settings.api_key, options=settings.options
+    )
+
+
+@register_provider("scripted")
+def _scripted(name: str, settings: ProviderSettings) -> Provider:
+    path = name.removeprefix(":")
+    if not name.startswith(":") or not path:
+        raise UserInputError(
+            "model 'scripted' needs a script file: 'scripted:<path.yaml>' "
+            "(or build ScriptedModel(responses=...) in Python)"
+        )
+    return ScriptedProvider(load_script(Path(path)), name=f"scripted:{path}")
 
 
 def _match(
@@ -63,10 +88,15 @@ def _match(
     return None
 
 
-def _find_factory(spec: str) -> tuple[str, ProviderFactory] | None:
-    """The longest registered prefix of ``spec`` and its factory; plug-ins are loaded only
-    when no built-in or registered prefix matches."""
-    return _match(spec, PROVIDERS.items(plugins=False)) or _match(spec, PROVIDERS.items())
+def _find_factory(spec: str) -> tuple[str, str, ProviderFactory]:
+    """The longest registered prefix of ``spec``, the name after it and its factory;
+    plug-ins are loaded only when no built-in or registered prefix matches; no match is
+    ``DEFAULT_PROVIDER`` with the whole spec as the name."""
+    found = _match(spec, PROVIDERS.items(plugins=False)) or _match(spec, PROVIDERS.items())
+    if found is None:
+        return DEFAULT_PROVIDER, spec, PROVIDERS.get(DEFAULT_PROVIDER)
+    prefix, factory = found
+    return prefix, spec[len(prefix) :], factory
 
 
 def get_model(
@@ -102,26 +132,11 @@ def get_model(
         "retries": retries,
         "timeout": timeout,
     }
-    if spec == "scripted" or spec.startswith("scripted:"):
-        path = spec.partition(":")[2]
-        if not path:
-            raise UserInputError(
-                "model 'scripted' needs a script file: 'scripted:<path.yaml>' "
-                "(or build ScriptedModel(responses=...) in Python)"
-            )
-        return ScriptedModel.from_file(path, **common)
     add_secrets([api_key])  # redacted from every output, e.g. a 401 that echoes it
     settings = ProviderSettings(base_url=base_url, api_key=api_key, options=dict(options or {}))
-    found = _find_factory(spec)
-    if found is not None:
-        prefix, factory = found
-        name = spec[len(prefix) :]
-        if not name:
-            raise UserInputError(f"model spec {spec!r} names no model after {prefix!r}")
-        provider = factory(name, settings)
-        limit_key = f"{prefix}|{base_url}|{name}"
-    else:
-        provider = LiteLLMProvider(spec, base_url=base_url, api_key=api_key, options=options)
-        family = spec.split("/", 1)[0] if "/" in spec else "openai"
-        limit_key = f"litellm:{family}|{base_url}"
+    prefix, name, factory = _find_factory(spec)
+    if not name and prefix[-1:] in ("/", ":"):  # a bare word (scripted) says it itself
+        raise UserInputError(f"model spec {spec!r} names no model after {prefix!r}")
+    provider = factory(name, settings)
+    limit_key = getattr(provider, "limit_key", None) or f"{prefix}|{base_url}|{name}"
     return Model(provider, name=spec, backoff=backoff, limit_key=limit_key, **common)
