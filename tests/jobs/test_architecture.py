@@ -1,6 +1,8 @@
 """The job lifecycle has one home (issue 25): no run manifest built outside the runner, no
 root result file named outside ``RunStore``, no exit code decided outside the outcome
-module, no job result written beside ``RunStore``'s slots. Jobs not yet moved onto the
+module, no job result written beside ``RunStore``'s slots, no file renamed over another
+outside the one atomic write (``sparring._atomic``), no typo or leetspeak generator outside
+``sparring.typos``. Jobs not yet moved onto the
 runner are listed by name; the lists only shrink (a file listed that no longer breaks the
 rule fails too, so the list stays true)."""
 
@@ -24,7 +26,11 @@ ROOT_RESULT_HOMES: set[str] = set()
 ROOT_RESULT_NOT_YET: set[str] = set()
 
 RESULT_WRITTEN = re.compile(r"write_job_result\(|atomic_write\([^)]*model_dump_json")
-RESULT_HOMES = {"conversations/_store.py", "jobs/_progress.py"}
+RESULT_HOMES = {
+    "conversations/_store.py",
+    "jobs/_progress.py",
+    "llm/_cache.py",  # the model cache, no job result
+}
 RESULT_NOT_YET = {
     "metamorphic/_result.py",  # metamorphic.json written by folder: to move to store slots
     "adversarial/_probes/_job.py",  # probes.json: through RunStore once adversarial moves
@@ -35,6 +41,19 @@ RESULT_NOT_YET = {
 EXIT_DECIDED = re.compile(r"EXIT_\w+(, EXIT_\w+)* = \d|typer\.Exit\(\d|sys\.exit\(\d")
 EXIT_HOMES = {"jobs/outcome.py"}
 EXIT_NOT_YET: set[str] = set()
+
+ATOMIC_WRITE = re.compile(
+    r"os\.(replace|rename)\(|shutil\.move\(|NamedTemporaryFile|mkstemp"
+    r"|\b(tmp|temp|temporary|partial)\w*\.(replace|rename)\("
+)
+ATOMIC_HOMES = {"_atomic.py"}
+
+TYPO_GENERATOR = re.compile(
+    r"[\"']qwertyuiop[\"']"  # a keyboard layout for neighbour typos
+    r"|(\w+)\[(\w+) \+ 1\] \+ \1\[\2\]"  # adjacent letters swapped
+    r"|\"a\": \"4\""  # a leetspeak table
+)
+TYPO_HOMES = {"typos.py"}
 
 
 def _offenders(pattern: re.Pattern[str]) -> set[str]:
@@ -52,6 +71,8 @@ def _offenders(pattern: re.Pattern[str]) -> set[str]:
         ("a root result file is named", ROOT_RESULT, ROOT_RESULT_HOMES, ROOT_RESULT_NOT_YET),
         ("a job result is written", RESULT_WRITTEN, RESULT_HOMES, RESULT_NOT_YET),
         ("an exit code is decided", EXIT_DECIDED, EXIT_HOMES, EXIT_NOT_YET),
+        ("a file is renamed over another", ATOMIC_WRITE, ATOMIC_HOMES, set()),
+        ("typos or leetspeak are made", TYPO_GENERATOR, TYPO_HOMES, set()),
     ],
 )
 def test_the_lifecycle_has_one_home(
@@ -60,3 +81,19 @@ def test_the_lifecycle_has_one_home(
     found = _offenders(pattern) - homes
     assert found - not_yet == set(), f"{what} outside its home: {sorted(found - not_yet)}"
     assert not_yet - found == set(), f"moved onto the runner, drop from the list: {not_yet - found}"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "twin"),
+    [
+        (ATOMIC_WRITE, "os.replace(temporary, path)"),
+        (ATOMIC_WRITE, "fd, tmp = tempfile.mkstemp(dir=path.parent)"),
+        (ATOMIC_WRITE, "partial.replace(target)"),
+        (TYPO_GENERATOR, "return word[:i] + word[i + 1] + word[i] + word[i + 2 :]"),
+        (TYPO_GENERATOR, '_QWERTY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")'),
+        (TYPO_GENERATOR, '_LEET = str.maketrans({"a": "4", "e": "3"})'),
+    ],
+)
+def test_the_patterns_find_the_twins_they_replaced(pattern: re.Pattern[str], twin: str) -> None:
+    """The twins removed in issue 25 would be found again."""
+    assert pattern.search(twin)

@@ -13,9 +13,9 @@ from sparring.simulate._styles import (
     apply_style,
     canonical_style,
     change_your_mind,
-    make_spelling_mistakes,
     needs_model,
 )
+from sparring.typos import make_typos
 
 ORDER = "Hello, I would like to order a small custom pizza with mushrooms and ham, please."
 VALUES = ["small", "mushrooms and ham"]
@@ -51,7 +51,7 @@ def test_styles_leave_the_global_random_state_alone() -> None:
 
 def test_spelling_mistakes_change_words_but_never_protected_values() -> None:
     for seed in range(50):
-        text = make_spelling_mistakes(ORDER, random.Random(seed), protected=VALUES)
+        text = make_typos(ORDER, random.Random(seed), protected=VALUES)
         assert text != ORDER
         for value in VALUES:
             assert value in text
@@ -60,7 +60,7 @@ def test_spelling_mistakes_change_words_but_never_protected_values() -> None:
 
 def test_spelling_mistakes_rate_and_first_letters() -> None:
     text = "Could you please tell me which beverages and desserts you currently offer today"
-    typed = make_spelling_mistakes(text, random.Random(3), rate=0.5)
+    typed = make_typos(text, random.Random(3), rate=0.5)
     before, after = _words(text), _words(typed)
     changed = [a for a, b in zip(before, after, strict=True) if a != b]
     eligible = [w for w in before if len(w) >= 3]
@@ -71,15 +71,15 @@ def test_spelling_mistakes_rate_and_first_letters() -> None:
 def test_spelling_mistakes_protect_values_case_insensitively() -> None:
     text = "Small pizza, SMALL drink, small fries"
     for seed in range(20):
-        typed = make_spelling_mistakes(text, random.Random(seed), protected=["small"], rate=1.0)
+        typed = make_typos(text, random.Random(seed), protected=["small"], rate=1.0)
         assert re.findall(r"small", typed, re.IGNORECASE) == ["Small", "SMALL", "small"]
 
 
 def test_spelling_mistakes_with_nothing_eligible() -> None:
     rng = random.Random(0)
-    assert make_spelling_mistakes("", rng) == ""
-    assert make_spelling_mistakes("ok 42 !", rng) == "ok 42 !"
-    assert make_spelling_mistakes("Margarita", rng, protected=["margarita"]) == "Margarita"
+    assert make_typos("", rng) == ""
+    assert make_typos("ok 42 !", rng) == "ok 42 !"
+    assert make_typos("Margarita", rng, protected=["margarita"]) == "Margarita"
 
 
 def test_long_phrases_wrap_the_utterance_verbatim() -> None:

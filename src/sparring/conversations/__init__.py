@@ -1,6 +1,7 @@
 """Conversation and run records, the run store, summaries, SENSEI import/export and
 ChatChecker import."""
 
+from sparring._atomic import atomic_write
 from sparring.conversations._chatchecker import (
     CHATCHECKER,
     ChatCheckerDialogue,
@@ -11,7 +12,7 @@ from sparring.conversations._chatchecker import (
 )
 from sparring.conversations._completeness import Incomplete, incomplete_run
 from sparring.conversations._export import export_sensei_run
-from sparring.conversations._files import atomic_write, natural_key, read_json_model
+from sparring.conversations._files import natural_key, read_json_model
 from sparring.conversations._health import (
     CHATBOT_FAILURE_CODES,
     DEFAULT_MAX_CHATBOT_FAILURE_SHARE,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sparring.conversations._files import atomic_write
+from sparring._atomic import atomic_write
 from sparring.conversations._load import load_conversations
 from sparring.conversations._sensei import export_sensei, sensei_path
 from sparring.conversations._store import RunStore

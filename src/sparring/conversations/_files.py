@@ -1,15 +1,12 @@
 """Reading and writing the files behind records: YAML documents with located errors,
-atomic writes, natural ordering of file names.
+atomic writes (``sparring._atomic``, re-exported), natural ordering of file names.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import re
 import struct
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -17,14 +14,11 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from sparring._redact import redact_text
 from sparring._yaml import check_yaml_limits, read_yaml_text
 from sparring.errors import ConfigError, Problem, validation_problems
 
 M = TypeVar("M", bound=BaseModel)
 
-TEMP_SUFFIX = ".tmp"
-"""Suffix of the temporary files an atomic write leaves behind if it is killed."""
 
 _SafeBase: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -82,58 +76,6 @@ def _numpy_dtype(node: yaml.Node) -> tuple[str, str]:
 
 
 _Loader.add_multi_constructor(_NUMPY, _numpy_scalar)
-
-
-def atomic_write(path: Path, data: str | bytes, *, durable: bool = True) -> None:
-    """Write ``data`` to ``path`` so that readers see the old file or the whole new one.
-
-    The bytes go to a hidden temporary file in the same folder (``.<name>.<random>.tmp``),
-    then ``os.replace`` renames it over ``path``. A process killed before the rename
-    leaves only the temporary file, which ``RunStore.open`` removes. With ``durable`` the
-    file and its folder are also fsynced, so the write survives a power loss too (costs
-    milliseconds per file). Missing parent folders are created. Text passes through the
-    one redaction pass (``sparring._redact``): no secret is ever written. Raises
-    ``OSError`` on I/O failure (the temporary is removed).
-    """
-    payload = redact_text(data).encode("utf-8") if isinstance(data, str) else data
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-            if durable:
-                handle.flush()
-                os.fsync(handle.fileno())
-        os.replace(tmp_name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-        raise
-    if durable:
-        _fsync_dir(path.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:  # pragma: no cover - platforms without directory handles
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # pragma: no cover
-        pass
-    finally:
-        os.close(fd)
-
-
-def remove_temp_files(folder: Path) -> list[Path]:
-    """Delete the leftovers of interrupted atomic writes in ``folder``; return them."""
-    removed = []
-    for leftover in folder.glob(f".*{TEMP_SUFFIX}"):
-        with contextlib.suppress(FileNotFoundError):
-            leftover.unlink()
-            removed.append(leftover)
-    return removed
 
 
 def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:

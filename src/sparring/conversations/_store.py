@@ -34,12 +34,8 @@ from urllib.parse import quote, unquote
 
 from pydantic import BaseModel
 
-from sparring.conversations._files import (
-    atomic_write,
-    natural_key,
-    read_json_model,
-    remove_temp_files,
-)
+from sparring._atomic import atomic_write, remove_temp_files
+from sparring.conversations._files import natural_key, read_json_model
 from sparring.conversations._records import ConversationRecord, RunManifest
 from sparring.errors import Problem, UserInputError
 

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from sparring._atomic import atomic_write
 from sparring.llm._types import Completion
 
 
@@ -55,13 +54,4 @@ class ResponseCache:
     def put(self, key: str, completion: Completion) -> None:
         """Store a completion; a temporary file is renamed over the target, so readers
         never see half a file."""
-        path = self._path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(completion.model_dump_json())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        atomic_write(self._path(key), completion.model_dump_json(), durable=False)

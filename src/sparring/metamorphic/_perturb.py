@@ -11,14 +11,15 @@ source-round indexes, so every round of it records the source round it came from
 - ``dsr`` reduce, then shuffle; ``dsd`` duplicate, then shuffle.
 
 Single turn (METAL, Hyun, Guo and Babar, ICST 2024, §III-B): every question's text is
-perturbed, rounds in order: ``typos`` (adjacent letters swapped, a letter dropped or
-doubled in one word of four), ``leetspeak`` (a third of a, e, i, o, s, t as 4 3 1 0 5 7),
-``random-words`` (one filler word per five words inserted) and ``char-noise`` (a random
-punctuation character inserted per twenty characters). A perturbed question whose
-similarity to the original falls below the filter threshold changed its meaning: it is
-dropped and the original kept (``FILTER_THRESHOLDS``). Synonym replacement is not offered:
-no offline lexicon serves (spaCy's small English model has no WordNet, and nothing may be
-downloaded at run time).
+perturbed, rounds in order: ``typos`` (one word in four: adjacent letters swapped, a
+letter dropped, doubled or replaced by a keyboard neighbour; ``sparring.typos``),
+``leetspeak`` (a third of a, e, i, o, s, t as 4 3 1 0 5 7), ``random-words`` (one filler
+word per five words inserted) and ``char-noise`` (a random punctuation character
+inserted per twenty characters). A perturbed question whose similarity to the original
+falls below the filter threshold changed its meaning: it is dropped and the original
+kept (``FILTER_THRESHOLDS``). Synonym replacement is not offered: no offline lexicon
+serves (spaCy's small English model has no WordNet, and nothing may be downloaded at run
+time).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field
 
 from sparring.similarity import similarities
+from sparring.typos import leetspeak as to_leetspeak
+from sparring.typos import make_typos
 
 
 class Perturbation(StrEnum):
@@ -137,34 +140,22 @@ def dialogue_order(kind: Perturbation, rounds: int, rng: random.Random) -> list[
     raise ValueError(f"{kind} is not a dialogue-level perturbation")
 
 
-_LEET = {"a": "4", "e": "3", "i": "1", "o": "0", "s": "5", "t": "7"}
+TYPO_SHARE = 0.25
+"""Share of a turn's words the ``typos`` perturbation misspells."""
 _FILLERS = ("um", "like", "really", "just", "basically", "actually", "so", "well", "please")
 
 
 def typos(text: str, rng: random.Random) -> str:
-    """One word in four (of three letters or more) gets a typo: adjacent letters swapped,
-    a letter dropped or doubled."""
-    words = text.split(" ")
-    for i, word in enumerate(words):
-        if len(word) < 3 or not word.isalpha() or rng.random() >= 0.25:
-            continue
-        at = rng.randrange(len(word) - 1)
-        kind = rng.randrange(3)
-        if kind == 0:
-            word = word[:at] + word[at + 1] + word[at] + word[at + 2 :]
-        elif kind == 1:
-            word = word[:at] + word[at + 1 :]
-        else:
-            word = word[: at + 1] + word[at] + word[at + 1 :]
-        words[i] = word
-    return " ".join(words)
+    """One word in four (of three letters or more; none in a turn of one) gets a typo:
+    adjacent letters swapped, a letter dropped, doubled or replaced by a keyboard
+    neighbour (the one typo generator, ``sparring.typos.make_typos``)."""
+    return make_typos(text, rng, rate=TYPO_SHARE, at_least_one=False)
 
 
 def leetspeak(text: str, rng: random.Random) -> str:
-    """A third of the letters a, e, i, o, s, t written 4, 3, 1, 0, 5, 7."""
-    return "".join(
-        _LEET[ch.lower()] if ch.lower() in _LEET and rng.random() < 1 / 3 else ch for ch in text
-    )
+    """A third of the letters a, e, i, o, s, t written 4, 3, 1, 0, 5, 7
+    (``sparring.typos.leetspeak``)."""
+    return to_leetspeak(text, rng, share=1 / 3)
 
 
 def random_words(text: str, rng: random.Random) -> str:

@@ -36,6 +36,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from sparring._atomic import atomic_copy
 from sparring.mutation._builders import (
     BuildFailed,
     BuiltBot,
@@ -132,10 +133,7 @@ class RasaBuilder:
         trained = out / target.name
         if code != 0 or not trained.is_file():
             raise BuildFailed(f"rasa train failed with exit code {code} (log: {log})")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        shutil.copyfile(trained, partial)  # the cache only ever holds whole models
-        os.replace(partial, target)
+        atomic_copy(trained, target)  # the cache only ever holds whole models
         shutil.rmtree(out, ignore_errors=True)
 
     async def _serve(self, helper: ModuleType, model: Path, work: Path, built: BuiltBot) -> None:

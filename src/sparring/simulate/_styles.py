@@ -5,7 +5,8 @@ SENSEI realises each interaction style by adding a sentence to the user simulato
 agenda simulator has no model to prompt, so it rewrites its own utterances instead:
 
 - ``make spelling mistakes``: character-level typos (adjacent swaps, dropped letters,
-  doubled letters, QWERTY-neighbour substitutions) in about ``TYPO_RATE`` of the words.
+  doubled letters, QWERTY-neighbour substitutions) in about ``TYPO_RATE`` of the words,
+  by the one typo generator (``sparring.typos.make_typos``).
 - ``long phrases``: the utterance wrapped in courteous opening and closing sentences.
 - ``short phrases``: greetings, politeness and request frames ("I would like to",
   "could you") removed; the content words and values stay.
@@ -16,12 +17,6 @@ agenda simulator has no model to prompt, so it rewrites its own utterances inste
 ``change language`` needs a model (translation); ``needs_model`` says so and the simulator
 records it as not applied. Substrings given as ``protected`` (the goal's variable values)
 are never altered, so the chatbot still receives the values the profile picked.
-
-Why our own typo code: ``typo`` (PyPI) reseeds and draws from the global ``random`` module,
-which breaks reproducibility of concurrent conversations; ``nlpaug`` is unmaintained since
-2022 and pulls numpy/pandas for four character edits; ``pyspellchecker`` corrects typos,
-it does not make them. The transform below is ~40 lines over a caller-owned
-``random.Random``.
 """
 
 from __future__ import annotations
@@ -29,6 +24,8 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Mapping, Sequence
+
+from sparring.typos import make_typos, protected_spans
 
 STYLES_OFFLINE: frozenset[str] = frozenset(
     {
@@ -46,27 +43,7 @@ STYLES_OFFLINE: frozenset[str] = frozenset(
 STYLES_NEEDING_MODEL: frozenset[str] = frozenset({"change language"})
 """SENSEI interaction styles that only a model can realise."""
 
-TYPO_RATE = 0.3
-"""Share of eligible words (3+ letters, not protected) that get one typo."""
-
 _ALIASES = {"single question": "single questions", "all question": "all questions"}
-
-_QWERTY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
-
-
-def _neighbours() -> dict[str, str]:
-    grid = {ch: (r, c) for r, row in enumerate(_QWERTY_ROWS) for c, ch in enumerate(row)}
-    out: dict[str, str] = {}
-    for ch, (r, c) in grid.items():
-        out[ch] = "".join(
-            other
-            for other, (r2, c2) in grid.items()
-            if other != ch and abs(r - r2) <= 1 and abs(c - c2) <= 1
-        )
-    return out
-
-
-_NEIGHBOURS = _neighbours()
 
 _OPENERS = (
     "Hello, I hope you are having a good day.",
@@ -128,7 +105,7 @@ def apply_style(
     """
     name = canonical_style(style)
     if name == "make spelling mistakes":
-        return make_spelling_mistakes(text, rng, protected=protected)
+        return make_typos(text, rng, protected=protected)
     if name == "long phrases":
         return _long_phrases(text, rng)
     if name == "short phrases":
@@ -152,27 +129,6 @@ def apply_style(
     )
 
 
-def make_spelling_mistakes(
-    text: str, rng: random.Random, *, protected: Sequence[str] = (), rate: float = TYPO_RATE
-) -> str:
-    """Put one typo in about ``rate`` of the words of 3+ letters outside ``protected``
-    (at least one word when any is eligible). The first letter of a word is kept."""
-    spans = _protected_spans(text, protected)
-    words = [
-        m
-        for m in re.finditer(r"[^\W\d_]{3,}", text)
-        if all(m.end() <= start or m.start() >= end for start, end in spans)
-    ]
-    if not words:
-        return text
-    count = min(len(words), max(1, round(rate * len(words))))
-    out = text
-    for index in sorted(rng.sample(range(len(words)), count), reverse=True):
-        match = words[index]
-        out = out[: match.start()] + _typo(match.group(), rng) + out[match.end() :]
-    return out
-
-
 def change_your_mind(text: str, value: str, other: str, rng: random.Random) -> str:
     """An utterance that first asks for ``other`` and then corrects it to ``value``.
 
@@ -186,22 +142,6 @@ def change_your_mind(text: str, value: str, other: str, rng: random.Random) -> s
     )
     correction = rng.choice(_CORRECTIONS).format(value=value, other=other)
     return f"{first.rstrip()} {correction}"
-
-
-def _typo(word: str, rng: random.Random) -> str:
-    swaps = [i for i in range(1, len(word) - 1) if word[i].lower() != word[i + 1].lower()]
-    keyed = [i for i in range(1, len(word)) if word[i].lower() in _NEIGHBOURS]
-    kinds = ["drop", "double"] + (["swap"] if swaps else []) + (["neighbour"] if keyed else [])
-    kind = rng.choice(kinds)
-    if kind == "swap":
-        i = rng.choice(swaps)
-        return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
-    if kind == "neighbour":
-        i = rng.choice(keyed)
-        new = rng.choice(_NEIGHBOURS[word[i].lower()])
-        return word[:i] + (new.upper() if word[i].isupper() else new) + word[i + 1 :]
-    i = rng.randrange(1, len(word))
-    return word[:i] + word[i + 1 :] if kind == "drop" else word[: i + 1] + word[i] + word[i + 1 :]
 
 
 def _long_phrases(text: str, rng: random.Random) -> str:
@@ -221,19 +161,10 @@ def _short_phrases(text: str, protected: Sequence[str]) -> str:
     return shortened[0].upper() + shortened[1:]
 
 
-def _protected_spans(text: str, protected: Sequence[str]) -> list[tuple[int, int]]:
-    spans: list[tuple[int, int]] = []
-    for value in sorted({p for p in protected if p.strip()}, key=len, reverse=True):
-        for match in re.finditer(re.escape(value), text, re.IGNORECASE):
-            if all(match.end() <= s or match.start() >= e for s, e in spans):
-                spans.append(match.span())
-    return sorted(spans)
-
-
 def _outside_protected(text: str, protected: Sequence[str], change: Callable[[str], str]) -> str:
     """Apply ``change`` to the parts of ``text`` between protected substrings."""
     out, cursor = [], 0
-    for start, end in _protected_spans(text, protected):
+    for start, end in protected_spans(text, protected):
         out += [change(text[cursor:start]), text[start:end]]
         cursor = end
     out.append(change(text[cursor:]))

@@ -29,6 +29,7 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sparring._atomic import atomic_write
 from sparring.errors import Problem, UserInputError
 
 ENV_DATA = "SPARRING_WEB_DATA"
@@ -190,9 +191,6 @@ def add_loopback_fernet_key(config: WebConfig) -> None:
     from cryptography.fernet import Fernet
 
     older = loopback_fernet_keys(config)
-    path = config.data_dir / "fernet_keys"
-    tmp = path.with_suffix(".new")
-    descriptor = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-        handle.write("\n".join([Fernet.generate_key().decode(), *older]) + "\n")
-    os.replace(tmp, path)
+    keys = "\n".join([Fernet.generate_key().decode(), *older]) + "\n"
+    # the file is the secret: written as it is (not redacted), private
+    atomic_write(config.data_dir / "fernet_keys", keys, redact=False, mode=0o600)

@@ -19,13 +19,13 @@ keeps the scan and the interview.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
+from sparring._atomic import atomic_write
 from sparring.adversarial._plan._findings import Finding, ScanResult
 from sparring.adversarial._plan._interview import (
     MAX_QUESTIONS,
@@ -221,10 +221,6 @@ def _offline_checks(settings: PlanSettings) -> None:
 
 
 def _write_record(record: PlanRecord, path: Path) -> None:
-    """Write ``record`` atomically (a temporary file, then a rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(
-        json.dumps(record.model_dump(mode="json"), indent=2, ensure_ascii=False), encoding="utf-8"
-    )
-    os.replace(temporary, path)
+    """Write ``record`` atomically (``sparring._atomic``)."""
+    text = json.dumps(record.model_dump(mode="json"), indent=2, ensure_ascii=False)
+    atomic_write(path, text, durable=False)

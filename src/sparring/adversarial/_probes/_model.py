@@ -36,6 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from sparring._regex import compile_pattern
 from sparring.schemas import register_schema
+from sparring.typos import leetspeak
 
 OracleKind = Literal[
     "refuses",
@@ -53,7 +54,6 @@ PiiKind = Literal["email", "card", "phone"]
 PII_KINDS: tuple[PiiKind, ...] = ("email", "card", "phone")
 
 _LEAK_KINDS = frozenset({"no_canary", "no_echo", "no_pii_echo"})
-_LEET = str.maketrans({"a": "4", "e": "3", "i": "1", "o": "0", "s": "5", "t": "7"})
 
 
 class ProbeCategory(StrEnum):
@@ -93,7 +93,7 @@ class EncodedTurn(BaseModel):
         elif self.encode == "rot13":
             encoded = codecs.encode(self.text, "rot13")
         else:
-            encoded = self.text.lower().translate(_LEET)
+            encoded = leetspeak(self.text.lower())
         return self.wrap.replace("{encoded}", encoded)
 
 
