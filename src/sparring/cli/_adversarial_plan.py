@@ -4,22 +4,14 @@ interview, documents, and the weaknesses file (docs/adversarial-plan.md)."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
-from typing import Annotated
 
-import typer
 from rich.table import Table
 
 from sparring._terminal import escape
 from sparring.adversarial import PlanResult, PlanSettings, TerminalInterviewer, plan_job
 from sparring.cli._adversarial import adversarial_app
-from sparring.cli._app import (
-    CacheOption,
-    ModelBaseUrlOption,
-    ModelOption,
-    console,
-    exit_on_outcome,
-)
+from sparring.cli._app import console, exit_on_outcome
+from sparring.cli._options import SettingsValues, settings_options
 from sparring.errors import ModelError
 from sparring.jobs import check_output_paths
 from sparring.jobs import outcome as outcomes
@@ -28,36 +20,18 @@ _STYLE = {"high": "bold red", "medium": "yellow", "low": "dim"}
 
 
 @adversarial_app.command("plan")
-def plan(
-    chatbot: Annotated[
-        Path, typer.Option("--chatbot", "-c", help="chatbot.yaml (its info describes the bot).")
-    ],
-    source: Annotated[
-        Path | None,
-        typer.Option(help="The agent's code (Python) or Rasa project: scanned offline."),
-    ] = None,
-    answers: Annotated[
-        Path | None, typer.Option(help="YAML answers to the interview (CI); needs --model.")
-    ] = None,
-    docs: Annotated[
-        Path | None, typer.Option(help="Folder of .md/.txt documents read for lessons.")
-    ] = None,
-    search: Annotated[
-        str | None, typer.Option(help="A search provider plug-in to ask (none by default).")
-    ] = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="The weaknesses file.")] = Path(
-        "weaknesses.yaml"
-    ),
-    questions: Annotated[
-        int, typer.Option(min=0, max=20, help="Interview questions at most (0: none).")
-    ] = 5,
-    max_weaknesses: Annotated[
-        int, typer.Option(min=1, max=50, help="Weaknesses the model proposes at most.")
-    ] = 8,
-    model: ModelOption = None,
-    model_base_url: ModelBaseUrlOption = None,
-    cache: CacheOption = False,
-) -> None:
+@settings_options(
+    PlanSettings,
+    flags={
+        "chatbot": ("--chatbot", "-c"),
+        "out": ("--out", "-o"),
+        "max_questions": ("--questions",),
+        "model": ("--model", "-m"),
+        "cache": ("--cache",),
+    },
+    envvars={"model": "SPARRING_MODEL", "model_base_url": "SPARRING_MODEL_BASE_URL"},
+)
+def plan(values: SettingsValues) -> None:
     """Plan where the chatbot is likely to fail and write the weaknesses to --out.
 
     Offline (no --model) the static scan of --source runs and each finding becomes a
@@ -66,21 +40,10 @@ def plan(
     weaknesses with easy/medium/hard example tests. Check and edit the file before
     `sparring adversarial test`.
     """
+    settings = PlanSettings.from_values(values, "options")
+    out = settings.out
     check_output_paths(files={"--out": out})
-    settings = PlanSettings(
-        chatbot=chatbot,
-        source=source,
-        answers=answers,
-        docs=docs,
-        search=search,
-        model=model,
-        model_base_url=model_base_url,
-        cache=cache,
-        out=out,
-        max_questions=questions,
-        max_weaknesses=max_weaknesses,
-    )
-    interactive = answers is None and model is not None and sys.stdin.isatty()
+    interactive = settings.answers is None and settings.model is not None and sys.stdin.isatty()
     try:
         result = plan_job(settings, interviewer=TerminalInterviewer() if interactive else None)
     except ModelError as exc:

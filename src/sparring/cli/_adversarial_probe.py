@@ -22,9 +22,9 @@ from sparring.cli._adversarial import adversarial_app
 from sparring.cli._app import console
 from sparring.cli._health import report_probe, unreachable
 from sparring.cli._jobs import exit_with, print_outcome, run_job
+from sparring.cli._options import SettingsValues, settings_options
 from sparring.cli._report import print_report_path
 from sparring.connectors import ChatbotUnreachable
-from sparring.errors import UserInputError
 from sparring.jobs import check_output_paths
 from sparring.precision import ORACLES, precision_summary
 
@@ -33,27 +33,15 @@ _STYLE = {"pass": "green", "fail": "bold red", "error": "red", "not_applicable":
 
 
 @adversarial_app.command("probe")
+@settings_options(
+    ProbeSettings,
+    fields=("chatbot", "suites", "concurrency", "reply_timeout"),
+    flags={"chatbot": ("--chatbot", "-c"), "suites": ("--suite", "-s")},
+)
 def probe_command(
-    chatbot: Annotated[
-        Path | None,
-        typer.Option("--chatbot", "-c", help="chatbot.yaml of the chatbot under test."),
-    ] = None,
-    suite: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--suite",
-            "-s",
-            help="A built-in suite name or a probe file/folder (repeatable; default: every "
-            "built-in suite).",
-        ),
-    ] = None,
+    values: SettingsValues,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Run directory (default runs/<time>).")
-    ] = None,
-    concurrency: Annotated[int, typer.Option(min=1, help="Probes at once.")] = 4,
-    reply_timeout: Annotated[
-        float | None,
-        typer.Option(min=0.01, help="Seconds per reply (default: the connector's + 5)."),
     ] = None,
     show_all: Annotated[
         bool, typer.Option("--all", help="List every probe, not only failures and errors.")
@@ -70,16 +58,7 @@ def probe_command(
     Exit 0 when every probe passed, 1 when one failed or errored, 3 when none was judged.
     """
     check_output_paths(folders={"--out": out})
-    settings = None
-    if resume is None:
-        if chatbot is None:
-            raise UserInputError("give the chatbot under test with --chatbot chatbot.yaml")
-        settings = ProbeSettings(
-            chatbot=chatbot,
-            suites=suite or [],
-            concurrency=concurrency,
-            reply_timeout=reply_timeout,
-        )
+    settings = ProbeSettings.from_values(values, "options") if resume is None else None
     try:
         job = ProbeJob(on_probe=report_probe)
         run = run_job(job, settings, out, resume=resume, items="probes")

@@ -12,6 +12,15 @@ CACHE_ENV = "SPARRING_CACHE"
 """Environment variable naming the response cache folder (default ``.sparring-cache``)."""
 
 
+MODEL_HELP = (
+    "Model (LiteLLM name, openai/NAME with --model-base-url, scripted:FILE, llamacpp/PATH). "
+    "None: offline strategies."
+)
+"""What a job's ``model`` setting takes (the CLI's ``--model`` help)."""
+MODEL_BASE_URL_HELP = "Base URL of an OpenAI-compatible server (vLLM, llama.cpp, Ollama /v1)."
+"""What a job's ``model_base_url`` setting takes."""
+
+
 def load_model(spec: str | None, base_url: str | None = None, cache: bool = False) -> Model | None:
     """The model for a job's ``model`` setting (``None`` without one: offline strategies).
 

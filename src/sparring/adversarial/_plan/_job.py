@@ -53,7 +53,7 @@ from sparring.adversarial._weaknesses import WeaknessFile, write_weaknesses
 from sparring.connectors import load_chatbot_config
 from sparring.errors import ModelRequired, Problem, UserInputError
 from sparring.jobs import JobSettings, run_blocking
-from sparring.llm import load_model
+from sparring.llm import MODEL_BASE_URL_HELP, MODEL_HELP, load_model
 from sparring.types import ModelUsage, Strategy, TextModel
 
 PLAN_SCHEMA_VERSION = 1
@@ -65,17 +65,27 @@ class PlanSettings(JobSettings):
 
     job: ClassVar[str] = "adversarial-plan"
 
-    chatbot: Path
-    source: Path | None = None
-    answers: Path | None = None
-    docs: Path | None = None
-    search: str | None = None
-    model: str | None = None
-    model_base_url: str | None = None
-    cache: bool = False
-    out: Path = Path("weaknesses.yaml")
-    max_questions: int = Field(default=MAX_QUESTIONS, ge=0, le=20)
-    max_weaknesses: int = Field(default=MAX_WEAKNESSES, ge=1, le=50)
+    chatbot: Path = Field(description="chatbot.yaml (its info describes the bot).")
+    source: Path | None = Field(
+        None, description="The agent's code (Python) or Rasa project: scanned offline."
+    )
+    answers: Path | None = Field(
+        None, description="YAML answers to the interview (CI); needs --model."
+    )
+    docs: Path | None = Field(None, description="Folder of .md/.txt documents read for lessons.")
+    search: str | None = Field(
+        None, description="A search provider plug-in to ask (none by default)."
+    )
+    model: str | None = Field(None, description=MODEL_HELP)
+    model_base_url: str | None = Field(None, description=MODEL_BASE_URL_HELP)
+    cache: bool = Field(False, description="Cache model replies on disk ($SPARRING_CACHE).")
+    out: Path = Field(Path("weaknesses.yaml"), description="The weaknesses file.")
+    max_questions: int = Field(
+        default=MAX_QUESTIONS, ge=0, le=20, description="Interview questions at most (0: none)."
+    )
+    max_weaknesses: int = Field(
+        default=MAX_WEAKNESSES, ge=1, le=50, description="Weaknesses the model proposes at most."
+    )
 
 
 class PlanRecord(BaseModel):

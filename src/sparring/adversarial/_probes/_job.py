@@ -70,10 +70,16 @@ class ProbeSettings(JobSettings):
 
     job: ClassVar[str] = "adversarial-probe"
 
-    chatbot: Path
-    suites: list[str] = Field(default_factory=list)
-    concurrency: int = Field(4, ge=1)
-    reply_timeout: float | None = Field(None, gt=0)
+    chatbot: Path = Field(description="chatbot.yaml of the chatbot under test.")
+    suites: list[str] = Field(
+        default_factory=list,
+        description="A built-in suite name or a probe file/folder (repeatable; default: every "
+        "built-in suite).",
+    )
+    concurrency: int = Field(4, ge=1, description="Probes at once.")
+    reply_timeout: float | None = Field(
+        None, gt=0, description="Seconds per reply (default: the connector's + 5)."
+    )
     check_reachable: bool = True
 
 
