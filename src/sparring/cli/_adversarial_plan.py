@@ -11,7 +11,7 @@ from sparring._terminal import escape
 from sparring.adversarial import PlanResult, PlanSettings, TerminalInterviewer, plan_job
 from sparring.cli._adversarial import adversarial_app
 from sparring.cli._app import console, exit_on_outcome
-from sparring.cli._options import SettingsValues, settings_options
+from sparring.cli._options import MODEL_ENVVARS, MODEL_FLAGS, SettingsValues, settings_options
 from sparring.errors import ModelError
 from sparring.jobs import check_output_paths
 from sparring.jobs import outcome as outcomes
@@ -23,13 +23,13 @@ _STYLE = {"high": "bold red", "medium": "yellow", "low": "dim"}
 @settings_options(
     PlanSettings,
     flags={
+        **MODEL_FLAGS,
         "chatbot": ("--chatbot", "-c"),
         "out": ("--out", "-o"),
         "max_questions": ("--questions",),
-        "model": ("--model", "-m"),
-        "cache": ("--cache",),
     },
-    envvars={"model": "SPARRING_MODEL", "model_base_url": "SPARRING_MODEL_BASE_URL"},
+    envvars=MODEL_ENVVARS,
+    required=("chatbot",),
 )
 def plan(values: SettingsValues) -> None:
     """Plan where the chatbot is likely to fail and write the weaknesses to --out.

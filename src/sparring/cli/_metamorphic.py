@@ -10,9 +10,10 @@ import typer
 from rich.table import Table
 
 from sparring._terminal import escape
-from sparring.cli._app import ModelBaseUrlOption, ModelOption, app, console
+from sparring.cli._app import app, console
 from sparring.cli._health import unreachable
 from sparring.cli._jobs import exit_with, print_outcome, run_job
+from sparring.cli._options import MODEL_ENVVARS, MODEL_FLAGS, SettingsValues, settings_options
 from sparring.cli._report import print_report_path
 from sparring.connectors import ChatbotUnreachable
 from sparring.jobs import check_output_paths
@@ -28,61 +29,29 @@ BUGS_SHOWN = 10
 
 
 @app.command("metamorphic")
+@settings_options(
+    MetamorphicSettings,
+    fields=[name for name in MetamorphicSettings.model_fields if name != "seeds"],
+    flags={
+        **MODEL_FLAGS,
+        "chatbot": ("--chatbot", "-c"),
+        "perturbations": ("--perturbations", "-p"),
+        "rules": ("--rules", "-r"),
+    },
+    envvars=MODEL_ENVVARS,
+    required=("chatbot",),
+)
 def metamorphic_command(
+    values: SettingsValues,
     seeds: Annotated[
         Path, typer.Argument(help="A run directory, conversations folder or CoQA JSON file.")
     ],
-    chatbot: Annotated[
-        Path, typer.Option("--chatbot", "-c", help="chatbot.yaml of the chatbot under test.")
-    ],
-    perturbations: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--perturbations",
-            "-p",
-            help="drs, drr, drd, dsr, dsd, typos, leetspeak, random-words, char-noise or all "
-            "(repeat or comma-separate; default the five dialogue-level ones).",
-        ),
-    ] = None,
-    rules: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--rules", "-r", help="Rule files whose `transformation` rules get follow-ups."
-        ),
-    ] = None,
-    model: ModelOption = None,
-    model_base_url: ModelBaseUrlOption = None,
-    similarity: Annotated[
-        str | None,
-        typer.Option(help="embeddings or tf-idf (default: embeddings when installed)."),
-    ] = None,
     out: Annotated[
         Path | None,
         typer.Option(
             "--out", "-o", help="Run directory (default runs/<time>; resumed if it exists)."
         ),
     ] = None,
-    concurrency: Annotated[int, typer.Option(min=1, help="Follow-ups replayed at once.")] = 4,
-    seed: Annotated[int, typer.Option(help="Seed of every perturbation.")] = 0,
-    source_replays: Annotated[
-        int,
-        typer.Option(
-            min=1,
-            help="Replays of each unperturbed seed; rounds whose replies vary between them "
-            "are not checked (nondeterministic bots).",
-        ),
-    ] = 2,
-    context_probe: Annotated[
-        bool,
-        typer.Option(
-            "--context-probe/--no-context-probe",
-            help="Also ask each source round alone; rounds whose reply then changes depend "
-            "on their context (a task bot's state) and keep MR1/MR3 only where it is unchanged.",
-        ),
-    ] = True,
-    probe: Annotated[
-        bool, typer.Option("--probe/--no-probe", help="Check the chatbot answers before starting.")
-    ] = True,
 ) -> None:
     """Perturb the SEEDS' dialogues (MORTAR's round shuffle, reduction, duplication and
     their mixes; METAL's single-turn noise), replay the follow-ups against the chatbot,
@@ -94,21 +63,7 @@ def metamorphic_command(
     --out to resume.
     """
     check_output_paths(folders={"--out": out})
-    names = [n for item in perturbations or [] for n in item.split(",") if n.strip()]
-    settings = MetamorphicSettings(
-        seeds=seeds,
-        chatbot=chatbot,
-        rules=rules or [],
-        model=model,
-        model_base_url=model_base_url,
-        similarity=similarity,
-        concurrency=concurrency,
-        seed=seed,
-        source_replays=source_replays,
-        context_probe=context_probe,
-        probe=probe,
-        **({"perturbations": names} if names else {}),
-    )
+    settings = MetamorphicSettings.from_values({**values, "seeds": seeds}, "options")
     try:
         run = run_job(MetamorphicJob(), settings, out, items="follow-ups", counted="with bugs")
     except ChatbotUnreachable as exc:

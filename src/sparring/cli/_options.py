@@ -27,6 +27,11 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
+MODEL_FLAGS: dict[str, Sequence[str]] = {"model": ("--model", "-m"), "cache": ("--cache",)}
+"""The option names of the model settings every job shares."""
+MODEL_ENVVARS = {"model": "SPARRING_MODEL", "model_base_url": "SPARRING_MODEL_BASE_URL"}
+"""The environment variables read for the model settings when not given."""
+
 SettingsValues = dict[str, Any]
 """The option values a user gave, by field name (options left out are absent)."""
 
@@ -46,6 +51,7 @@ def settings_options(
     fields: Sequence[str] | None = None,
     flags: Mapping[str, Sequence[str]] | None = None,
     envvars: Mapping[str, str] | None = None,
+    required: Sequence[str] = (),
     parameter: str = "values",
 ) -> Callable[[F], F]:
     """A decorator adding an option per field of ``model`` (``fields``: which, in order;
@@ -53,7 +59,9 @@ def settings_options(
     as a ``SettingsValues`` mapping. ``flags`` gives a field's option names (default
     ``--field-name``; a bool field gets ``--name/--no-name``), ``envvars`` an environment
     variable read when the option is not given. Every option defaults to "not given"
-    (``None``), so a required field missing is the model's located error, not Typer's."""
+    (``None``), so a required field missing is the model's located error — apart from
+    those in ``required``, which the command cannot run without (Typer asks for them
+    first, before any argument is read)."""
     names = list(fields) if fields is not None else list(model.model_fields)
     options = {
         name: _option(name, model.model_fields[name], (flags or {}).get(name), envvars)
@@ -71,7 +79,12 @@ def settings_options(
             return command(**given, **{parameter: values})
 
         params = own + [
-            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=hint)
+            inspect.Parameter(
+                name,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=... if name in required else None,
+                annotation=hint,
+            )
             for name, hint in options.items()
         ]
         run.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]

@@ -6,10 +6,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from sparring.errors import Problem, UserInputError
 from sparring.jobs import JobSettings
+from sparring.llm import MODEL_BASE_URL_HELP, MODEL_HELP
 from sparring.metamorphic._perturb import DIALOGUE_PERTURBATIONS, Perturbation
 from sparring.similarity import similarity_method
 
@@ -35,20 +36,46 @@ class MetamorphicSettings(JobSettings):
 
     job: ClassVar[str] = "metamorphic"
 
-    seeds: Path
-    chatbot: Path
+    seeds: Path = Field(description="A run directory, conversations folder or CoQA JSON file.")
+    chatbot: Path = Field(description="chatbot.yaml of the chatbot under test.")
     perturbations: list[str] = Field(
-        default_factory=lambda: [str(p) for p in DIALOGUE_PERTURBATIONS]
+        default_factory=lambda: [str(p) for p in DIALOGUE_PERTURBATIONS],
+        description="drs, drr, drd, dsr, dsd, typos, leetspeak, random-words, char-noise or "
+        "all (repeat or comma-separate; default the five dialogue-level ones).",
     )
-    rules: list[Path] = Field(default_factory=list)
-    model: str | None = None
-    model_base_url: str | None = None
-    similarity: str | None = None
-    concurrency: int = Field(default=4, ge=1)
-    seed: int = 0
-    source_replays: int = Field(default=2, ge=1)
-    context_probe: bool = True
-    probe: bool = True
+    rules: list[Path] = Field(
+        default_factory=list, description="Rule files whose `transformation` rules get follow-ups."
+    )
+    model: str | None = Field(None, description=MODEL_HELP)
+    model_base_url: str | None = Field(None, description=MODEL_BASE_URL_HELP)
+    similarity: str | None = Field(
+        None, description="embeddings or tf-idf (default: embeddings when installed)."
+    )
+    concurrency: int = Field(default=4, ge=1, description="Follow-ups replayed at once.")
+    seed: int = Field(0, description="Seed of every perturbation.")
+    source_replays: int = Field(
+        default=2,
+        ge=1,
+        description="Replays of each unperturbed seed; rounds whose replies vary between them "
+        "are not checked (nondeterministic bots).",
+    )
+    context_probe: bool = Field(
+        True,
+        description="Also ask each source round alone; rounds whose reply then changes depend "
+        "on their context (a task bot's state) and keep MR1/MR3 only where it is unchanged.",
+    )
+    probe: bool = Field(True, description="Check the chatbot answers before starting.")
+
+    @field_validator("perturbations", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        """``["drs,typos", "all"]`` → ``["drs", "typos", "all"]`` (empty: the default)."""
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list):
+            return value
+        names = [n.strip() for item in value for n in str(item).split(",") if n.strip()]
+        return names or [str(p) for p in DIALOGUE_PERTURBATIONS]
 
 
 def parse_perturbations(names: Sequence[str]) -> list[Perturbation]:
