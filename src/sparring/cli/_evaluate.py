@@ -4,27 +4,21 @@ RUN`` run one part."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.table import Table
 from typer.core import TyperGroup
 
 from sparring._terminal import escape
-from sparring.cli._app import (
-    EXIT_USER_ERROR,
-    CacheOption,
-    ModelBaseUrlOption,
-    ModelOption,
-    app,
-    console,
-    err_console,
-)
+from sparring.cli._app import EXIT_USER_ERROR, app, console, err_console
 from sparring.cli._jobs import exit_with, run_job
+from sparring.cli._options import MODEL_ENVVARS, MODEL_FLAGS, SettingsValues, settings_options
 from sparring.cli._report import print_report_path
 from sparring.errors import ModelRequired
-from sparring.evaluate import DetectorName, EvaluateJob, EvaluateResult
+from sparring.evaluate import EvaluateJob, EvaluateResult, EvaluateSettings
 from sparring.evaluate._stats import table_rows
 
 
@@ -46,17 +40,18 @@ evaluate_app = typer.Typer(
 )
 app.add_typer(evaluate_app)
 
+F = TypeVar("F", bound=Callable[..., Any])
 RunArgument = Annotated[Path, typer.Argument(help="A run directory (simulated or imported).")]
-TaxonomyOption = Annotated[
-    Path | None, typer.Option("--taxonomy", help="Error taxonomy YAML (default: 26 types).")
-]
-DimensionsOption = Annotated[
-    Path | None,
-    typer.Option("--dimensions", help="Rating dimensions YAML (default: ChatChecker's)."),
-]
-ConcurrencyOption = Annotated[
-    int, typer.Option("--concurrency", min=1, help="Conversations evaluated at once.")
-]
+
+
+def _options(*fields: str) -> Callable[[F], F]:
+    """The options of ``EvaluateSettings`` named (model ones included), declared there."""
+    return settings_options(
+        EvaluateSettings,
+        fields=("model", "model_base_url", "cache", *fields),
+        flags={**MODEL_FLAGS, "detectors": ("--detector",)},
+        envvars=MODEL_ENVVARS,
+    )
 
 
 def quality_lines(result: EvaluateResult) -> list[str]:
@@ -75,7 +70,8 @@ def quality_lines(result: EvaluateResult) -> list[str]:
     return lines
 
 
-def _run(**settings: Any) -> None:
+def _run(run_dir: Path, values: SettingsValues, **fixed: Any) -> None:
+    settings = {**values, **fixed, "run": run_dir}
     try:
         run = run_job(EvaluateJob(), settings, None, items="conversations")
     except ModelRequired as exc:
@@ -96,83 +92,22 @@ def _run(**settings: Any) -> None:
 
 
 @evaluate_app.command("all", hidden=True)
-def evaluate_all(
-    run: RunArgument,
-    model: ModelOption = None,
-    model_base_url: ModelBaseUrlOption = None,
-    cache: CacheOption = False,
-    detector: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--detector",
-            help="chatchecker, ghassel, offline, always or a plug-in's (repeatable).",
-        ),
-    ] = None,
-    ratings: Annotated[
-        bool | None, typer.Option("--ratings/--no-ratings", help="Rate (default: with a model).")
-    ] = None,
-    taxonomy: TaxonomyOption = None,
-    dimensions: DimensionsOption = None,
-    concurrency: ConcurrencyOption = 4,
-) -> None:
+@_options("detectors", "ratings", "taxonomy", "dimensions", "concurrency")
+def evaluate_all(values: SettingsValues, run: RunArgument) -> None:
     """Run everything the settings allow: breakdowns (offline without a model), ratings
     (with a model), statistics."""
-    _run(
-        run=run,
-        model=model,
-        model_base_url=model_base_url,
-        cache=cache,
-        detectors=detector or None,
-        ratings=ratings,
-        taxonomy=taxonomy,
-        dimensions=dimensions,
-        concurrency=concurrency,
-    )
+    _run(run, values)
 
 
 @evaluate_app.command("breakdowns")
-def evaluate_breakdowns(
-    run: RunArgument,
-    model: ModelOption = None,
-    model_base_url: ModelBaseUrlOption = None,
-    cache: CacheOption = False,
-    detector: Annotated[
-        DetectorName | None,
-        typer.Option("--detector", help="Default: chatchecker with a model, offline without."),
-    ] = None,
-    taxonomy: TaxonomyOption = None,
-    concurrency: ConcurrencyOption = 4,
-) -> None:
+@_options("detectors", "taxonomy", "concurrency")
+def evaluate_breakdowns(values: SettingsValues, run: RunArgument) -> None:
     """Judge every chatbot turn: breakdown or not, score, error types, reasoning."""
-    _run(
-        run=run,
-        model=model,
-        model_base_url=model_base_url,
-        cache=cache,
-        detectors=[detector] if detector else None,
-        ratings=False,
-        taxonomy=taxonomy,
-        concurrency=concurrency,
-    )
+    _run(run, values, ratings=False)
 
 
 @evaluate_app.command("ratings")
-def evaluate_ratings(
-    run: RunArgument,
-    model: ModelOption = None,
-    model_base_url: ModelBaseUrlOption = None,
-    cache: CacheOption = False,
-    dimensions: DimensionsOption = None,
-    concurrency: ConcurrencyOption = 4,
-) -> None:
+@_options("dimensions", "concurrency")
+def evaluate_ratings(values: SettingsValues, run: RunArgument) -> None:
     """Rate every conversation 1–5 on ChatChecker's dimensions (needs --model)."""
-    _run(
-        run=run,
-        model=model,
-        model_base_url=model_base_url,
-        cache=cache,
-        detectors=[],
-        ratings=True,
-        dimensions=dimensions,
-        concurrency=concurrency,
-    )
+    _run(run, values, detectors=[], ratings=True)

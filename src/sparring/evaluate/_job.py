@@ -56,7 +56,7 @@ from sparring.jobs import (
     start_async,
 )
 from sparring.jobs import outcome as outcomes
-from sparring.llm import Model, load_model
+from sparring.llm import MODEL_BASE_URL_HELP, MODEL_HELP, Model, load_model
 from sparring.precision import JudgeQuality
 from sparring.types import ModelUsage
 
@@ -86,15 +86,21 @@ class EvaluateSettings(JobSettings):
 
     job: ClassVar[str] = "evaluate"
 
-    run: Path
-    model: str | None = None
-    model_base_url: str | None = None
-    cache: bool = False
-    detectors: list[DetectorName] | None = None
-    ratings: bool | None = None
-    taxonomy: Path | None = None
-    dimensions: Path | None = None
-    concurrency: int = Field(4, ge=1)
+    run: Path = Field(description="A run directory (simulated or imported).")
+    model: str | None = Field(None, description=MODEL_HELP)
+    model_base_url: str | None = Field(None, description=MODEL_BASE_URL_HELP)
+    cache: bool = Field(False, description="Cache model replies on disk ($SPARRING_CACHE).")
+    detectors: list[DetectorName] | None = Field(
+        None,
+        description="chatchecker, ghassel, offline, always or a plug-in's (repeatable; "
+        "default: chatchecker with a model, offline without).",
+    )
+    ratings: bool | None = Field(None, description="Rate (default: with a model).")
+    taxonomy: Path | None = Field(None, description="Error taxonomy YAML (default: 26 types).")
+    dimensions: Path | None = Field(
+        None, description="Rating dimensions YAML (default: ChatChecker's)."
+    )
+    concurrency: int = Field(4, ge=1, description="Conversations evaluated at once.")
 
 
 class BreakdownEvaluation(BaseModel):
