@@ -38,7 +38,8 @@ def test_the_crawl_maps_the_pizzerias_flow(style: str, tmp_path: Path) -> None:
     assert nodes["custom"].parameters[0].options == []  # free input
     assert nodes["choose_drink"].parents == ["choose_size"]
     confirmation = nodes["confirmation"]
-    assert {o.name for o in confirmation.outputs} == {"price", "id"}
+    assert {o.name for o in confirmation.outputs} == {"price", "order_id"}  # the bot's word
+    assert model.transaction_ids() == ["order_id"]  # handed out at the end of a task
     assert nodes["opening_hours"].parents == [] and nodes["prices"].parents == []
     assert all(f.strategy == "offline" for f in model.functionalities)
     assert {f.category for f in model.functionalities} == {
@@ -193,3 +194,31 @@ def test_the_cli_prints_the_model_and_writes_what_it_was_asked_for(tmp_path: Pat
     if shutil.which("dot"):
         assert (out / "explore" / "workflow.pdf").read_bytes().startswith(b"%PDF")
         assert not (out / "explore" / "workflow.png").exists()
+
+
+def test_an_identifier_is_named_by_the_bots_words_and_only_a_tasks_is_a_transaction_id() -> None:
+    from sparring.explore._build import _id_name
+
+    assert _id_name("The total is 14.00 $ and your order ID is ") == "order_id"
+    assert _id_name("Booking reference: ") == "booking_reference"
+    assert _id_name("Your ID is ") == _id_name("Ticket #") == "id"
+    model = ExplorationModel.model_validate(
+        {
+            "functionalities": [
+                {"id": "info", "name": "info", "outputs": [{"name": "product_code"}]},
+                {"id": "book", "name": "book", "parameters": [{"name": "day"}]},
+                {
+                    "id": "done",
+                    "name": "done",
+                    "parents": ["book"],
+                    "outputs": [
+                        {"name": "booking_reference"},
+                        {"name": "phone_number"},
+                        {"name": "price"},
+                    ],
+                },
+                {"id": "faq", "name": "faq", "outputs": [{"name": "ticket_id"}]},
+            ]
+        }
+    )
+    assert model.transaction_ids() == ["booking_reference"]

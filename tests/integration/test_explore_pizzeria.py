@@ -30,7 +30,7 @@ def test_the_offline_crawl_maps_the_pizzerias_functionalities(
     assert "Coke" in options["drink"] and "No drinks" in options["drink"]
     assert "mushrooms" in options["toppings"]  # announced in text, not as buttons
     confirmation = next(f for f in model.functionalities if f.id == "confirmation")
-    assert {o.name for o in confirmation.outputs} >= {"price", "id"}
+    assert {o.name for o in confirmation.outputs} >= {"price", "order_id"}
 
 
 def test_a_run_tests_the_pizzeria_from_one_command(pizzeria: Pizzeria, tmp_path: Path) -> None:

@@ -2,7 +2,8 @@
 that greets with what it does and offers its options as buttons) gets no false failure from
 ``run``, ``simulate`` + ``check``, ``evaluate`` and ``metamorphic``; a copy with two seeded
 bugs (one order number for every order, wrong opening hours) gets both found by ``check``,
-and the wrong hours by ``run`` with the newcomer's rules. Offline: exploration, the agenda
+and both by ``run`` (the wrong hours with the newcomer's rules, the shared order number
+by the rule it writes for the id the bot hands out). Offline: exploration, the agenda
 user simulator, offline output extraction, offline rule functions, the offline breakdown
 detector, offline answerability."""
 
@@ -186,10 +187,14 @@ def test_run_and_evaluate_give_a_correct_bot_no_false_failure(tmp_path: Path) ->
     assert judged and not [t for t in judged if t["breakdown"]]
 
 
-def test_run_finds_the_wrong_opening_hours(tmp_path: Path) -> None:
+def test_run_finds_both_seeded_bugs(tmp_path: Path) -> None:
+    """The wrong hours by the newcomer's rule; the one order number for every order by the
+    rule ``run`` writes for the id the bot hands out (named as the bot names it, so the
+    newcomer's ``is_unique('order_id')`` reads the same output)."""
     project = _project(tmp_path, seeded_bugs=True)
-    code, failing = _run(project, str(project / "rules" / "opening_hours.yaml"))
+    code, failing = _run(project, str(project / "rules"))
     assert code == 1 and failing.get("opening_hours", 0) >= 1, failing
+    assert failing.get("unique_order_id") == 1 and failing.get("unique_order_ids") == 1, failing
 
 
 @pytest.fixture(autouse=True)

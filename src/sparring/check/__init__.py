@@ -66,6 +66,7 @@ from sparring.check._safety import (
     NotApplicable,
     ResourceLimitExceeded,
     SandboxViolation,
+    Unscored,
 )
 from sparring.check._sandbox import Evaluator, Scope
 from sparring.check._verdicts import SENSEI_COLUMNS, CheckReport, RuleResult
@@ -104,6 +105,7 @@ __all__ = [
     "Scope",
     "Status",
     "TurnView",
+    "Unscored",
     "Verdict",
     "build_namespace",
     "check",

@@ -28,7 +28,7 @@ from sparring.check._context import FunctionContext, RuleFunction, registered_fu
 from sparring.check._expressions import Expression, parse_expression
 from sparring.check._namespace import Namespaces
 from sparring.check._rules import Rule
-from sparring.check._safety import DEFAULT_LIMITS, Limits, MissingName, NotApplicable
+from sparring.check._safety import DEFAULT_LIMITS, Limits, MissingName, NotApplicable, Unscored
 from sparring.check._sandbox import Evaluator, Scope
 from sparring.check._verdicts import RuleResult
 from sparring.conversations import ConversationRecord, ErrorCode
@@ -51,7 +51,7 @@ SENSEI_GENERIC_CODES = (
 earlier releases wrote the first four); other codes get a row when a conversation carries
 them."""
 
-_UNSCORED = (ModelRequired, ModelError, BudgetExceeded)
+_UNSCORED = (ModelRequired, ModelError, BudgetExceeded, Unscored)
 
 
 def _is_true(value: Any) -> bool:

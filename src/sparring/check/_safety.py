@@ -61,6 +61,11 @@ class NotApplicable(Exception):
     its verdict is *not applicable*, never a vacuous pass."""
 
 
+class Unscored(Exception):
+    """The function cannot tell from what it was given (e.g. ``is_unique`` over an output
+    no conversation produced): the verdict is *unscored* with this reason, never a pass."""
+
+
 class MissingName(NameError):
     """A variable the rule reads is not defined for this conversation."""
 

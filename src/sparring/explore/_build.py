@@ -189,9 +189,29 @@ def _outputs(state: State) -> list[Output]:
             found.append(Output(name=name, description=where, type=vtype, example=example))
     ids = _ID.findall(state.text)
     if ids:
-        where = f"id, as in: {_sentence_at(state.text, state.text.index(ids[0]))}"
-        found.append(Output(name="id", description=where, type="string", example=ids[0]))
+        offset = state.text.index(ids[0])
+        name = _id_name(state.text[:offset])
+        where = f"{name.replace('_', ' ')}, as in: {_sentence_at(state.text, offset)}"
+        found.append(Output(name=name, description=where, type="string", example=ids[0]))
     return found
+
+
+_ID_NAMED = re.compile(
+    r"\b([a-z]+)[\s-]+(id|number|no|code|reference|ref)\b\W*(?:is|was|:|#)?\W*$", re.I
+)
+
+
+def _id_name(before: str) -> str:
+    """The bot's own name of the identifier that follows ``before`` ("… your order ID is"
+    → ``order_id``, "Booking reference:" → ``booking_reference``); ``id`` when it names
+    none. Rules and readers of the run meet the output under the bot's word for it."""
+    found = _ID_NAMED.search(before[-60:])
+    if found is None or found.group(1).lower() in _NOT_A_NOUN:
+        return "id"
+    return f"{found.group(1).lower()}_{found.group(2).lower()}"
+
+
+_NOT_A_NOUN = frozenset({"your", "the", "a", "an", "my", "our", "is", "this", "that", "its"})
 
 
 def _sentence_at(text: str, offset: int) -> str:

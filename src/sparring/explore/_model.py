@@ -170,6 +170,25 @@ class ExplorationModel(BaseModel):
                 return node
         raise KeyError(node_id)
 
+    def transaction_ids(self) -> list[str]:
+        """Names of the identifiers the bot hands out at the end of a task (``order_id``,
+        ``booking_reference``): outputs named as ids on a node that has parameters or comes
+        after one. A new task should get a new one, so ``run`` checks them with
+        ``is_unique``; an id in an answer that asks nothing (a product code) is not one."""
+        asked: set[str] = set()
+        for node_id in _topological(self.graph()):
+            node = self.node(node_id)
+            if node.parameters or any(parent in asked for parent in node.parents):
+                asked.add(node.id)
+        names = {
+            output.name
+            for node in self.functionalities
+            if node.id in asked
+            for output in node.outputs
+            if _names_a_task_id(output.name)
+        }
+        return sorted(names)
+
     def roots(self) -> list[Functionality]:
         """Nodes without parents, in model order."""
         return [f for f in self.functionalities if not f.parents]
@@ -186,6 +205,47 @@ class ExplorationModel(BaseModel):
             for parent in node.parents:
                 graph.add_edge(parent, node.id)
         return graph
+
+
+_ID_WORDS = frozenset({"id", "number", "no", "code", "reference", "ref"})
+_NOT_THE_TASK = frozenset(
+    [
+        "phone",
+        "mobile",
+        "telephone",
+        "contact",
+        "card",
+        "house",
+        "street",
+        "zip",
+        "postal",
+        "post",
+        "account",
+        "member",
+        "customer",
+        "user",
+        "client",
+        "product",
+        "item",
+        "model",
+        "sku",
+        "promo",
+        "discount",
+        "coupon",
+    ]
+)
+"""Ids of the person, a thing or an offer, the same for every task that names it."""
+
+
+def _names_a_task_id(name: str) -> bool:
+    words = name.lower().replace("-", "_").replace(" ", "_").split("_")
+    return words[-1] in _ID_WORDS and not _NOT_THE_TASK & set(words)
+
+
+def _topological(graph: nx.DiGraph[str]) -> list[str]:
+    import networkx as nx
+
+    return [str(node) for node in nx.topological_sort(graph)]
 
 
 def _cycle(graph: nx.DiGraph[str]) -> list[str]:

@@ -8,7 +8,8 @@ public APIs), as one job on the runner (``RunJob``). Layout of ``out``::
       exploration/            the explore run (its own manifest and exploration conversations)
       explore/model.json      the model, graph, profiles and rules the run was tested with
       explore/profiles/
-      explore/rules/          generated rules (with a model: stays on the explored topics)
+      explore/rules/          generated rules (ids handed out are unique; with a model: stays
+                              on the explored topics)
       results/coverage.json   which functionalities, parameters and options were completed
       results/definition_coverage.json  with --project: intents, form slots, responses, flows
 
@@ -315,20 +316,36 @@ def _keep_exploration(explored: ExplorationResult, root: Path) -> Path:
 
 
 def _generated_rules(model: ExplorationModel, settings: RunSettings, tested: Path) -> list[Path]:
-    """With a model, a rule that the bot stays on the explored topics (SENSEI-check's
-    ``only_talks_about``, LLM only); none offline."""
-    if not settings.model or not model.functionalities:
+    """The rules written from the exploration into ``tested/rules``: each identifier the
+    bot hands out at the end of a task (``ExplorationModel.transaction_ids``, named as the
+    generated profiles name the output) is unique across the conversations; with a model,
+    the bot stays on the explored topics (SENSEI-check's ``only_talks_about``, LLM only)."""
+    rules = [
+        {
+            "name": f"unique_{name}",
+            "description": f"Every task gets its own {name.replace('_', ' ')}",
+            "active": True,
+            "conversations": "all",
+            "oracle": f"is_unique({name!r})",
+        }
+        for name in model.transaction_ids()
+    ]
+    if settings.model and model.functionalities:
+        topics = sorted({f.category or f.name for f in model.functionalities})
+        rules.append(
+            {
+                "name": "stays_on_explored_topics",
+                "description": "The chatbot keeps to the topics the exploration found",
+                "active": True,
+                "conversations": 1,
+                "oracle": f"only_talks_about({topics!r})",
+            }
+        )
+    if not rules:
         return []
-    topics = sorted({f.category or f.name for f in model.functionalities})
-    rule = {
-        "name": "stays_on_explored_topics",
-        "description": "The chatbot keeps to the topics the exploration found",
-        "active": True,
-        "conversations": 1,
-        "oracle": f"only_talks_about({topics!r})",
-    }
     folder = tested / "rules"
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "stays_on_explored_topics.yaml"
-    path.write_text(yaml.safe_dump(rule, sort_keys=False), encoding="utf-8")
+    for rule in rules:
+        path = folder / f"{rule['name']}.yaml"
+        path.write_text(yaml.safe_dump(rule, sort_keys=False), encoding="utf-8")
     return [folder]

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from sparring.check import Unscored
 from sparring.check._context import FunctionContext
 from sparring.check.functions import exists, extract_float, is_unique, num_exist
 from sparring.conversations import ConversationRecord
@@ -40,11 +41,33 @@ def priced(record: Make) -> list[ConversationRecord]:
 def test_is_unique(priced: list[ConversationRecord], record: Make) -> None:
     ctx = FunctionContext(None, conversations=priced, namespace_of=names)
     assert is_unique(ctx, "order_id") is True  # None and missing values are skipped
-    assert is_unique(ctx, "nowhere") is True
     dup = [*priced, record(id="e", outputs={"order_id": "B2"})]
     ctx = FunctionContext(None, conversations=dup, namespace_of=names)
     assert is_unique(ctx, "order_id") is False
     assert ctx.evidence[-1].reason == "e and b have value 'B2' for order_id"
+
+
+def test_is_unique_over_an_output_no_conversation_produced_is_unscored(
+    priced: list[ConversationRecord],
+) -> None:
+    """A misnamed output (the profiles call it ``id``) compares nothing: never a pass."""
+    ctx = FunctionContext(None, conversations=priced, namespace_of=names)
+    with pytest.raises(Unscored, match=r"no conversation produced output `nowhere` "
+                       r"\(outputs produced: cost, order_id\)"):  # fmt: skip
+        is_unique(ctx, "nowhere")
+    with pytest.raises(Unscored, match="only 1 conversation produced output `order_id`"):
+        is_unique(FunctionContext(None, conversations=priced[1:], namespace_of=names), "order_id")
+
+
+def test_exists_and_num_exist_over_a_name_no_conversation_has_are_unscored(
+    priced: list[ConversationRecord],
+) -> None:
+    ctx = FunctionContext(None, conversations=priced, evaluate=evaluate)
+    for function in (exists, num_exist):
+        with pytest.raises(Unscored, match="no conversation produced output `order_number`"):
+            function(ctx, "order_number == 'A1'")
+    # a conversation without the output is skipped, the others are judged
+    assert num_exist(ctx, "order_id is not None and order_id.startswith('B')") == 1
 
 
 def test_is_unique_reads_variables_without_the_evaluator(record: Make) -> None:
@@ -65,8 +88,8 @@ def test_exists_and_num_exist(priced: list[ConversationRecord]) -> None:
 
 def test_condition_errors_propagate(priced: list[ConversationRecord]) -> None:
     ctx = FunctionContext(None, conversations=priced, evaluate=evaluate)
-    with pytest.raises(NameError):
-        exists(ctx, "undefined_name > 1")
+    with pytest.raises(TypeError):
+        exists(ctx, "cost > 1")  # a string compared with a number: a broken rule
 
 
 def test_global_functions_need_the_evaluator(priced: list[ConversationRecord]) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sparring.check._context import FunctionContext, rule_function
+from sparring.check._safety import Unscored
 from sparring.check.functions._common import note
 from sparring.conversations import ConversationRecord
 from sparring.errors import SparringError
@@ -40,15 +41,22 @@ def is_unique(context: FunctionContext, property: str) -> bool:
     named ``property`` (e.g. ``is_unique('order_id')``). Conversations without it, or
     where it is ``None``, are skipped, as in SENSEI-check; on a failure the evidence names
     the first two conversations that share a value, and ``involved`` every conversation
-    that shares one, with the turns whose text shows the value."""
+    that shares one, with the turns whose text shows the value. Raises ``Unscored`` (the
+    verdict is *unscored*, never a pass) when fewer than two conversations have a value:
+    nothing was compared (e.g. the outputs were named ``id``, not ``order_id``)."""
     holders: dict[Any, list[tuple[ConversationRecord, Any]]] = {}
+    count = 0
     for record in context.conversations:
         names = _names(context, record)
         if property not in names or names[property] is None:
             continue
+        count += 1
         holders.setdefault(_hashable(names[property]), []).append((record, names[property]))
+    if count < 2:
+        raise Unscored(_too_few(context, property, count))
     shared = [group for group in holders.values() if len(group) > 1]
     if not shared:
+        note(context, "is_unique", reason=f"{count} conversations, {count} distinct values")
         return True
     (first, value), (second, _) = shared[0][:2]
     reason = f"{second.id} and {first.id} have value {value!r} for {property}"
@@ -62,6 +70,18 @@ def is_unique(context: FunctionContext, property: str) -> bool:
     return False
 
 
+def _too_few(context: FunctionContext, name: str, count: int) -> str:
+    """Why ``name`` could not be compared: no conversation (or only one) produced it, with
+    the outputs the conversations did produce (a misnamed output shows there)."""
+    produced = sorted(
+        {output for record in context.conversations for output in record.outputs} - {name}
+    )
+    shown = f" (outputs produced: {', '.join(produced)})" if produced else ""
+    if count == 0:
+        return f"no conversation produced output `{name}`{shown}"
+    return f"only 1 conversation produced output `{name}`: nothing to compare it with{shown}"
+
+
 def _turns_showing(record: ConversationRecord, value: Any) -> list[int]:
     text = str(value).strip().lower()
     if not text:
@@ -70,14 +90,29 @@ def _turns_showing(record: ConversationRecord, value: Any) -> list[int]:
 
 
 def _satisfying(context: FunctionContext, function: str, condition: str, stop: bool) -> list[str]:
+    """The ids of the conversations satisfying ``condition`` (the first only when
+    ``stop``). A conversation where the condition reads a name it lacks (an output it did
+    not produce) is skipped; ``Unscored`` when every conversation lacks one (the condition
+    was judged on nothing), naming it."""
     if context.evaluate is None:
         raise SparringError(f"{function}() needs the rule evaluator (context.evaluate is unset)")
-    found = []
+    found, missing = [], None
+    judged = 0
     for record in context.conversations:
-        if context.evaluate(condition, record):
+        try:
+            satisfied = context.evaluate(condition, record)
+        except NameError as exc:
+            missing = missing or exc
+            continue
+        judged += 1
+        if satisfied:
             found.append(record.id)
             if stop:
                 break
+    if missing is not None and not judged:
+        name = getattr(missing, "name", None)
+        what = _too_few(context, name, 0) if name else f"no conversation could be judged: {missing}"
+        raise Unscored(f"{function}({condition!r}): {what}")
     return found
 
 
