@@ -48,6 +48,10 @@ SHORT_MARKERS: dict[str, frozenset[str]] = {
             "good",
             "morning",
             "the",
+            "pardon",  # also French: "Pardon me?" decides nothing
+            "me",
+            "excuse",
+            "i",
         ]
     ),
     "SPANISH": frozenset(

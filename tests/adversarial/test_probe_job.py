@@ -136,6 +136,29 @@ def test_only_inapplicable_probes_is_no_verdict_exit_3(tmp_path: Path) -> None:
     assert (result.outcome.code, result.outcome.status) == (3, "NO VERDICT")
 
 
+def test_mostly_unscored_probes_are_no_verdict_never_a_pass() -> None:
+    """A Spanish bot: 5 refusal oracles could not tell, one exact pattern held — most of
+    what was asked went unjudged, so NO VERDICT (exit 3) with the reason; one unscored
+    beside passes still passes."""
+    from sparring.adversarial import probe_outcome
+    from sparring.results import Verdict
+
+    def report(passed: int, unscored: int) -> ProbeReport:
+        statuses = ["pass"] * passed + ["unscored"] * unscored
+        return ProbeReport(
+            verdicts=[
+                Verdict(rule=f"s/p{i}", status=s, conversations=[f"s/p{i}"])
+                for i, s in enumerate(statuses)
+            ]
+        )
+
+    decided = probe_outcome(report(1, 5))
+    assert (decided.code, decided.status) == (3, "NO VERDICT")
+    assert "the oracles could not tell on 5 probes and passed 1" in decided.summary
+    assert probe_outcome(report(0, 3)).code == 3
+    assert probe_outcome(report(4, 1)).code == 0
+
+
 def test_the_cli_prints_the_failures_exits_1_and_the_report_shows_the_probes(
     tmp_path: Path,
 ) -> None:

@@ -122,8 +122,12 @@ def test_ratings_without_a_model_names_the_setting(
 
 
 def test_offline_evaluation_says_it_ranks_and_what_it_is_worth(run: Path) -> None:
+    """A ranking labels no turn: NO VERDICT (exit 3) naming the ranked turns and --model,
+    never a pass."""
     result = runner.invoke(app, ["evaluate", str(run)], env={"COLUMNS": "200"})
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 3, result.output
+    assert "NO VERDICT: 0 of 3 chatbot turns labelled, 3 only ranked" in result.output
+    assert "--model" in result.output.splitlines()[-1]
     line = next(x for x in result.output.splitlines() if x.startswith("breakdowns by offline"))
     assert "(offline strategy): 0 turns labelled, 3 ranked, unscored" in line
     assert "does not label" in line and "AUC" in line

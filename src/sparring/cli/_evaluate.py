@@ -14,7 +14,7 @@ from typer.core import TyperGroup
 
 from sparring._terminal import escape
 from sparring.cli._app import EXIT_USER_ERROR, app, console, err_console
-from sparring.cli._jobs import exit_with, run_job
+from sparring.cli._jobs import exit_with, print_outcome, run_job
 from sparring.cli._options import MODEL_ENVVARS, MODEL_FLAGS, SettingsValues, settings_options
 from sparring.cli._report import print_report_path
 from sparring.errors import ModelRequired
@@ -88,6 +88,7 @@ def _run(run_dir: Path, values: SettingsValues, **fixed: Any) -> None:
     for path in result.stored:
         console.print(f"stored: {path}", highlight=False)
     print_report_path(result.run)
+    print_outcome(run.outcome)
     exit_with(run)
 
 

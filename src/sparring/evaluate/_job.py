@@ -328,17 +328,28 @@ class EvaluateJob:
         return await _evaluate(settings, self.model, ctx)
 
     def outcome(self, result: EvaluateResult) -> Outcome:
-        """``pass`` when some turn was labelled or ranked (breakdowns are findings shown
-        with the detector's measured quality, not a gate), ``no_verdict`` when no turn of
-        any detector could be scored."""
+        """``pass`` when some turn was labelled (breakdown or not; breakdowns are findings
+        shown with the detector's measured quality, not a gate) or a conversation rated;
+        ``no_verdict`` when no turn of any detector was labelled — also when turns were
+        only ranked (the offline detector's scores order turns, each is unscored: a
+        ranking is no verdict), naming the ranked turns and ``--model``."""
         turns = [t for e in result.breakdowns.values() for c in e.conversations for t in c.turns]
-        scored = [t for t in turns if t.breakdown is not None or t.score is not None]
+        labelled = [t for t in turns if t.breakdown is not None]
+        ranked = sum(t.breakdown is None and t.score is not None for t in turns)
         rated = result.ratings is not None and any(c.scored for c in result.ratings.conversations)
-        if not scored and not rated:
+        if not labelled and not rated:
+            if ranked:
+                return outcomes.no_verdict(
+                    f"0 of {len(turns)} chatbot turns labelled, {ranked} only ranked (the "
+                    "offline detector orders turns by how likely a breakdown is, it does not "
+                    "label them); pass --model for labelled breakdowns"
+                )
             return outcomes.no_verdict("no turn could be judged by any detector")
-        found = sum(t.breakdown is True for t in scored)
+        found = sum(t.breakdown is True for t in labelled)
+        extra = f", {ranked} only ranked" if ranked else ""
         return outcomes.passed(
-            f"{len(scored)} of {len(turns)} chatbot turns judged, {found} labelled breakdowns"
+            f"{len(labelled)} of {len(turns)} chatbot turns labelled{extra}, "
+            f"{found} labelled breakdowns"
         )
 
 

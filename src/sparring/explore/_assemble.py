@@ -216,7 +216,9 @@ def offline_goals(
                 # one variable for both questions: the answers the bot took at either
                 examples = list(dict.fromkeys([*known.examples, *parameter.examples]))
                 parameters[name] = known.model_copy(update={"examples": examples})
-            filler = not parameter.options and set(parameter.examples) == {GENERIC_ANSWER}
+            filler = not parameter.options and (
+                set(parameter.examples) == {GENERIC_ANSWER} or not parameter.said_back
+            )
             if parameter.name in _NAMELESS or filler:  # "Which one?": the value alone
                 parts.append(f"{{{{{name}}}}}")
             else:
@@ -232,7 +234,8 @@ _NAMELESS = frozenset({"choice", "need", "option", "one", "answer"})
 ``choice``): the goal is the value alone, as a person answers ("tune-up", not "Choice
 tune-up", which a strict form rejects). So is a question of no known kind that only the
 crawler's filler answered (``GENERIC_ANSWER``, small talk's "Do you prefer books or
-TV?"): any answer the bot gives then meets it."""
+TV?"), and one whose free answers the bot never stated (``Parameter.said_back``: ALICE's
+"Who told you that?" taking "Alex Smith"): any answer the bot gives then meets it."""
 
 
 def _asked(parameter: Parameter) -> str:

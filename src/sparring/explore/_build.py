@@ -159,8 +159,25 @@ def _parameters(
             question=state.offer.question,
             examples=examples,
             leads=leads,
+            said_back=bool(options) or not examples or any(_stated(crawl, e) for e in examples),
         )
     ]
+
+
+def _stated(crawl: Crawl, answer: str) -> bool:
+    """Whether the bot stated ``answer`` in a sentence that is no question anywhere in
+    the exploration (its reply to it, a later confirmation); "Alex Smith said Alex
+    Smith?" only asks about it."""
+    wanted = answer.strip().lower()
+    texts = [*crawl.replies.values(), *(state.text for state in crawl.states.values())]
+    return any(
+        wanted in sentence.lower() and not sentence.rstrip().endswith("?")
+        for text in texts
+        for sentence in _SENTENCE_END.split(text)
+    )
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n")
 
 
 def _said_back(crawl: Crawl, key: str, answers: list[str]) -> list[str]:

@@ -51,7 +51,10 @@ class Parameter(BaseModel):
     utterance that asked for it, when one was seen; ``examples`` free answers the bot
     accepted for it during the exploration (it moved on without refusing); ``leads``
     which of them led to which next functionality (its id): a partial answer makes a
-    form ask for what it lacks, the whole answer reaches its end.
+    form ask for what it lacks, the whole answer reaches its end. ``said_back`` is false
+    when the bot took free answers without ever stating one of them (ALICE takes "Alex
+    Smith" and goes on with small talk): no reply can show such a value, so a profile's
+    goal for it is the value alone, met by any answer.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -63,6 +66,7 @@ class Parameter(BaseModel):
     question: str | None = None
     examples: list[str] = Field(default_factory=list)
     leads: dict[str, list[str]] = Field(default_factory=dict)
+    said_back: bool = True
 
 
 class Output(BaseModel):

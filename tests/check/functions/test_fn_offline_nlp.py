@@ -59,6 +59,15 @@ def test_same_language(record: Make, context: Ctx) -> None:
     assert ctx.evidence[-1].strategy == "offline" and ctx.evidence[-1].turns == []
 
 
+def test_an_english_pardon_is_no_french(record: Make, context: Ctx) -> None:
+    """ALICE's "Pardon me?" (a word English and French share) decides no language."""
+    conv = record(
+        ("user", "Does it still refer to Real Alex Smith? Yes, please."),
+        ("assistant", "Pardon me?"),
+    )
+    assert responds_in_same_language(context(conv)) is True
+
+
 def test_different_language_names_the_turns(record: Make, context: Ctx) -> None:
     conv = record(
         ("user", "Hi, I would like to borrow a laptop from the university library."),

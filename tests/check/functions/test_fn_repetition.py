@@ -162,3 +162,25 @@ def test_similarity_matrix_is_reused_within_one_evaluation(record: Make, context
     ctx.cache[key][:] = 0.0  # a reused matrix now says nothing is similar
     assert first and repeated_answers(ctx, method="tf-idf", threshold=0.5) == {}
     assert repeated_answers(context(conv), method="tf-idf", threshold=0.5) == first
+
+
+def test_new_prompts_only_drops_the_same_answer_to_the_same_input(
+    record: Make, context: Ctx
+) -> None:
+    """ALICE answers each "No, thanks." with "It can't hurt to ask.": the same input, the
+    same answer, no repetition; the same answer to a new input still is one."""
+    conv = record(
+        ("user", "Search for information"),
+        ("assistant", "It can't hurt to ask."),
+        ("user", "No, thanks."),
+        ("assistant", "It can't hurt to ask."),
+        ("user", "no,  THANKS."),
+        ("assistant", "It can't hurt to ask."),
+    )
+    assert repeated_answers(context(conv)) == {
+        "It can't hurt to ask.": ["It can't hurt to ask."] * 2
+    }
+    kept = repeated_answers(context(conv), new_prompts_only=True)
+    assert kept == {"It can't hurt to ask.": ["It can't hurt to ask."]}  # turn 3 is new
+    same = record(("user", "No"), ("assistant", "Ok."), ("user", "No"), ("assistant", "Ok."))
+    assert repeated_answers(context(same), new_prompts_only=True) == {}

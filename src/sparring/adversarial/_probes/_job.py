@@ -125,8 +125,10 @@ ProbeOutcome = Outcome
 
 
 def probe_outcome(report: ProbeReport) -> Outcome:
-    """``fail`` when a probe failed or raised an error, ``no_verdict`` when none passed
-    or failed (all not applicable or unscored: never a pass), else ``pass``."""
+    """``fail`` when a probe failed or raised an error; ``no_verdict`` when none passed
+    or failed (all not applicable or unscored: never a pass), or when the oracles could
+    not tell on more probes than they passed (5 unscored refusals and 1 pass of an exact
+    pattern is no PASS: most of what was asked went unjudged); else ``pass``."""
     counts = report.counts
     line = (
         f"{counts.passed} passed, {counts.fail} failed, {counts.error} errors, "
@@ -137,6 +139,9 @@ def probe_outcome(report: ProbeReport) -> Outcome:
         return outcomes.failed(line)
     if not counts.passed:
         return outcomes.no_verdict(line)
+    if counts.unscored > counts.passed:
+        why = f"the oracles could not tell on {counts.unscored} probes and passed {counts.passed}"
+        return outcomes.no_verdict(why, line)
     return outcomes.passed(line)
 
 

@@ -20,6 +20,7 @@ from difflib import SequenceMatcher
 
 from sparring.check._context import FunctionContext, rule_function
 from sparring.check.functions._common import conversation_of, note, utterances
+from sparring.conversations import ConversationRecord
 from sparring.similarity import (
     Matrix,
     exact_similarities,
@@ -82,9 +83,33 @@ def _group(
     return groups
 
 
+def _to_new_prompts(
+    record: ConversationRecord, turns: list[int], groups: dict[int, list[int]]
+) -> dict[int, list[int]]:
+    """``groups`` without the followers whose prompt (the user utterance before them,
+    case and spacing aside) already got an utterance of their group."""
+
+    def prompt(index: int) -> str:
+        before = [t for t in record.turns[: turns[index]] if t.role == "user"]
+        return " ".join(before[-1].text.lower().split()) if before else ""
+
+    kept: dict[int, list[int]] = {}
+    for leader, followers in groups.items():
+        seen = {prompt(leader)}
+        kept[leader] = []
+        for follower in followers:
+            if prompt(follower) not in seen:
+                kept[leader].append(follower)
+            seen.add(prompt(follower))
+    return kept
+
+
 @rule_function("repeated_answers")
 def repeated_answers(
-    context: FunctionContext, method: str = "exact", threshold: float = 0.4
+    context: FunctionContext,
+    method: str = "exact",
+    threshold: float = 0.4,
+    new_prompts_only: bool = False,
 ) -> dict[str, list[str]]:
     """Chatbot utterances that repeat an earlier one, as ``{first phrase: [repetitions]}``;
     ``{}`` (falsy) when none does, so rules write ``not repeated_answers(...)``.
@@ -94,13 +119,19 @@ def repeated_answers(
     at which two utterances count as the same. Texts are compared as SENSEI stores them
     (buttons rendered). Raises ``ValueError`` where SENSEI-check fails too (``tf-idf`` or
     ``jaccard`` asked to compare two utterances that have no words).
+    ``new_prompts_only`` (sparring's, off as in SENSEI): a repetition that answers the same
+    user utterance as an earlier one of its group ("No, thanks." → "It can't hurt to ask."
+    twice) is no repeated answer: the same input got the same answer.
     """
     record = conversation_of(context, "repeated_answers")
     name = method.lower()
     assistant = utterances(record, "assistant")
     phrases = [text for _, _, text in assistant]
     matrix = _similarities(context, ("repeated_answers", id(record), name), name, phrases)
-    groups = {k: v for k, v in _group(matrix, name, phrases, threshold).items() if v}
+    groups = _group(matrix, name, phrases, threshold)
+    if new_prompts_only:
+        groups = _to_new_prompts(record, [turn for turn, _, _ in assistant], groups)
+    groups = {k: v for k, v in groups.items() if v}
     result: dict[str, list[str]] = {}
     for leader, followers in groups.items():
         result.setdefault(phrases[leader], []).extend(phrases[f] for f in followers)
