@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from sparring.explore._capabilities import capabilities
+from sparring.profiles import FILLER
 
 LEXICON: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\be-?mail\b", ("alex@example.com", "sam.lee@example.org")),
@@ -37,8 +38,9 @@ LEXICON: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 """Placeholders by what the question asks (regular expression on the question)."""
 
-GENERIC_ANSWER = "the usual, please"
-"""The answer to a question of unknown kind, given once."""
+GENERIC_ANSWER = FILLER
+"""The answer to a question of unknown kind, given once (a placeholder: the offline user
+never sends it as written, ``sparring.profiles.is_placeholder``)."""
 
 
 def asks_several(question: str | None) -> bool:

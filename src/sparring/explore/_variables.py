@@ -23,7 +23,7 @@ from typing import Any
 
 from sparring.explore._model import ExplorationModel, Parameter, node_id
 from sparring.explore._profiles import VariableDraft
-from sparring.profiles import is_any_item
+from sparring.profiles import is_any_item, placeholder
 
 VARIABLE = re.compile(r"\{\{\s*(\w+)\s*\}\}")
 """A ``{{variable}}`` in a goal text."""
@@ -224,9 +224,9 @@ def generated_variable(name: str, kind: str) -> VariableDef:
         if word in _FREE_INPUT:
             values = list(_FREE_INPUT[word])
             return VariableDef(name, "string", values, len(values), "generated")
-    placeholder = f"{' '.join(words)} of my choice"
     note = f"{name}: no values were seen; a placeholder value was written"
-    return VariableDef(name, "string", [placeholder], 1, "generated", notes=[note])
+    value = placeholder(" ".join(words))
+    return VariableDef(name, "string", [value], 1, "generated", notes=[note])
 
 
 def chain_forward(variables: list[VariableDef]) -> None:

@@ -73,6 +73,12 @@ from sparring.profiles._personas import (
     read_persona,
     resolve_persona,
 )
+from sparring.profiles._placeholders import (
+    FILLER,
+    is_placeholder,
+    placeholder,
+    placeholder_words,
+)
 from sparring.profiles._planner import PlannedConversation, fill_goals, plan_conversations
 from sparring.profiles._selectors import Selector, parse_selector
 from sparring.profiles._types import (
@@ -86,6 +92,7 @@ from sparring.profiles._variables import VariableSpec
 
 __all__ = [
     "BEHAVIOURS",
+    "FILLER",
     "STYLE_NAMES",
     "TRAIT_BEHAVIOURS",
     "AllAnswered",
@@ -129,6 +136,7 @@ __all__ = [
     "fill_goals",
     "is_any_item",
     "is_chatchecker_persona",
+    "is_placeholder",
     "library_names",
     "load_chatchecker_persona",
     "load_chatchecker_personas",
@@ -140,6 +148,8 @@ __all__ = [
     "parse_selector",
     "persona_files",
     "persona_from_chatchecker",
+    "placeholder",
+    "placeholder_words",
     "plan_conversations",
     "profile_files",
     "read_output_type",

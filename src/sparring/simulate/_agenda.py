@@ -47,6 +47,7 @@ from typing import Any
 
 from sparring.connectors import Reply
 from sparring.dialogue_acts import DialogueAct, classify_dialogue_act, offered_options
+from sparring.profiles import is_placeholder, placeholder_words
 from sparring.simulate._base import Exchange
 from sparring.simulate._directives import read_context
 from sparring.simulate._goals import GIVE_UP, MAX_GOAL_TURNS, Goal
@@ -65,6 +66,7 @@ from sparring.simulate._phrasing import (
     rephrasings,
     strip_scaffolding,
 )
+from sparring.simulate._placeholders import adapt_goal, ask_for_options, offered_value
 from sparring.simulate._spec import ConversationSpec, render_value
 from sparring.simulate._styles import apply_style, change_your_mind, needs_model
 
@@ -120,6 +122,10 @@ class AgendaSimulator:
         """A persona playing alone whose task is an instruction: never sent (_persona_agenda)."""
         goals = () if self.persona_alone else spec.goals
         self.goals = [self._goal(g, templates.get(g, g)) for g in goals]
+        for goal in self.goals:
+            adapted = adapt_goal(goal, spec.variables)
+            if adapted is not None:
+                self.notes.append(adapted)
         self._said: list[str] = []
         self.context = read_context(spec.context if "directives" not in self.disabled else ())
         self.answered: set[str] = set()
@@ -129,7 +135,9 @@ class AgendaSimulator:
         self._mind_changed = False
         self._corrected: set[str] = set()
         self._goodbye = False
-        self._picked_any: set[str] = set()
+        self._asked_options: set[str] = set()
+        self._picked_any: dict[str, list[str]] = {}
+        """Question → the options the user picked for it (from the bot's own words)."""
         styles = spec.style_names()
         self.all_at_once = "all questions" in styles
         transforms = ("long phrases", "short phrases", "make spelling mistakes")
@@ -228,18 +236,37 @@ class AgendaSimulator:
         )
 
     def _any_option(self, reply: Reply) -> str | None:
-        """The first option of a choice the profile says nothing about ("We can service
-        or repair your bike. Which one?"), once per question and only when no goal is left
-        to say: a person with no preference picks one rather than leave mid-task."""
-        if any(g.status in ("pending", "active") for g in self.goals):
+        """An option of a choice the profile says nothing about ("We can service or repair
+        your bike. Which one?"; "Which toppings would you like? You can choose mushrooms,
+        …" for a custom pizza): when no goal is left to say, or mid-task (a value already
+        given) when no open goal names one of the options. A person with no preference
+        picks one rather than leave mid-task: the first, then the next one the bot has not
+        been given for this question."""
+        options = offered_options(reply.text, [b.text for b in reply.buttons])
+        if not options or not self._free_to_pick(options):
             return None
         question = _last_question(reply.text)
-        options = offered_options(reply.text, [b.text for b in reply.buttons])
-        if not options or question in self._picked_any:
+        tried = self._picked_any.setdefault(question, [])
+        taken = [self.values.get(n) for n in self.answered]
+        option = offered_value(options, tried, taken)
+        if option is None:
             return None
-        self._picked_any.add(question)
-        self.notes.append(f"no goal for {question!r}: picked the first option {options[0]!r}")
-        return _press(reply, options[0]) if self.press_buttons else options[0]
+        tried.append(option)
+        self.notes.append(f"no goal for {question!r}: picked the offered option {option!r}")
+        return _press(reply, option) if self.press_buttons else option
+
+    def _free_to_pick(self, options: list[str]) -> bool:
+        """No open goal is among ``options``, and no goal is left or one was given."""
+        open_goals = [g for g in self.goals if g.status in ("pending", "active")]
+        if not open_goals:
+            return True
+        if not any(g.given for g in self.goals):
+            return False  # the opening's menu: the user's first goal says what it wants
+        for goal in open_goals:
+            wanted = [self.values.get(v) for v in goal.variables] or [goal.text]
+            if any(v is not None and best_option(v, options) is not None for v in wanted):
+                return False
+        return True
 
     def observe(self, exchange: Exchange) -> tuple[DialogueAct, str | None]:
         """Read the chatbot's last reply: its act and the variable it asks for, and the
@@ -408,6 +435,8 @@ class AgendaSimulator:
             if fact is not None:
                 return fact.value
             return None
+        if is_placeholder(self.values[asked]):
+            return self._instead_of_placeholder(reply, asked, options)
         if "vague_answers" in self.behaviours and asked not in self._vague_asked:
             self._vague_asked.add(asked)
             self._vague_pending = asked
@@ -431,6 +460,24 @@ class AgendaSimulator:
             self._mark_given(asked)
             return _press(reply, option)
         return self._give(asked, option)
+
+    def _instead_of_placeholder(self, reply: Reply, asked: str, options: list[str]) -> str:
+        """A placeholder asked for: the first option the bot offers becomes the user's
+        value (its goal then waits for it); with none, the user asks once what there is,
+        then the goal fails (nothing to choose from)."""
+        taken = [self.values.get(n) for n in self.answered if n != asked]
+        option = offered_value(options, (), taken)
+        if option is not None:
+            self.notes.append(f"{asked}: a placeholder; took the offered option {option!r}")
+            self.values[asked] = option
+            return self._answer(reply, asked) or option
+        if asked not in self._asked_options:
+            self._asked_options.add(asked)
+            return ask_for_options(placeholder_words(self.values[asked]) or "")
+        for goal in self.goals:
+            if asked in goal.variables and goal.status in ("pending", "active"):
+                goal.fail(f"{asked} is a placeholder and the chatbot offered no value")
+        return self._next_goal() or _GOODBYE
 
     def _when_together(self, asked: str, question: str) -> str | None:
         """ "tomorrow at 10:00" when the chatbot asks for the date and the time at once."""
@@ -540,7 +587,7 @@ class AgendaSimulator:
         options = offered_options(reply.text, [b.text for b in reply.buttons])
         scores: list[tuple[float, bool, str]] = []
         for name, value in self.values.items():
-            if value is None:
+            if value is None or self._has_it(name, question, options):
                 continue
             score = overlap(name.replace("_", " "), question) * 2
             known = [render_value(v) for v in self.spec.alternatives.get(name, [])]
@@ -560,6 +607,15 @@ class AgendaSimulator:
         if not scores:
             return None
         return max(scores, key=lambda s: (s[1], s[0]))[2]
+
+    def _has_it(self, name: str, question: str, options: list[str]) -> bool:
+        """The chatbot already has ``name``: the user gave it and the question names it
+        outside a list of options ("Which toppings would you like on your custom
+        pizza?" asks for toppings, not the pizza again)."""
+        value = self.values[name]
+        if name not in self.answered or is_placeholder(value):
+            return False
+        return values_mentioned(value, question) and best_option(value, options) is None
 
     # --- persona behaviours -------------------------------------------------------------
 
