@@ -159,17 +159,19 @@ def _parameters(
             question=state.offer.question,
             examples=examples,
             leads=leads,
-            said_back=bool(options) or not examples or any(_stated(crawl, e) for e in examples),
+            said_back=bool(options) or all(_stated(crawl, state.key, e) for e in examples),
         )
     ]
 
 
-def _stated(crawl: Crawl, answer: str) -> bool:
-    """Whether the bot stated ``answer`` in a sentence that is no question anywhere in
-    the exploration (its reply to it, a later confirmation); "Alex Smith said Alex
-    Smith?" only asks about it."""
+def _stated(crawl: Crawl, key: str, answer: str) -> bool:
+    """Whether the bot stated ``answer`` when it took it at state ``key``: in its reply
+    to it or the state that reply opened, in a sentence that is no question ("Alex Smith
+    said Alex Smith?" only asks about it). A bot that says a value back somewhere else
+    (another question's reply) gives no evidence for this one."""
     wanted = answer.strip().lower()
-    texts = [*crawl.replies.values(), *(state.text for state in crawl.states.values())]
+    led = crawl.states.get(crawl.led.get((key, answer), ""))
+    texts = [crawl.replies.get((key, answer), ""), led.text if led is not None else ""]
     return any(
         wanted in sentence.lower() and not sentence.rstrip().endswith("?")
         for text in texts

@@ -52,9 +52,9 @@ class Parameter(BaseModel):
     accepted for it during the exploration (it moved on without refusing); ``leads``
     which of them led to which next functionality (its id): a partial answer makes a
     form ask for what it lacks, the whole answer reaches its end. ``said_back`` is false
-    when the bot took free answers without ever stating one of them (ALICE takes "Alex
-    Smith" and goes on with small talk): no reply can show such a value, so a profile's
-    goal for it is the value alone, met by any answer.
+    when the bot took a free answer without stating it in its reply (ALICE takes "Alex
+    Smith" and goes on with small talk): no reply can be counted on to show such a value,
+    so a profile's goal for it is the value alone, met by any answer.
     """
 
     model_config = ConfigDict(extra="forbid")
