@@ -136,6 +136,8 @@ class AgendaSimulator:
         self._corrected: set[str] = set()
         self._goodbye = False
         self._asked_options: set[str] = set()
+        self._questions: list[str] = []
+        """The question of each chatbot reply so far (its last asking sentence)."""
         self._picked_any: dict[str, list[str]] = {}
         """Question → the options the user picked for it (from the bot's own words)."""
         styles = spec.style_names()
@@ -218,6 +220,7 @@ class AgendaSimulator:
         if reply is None:
             return self._next_goal()
         act, asked = self.observe(exchange)
+        self._questions.append(_last_question(reply.text))
         if act is DialogueAct.FALLBACK:
             return self._after_fallback()
         self._last_value, self._value_tries = None, 0
@@ -239,13 +242,13 @@ class AgendaSimulator:
         """An option of a choice the profile says nothing about ("We can service or repair
         your bike. Which one?"; "Which toppings would you like? You can choose mushrooms,
         …" for a custom pizza): when no goal is left to say, or mid-task (a value already
-        given) when no open goal names one of the options. A person with no preference
-        picks one rather than leave mid-task: the first, then the next one the bot has not
-        been given for this question."""
+        given) when the bot asks it again and no open goal names one of the options. A
+        person with no preference picks one rather than leave mid-task: the first, then
+        the next one the bot has not been given for this question."""
         options = offered_options(reply.text, [b.text for b in reply.buttons])
-        if not options or not self._free_to_pick(options):
-            return None
         question = _last_question(reply.text)
+        if not options or not self._free_to_pick(options, question):
+            return None
         tried = self._picked_any.setdefault(question, [])
         taken = [self.values.get(n) for n in self.answered]
         option = offered_value(options, tried, taken)
@@ -255,13 +258,15 @@ class AgendaSimulator:
         self.notes.append(f"no goal for {question!r}: picked the offered option {option!r}")
         return _press(reply, option) if self.press_buttons else option
 
-    def _free_to_pick(self, options: list[str]) -> bool:
-        """No open goal is among ``options``, and no goal is left or one was given."""
+    def _free_to_pick(self, options: list[str], question: str) -> bool:
+        """No goal is left; or mid-task (a goal given) the bot asks ``question`` again —
+        it needs an answer to go on — and no open goal is among ``options``. Asked once,
+        the user says its next goal ("Are you a man or a woman?" is small talk)."""
         open_goals = [g for g in self.goals if g.status in ("pending", "active")]
         if not open_goals:
             return True
-        if not any(g.given for g in self.goals):
-            return False  # the opening's menu: the user's first goal says what it wants
+        if not any(g.given for g in self.goals) or self._questions.count(question) < 2:
+            return False  # the opening's menu, or a question asked once
         for goal in open_goals:
             wanted = [self.values.get(v) for v in goal.variables] or [goal.text]
             if any(v is not None and best_option(v, options) is not None for v in wanted):
