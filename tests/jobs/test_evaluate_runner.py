@@ -27,7 +27,8 @@ def _judgements(run_dir: Path) -> list[object]:
 def test_evaluate_stops_and_a_new_start_finishes_it(tmp_path: Path) -> None:
     whole_dir = _simulated(tmp_path / "whole")
     whole = start("evaluate", {"run": str(whole_dir), "concurrency": 1})
-    assert whole.status is JobStatus.FINISHED and whole.outcome.verdict == "pass"
+    assert whole.status is JobStatus.FINISHED  # offline, turns are ranked: no verdict
+    assert whole.outcome.verdict == "no_verdict" and "only ranked" in whole.outcome.summary
     assert len(_judgements(whole_dir)) == 3
 
     run_dir = _simulated(tmp_path / "run")
