@@ -148,7 +148,11 @@ def rotate_keys(out: TextIO = sys.stdout) -> int:
 def import_runs(paths: list[Path], project_id: int, out: TextIO = sys.stdout) -> int:
     """Import CLI run directories into project ``project_id`` (the operator, on the server);
     the number imported. Raises ``UserInputError`` for an unknown project or a folder that
-    is not a run."""
+    is not a run (checked for every path before the database is touched)."""
+    from sparring.conversations import RunStore
+
+    for path in paths:
+        RunStore.open(path.resolve(), clean=False)  # a located error for a folder that is no run
     configure(loopback=not read_config(production=True).fernet_keys)
     prepare(out)
     from sparring.web._imports import import_run
