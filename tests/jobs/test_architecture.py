@@ -32,9 +32,6 @@ RESULT_HOMES = {
     "llm/_cache.py",  # the model cache, no job result
 }
 RESULT_NOT_YET = {
-    "metamorphic/_result.py",  # metamorphic.json written by folder: to move to store slots
-    "adversarial/_probes/_job.py",  # probes.json: through RunStore once adversarial moves
-    "adversarial/_threads.py",
     "mutation/_result.py",  # mutation.json: the mutate job, not on the runner yet
 }
 

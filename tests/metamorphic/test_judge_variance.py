@@ -4,11 +4,12 @@ withdrawn; one the replays confirm stays a bug."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 from mt_fixtures import anna_analysis
 
-from sparring.conversations import ConversationRecord, Turn
+from sparring.conversations import ConversationRecord, RunManifest, RunStore, Turn
 from sparring.metamorphic import FollowUp, MetamorphicResult, Similarity
 from sparring.metamorphic._answerability import SeedDialogue, SeedRound
 from sparring.metamorphic._judge import Judge
@@ -36,7 +37,10 @@ def _judge(tmp_path: Path) -> Judge:
         {"anna": seed},
         {"anna": anna_analysis()},
         Similarity("tf-idf", 0.25),
-        tmp_path,
+        RunStore.create(
+            tmp_path / "run",
+            RunManifest(run_id="run", created_at=datetime.now(UTC), sparring_version="0"),
+        ),
         source_replays=2,
     )
     order = [0, 1, 2, 0]

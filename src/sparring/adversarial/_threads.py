@@ -37,7 +37,7 @@ from sparring.conversations import (
     ErrorCode,
     FailureCause,
     RunStore,
-    write_job_result,
+    Slot,
 )
 from sparring.errors import ModelError
 from sparring.llm import Meter, Model
@@ -87,7 +87,7 @@ class SharedState:
 
     def save(self) -> None:
         """Write ``results/adversarial.json`` atomically."""
-        write_job_result(self.store.path, ADVERSARIAL, self.result)
+        self.store.write_result(Slot.RESULTS, ADVERSARIAL, self.result)
 
 
 @dataclass(frozen=True)

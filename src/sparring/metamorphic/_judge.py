@@ -19,9 +19,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from datetime import date
-from pathlib import Path
 
-from sparring.conversations import ConversationRecord
+from sparring.conversations import ConversationRecord, RunStore
 from sparring.metamorphic._answerability import DialogueAnalysis
 from sparring.metamorphic._perturb import FollowUp
 from sparring.metamorphic._relations import Similarity, check_follow_up, typed_values
@@ -41,7 +40,7 @@ class Judge:
         seeds: dict[str, Seed],
         analyses: dict[str, DialogueAnalysis],
         similarity: Similarity,
-        out: Path,
+        store: RunStore,
         source_replays: int = 1,
         isolated: dict[str, int] | None = None,
     ) -> None:
@@ -56,7 +55,7 @@ class Judge:
         self.seeds = seeds
         self.analyses = analyses
         self.similarity = similarity
-        self.out = out
+        self.store = store
         self.follow_ups: dict[str, FollowUp] = {}
         self.on_follow_up: Callable[[FollowUpSummary], None] | None = None
         self.source_replies: dict[str, list[str | None]] = {}
@@ -287,7 +286,7 @@ class Judge:
             return
         self.result.follow_ups.sort(key=lambda f: f.id)
         self.result.recount(self.checks)
-        self.result.write(self.out)
+        self.result.write(self.store)
         self.written = now
 
 

@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from sparring.conversations import job_result_file, read_json_model, write_job_result
+from sparring.conversations import RunStore, Slot, job_result_file, read_json_model
 from sparring.jobs import outcome as outcomes
 from sparring.jobs.outcome import Outcome
 from sparring.types import Strategy
@@ -148,9 +148,10 @@ class MetamorphicResult(BaseModel):
             by_level=dict(Counter(b.level for b in self.bugs if b.level)),
         )
 
-    def write(self, folder: Path) -> Path:
-        """Write ``<folder>/results/metamorphic.json`` atomically; return its path."""
-        return write_job_result(folder, METAMORPHIC, self)
+    def write(self, store: RunStore) -> Path:
+        """Write ``<run>/results/metamorphic.json`` atomically (the run's ``results``
+        slot); return its path."""
+        return store.write_result(Slot.RESULTS, METAMORPHIC, self)
 
 
 def read_metamorphic(folder: Path) -> MetamorphicResult | None:

@@ -30,7 +30,7 @@ from sparring.connectors import (
     ensure_reachable,
     load_chatbot_config,
 )
-from sparring.conversations import RunStore, summarize, write_job_result
+from sparring.conversations import RunStore, Slot, summarize
 from sparring.jobs import (
     JOBS,
     JobContext,
@@ -256,7 +256,7 @@ async def _probes(
 
     def add(verdict: Verdict) -> None:
         report.verdicts.append(verdict)
-        write_job_result(store.path, PROBES, report)
+        store.write_result(Slot.RESULTS, PROBES, report)
         if on_verdict is not None:
             on_verdict(verdict)
 
@@ -281,7 +281,7 @@ async def _probes(
     order = {entry.id: i for i, entry in enumerate(report.probes)}
     report.verdicts.sort(key=lambda v: order.get(v.rule, len(order)))
     report.complete = not ctx.stop.requested
-    write_job_result(store.path, PROBES, report)
+    store.write_result(Slot.RESULTS, PROBES, report)
     store.write_summary(summarize(store.iter_records()))
     return ProbeJobResult(store=store, report=report, outcome=probe_outcome(report))
 
