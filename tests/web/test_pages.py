@@ -320,7 +320,8 @@ def test_progress_is_read_from_progress_json_and_runs_stop_and_resume(
     ended = editor.get(f"/runs/{run.pk}/progress/", HTTP_HX_REQUEST="true")
     assert ended["HX-Refresh"] == "true"  # the page reloads to show the run's report
     page = editor.get(f"/runs/{run.pk}/").content.decode()
-    assert "hx-get" not in page and 'id="resume"' in page
+    assert "/progress/" not in page and 'hx-trigger="every' not in page  # no more polling
+    assert 'id="resume"' in page
     assert csrf_post(editor, f"/runs/{run.pk}/resume/").status_code == 302
     assert Run.objects.get(pk=run.pk).status == "queued"
     from sparring.web.models import AuditEvent

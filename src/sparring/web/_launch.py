@@ -19,7 +19,8 @@ from typing import Any, Literal, Union, get_args, get_origin
 from django import forms
 from pydantic.fields import FieldInfo
 
-from sparring.web._worker import REFUSED_KEYS, REFUSED_SETTINGS
+from sparring.errors import UserInputError
+from sparring.web._worker import APPLIED_FIXED, REFUSED_KEYS, REFUSED_SETTINGS
 from sparring.web.models import FileKind, Project
 
 _UNSET = object()
@@ -103,20 +104,25 @@ def offered(name: str) -> bool:
     return name not in REFUSED_KEYS and name not in REFUSED_SETTINGS
 
 
-def settings_form(job: str, project: Project, data: Any = None) -> forms.Form:
+def settings_form(
+    job: str, project: Project, data: Any = None, *, applied: bool = False
+) -> forms.Form:
     """A form for ``job``'s settings in ``project`` (bound to ``data`` when given), plus
-    a ``tags`` field. Raises ``UserInputError`` for an unknown job."""
+    a ``tags`` field; with ``applied`` (a job applied to an existing run), without the
+    settings the dashboard sets (``APPLIED_FIXED``: the run, where verdicts go) and without
+    tags. Raises ``UserInputError`` for an unknown job."""
     from sparring.jobs import find_job
 
     model = find_job(job).settings_type
     every = project_targets(project)
     form = forms.Form(data)
     for name, info in model.model_fields.items():
-        if offered(name):
+        if offered(name) and not (applied and name in APPLIED_FIXED):
             kind = SETTING_KINDS.get(name)
             targets = every if kind is None else project_targets(project, kind)
             form.fields[name] = _field(name, info, targets)
-    form.fields["tags"] = forms.CharField(required=False, help_text="comma-separated")
+    if not applied:
+        form.fields["tags"] = forms.CharField(required=False, help_text="comma-separated")
     return form
 
 
@@ -141,8 +147,28 @@ def form_settings(job: str, form: forms.Form) -> tuple[dict[str, Any], list[str]
     return settings, tags
 
 
-def job_names() -> list[str]:
-    """Every registered job (``sparring.jobs.JOBS``), sorted."""
+def add_problems(form: forms.Form, error: UserInputError) -> None:
+    """Show the runner's located problems (``settings.<key>``) beside their fields (the
+    form's own errors for a key it has no field for)."""
+    for problem in error.problems:
+        key = problem.key.removeprefix("settings.").split(".")[0]
+        where = f"{problem.file}:{problem.line}: " if problem.file and problem.line else ""
+        form.add_error(key if key in form.fields else None, where + problem.message)
+
+
+def _jobs(creates_run: bool) -> list[str]:
     from sparring.jobs import JOBS
 
-    return sorted(JOBS.items())
+    return [name for name, job in JOBS.items().items() if bool(job.creates_run) is creates_run]
+
+
+def job_names() -> list[str]:
+    """Every registered job that creates a run (``sparring.jobs.JOBS``), sorted: the jobs
+    a project launches."""
+    return _jobs(creates_run=True)
+
+
+def applied_job_names() -> list[str]:
+    """Every registered job that writes into an existing run (``check``, ``evaluate``),
+    sorted: the jobs a run's page applies to it."""
+    return _jobs(creates_run=False)

@@ -39,6 +39,7 @@ from sparring.web.models import (
     ProjectFile,
     Role,
     Run,
+    RunJob,
     Secret,
 )
 
@@ -65,6 +66,7 @@ _PROJECT_PATH: dict[type[Model], str] = {
     ProjectFile: "project__",
     FileVersion: "file__project__",
     Run: "project__",
+    RunJob: "run__project__",
     Secret: "project__",
     Annotation: "run__project__",
 }

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from sparring.errors import Problem, UserInputError
 from sparring.web._files import save_file
-from sparring.web._launch import form_settings, job_names, settings_form
+from sparring.web._launch import add_problems, form_settings, job_names, settings_form
 from sparring.web._permissions import Action, allowed, get_object
 from sparring.web._run_actions import start_run
 from sparring.web.models import FileKind, FileVersion, Project, ProjectFile
@@ -143,10 +143,7 @@ def launch(request: HttpRequest, pk: int, job: str) -> HttpResponse:
         try:
             run = start_run(request, found, job, settings, tags)
         except UserInputError as exc:
-            for problem in exc.problems:
-                key = problem.key.removeprefix("settings.").split(".")[0]
-                where = f"{problem.file}:{problem.line}: " if problem.file and problem.line else ""
-                form.add_error(key if key in form.fields else None, where + problem.message)
+            add_problems(form, exc)
         else:
             return redirect("run", pk=run.pk)
     return render(request, "sparring_web/launch.html", {"project": found, "job": job, "form": form})

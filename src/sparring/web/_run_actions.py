@@ -16,8 +16,17 @@ from django.http import HttpRequest
 from django.utils.dateparse import parse_date, parse_datetime
 
 from sparring.web._audit import record
-from sparring.web._worker import launch, run_folder, worker
-from sparring.web.models import Project, Run
+from sparring.web._worker import (
+    applied_root,
+    launch,
+    launch_applied,
+    run_folder,
+    worker,
+)
+from sparring.web.models import Project, Run, RunJob, RunStatus
+
+ACTIVE = (RunStatus.QUEUED, RunStatus.RUNNING)
+"""A run (or applied job) in these states has not ended."""
 
 RUN_FILTERS = ("project", "job", "status", "verdict", "tag", "after", "before")
 """The query parameters ``filter_runs`` reads (the runs page and ``GET /api/runs/``)."""
@@ -89,15 +98,51 @@ def resume_run(request: HttpRequest, run: Run) -> None:
     record("run_resumed", request=request, project=run.project, run=run.pk)
 
 
+def apply_job(request: HttpRequest, run: Run, job: str, settings: dict[str, Any]) -> RunJob:
+    """Create and queue ``job`` (one that writes into an existing run: ``check``,
+    ``evaluate``) applied to ``run``. Raises ``UserInputError`` (nothing is kept then) for
+    a job that creates runs, a run that has not ended, or settings the job or the
+    dashboard refuses."""
+    from sparring.errors import UserInputError
+    from sparring.web._launch import applied_job_names
+
+    if job not in applied_job_names():
+        raise UserInputError(f"{job!r} is not a job that applies to an existing run")
+    if run.status in ACTIVE or run.applied.filter(status__in=ACTIVE).exists():
+        raise UserInputError("this run has a job under way: wait until it ends or stop it")
+    user = request.user if request.user.is_authenticated else None
+    applied = RunJob.objects.create(run=run, job=job, created_by=user)
+    try:
+        launch_applied(applied, settings)
+    except UserInputError:
+        shutil.rmtree(applied_root(run) / str(applied.pk), ignore_errors=True)
+        applied.delete()
+        raise
+    detail = {"run": run.pk, "job": job, "applied": applied.pk}
+    record("run_job_started", request=request, project=run.project, **detail)
+    return applied
+
+
+def stop_applied(request: HttpRequest, applied: RunJob) -> None:
+    """Ask a job applied to a run to end cleanly (a stopped check stores nothing)."""
+    worker().stop(applied)
+    detail = {"run": applied.run_id, "job": applied.job, "applied": applied.pk}
+    record("run_job_stopped", request=request, project=applied.run.project, **detail)
+
+
 def _inside_runs(path: Path) -> bool:
     root = Path(django_settings.RUNS_DIR).resolve()
     return path.resolve().is_relative_to(root)
 
 
 def delete_run(request: HttpRequest, run: Run) -> None:
-    """Delete ``run``'s row and, when the dashboard wrote it, its folder (a run imported
-    from elsewhere keeps its files)."""
+    """Delete ``run``'s row, the jobs applied to it (stopped first) and their folders and,
+    when the dashboard wrote it, its folder (a run imported from elsewhere keeps its
+    files)."""
     worker().stop(run)
+    for applied in run.applied.filter(status__in=ACTIVE):
+        worker().stop(applied)
+    shutil.rmtree(applied_root(run), ignore_errors=True)
     path = Path(run.path)
     if not run.imported and _inside_runs(path):
         shutil.rmtree(path, ignore_errors=True)

@@ -13,6 +13,7 @@ from sparring.web import (
     _admin_views,
     _api,
     _api_runs,
+    _applied_views,
     _compare_views,
     _project_views,
     _run_views,
@@ -60,6 +61,13 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("runs/<int:pk>/progress/", _run_views.run_progress, name="page-run-progress"),
     path("runs/<int:pk>/stop/", _run_views.run_stop, name="page-run-stop"),
     path("runs/<int:pk>/resume/", _run_views.run_resume, name="page-run-resume"),
+    path("runs/<int:pk>/applied/", _applied_views.applied_panel, name="page-run-applied"),
+    path("runs/<int:pk>/apply/<str:job>/", _applied_views.apply, name="page-run-apply"),
+    path(
+        "runs/<int:pk>/applied/<int:applied>/stop/",
+        _applied_views.applied_stop,
+        name="page-run-applied-stop",
+    ),
     path("runs/<int:pk>/annotate/", _run_views.annotate, name="page-run-annotate"),
     path(
         "runs/<int:pk>/conversations/", _run_views.run_conversations, name="page-run-conversations"

@@ -1,5 +1,5 @@
-"""The dashboard's worker: launches a ``Run`` through a ``sparring.jobs.Executor`` and keeps
-its row current.
+"""The dashboard's worker: launches a ``Run`` (or a ``RunJob``, a job applied to an existing
+run: ``check``, ``evaluate``) through a ``sparring.jobs.Executor`` and keeps its row current.
 
 The in-process worker runs ONE job at a time on a dispatcher thread: a job reads its model
 and chatbot keys from the process environment (the runner's contract), so the project's
@@ -10,7 +10,9 @@ directory and the logs never see a key; a distributed worker (issue 24) implemen
 
 Launching: the project's files are frozen into ``RUN_DIR.inputs/`` and every path in the
 settings must name one of them (a path outside is refused, so a user cannot make the server
-read its own files); settings that would run code on the server are refused.
+read its own files); settings that would run code on the server are refused. A job applied
+to a run gets the files frozen into its own folder (``applied_folder``) and the run as its
+``run`` setting.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,13 +30,14 @@ from typing import Any, Protocol
 
 from django.conf import settings as django_settings
 from django.db import close_old_connections
+from django.db.models import QuerySet
 from pydantic import JsonValue
 
 from sparring._redact import redact_text
 from sparring.errors import Problem, UserInputError
 from sparring.web._files import server_problems, write_snapshot
 from sparring.web._secrets import secret_values
-from sparring.web.models import FileKind, Project, ProjectFile, Run, RunStatus, Secret
+from sparring.web.models import FileKind, Project, ProjectFile, Run, RunJob, RunStatus, Secret
 
 logger = logging.getLogger(__name__)
 
@@ -43,6 +46,7 @@ REFUSED_SETTINGS = {"trust_functions": True}
 REFUSED_KEYS = frozenset({"serve_command"})
 _POLL_SECONDS = 0.5
 _RUNNING = "running"
+_RUN, _APPLIED = "run", "applied"
 
 
 class Executor(Protocol):
@@ -68,6 +72,18 @@ def run_folder(project: Project, run_id: int) -> Path:
     """Where a run of ``project`` is written: ``RUNS_DIR/<project>/<run>-<UTC time>``."""
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     return Path(django_settings.RUNS_DIR) / str(project.pk) / f"{run_id}-{stamp}"
+
+
+def applied_folder(applied: RunJob) -> Path:
+    """The folder of a job applied to a run: ``RUNS_DIR/<project>/applied/<run>/<job>``,
+    holding the project files frozen for it (``inputs/``) and its ``progress.json``. It is
+    the dashboard's even when the run was imported (its folder is then elsewhere)."""
+    return applied_root(applied.run) / str(applied.pk)
+
+
+def applied_root(run: Run) -> Path:
+    """Where the folders of the jobs applied to ``run`` are (``applied_folder``)."""
+    return Path(django_settings.RUNS_DIR) / str(run.project_id) / "applied" / str(run.pk)
 
 
 def _paths_inside(value: JsonValue, files: dict[str, Path], inputs: Path) -> JsonValue:
@@ -111,16 +127,23 @@ def check_paths(job: str, settings: dict[str, JsonValue], allowed: list[Path]) -
         raise UserInputError(problems)
 
 
+def _refused(settings: dict[str, JsonValue], fixed: frozenset[str] = frozenset()) -> list[Problem]:
+    """A problem for each setting the dashboard never lets a job take (``fixed``: set by
+    the dashboard itself)."""
+    problems = []
+    for key, value in settings.items():
+        if key in REFUSED_KEYS or key in fixed or REFUSED_SETTINGS.get(key, object()) == value:
+            problems.append(Problem("", None, f"settings.{key}", "not offered by the dashboard"))
+    return problems
+
+
 def prepare_settings(
     project: Project, job: str, settings: dict[str, JsonValue], run_dir: Path
 ) -> dict[str, JsonValue]:
     """The settings a job gets: project file names pointed at the files frozen for this
     run, typed and checked. Raises ``UserInputError`` (key, message) for settings the
     dashboard refuses."""
-    problems: list[Problem] = []
-    for key, value in settings.items():
-        if key in REFUSED_KEYS or REFUSED_SETTINGS.get(key, object()) == value:
-            problems.append(Problem("", None, f"settings.{key}", "not offered by the dashboard"))
+    problems = _refused(settings)
     secrets = list(Secret.objects.filter(project=project).values_list("name", flat=True))
     for file in ProjectFile.objects.filter(project=project, kind=FileKind.CHATBOT):
         current = file.current
@@ -132,6 +155,30 @@ def prepare_settings(
     files = write_snapshot(project, inputs)
     prepared = {k: _paths_inside(v, files, inputs) for k, v in settings.items()}
     check_paths(job, prepared, [inputs, run_dir])
+    return prepared
+
+
+APPLIED_TARGET = "run"
+"""The setting that names the run a job applied to one reads and writes (``check``,
+``evaluate``): the dashboard sets it to the run."""
+APPLIED_FIXED = frozenset({APPLIED_TARGET, "store", "csv", "junit", "json_file"})
+"""Settings of an applied job the dashboard sets (the run) or keeps at their defaults: the
+verdicts are stored in the run (JUnit and JSON through the API), never written elsewhere."""
+
+
+def prepare_applied(applied: RunJob, settings: dict[str, JsonValue]) -> dict[str, JsonValue]:
+    """The settings of a job applied to ``applied.run``: project file names pointed at the
+    files frozen for it (``applied_folder(applied)/inputs``), the run as its target, typed
+    and checked. Raises ``UserInputError`` (key, message) for settings the dashboard
+    refuses."""
+    problems = _refused(settings, APPLIED_FIXED)
+    if problems:
+        raise UserInputError(problems)
+    inputs = applied_folder(applied) / "inputs"
+    files = write_snapshot(applied.run.project, inputs)
+    prepared = {k: _paths_inside(v, files, inputs) for k, v in settings.items()}
+    prepared[APPLIED_TARGET] = str(Path(applied.run.path))
+    check_paths(applied.job, prepared, [inputs, Path(applied.run.path)])
     return prepared
 
 
@@ -172,7 +219,7 @@ class Worker:
     def __init__(self, executor: Executor | None = None) -> None:
         self._verdicts: dict[str, str] = {}
         self.executor: Executor = executor or in_process_executor(self._event)
-        self._queue: queue.Queue[int] = queue.Queue()
+        self._queue: queue.Queue[tuple[str, int]] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
 
@@ -190,11 +237,17 @@ class Worker:
             self._thread.daemon = True
             self._thread.start()
         for pk in Run.objects.filter(status=RunStatus.QUEUED).values_list("pk", flat=True):
-            self._queue.put(pk)
+            self._queue.put((_RUN, pk))
+        for pk in RunJob.objects.filter(status=RunStatus.QUEUED).values_list("pk", flat=True):
+            self._queue.put((_APPLIED, pk))
 
     def launch(self, run: Run) -> None:
         """Queue ``run`` (its row is ``queued``); it starts when the worker is free."""
-        self._queue.put(run.pk)
+        self._queue.put((_RUN, run.pk))
+
+    def apply(self, applied: RunJob) -> None:
+        """Queue a job applied to an existing run (its row is ``queued``)."""
+        self._queue.put((_APPLIED, applied.pk))
 
     def resume(self, run: Run) -> None:
         """Queue a stopped or failed run again; the executor resumes it from its run
@@ -205,23 +258,23 @@ class Worker:
         if getattr(self.executor, "resume", None) is None:
             raise UserInputError("this worker cannot resume runs")
         Run.objects.filter(pk=run.pk).update(status=RunStatus.QUEUED, finished_at=None)
-        self._queue.put(run.pk)
+        self._queue.put((_RUN, run.pk))
 
-    def stop(self, run: Run) -> None:
-        """Ask ``run``'s job to end cleanly (what finished is kept); a queued run is marked
-        stopped before it starts."""
+    def stop(self, run: Run | RunJob) -> None:
+        """Ask the job of ``run`` (a run, or a job applied to one) to end cleanly (what
+        finished is kept); a queued one is marked stopped before it starts."""
         if run.handle:
             self.executor.stop(run.handle)
         elif run.status == RunStatus.QUEUED:
-            Run.objects.filter(pk=run.pk, status=RunStatus.QUEUED).update(
+            type(run).objects.filter(pk=run.pk, status=RunStatus.QUEUED).update(
                 status=RunStatus.STOPPED, finished_at=datetime.now(UTC)
             )
 
     def _loop(self) -> None:
         while True:
-            pk = self._queue.get()
+            kind, pk = self._queue.get()
             try:
-                self.run_one(pk)
+                (self.run_one if kind == _RUN else self.run_applied)(pk)
             except Exception:
                 logger.exception("run %s could not be run", pk)
             finally:
@@ -232,27 +285,58 @@ class Worker:
         run = Run.objects.select_related("project").filter(pk=pk).first()
         if run is None or run.status != RunStatus.QUEUED:
             return
-        with project_environment(run.project) as values:
-            resume = getattr(self.executor, "resume", None)
+        resume = getattr(self.executor, "resume", None)
+
+        def submit() -> str:
             if run.handle and resume is not None:  # a stopped run queued again: resume it
-                handle = str(resume(Path(run.path)))
-            else:
-                handle = self.executor.submit(run.job, dict(run.settings), Path(run.path))
-            Run.objects.filter(pk=pk).update(handle=handle, status=RunStatus.RUNNING)
+                return str(resume(Path(run.path)))
+            return self.executor.submit(run.job, dict(run.settings), Path(run.path))
+
+        rows = Run.objects.filter(pk=pk)
+        rows.update(**self._drive(run.project, submit, rows))
+        from sparring.web._run_page import warm
+
+        warm(run)
+
+    def run_applied(self, pk: int) -> None:
+        """Run the queued job ``pk`` applied to an existing run (``RunJob``) to its end:
+        the job reads and writes the run (its settings name it), its progress record is
+        written into the job's own folder (``applied_folder``), so the run's own
+        ``progress.json`` stays the run's; the run's page is rendered again after."""
+        applied = RunJob.objects.select_related("run__project").filter(pk=pk).first()
+        if applied is None or applied.status != RunStatus.QUEUED:
+            return
+        folder = applied_folder(applied)
+        folder.mkdir(parents=True, exist_ok=True)
+
+        def submit() -> str:
+            return self.executor.submit(applied.job, dict(applied.settings), folder)
+
+        rows = RunJob.objects.filter(pk=pk)
+        rows.update(**self._drive(applied.run.project, submit, rows))
+        from sparring.web._run_page import warm
+
+        warm(applied.run)
+
+    def _drive(
+        self, project: Project, submit: Callable[[], str], rows: QuerySet[Any]
+    ) -> dict[str, Any]:
+        """Submit a job with ``project``'s secrets in the environment, mark ``rows``
+        running, wait for its end; the fields that say how it ended."""
+        with project_environment(project) as values:
+            handle = submit()
+            rows.update(handle=handle, status=RunStatus.RUNNING)
             status = self.executor.status(handle)
             while status is None or status == _RUNNING:
                 time.sleep(_POLL_SECONDS)
                 status = self.executor.status(handle)
             error = _failure(self.executor, handle, values)
-        Run.objects.filter(pk=pk).update(
-            status=str(status),
-            error=error,
-            verdict=self._verdicts.pop(handle, ""),
-            finished_at=datetime.now(UTC),
-        )
-        from sparring.web._run_page import warm
-
-        warm(run)
+        return {
+            "status": str(status),
+            "error": error,
+            "verdict": self._verdicts.pop(handle, ""),
+            "finished_at": datetime.now(UTC),
+        }
 
 
 _worker: Worker | None = None
@@ -269,6 +353,14 @@ def worker() -> Worker:
 def start_worker() -> None:
     """Start the process's worker (``sparring web`` does at start)."""
     worker().start()
+
+
+def launch_applied(applied: RunJob, settings: dict[str, Any]) -> None:
+    """Prepare the settings of a job applied to a run and queue it. Raises
+    ``UserInputError`` for settings the dashboard refuses (nothing is queued then)."""
+    applied.settings = prepare_applied(applied, settings)
+    applied.save(update_fields=["settings"])
+    worker().apply(applied)
 
 
 def launch(run: Run, project_settings: dict[str, Any]) -> None:

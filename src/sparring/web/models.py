@@ -7,6 +7,9 @@
   suites, every saved version kept (``ProjectFile.current`` is the newest).
 - ``Run`` — one run directory (``path``) launched from the dashboard or imported from the
   CLI: job, status, verdict, tags.
+- ``RunJob`` — a job applied to an existing run (``check``, ``evaluate``: jobs that write
+  into a run's slots and create none), its settings (no secrets), who, when, status and
+  outcome: the run's history of what was done to it.
 - ``Secret`` — a model-provider API key, encrypted at rest (``sparring.web._secrets``);
   only ``hint`` (``…abcd``) is ever shown.
 - ``Annotation`` — a person's label on a conversation or one of its turns.
@@ -151,6 +154,32 @@ class Run(models.Model):
 
     def __str__(self) -> str:
         return f"{self.job} {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class RunJob(models.Model):
+    """A job applied to ``run`` (one whose ``creates_run`` is false: it writes into the
+    run's own slots, e.g. ``verdicts/``); the run's history of what was done to it."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="applied")
+    job = models.CharField(max_length=40)
+    settings = models.JSONField(default=dict, help_text="The job's settings (no secrets).")
+    status = models.CharField(
+        max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED, db_index=True
+    )
+    verdict = models.CharField(max_length=20, blank=True)
+    handle = models.CharField(max_length=100, blank=True, help_text="The executor's handle.")
+    error = models.TextField(blank=True, help_text="Why the job failed (redacted).")
+    created_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.job} of run {self.run_id}"
 
 
 class Secret(models.Model):
