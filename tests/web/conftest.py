@@ -1,6 +1,7 @@
 """The dashboard's tests: Django set up once with loopback settings and a temporary data
-folder; pytest-django gives each test a clean in-memory database. Skips cleanly where the
-web extra is not installed."""
+folder; pytest-django gives each test a clean in-memory database (the database of
+``SPARRING_TEST_DATABASE_URL`` when set: tests/web/test_postgres.py runs a slice so).
+Skips cleanly where the web extra is not installed."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ pytest.importorskip("pytest_django")
 os.environ["SPARRING_WEB_DATA"] = tempfile.mkdtemp(prefix="sparring-web-test-")
 for _name in ("SPARRING_WEB_SECRET_KEY", "SPARRING_WEB_FERNET_KEYS", "SPARRING_DATABASE_URL"):
     os.environ.pop(_name, None)
+if os.environ.get("SPARRING_TEST_DATABASE_URL"):  # tests/web/test_postgres.py's slice
+    os.environ["SPARRING_DATABASE_URL"] = os.environ["SPARRING_TEST_DATABASE_URL"]
 
 from sparring.web import configure  # noqa: E402
 
