@@ -13,6 +13,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from sparring import __version__
+from sparring._gc import paused_gc
 from sparring.conversations import Slot, atomic_write
 from sparring.errors import UserInputError
 from sparring.report._section import (
@@ -71,7 +72,8 @@ def render_report(run: RunView, chosen: Sequence[ReportSection] | None = None) -
     shown as an error box."""
     run.records, run.check_reports  # noqa: B018  (read up front: bad files fail first)
     chosen = sections() if chosen is None else chosen
-    rendered = [done for section in chosen if (done := render_section(section, run))]
+    with paused_gc():  # the sections build many short-lived acyclic objects (sparring._gc)
+        rendered = [done for section in chosen if (done := render_section(section, run))]
     chatbot = run.manifest.chatbot.get("info", {}) or {}
     return render_template(
         "page.html.j2",

@@ -52,9 +52,17 @@ def _figure(width: float = 8.0, height: float = 2.8) -> Figure:
 
 def latency_plot(latencies: list[float]) -> Markup:
     """A histogram of chatbot response times (seconds) with p50 and p95 marked."""
+    import numpy  # an array, not a list: matplotlib checks a list element by element
+
     figure = _figure()
     axes = figure.add_subplot()
-    axes.hist(latencies, bins=BINS, color="#8cb4e8", edgecolor="#0969da", linewidth=0.5)
+    axes.hist(
+        numpy.asarray(latencies, dtype=float),
+        bins=BINS,
+        color="#8cb4e8",
+        edgecolor="#0969da",
+        linewidth=0.5,
+    )
     for q, colour in ((50, COLOURS[0]), (95, COLOURS[1])):
         value = percentile(latencies, q)
         axes.axvline(value, color=colour, linestyle="--", linewidth=1.2,
@@ -95,12 +103,20 @@ class ResponseTimes(ReportSection):
 
 def cost_plot(by_module: dict[str, float], per_conversation: list[float]) -> Markup:
     """Model cost (US dollars) by module (bars) and per conversation (histogram)."""
+    import numpy
+
     figure = _figure(9.0, 2.8)
     left, right = figure.subplots(1, 2, width_ratios=(1, 1.4))
     modules = list(by_module)
     left.barh(modules, [by_module[m] for m in modules], color=COLOURS[: len(modules)] or None)
     left.set_xlabel("cost by module (US$)")
-    right.hist(per_conversation, bins=BINS, color="#e8c48c", edgecolor="#9a6700", linewidth=0.5)
+    right.hist(
+        numpy.asarray(per_conversation, dtype=float),
+        bins=BINS,
+        color="#e8c48c",
+        edgecolor="#9a6700",
+        linewidth=0.5,
+    )
     right.set_xlabel("cost per conversation (US$)")
     right.set_ylabel("conversations")
     for axes in (left, right):

@@ -14,6 +14,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from sparring._gc import paused_gc
 from sparring.check import CheckReport, RuleResult, Verdict
 from sparring.conversations import (
     ConversationError,
@@ -115,7 +116,8 @@ class RunView:
     def records(self) -> list[ConversationRecord]:
         """Every conversation record. Raises ``ConfigError`` (a ``UserInputError``) naming
         the file of a record that cannot be read or does not validate."""
-        return list(self.store.iter_records())
+        with paused_gc():  # see sparring._gc: the collector would cost most of the read
+            return list(self.store.iter_records())
 
     @cached_property
     def records_by_id(self) -> dict[str, ConversationRecord]:
@@ -132,10 +134,11 @@ class RunView:
     def check_reports(self) -> dict[str, CheckReport]:
         """The check reports stored in ``verdicts/``, by name, oldest first. Raises
         ``ConfigError`` naming a verdict file that cannot be read."""
-        reports = {
-            name: self.store.read_result(Slot.VERDICTS, name, CheckReport)
-            for name in self.store.result_names(Slot.VERDICTS)
-        }
+        with paused_gc():
+            reports = {
+                name: self.store.read_result(Slot.VERDICTS, name, CheckReport)
+                for name in self.store.result_names(Slot.VERDICTS)
+            }
         return dict(sorted(reports.items(), key=lambda item: item[1].created_at))
 
     def rule_results(self) -> list[tuple[str, RuleResult]]:
