@@ -16,6 +16,7 @@ from web_helpers import HOSTILE, PROFILE, checked_run, client_for, csrf_post
 
 from sparring.web._files import save_file
 from sparring.web._imports import import_run
+from sparring.web._run_page import warm
 from sparring.web.models import Annotation, FileVersion, Run
 
 pytestmark = pytest.mark.django_db
@@ -34,6 +35,7 @@ def run(world: dict[str, Any], tmp_path: Path) -> Run:
     found = import_run(checked_run(tmp_path / "run-a", 60, hostile=True), world["project"])
     found.tags = ["nightly"]
     found.save()
+    warm(found)  # as ``sparring web import`` does: the page is ready on the first visit
     return found
 
 

@@ -6,7 +6,7 @@ response-time and cost plots, and a page per conversation. Any run can be report
     path = write_report("runs/x")            # UserInputError: not a run, unreadable record
 
 Later jobs add sections through one small interface, ``ReportSection`` (``name``,
-``title``, ``order``, ``applies(run)``, ``render(run) -> SectionHtml``), registered with
+``title``, ``order``, ``reads``, ``applies(run)``, ``render(run) -> SectionHtml``), registered with
 ``@report_section`` or the entry-point group ``sparring.report_sections``; see
 docs/report.md.
 """
@@ -30,6 +30,7 @@ from sparring.report._page import (
 from sparring.report._section import (
     ENTRY_POINT_GROUP,
     REPORT_SECTIONS,
+    ROOT,
     ReportSection,
     SectionHtml,
     SectionOutcome,
@@ -45,6 +46,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "REPORT_FILE",
     "REPORT_SECTIONS",
+    "ROOT",
     "ExcerptLine",
     "GenericFailure",
     "RenderedSection",

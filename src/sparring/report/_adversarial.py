@@ -16,10 +16,11 @@ from typing import Any
 from markupsafe import Markup
 
 from sparring.adversarial import ADVERSARIAL, ADVERSARIAL_FILE, AdversarialResult, AdversarialTest
-from sparring.conversations import read_json_model
+from sparring.conversations import Slot, read_json_model
 from sparring.report._excerpt import conversation_href
 from sparring.report._plots import _figure, _svg
 from sparring.report._section import (
+    ROOT,
     ReportSection,
     SectionHtml,
     SectionOutcome,
@@ -150,6 +151,7 @@ class Adversarial(ReportSection):
     name = "adversarial"
     title = "Adversarial testing"
     order = 25
+    reads = frozenset({ROOT, Slot.CONVERSATIONS, Slot.RESULTS})
 
     def applies(self, run: RunView) -> bool:
         return run.job_result(ADVERSARIAL) is not None

@@ -21,6 +21,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from sparring.conversations import Slot
 from sparring.evaluate import (
     EVALUATION_SCHEMA_VERSION,
     BreakdownEvaluation,
@@ -157,6 +158,7 @@ class Breakdowns(ReportSection):
     name = "dialogue-breakdowns"
     title = "Breakdowns"
     order = 45
+    reads = frozenset({Slot.CONVERSATIONS, Slot.EVALUATIONS})
 
     def applies(self, run: RunView) -> bool:
         return any((run.path / FOLDER).glob(f"{PREFIX}*.json"))

@@ -17,7 +17,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from sparring.conversations import ConversationRecord
+from sparring.conversations import ConversationRecord, Slot
 from sparring.evaluate import ConversationBreakdowns
 from sparring.report._breakdowns import stored_breakdowns
 from sparring.report._section import (
@@ -106,6 +106,7 @@ class Conversations(ReportSection):
     name = "conversations"
     title = "Conversations"
     order = 90
+    reads = frozenset({Slot.CONVERSATIONS, Slot.VERDICTS, Slot.EVALUATIONS})
 
     def render(self, run: RunView) -> SectionHtml:
         verdicts = run.verdicts_by_conversation

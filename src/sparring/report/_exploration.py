@@ -12,6 +12,7 @@ from pathlib import Path
 from sparring.conversations import Slot, read_json_model
 from sparring.explore import Coverage, ExplorationModel, read_coverage, workflow_svg
 from sparring.report._section import (
+    ROOT,
     ReportSection,
     SectionHtml,
     SectionOutcome,
@@ -32,6 +33,7 @@ class Exploration(ReportSection):
     name = "exploration"
     title = "Explored functionalities and coverage"
     order = 40
+    reads = frozenset({ROOT, Slot.CONVERSATIONS, Slot.EXPLORE, Slot.RESULTS})
 
     def applies(self, run: RunView) -> bool:
         return run.optional_file(MODEL_FILE) is not None

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from markupsafe import Markup
 
 from sparring.check import RuleResult, Verdict
-from sparring.conversations import ConversationRecord, ErrorCode
+from sparring.conversations import ConversationRecord, ErrorCode, Slot
 from sparring.report._excerpt import anchor, conversation_href, excerpt_html
 from sparring.report._section import ReportSection, SectionHtml, render_template, report_section
 from sparring.report._view import GenericFailure, RunView, involved_turns
@@ -121,6 +121,7 @@ class Failures(ReportSection):
     name = "failures"
     title = "Failures"
     order = 20
+    reads = frozenset({Slot.CONVERSATIONS, Slot.VERDICTS})
 
     def render(self, run: RunView) -> SectionHtml:
         groups = [

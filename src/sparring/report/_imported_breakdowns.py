@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from statistics import mean
 from typing import Any
 
-from sparring.conversations import CHATCHECKER, ConversationRecord
+from sparring.conversations import CHATCHECKER, ConversationRecord, Slot
 from sparring.evaluate import annotated_turns, auc
 from sparring.report._breakdowns import stored_breakdowns
 from sparring.report._section import ReportSection, SectionHtml, fragment, report_section
@@ -94,6 +94,7 @@ class ImportedBreakdowns(ReportSection):
     """ChatChecker's imported breakdown annotations and ratings, beside sparring's own."""
 
     name, title, order = "imported-breakdowns", "Imported breakdown annotations", 46
+    reads = frozenset({Slot.CONVERSATIONS, Slot.EVALUATIONS})
 
     def applies(self, run: RunView) -> bool:
         return any(_imported(r).get("breakdowns") for r in run.records)

@@ -5,6 +5,7 @@ A reader of ``metamorphic.json`` through the metamorphic package (never running 
 
 from __future__ import annotations
 
+from sparring.conversations import Slot
 from sparring.metamorphic import (
     METAMORPHIC,
     METAMORPHIC_FILE,
@@ -16,6 +17,7 @@ from sparring.metamorphic import (
 from sparring.precision import precision_note
 from sparring.report._excerpt import conversation_href
 from sparring.report._section import (
+    ROOT,
     ReportSection,
     SectionHtml,
     SectionOutcome,
@@ -104,6 +106,7 @@ class Metamorphic(ReportSection):
     name = "metamorphic"
     title = "Metamorphic testing"
     order = 66
+    reads = frozenset({ROOT, Slot.CONVERSATIONS, Slot.RESULTS})
 
     def applies(self, run: RunView) -> bool:
         return run.job_result(METAMORPHIC) is not None

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sparring.conversations import read_json_model
+from sparring.conversations import Slot, read_json_model
 
 # Not exported from sparring.mutation yet (its __init__ is owned elsewhere).
 from sparring.mutation import MUTATION, MUTATION_FILE, MutationResult
 from sparring.report._section import (
+    ROOT,
     ReportSection,
     SectionHtml,
     percent,
@@ -32,6 +33,7 @@ class Mutation(ReportSection):
     name = "mutation"
     title = "Mutation testing"
     order = 65
+    reads = frozenset({ROOT, Slot.CONVERSATIONS, Slot.RESULTS})
 
     def applies(self, run: RunView) -> bool:
         return run.job_result(MUTATION) is not None

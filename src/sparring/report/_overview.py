@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from sparring.conversations import ErrorCode, percentile
+from sparring.conversations import ErrorCode, Slot, percentile
 from sparring.explore import read_coverage
 from sparring.report._excerpt import anchor
-from sparring.report._section import ReportSection, SectionHtml, render_template, report_section
+from sparring.report._section import (
+    ROOT,
+    ReportSection,
+    SectionHtml,
+    render_template,
+    report_section,
+)
 from sparring.report._view import RunView
 from sparring.results import Counts
 
@@ -34,6 +40,7 @@ class Overview(ReportSection):
     name = "overview"
     title = "Overview"
     order = 10
+    reads = frozenset({ROOT, Slot.CONVERSATIONS, Slot.VERDICTS, Slot.RESULTS})
 
     def render(self, run: RunView) -> SectionHtml:
         s = run.summary

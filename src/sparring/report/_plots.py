@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
-from sparring.conversations import percentile
+from sparring.conversations import Slot, percentile
 from sparring.report._section import (
     ReportSection,
     SectionHtml,
@@ -81,6 +81,7 @@ class ResponseTimes(ReportSection):
     name = "response-times"
     title = "Response times"
     order = 50
+    reads = frozenset({Slot.CONVERSATIONS})
 
     def applies(self, run: RunView) -> bool:
         return run.summary.response_time.count > 0
@@ -131,6 +132,7 @@ class Cost(ReportSection):
     name = "cost"
     title = "Model cost"
     order = 60
+    reads = frozenset({Slot.CONVERSATIONS})
 
     def applies(self, run: RunView) -> bool:
         return bool(run.summary.usage)

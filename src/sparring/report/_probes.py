@@ -13,10 +13,11 @@ from pathlib import Path
 from markupsafe import Markup
 
 from sparring.adversarial import PROBES, PROBES_FILE, ProbeReport, ProbeSettings, probe_outcome
-from sparring.conversations import read_json_model
+from sparring.conversations import Slot, read_json_model
 from sparring.precision import ORACLES, precision_summary
 from sparring.report._excerpt import conversation_href, excerpt_html
 from sparring.report._section import (
+    ROOT,
     ReportSection,
     SectionHtml,
     SectionOutcome,
@@ -87,6 +88,7 @@ class Probes(ReportSection):
     name = "probes"
     title = "Adversarial probes"
     order = 25
+    reads = frozenset({ROOT, Slot.CONVERSATIONS, Slot.RESULTS})
 
     def applies(self, run: RunView) -> bool:
         return run.job_result(PROBES) is not None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sparring.check import CheckReport, RuleResult
+from sparring.conversations import Slot
 from sparring.precision import precision_summary
 from sparring.report._excerpt import anchor
 from sparring.report._section import ReportSection, SectionHtml, render_template, report_section
@@ -48,6 +49,7 @@ class Rules(ReportSection):
     name = "rules"
     title = "Rule results"
     order = 30
+    reads = frozenset({Slot.VERDICTS})
 
     def applies(self, run: RunView) -> bool:
         return bool(run.check_reports)

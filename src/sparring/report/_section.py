@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     from sparring.report._view import RunView
 
 ENTRY_POINT_GROUP = "sparring.report_sections"
+ROOT = "."
+"""In ``ReportSection.reads``: the files at the run directory's root."""
 _BUILTIN_MODULES = (
     "sparring.report._overview",
     "sparring.report._failures",
@@ -116,6 +118,13 @@ class ReportSection(ABC):
     name: ClassVar[str]
     title: ClassVar[str]
     order: ClassVar[int] = 500
+    reads: ClassVar[frozenset[str] | None] = None
+    """The parts of the run directory the section reads (``applies``, ``outcome`` and
+    ``render``): slot folders (``conversations``, ``verdicts``, ``evaluations``,
+    ``explore``, ``results``: ``sparring.conversations.Slot`` values) and ``ROOT`` (``"."``)
+    for the files at the run's root (``manifest.json``, job results before 0.3). ``None``,
+    the default: the whole run. A cache of rendered sections (the dashboard's) keeps a
+    section until one of these parts changes, so a section must name every part it reads."""
 
     def applies(self, run: RunView) -> bool:
         """Whether the section has anything to show for ``run``."""

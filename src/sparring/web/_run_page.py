@@ -3,11 +3,14 @@ report's public pieces (``sparring.report``): the report's sections (``ReportSec
 rendered by ``render_section``, never re-written here) and ``conversation_data`` (what a
 conversation page shows).
 
-Rendering every section of a 2,000-conversation run reads every record, so the rendered
-sections are cached (Django's cache) under a fingerprint of the run directory: the
-modification times of the folder and of its slots, which every atomic write (a rename
-into the folder) moves. The worker renders them once when a run ends, so the first visit
-is served from the cache too.
+Nothing is computed on the request path. Each section is cached (Django's cache) under a
+key of the parts of the run directory it reads (``ReportSection.reads``: the modification
+times of those slot folders or of the run's root, which every atomic write, a rename into
+the folder, moves), the run's verdict under the whole run's. The page shows what is cached
+and, for a piece that is not, a placeholder that htmx fills when it is ready; the worker's
+page thread (``_page_renderer``) renders the missing pieces, once per change of the run:
+a stored check re-renders only the sections that read ``verdicts``. The worker renders a
+run's pieces when it ends, and ``sparring web import`` when it indexes one.
 """
 
 from __future__ import annotations
@@ -35,41 +38,80 @@ SKIPPED_SECTIONS = frozenset({"conversations"})
 (the dashboard's CSP forbids it); the paginated conversation pages replace it."""
 _CONVERSATION_LINK = re.compile(r'href="#conv=([^"]*)"')
 _SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
+_ABSENT = "absent"
+"""The cached value of a section that does not apply to the run."""
+_PROBLEM_SECONDS = 30
+"""How long a run that could not be read for a passing reason (``OSError``) is shown so
+before it is read again; a located error (``UserInputError``) stays until the run changes."""
 
 
 @dataclass(frozen=True)
 class PageSection:
     """One report section on the run page: anchor ``name``, ``title``, trusted ``html``
-    (the report's fragment with its conversation links pointed at the dashboard),
-    ``summary`` (one plain line or ``None``)."""
+    (the report's fragment with its conversation links pointed at the dashboard; ``None``
+    while it is being computed), ``summary`` (one plain line or ``None``)."""
 
     name: str
     title: str
-    html: str
+    html: str | None
     summary: str | None
+
+
+@dataclass(frozen=True)
+class _Head:
+    """The cached top of the page: the run's verdict and reasons, or why it cannot be read."""
+
+    verdict: str | None
+    reasons: list[str]
+    problem: str | None = None
 
 
 @dataclass(frozen=True)
 class RunPage:
     """The run page's report part: the run's verdict (``passed``, ``failed``, ``no
-    verdict``), its reasons and the sections; ``problem`` says why the run could not be
-    read (then nothing else is set)."""
+    verdict``; ``None`` while it is computed), its reasons and the sections (those being
+    computed have no ``html``); ``ready`` when nothing is being computed; ``problem`` says
+    why the run could not be read (then nothing else is set)."""
 
     verdict: str | None
     reasons: list[str]
     sections: list[PageSection]
     problem: str | None = None
+    ready: bool = True
+
+    def section(self, name: str) -> PageSection | None:
+        """The section ``name`` as the page shows it (``None``: it does not apply)."""
+        return next((s for s in self.sections if s.name == name), None)
 
 
-def fingerprint(path: Path) -> str:
-    """A key that changes whenever a file is written into the run at ``path`` or one of
-    its slots (modification times in nanoseconds); ``""`` when the folder is missing."""
+def _parts(path: Path) -> dict[str, int] | None:
+    """The modification times (nanoseconds) of the run's root folder (``ROOT``) and of
+    each folder in it (its slots; ``report/``, which no section reads, left out); ``None``
+    when the run's folder is missing."""
+    from sparring.conversations import Slot
+    from sparring.report import ROOT
+
     try:
-        parts = [path.stat().st_mtime_ns]
-        parts += sorted(child.stat().st_mtime_ns for child in path.iterdir() if child.is_dir())
+        parts = {ROOT: path.stat().st_mtime_ns}
+        for child in path.iterdir():
+            if child.name != Slot.REPORT and child.is_dir():
+                parts[child.name] = child.stat().st_mtime_ns
     except OSError:
-        return ""
-    return "-".join(str(part) for part in parts)
+        return None
+    return parts
+
+
+def fingerprint(path: Path, reads: frozenset[str] | None = None) -> str:
+    """A key that changes whenever a file is written into the parts ``reads`` of the run
+    at ``path`` (its slot folders, ``ROOT`` for its root; ``None``: all of them, and a new
+    folder); ``""`` when the folder is missing."""
+    parts = _parts(path)
+    return "" if parts is None else _joined(parts, reads)
+
+
+def _joined(parts: dict[str, int], reads: frozenset[str] | None) -> str:
+    names = sorted(parts if reads is None else reads)
+    return "-".join(f"{name}:{parts.get(name, '')}" for name in names)
 
 
 def conversation_url(run: Run, conversation_id: str) -> str:
@@ -89,47 +131,93 @@ def _svg_image(match: re.Match[str]) -> str:
     return f'<img class="figure" alt="figure" src="data:image/svg+xml;base64,{data}">'
 
 
-def _adapted(run: Run, html: Markup) -> str:
+def _adapted(pk: int, html: Markup) -> str:
     """A report fragment made for the page: its ``#conv=<id>`` links turned into the
     dashboard's conversation pages (the id is already URL-encoded by
     ``sparring.report.conversation_href``), its inline SVGs into images."""
-    base = reverse("page-run-conversations", args=[run.pk])
+    base = reverse("page-run-conversations", args=[pk])
     text = _CONVERSATION_LINK.sub(lambda m: f'href="{base}{m.group(1)}"', str(html))
     return _SVG.sub(_svg_image, text)
 
 
-def _render(run: Run) -> RunPage:
-    from sparring.report import RunView, render_section, sections
+def page_sections() -> list[Any]:
+    """The report's sections the run page shows (``sparring.report.sections()`` less
+    ``SKIPPED_SECTIONS``), in order."""
+    from sparring.report import sections
 
-    try:
-        view = RunView.open(run.path)
-        verdict = view.verdict
-        rendered = [
-            done
-            for section in sections()
-            if section.name not in SKIPPED_SECTIONS
-            and (done := render_section(section, view)) is not None
-        ]
-    except (UserInputError, OSError) as exc:
-        return RunPage(None, [], [], problem=str(exc))
-    here = str(Path(run.path))  # the server's folders are not shown to users
+    return [s for s in sections() if s.name not in SKIPPED_SECTIONS]
+
+
+def _section_key(pk: int, section: Any, parts: dict[str, int]) -> str:
+    return f"sparring-section:{pk}:{section.name}:{_joined(parts, section.reads)}"
+
+
+def _head_key(pk: int, parts: dict[str, int]) -> str:
+    return f"sparring-head:{pk}:{_joined(parts, None)}"
+
+
+def _verdicts_key(kind: str, pk: int, parts: dict[str, int]) -> str:
+    from sparring.conversations import Slot
+
+    return f"sparring-{kind}:{pk}:{_joined(parts, frozenset({Slot.VERDICTS.value}))}"
+
+
+def render_stale(pk: int, path: Path) -> None:
+    """Render into the cache every piece of the page of run ``pk`` (its folder ``path``)
+    that is missing for the run as it is now: the verdict, each section, the rule verdicts
+    by conversation. The run is read once (``RunView``) and only if something is missing.
+    Reads files only (no database): the worker's page thread calls it. A run that cannot
+    be read is cached as a problem."""
+    from sparring._gc import paused_gc
+    from sparring.report import RunView, render_section
+
+    parts = _parts(path)
+    if parts is None:
+        return
+    head_key = _head_key(pk, parts)
+    todo = [s for s in page_sections() if cache.get(_section_key(pk, s, parts)) is None]
+    index_key = _verdicts_key("verdicts", pk, parts)
+    need_head, need_index = cache.get(head_key) is None, cache.get(index_key) is None
+    if not (todo or need_head or need_index):
+        return
+    here = str(path)  # the server's folders are not shown to users
 
     def hidden(text: str) -> str:
         return text.replace(here, "this run")
 
-    return RunPage(
-        verdict.status,
-        [hidden(reason) for reason in verdict.reasons],
-        [PageSection(s.name, s.title, hidden(_adapted(run, s.html)), s.summary) for s in rendered],
-    )
+    try:
+        with paused_gc():  # many short-lived acyclic objects (sparring._gc)
+            view = RunView.open(path)
+            if need_head:
+                verdict = view.verdict
+                cache.set(head_key, _Head(verdict.status, [hidden(r) for r in verdict.reasons]))
+            for section in todo:
+                done = render_section(section, view)
+                shown = (
+                    _ABSENT if done is None
+                    else PageSection(done.name, done.title, hidden(_adapted(pk, done.html)),
+                                     done.summary)
+                )  # fmt: skip
+                cache.set(_section_key(pk, section, parts), shown, timeout=None)
+            if need_index:
+                cache.set(index_key, _index(view), timeout=None)
+    except (UserInputError, OSError) as exc:
+        timeout = None if isinstance(exc, UserInputError) else _PROBLEM_SECONDS
+        cache.set(head_key, _Head(None, [], hidden(str(exc))), timeout=timeout)
 
 
-def _key(kind: str, run: Run) -> str:
-    return f"sparring-{kind}:{run.pk}:{fingerprint(Path(run.path))}"
+def _index(view: Any) -> dict[str, list[dict[str, Any]]]:
+    return {
+        conversation: [v.model_dump(mode="json") for v in verdicts]
+        for conversation, verdicts in view.verdicts_by_conversation.items()
+    }
 
 
 def _cached(kind: str, run: Run, build: Callable[[], Any]) -> Any:
-    key = _key(kind, run)
+    parts = _parts(Path(run.path))
+    if parts is None:
+        raise OSError(f"run {run.pk}: its folder is missing")
+    key = _verdicts_key(kind, run.pk, parts)
     found = cache.get(key)
     if found is None:
         found = build()
@@ -139,19 +227,14 @@ def _cached(kind: str, run: Run, build: Callable[[], Any]) -> Any:
 
 def verdict_index(run: Run) -> dict[str, list[dict[str, Any]]]:
     """The rule verdicts on each conversation of ``run`` (``RunView.verdicts_by_conversation``
-    as JSON objects of ``sparring.results.Verdict``), from the cache when the run did not
-    change (reading the check reports of a 2,000-conversation run takes most of a second;
-    plain objects load from the cache far faster than models). Raises ``UserInputError``
-    or ``OSError`` when the run cannot be read."""
+    as JSON objects of ``sparring.results.Verdict``), from the cache while the run's
+    ``verdicts`` slot did not change (plain objects load from the cache far faster than
+    models). Raises ``UserInputError`` or ``OSError`` when the run cannot be read."""
     from sparring.conversations import RunStore
     from sparring.report import RunView
 
     def build() -> dict[str, list[dict[str, Any]]]:
-        view = RunView(RunStore.open(Path(run.path), clean=False))
-        return {
-            conversation: [v.model_dump(mode="json") for v in verdicts]
-            for conversation, verdicts in view.verdicts_by_conversation.items()
-        }
+        return _index(RunView(RunStore.open(Path(run.path), clean=False)))
 
     found: dict[str, list[dict[str, Any]]] = _cached("verdicts", run, build)
     return found
@@ -173,21 +256,38 @@ def failed_rules(run: Run) -> dict[str, list[str]]:
 
 
 def run_page(run: Run) -> RunPage:
-    """The report part of ``run``'s page, from the cache when the run did not change."""
-    key = _key("run-page", run)
-    cached: Any = cache.get(key)
-    if isinstance(cached, RunPage):
-        return cached
-    page = _render(run)
-    if page.problem is None:
-        cache.set(key, page, timeout=None)
-    return page
+    """The report part of ``run``'s page as the cache holds it — never computed here: a
+    piece that is missing is handed to the worker's page thread and shown as being
+    computed (``RunPage.ready`` false)."""
+    from sparring.web._page_renderer import renderer
+
+    path = Path(run.path)
+    parts = _parts(path)
+    if parts is None:
+        return RunPage(None, [], [], problem="the run's folder is missing")
+    head = cache.get(_head_key(run.pk, parts))
+    if isinstance(head, _Head) and head.problem is not None:
+        return RunPage(None, [], [], problem=head.problem)
+    shown: list[PageSection] = []
+    for section in page_sections():
+        found = cache.get(_section_key(run.pk, section, parts))
+        if found == _ABSENT:
+            continue
+        pending = PageSection(section.name, section.title, None, None)
+        shown.append(found if isinstance(found, PageSection) else pending)
+    ready = isinstance(head, _Head) and all(s.html is not None for s in shown)
+    if not ready:
+        renderer().submit(run.pk, path)
+    if not isinstance(head, _Head):
+        return RunPage(None, [], shown, ready=False)
+    return RunPage(head.verdict, head.reasons, shown, ready=ready)
 
 
 def warm(run: Run) -> None:
-    """Render ``run``'s page into the cache (the worker calls it when a run ends)."""
+    """Render ``run``'s page into the cache now (the worker calls it when a run ends,
+    ``sparring web import`` when it indexes one)."""
     try:
-        run_page(run)
+        render_stale(run.pk, Path(run.path))
         failed_rules(run)
     except Exception:  # a report failure must never fail the run
         logger.warning("could not render the page of run %s", run.pk, exc_info=True)

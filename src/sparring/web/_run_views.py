@@ -23,6 +23,7 @@ from sparring.web._run_page import (
     conversation_page,
     conversation_rows,
     conversation_url,
+    page_sections,
     run_page,
 )
 from sparring.web.models import Annotation, Project, Run, RunStatus
@@ -82,6 +83,30 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "resumable": run.status in (RunStatus.STOPPED, RunStatus.FAILED) and bool(run.handle),
     }
     return render(request, "sparring_web/run.html", context)
+
+
+@login_required
+@require_GET
+def run_verdict(request: HttpRequest, pk: int) -> HttpResponse:
+    """The verdict box of a finished run (htmx fetches it while the page's pieces are
+    being computed; it answers with itself, still pending, until they all are)."""
+    run = _run(request, pk)
+    return render(request, "sparring_web/_verdict.html", {"run": run, "page": run_page(run)})
+
+
+@login_required
+@require_GET
+def run_section(request: HttpRequest, pk: int, name: str) -> HttpResponse:
+    """One report section of a finished run's page (htmx fetches a section being
+    computed: it answers with the placeholder again until the section is ready, and
+    with nothing when the section does not apply to the run)."""
+    run = _run(request, pk)
+    if name not in {s.name for s in page_sections()}:
+        raise Http404("no such section")
+    found = run_page(run).section(name)
+    if found is None:
+        return HttpResponse("")
+    return render(request, "sparring_web/_section.html", {"run": run, "s": found})
 
 
 @login_required
