@@ -7,17 +7,25 @@ A run is synthesised as ``bench_report`` does (``n`` conversations of 10 turns, 
 with two rules) and imported into a project of a fresh dashboard (a temporary data
 folder, SQLite, migrations applied); building it is not timed. Timed through Django's
 test client, signed in (the whole request: URL routing, the permission layer, reading
-the run directory, templates):
+the run directory and the cache, templates):
 
-- the run page ``/runs/ID/`` **cold** (the report's sections rendered: every record read)
-  and **warm** (the sections from the cache, as after the worker or ``sparring web
-  import`` rendered them when the run ended; the best of ``--repeat``);
-- the first page of conversations ``/runs/ID/conversations/`` and one conversation's page
-  (best of ``--repeat``).
+- the run page ``/runs/ID/`` **cold** (nothing cached: the first visit of a run the worker
+  did not render, or the cache lost): the *answer* (the request alone) and *complete*
+  (from the request until every section is rendered: the worker's page thread, then the
+  page asked again and found without placeholders);
+- the same **after a check is stored** into the run (a second rule set, ``store_verdicts``,
+  not timed): answer and complete; then the first page of conversations (its failed
+  rules re-read from the new check);
+- **cached** (the best of ``--repeat``, as after the worker or ``sparring web import``
+  rendered it), the first page of conversations ``/runs/ID/conversations/`` and one
+  conversation's page (best of ``--repeat``).
 
 Then, unless ``--no-memory``, ``bench_web_idle.idle_server``: the resident memory of an
 idle ``sparring web`` with its in-process worker. Targets (issue 23): the run page and the
 first conversations page under 1 s at 2,000 conversations; the idle server under 200 MB.
+
+Against a sparring that renders the page on the request (before the page thread), the
+answer is the complete page: both columns then show the same time.
 """
 
 from __future__ import annotations
@@ -26,18 +34,61 @@ import argparse
 import os
 import sys
 import tempfile
+import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+SECOND_RULES = """\
+- name: says_sure
+  description: The chatbot agrees at least once
+  conversations: 1
+  oracle: chatbot_returns('Sure')
+"""
 
 
-def _timed(call: object, repeat: int) -> float:
+def _timed(call: Callable[[], Any], repeat: int) -> float:
     best = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()
-        response = call()  # type: ignore[operator]
+        response = call()
         best = min(best, time.perf_counter() - start)
         assert response.status_code == 200, response.status_code
     return best
+
+
+def _wait_for_pages() -> None:
+    """Until the worker's page thread has rendered what was asked (nothing to wait for
+    in a sparring that renders on the request)."""
+    try:
+        from sparring.web._page_renderer import renderer
+    except ImportError:
+        return
+    renderer().wait()
+
+
+def _answer_and_complete(client: Any, url: str) -> tuple[float, float]:
+    """Seconds of the first request of ``url`` and until the page has no placeholder."""
+    start = time.perf_counter()
+    response = client.get(url)
+    answer = time.perf_counter() - start
+    assert response.status_code == 200, response.status_code
+    _wait_for_pages()
+    page = client.get(url).content.decode()
+    complete = time.perf_counter() - start
+    assert "Verdict:" in page and "hx-get=" not in page.split('class="links"')[1], "not complete"
+    return answer, complete
+
+
+def _store_second_check(path: Path) -> None:
+    from sparring.check import check, load_rules, store_verdicts
+    from sparring.conversations import RunStore
+
+    rules = path.parent / "second-rules.yaml"
+    rules.write_text(textwrap.dedent(SECOND_RULES), encoding="utf-8")
+    records = list(RunStore.open(path, clean=False).iter_records())
+    store_verdicts(check(load_rules([rules]), records), path, name="second")
 
 
 def main() -> None:
@@ -68,19 +119,29 @@ def main() -> None:
     project = create_project(user, "bench")
     client = Client()
     client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
-    print("conversations  run page cold  run page warm  conversations p.1  one conversation")
+    print(
+        "conversations | cold: answer, complete | after a check: answer, complete, "
+        "conversations p.1 | cached | conversations p.1 | one conversation   (seconds)"
+    )
     for size in (int(s) for s in args.sizes.split(",")):
         folder = Path(tempfile.mkdtemp(prefix="sparring-bench-run-"))
-        run = import_run(build_run(folder, size), project)
+        path = build_run(folder, size)
+        run = import_run(path, project)
         cache.clear()
-        start = time.perf_counter()
-        assert client.get(f"/runs/{run.pk}/").status_code == 200
-        cold = time.perf_counter() - start
         page = f"/runs/{run.pk}/"
+        cold = _answer_and_complete(client, page)
+        _store_second_check(path)
+        start = time.perf_counter()
+        assert client.get(page + "conversations/").status_code == 200
+        listing_after = time.perf_counter() - start
+        checked = _answer_and_complete(client, page)
         warm = _timed(lambda url=page: client.get(url), args.repeat)
         listing = _timed(lambda url=page + "conversations/": client.get(url), args.repeat)
         one = _timed(lambda url=page + "conversations/pizza%2F0": client.get(url), args.repeat)
-        print(f"{size:13d}  {cold:11.3f} s  {warm:11.3f} s  {listing:15.3f} s  {one:14.3f} s")
+        print(
+            f"{size:13d} | {cold[0]:.3f}, {cold[1]:.3f} | {checked[0]:.3f}, {checked[1]:.3f}, "
+            f"{listing_after:.3f} | {warm:.3f} | {listing:.3f} | {one:.3f}"
+        )
     if not args.no_memory:
         from bench_web_idle import idle_server
 
