@@ -81,7 +81,7 @@ def responder(messages: list[dict[str, str]]) -> dict[str, Any]:
 def model(monkeypatch: pytest.MonkeyPatch) -> ScriptedModel:
     """The scripted model every ``--model`` spec loads in these tests."""
     scripted = ScriptedModel(responder, cost_per_call=0.001)
-    monkeypatch.setattr("sparring.evaluate._job.load_model", lambda *args: scripted)
+    monkeypatch.setattr("sparring.llm.load_model", lambda *args: scripted)
     return scripted
 
 
@@ -150,12 +150,12 @@ def test_resuming_judges_nothing_twice(run: Path, model: ScriptedModel) -> None:
 def test_unscored_turns_are_judged_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     run = make_run(tmp_path / "run", [chat("a", "Hi", "Hello")]).path
     broken = ScriptedModel(["not json", "still not json"])
-    monkeypatch.setattr("sparring.evaluate._job.load_model", lambda *args: broken)
+    monkeypatch.setattr("sparring.llm.load_model", lambda *args: broken)
     settings = EvaluateSettings(run=run, model="scripted", ratings=False)
     [turn] = evaluate_job(settings).breakdowns["chatchecker"].conversations[0].turns
     assert turn.breakdown is None and turn.raw == "still not json"
     fixed = ScriptedModel(responder)
-    monkeypatch.setattr("sparring.evaluate._job.load_model", lambda *args: fixed)
+    monkeypatch.setattr("sparring.llm.load_model", lambda *args: fixed)
     result = evaluate_job(settings)
     assert result.judged == 1
     assert result.breakdowns["chatchecker"].conversations[0].turns[0].breakdown is False

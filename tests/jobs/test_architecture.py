@@ -2,9 +2,10 @@
 root result file named outside ``RunStore``, no exit code decided outside the outcome
 module, no job result written beside ``RunStore``'s slots, no file renamed over another
 outside the one atomic write (``sparring._atomic``), no typo or leetspeak generator outside
-``sparring.typos``. Jobs not yet moved onto the
-runner are listed by name; the lists only shrink (a file listed that no longer breaks the
-rule fails too, so the list stays true)."""
+``sparring.typos``, no report written outside the runner (and ``sparring report``), no
+job module that probes the chatbot or loads a model itself (the runner does). Jobs not yet
+moved onto the runner are listed by name; the lists only shrink (a file listed that no
+longer breaks the rule fails too, so the list stays true)."""
 
 from __future__ import annotations
 
@@ -52,12 +53,25 @@ TYPO_GENERATOR = re.compile(
 )
 TYPO_HOMES = {"typos.py"}
 
+REPORT_WRITTEN = re.compile(r"\b(write_report|print_report_path)\(")
+REPORT_HOMES = {"jobs/_runner.py", "report/__init__.py", "report/_page.py", "cli/_report.py"}
+"""The runner writes the report after every job that needs one; ``sparring report`` writes
+it again (``cli/_report.py``); a CLI command only prints ``JobRun.report``."""
+REPORT_NOT_YET = {"cli/_mutate.py"}  # mutate: not on the runner yet
 
-def _offenders(pattern: re.Pattern[str]) -> set[str]:
+SETUP_DONE = re.compile(r"\b(load_model|ensure_reachable)\(")
+"""What the runner does for a job that declares it needs it (``sparring.jobs.Needs``)."""
+JOB_MODULES = re.compile(r"(^|/)_job\.py$")
+SETUP_NOT_YET = {"adversarial/_plan/_job.py"}  # adversarial plan: not on the runner yet
+
+
+def _offenders(pattern: re.Pattern[str], files: re.Pattern[str] | None = None) -> set[str]:
+    names = (str(path.relative_to(SRC)) for path in SRC.rglob("*.py"))
     return {
-        str(path.relative_to(SRC))
-        for path in SRC.rglob("*.py")
-        if pattern.search(path.read_text(encoding="utf-8"))
+        name
+        for name in names
+        if (files is None or files.search(name))
+        and pattern.search((SRC / name).read_text(encoding="utf-8"))
     }
 
 
@@ -70,6 +84,7 @@ def _offenders(pattern: re.Pattern[str]) -> set[str]:
         ("an exit code is decided", EXIT_DECIDED, EXIT_HOMES, EXIT_NOT_YET),
         ("a file is renamed over another", ATOMIC_WRITE, ATOMIC_HOMES, set()),
         ("typos or leetspeak are made", TYPO_GENERATOR, TYPO_HOMES, set()),
+        ("a report is written", REPORT_WRITTEN, REPORT_HOMES, REPORT_NOT_YET),
     ],
 )
 def test_the_lifecycle_has_one_home(
@@ -78,6 +93,16 @@ def test_the_lifecycle_has_one_home(
     found = _offenders(pattern) - homes
     assert found - not_yet == set(), f"{what} outside its home: {sorted(found - not_yet)}"
     assert not_yet - found == set(), f"moved onto the runner, drop from the list: {not_yet - found}"
+
+
+def test_no_job_module_probes_the_chatbot_or_loads_a_model_itself() -> None:
+    """A job declares what it needs (``Needs``: chatbot, model) and the runner provides it
+    (``ctx.chatbot``, ``ctx.model``): no ``_job.py`` probes the chatbot or loads a model
+    itself."""
+    found = _offenders(SETUP_DONE, JOB_MODULES)
+    assert found - SETUP_NOT_YET == set(), f"set up outside the runner: {sorted(found)}"
+    gone = SETUP_NOT_YET - found
+    assert gone == set(), f"moved onto the runner, drop from the list: {gone}"
 
 
 @pytest.mark.parametrize(
@@ -89,6 +114,9 @@ def test_the_lifecycle_has_one_home(
         (TYPO_GENERATOR, "return word[:i] + word[i + 1] + word[i] + word[i + 2 :]"),
         (TYPO_GENERATOR, '_QWERTY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")'),
         (TYPO_GENERATOR, '_LEET = str.maketrans({"a": "4", "e": "3"})'),
+        (REPORT_WRITTEN, "    print_report_path(result.store.path)"),
+        (SETUP_DONE, "    model = load_model(settings.model, settings.model_base_url)"),
+        (SETUP_DONE, "        await ensure_reachable(config, PROBE_TIMEOUT)"),
     ],
 )
 def test_the_patterns_find_the_twins_they_replaced(pattern: re.Pattern[str], twin: str) -> None:

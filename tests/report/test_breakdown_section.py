@@ -37,7 +37,7 @@ def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     ]
     path = make_run(tmp_path / "run", records).path
     model = ScriptedModel(responder)
-    monkeypatch.setattr("sparring.evaluate._job.load_model", lambda *args: model)
+    monkeypatch.setattr("sparring.llm.load_model", lambda *args: model)
     evaluate_job(EvaluateSettings(run=path, model="scripted", ratings=False))
     return path
 

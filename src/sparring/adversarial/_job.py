@@ -39,13 +39,7 @@ from sparring.adversarial._threads import (
     run_threads,
 )
 from sparring.adversarial._weaknesses import WeaknessFile, load_weaknesses
-from sparring.connectors import (
-    ChatbotConfig,
-    create_connector,
-    endpoint_of,
-    ensure_reachable,
-    load_chatbot_config,
-)
+from sparring.connectors import ChatbotConfig, create_connector, endpoint_of
 from sparring.conversations import (
     RunStore,
     job_result_file,
@@ -58,6 +52,8 @@ from sparring.jobs import (
     JobContext,
     JobEvent,
     JobSettings,
+    ModelNeed,
+    Needs,
     Outcome,
     StopSignal,
     resume_async,
@@ -66,12 +62,10 @@ from sparring.jobs import (
 )
 from sparring.jobs import outcome as outcomes
 from sparring.jobs.events import Planned
-from sparring.llm import Meter, Model, load_model
+from sparring.llm import Meter, Model
 
 OnStart = Callable[[int], None]
 """Called once before the first test with the most tests the run can still make."""
-PROBE_TIMEOUT = 10.0
-"""Seconds the reachability probe waits for the chatbot."""
 DEFAULT_REPLY_TIMEOUT = 25.0
 """Seconds to wait for one reply when the connector's params have no ``timeout`` (plus 5)."""
 
@@ -129,18 +123,13 @@ class _Inputs:
     model: Model
 
 
-def _inputs(settings: AdversarialTestSettings, model: Model | None) -> _Inputs:
-    """Everything loaded and checked before any work: raises ``ModelRequired`` (naming
-    ``--model``) without a model, ``ConfigError`` for a bad file (file, line, key)."""
-    if model is None and not settings.model:
-        raise ModelRequired("adversarial testing", "the attacker, the simulated user and the judge")
+def _inputs(settings: AdversarialTestSettings, ctx: JobContext) -> _Inputs:
+    """The files loaded and checked before any work (``ConfigError`` with file, line and
+    key), beside the chatbot and the model the runner provided."""
     weaknesses = load_weaknesses(settings.weaknesses)
     rubric = load_rubric(settings.rubric)
-    config = load_chatbot_config(settings.chatbot)
-    if model is None:
-        model = load_model(settings.model, settings.model_base_url, settings.cache)
-    assert model is not None
-    return _Inputs(config, weaknesses, rubric, model)
+    assert ctx.model is not None  # needs a model: the runner stopped without one
+    return _Inputs(ctx.chatbot, weaknesses, rubric, ctx.model)
 
 
 class AdversarialTestJob:
@@ -151,16 +140,20 @@ class AdversarialTestJob:
     name: ClassVar[str] = AdversarialTestSettings.job
     settings_type: ClassVar[type[AdversarialTestSettings]] = AdversarialTestSettings
     creates_run: ClassVar[bool] = True
+    needs: ClassVar[Needs] = Needs(
+        chatbot=True,
+        model=ModelNeed.REQUIRED,
+        step="adversarial testing",
+        detail="the attacker, the simulated user and the judge",
+        report=True,
+    )
 
     def __init__(self, model: Model | None = None, on_test: OnTest | None = None) -> None:
         self.model = model
         self.on_test = on_test
 
     async def execute(self, settings: AdversarialTestSettings, ctx: JobContext) -> AdversarialRun:
-        inputs = _inputs(settings, self.model)
-        if settings.probe:
-            ctx.stage("probe")
-            await ensure_reachable(inputs.config, PROBE_TIMEOUT)
+        inputs = _inputs(settings, ctx)
         if ctx.resuming:
             store = ctx.store
             result = read_json_model(job_result_file(store.path, ADVERSARIAL), AdversarialResult)
@@ -211,7 +204,8 @@ async def adversarial_test_job_async(
     stop: StopSignal | None = None,
 ) -> AdversarialRun:
     """Run every weakness's thread against the chatbot into a new run ``out`` (default
-    ``runs/<UTC time>``) through the runner. ``model`` overrides ``settings.model``
+    ``runs/<UTC time>``) through the runner, as a building block: no HTML report is
+    written (``sparring.jobs.start_async`` writes one). ``model`` overrides ``settings.model``
     (tests, benchmarks); ``on_start`` is called once with the most tests the run can make,
     ``on_test`` after each test.
 
@@ -220,7 +214,9 @@ async def adversarial_test_job_async(
     when the chatbot does not answer, ``UserInputError`` when ``out`` holds a run.
     """
     job = AdversarialTestJob(model, on_test)
-    run = await start_async(job, settings, out, on_event=_on_start(on_start), stop=stop)
+    run = await start_async(
+        job, settings, out, on_event=_on_start(on_start), stop=stop, report=False
+    )
     done: AdversarialRun = run.result
     return done
 
@@ -242,7 +238,9 @@ async def adversarial_resume_job_async(
             f"{run_dir} was made by the {store.manifest.job!r} job, not adversarial test"
         )
     job = AdversarialTestJob(model, on_test)
-    run = await resume_async(run_dir, on_event=_on_start(on_start), stop=stop, job=job)
+    run = await resume_async(
+        run_dir, on_event=_on_start(on_start), stop=stop, job=job, report=False
+    )
     done: AdversarialRun = run.result
     return done
 

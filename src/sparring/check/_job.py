@@ -31,12 +31,13 @@ from sparring.jobs import (
     JobContext,
     JobSettings,
     JobStatus,
+    ModelNeed,
+    Needs,
     StopSignal,
     check_output_paths,
     run_blocking,
     start_async,
 )
-from sparring.llm import load_model
 from sparring.profiles import load_profile
 
 logger = logging.getLogger(__name__)
@@ -94,6 +95,7 @@ class CheckJob:
     name: ClassVar[str] = CheckSettings.job
     settings_type: ClassVar[type[CheckSettings]] = CheckSettings
     creates_run: ClassVar[bool] = False
+    needs: ClassVar[Needs] = Needs(model=ModelNeed.OPTIONAL, report=True)
 
     def __init__(
         self, progress: Callable[[RuleResult], None] | None = None, *, run_written: bool = False
@@ -103,7 +105,8 @@ class CheckJob:
 
     async def execute(self, settings: CheckSettings, ctx: JobContext) -> CheckResult:
         """Load the rules and conversations, check, write the asked-for reports, store the
-        verdicts in the run (see ``check_job_async`` for the errors raised)."""
+        verdicts in the run, whose HTML report the runner then writes (see
+        ``check_job_async`` for the errors raised; the runner loaded the model)."""
         check_output_paths(
             files={"--csv": settings.csv, "--junit": settings.junit, "--json": settings.json_file}
         )
@@ -114,7 +117,7 @@ class CheckJob:
             raise ConfigError(problems)
         if not records:
             raise UserInputError(f"no conversations found in {settings.run}")
-        model = load_model(settings.model, settings.model_base_url, settings.cache)
+        model = ctx.model
         ctx.stage("rules")
         ctx.planned(len(rule_set.active))
 
@@ -148,6 +151,8 @@ class CheckJob:
             write_junit(report, settings.junit, settings.junit_per_conversation)
         # A stopped check stores nothing: a partial report would read as the rule set's.
         stored = None if ctx.stop.requested else _store(settings, report)
+        if stored is not None:
+            ctx.report_on(settings.run)
         return CheckResult(report=report, records=records, stored=stored, outcome=decided)
 
     def outcome(self, result: CheckResult) -> Outcome:
@@ -164,12 +169,13 @@ async def check_job_async(
     stop: StopSignal | None = None,
 ) -> CheckResult:
     """Load the rules and conversations, check, write the asked-for reports, store the
-    verdicts in the run, through the runner (``sparring.jobs.start_async("check", …)``).
+    verdicts in the run, through the runner as a building block: no HTML report is
+    written (``sparring.jobs.start_async("check", …)`` writes one).
     Raises ``ConfigError`` (file, line, key) for bad rules, a rule reading a variable no
     conversation defines, or conversation files that do not read (all of a folder's,
     before anything is checked), ``UserInputError`` when ``settings.run`` holds no
     conversations or the model spec is bad."""
-    run = await start_async(CheckJob(progress), settings, stop=stop)
+    run = await start_async(CheckJob(progress), settings, stop=stop, report=False)
     result: CheckResult = run.result
     if run.status is JobStatus.STOPPED:
         return dataclasses.replace(result, outcome=run.outcome)

@@ -20,11 +20,8 @@ from sparring.adversarial import (
 )
 from sparring.cli._adversarial import adversarial_app
 from sparring.cli._app import console
-from sparring.cli._health import report_probe, unreachable
-from sparring.cli._jobs import exit_with, print_outcome, run_job
+from sparring.cli._jobs import exit_with, print_outcome, print_written_report, run_job
 from sparring.cli._options import SettingsValues, settings_options
-from sparring.cli._report import print_report_path
-from sparring.connectors import ChatbotUnreachable
 from sparring.jobs import check_output_paths
 from sparring.precision import ORACLES, precision_summary
 
@@ -59,14 +56,10 @@ def probe_command(
     """
     check_output_paths(folders={"--out": out})
     settings = ProbeSettings.from_values(values, "options") if resume is None else None
-    try:
-        job = ProbeJob(on_probe=report_probe)
-        run = run_job(job, settings, out, resume=resume, items="probes")
-    except ChatbotUnreachable as exc:
-        unreachable(exc.cause)
+    run = run_job(ProbeJob(), settings, out, resume=resume, items="probes")
     result: ProbeJobResult = run.result
     _print(result, show_all)
-    print_report_path(result.store.path)
+    print_written_report(run)
     print_outcome(run.outcome)
     exit_with(run, "sparring adversarial probe --resume {run}")
 

@@ -28,10 +28,7 @@ from sparring.cli._app import (
     err_console,
     exit_on_outcome,
 )
-from sparring.cli._health import unreachable
-from sparring.cli._jobs import exit_with, run_job
-from sparring.cli._report import print_report_path
-from sparring.connectors import ChatbotUnreachable
+from sparring.cli._jobs import exit_with, print_written_report, run_job
 from sparring.errors import ModelError, ModelRequired, UserInputError
 from sparring.jobs import check_output_paths, run_blocking
 from sparring.jobs import outcome as outcomes
@@ -90,18 +87,13 @@ def adversarial_test_command(
             rubric=rubric,
             probe=probe,
         )
-    try:
-        job = run_job(AdversarialTestJob(), settings, out, resume=resume, items="tests",
-                      counted="chatbot failures")  # fmt: skip
-    except ModelRequired as exc:
-        raise _model_required(exc) from exc
-    except ChatbotUnreachable as exc:
-        unreachable(exc.cause)
+    job = run_job(AdversarialTestJob(), settings, out, resume=resume, items="tests",
+                  counted="chatbot failures")  # fmt: skip
     run: AdversarialRun = job.result
     _print(run.result)
     console.print(f"[bold]run[/]: {run.store.path}", highlight=False)
     console.print(f"[bold]results[/]: {run.results_path}", highlight=False)
-    print_report_path(run.store.path)
+    print_written_report(job)
     exit_with(job, "sparring adversarial test --resume {run}")
 
 

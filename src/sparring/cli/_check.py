@@ -18,8 +18,7 @@ from sparring.cli._app import (
     app,
     console,
 )
-from sparring.cli._jobs import exit_with, print_outcome, run_job
-from sparring.cli._report import print_report_path
+from sparring.cli._jobs import exit_with, print_outcome, print_written_report, run_job
 
 
 @app.command("check")
@@ -95,6 +94,6 @@ def check_command(
     print_report(console, result.report, records, show_all=show_all)
     if result.stored is not None:
         console.print(f"Verdicts stored in {result.stored}", highlight=False)
-        print_report_path(run_dir)
+    print_written_report(run)
     print_outcome(run.outcome)
     exit_with(run)

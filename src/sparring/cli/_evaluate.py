@@ -13,11 +13,9 @@ from rich.table import Table
 from typer.core import TyperGroup
 
 from sparring._terminal import escape
-from sparring.cli._app import EXIT_USER_ERROR, app, console, err_console
-from sparring.cli._jobs import exit_with, print_outcome, run_job
+from sparring.cli._app import app, console
+from sparring.cli._jobs import exit_with, print_outcome, print_written_report, run_job
 from sparring.cli._options import MODEL_ENVVARS, MODEL_FLAGS, SettingsValues, settings_options
-from sparring.cli._report import print_report_path
-from sparring.errors import ModelRequired
 from sparring.evaluate import EvaluateJob, EvaluateResult, EvaluateSettings
 from sparring.evaluate._stats import table_rows
 
@@ -72,11 +70,7 @@ def quality_lines(result: EvaluateResult) -> list[str]:
 
 def _run(run_dir: Path, values: SettingsValues, **fixed: Any) -> None:
     settings = {**values, **fixed, "run": run_dir}
-    try:
-        run = run_job(EvaluateJob(), settings, None, items="conversations")
-    except ModelRequired as exc:
-        err_console.print(f"[bold red]error[/]: {escape(str(exc))}", highlight=False)
-        raise typer.Exit(EXIT_USER_ERROR) from exc
+    run = run_job(EvaluateJob(), settings, None, items="conversations")
     result: EvaluateResult = run.result
     table = Table("statistic", "value", title=f"Evaluation of {result.run}")
     for label, value in table_rows(result.statistics.run):
@@ -87,7 +81,7 @@ def _run(run_dir: Path, values: SettingsValues, **fixed: Any) -> None:
     console.print(f"{result.judged} conversations judged now", highlight=False)
     for path in result.stored:
         console.print(f"stored: {path}", highlight=False)
-    print_report_path(result.run)
+    print_written_report(run)
     print_outcome(run.outcome)
     exit_with(run)
 

@@ -10,10 +10,7 @@ import typer
 
 from sparring._terminal import escape
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
-from sparring.cli._health import unreachable
-from sparring.cli._jobs import exit_with, print_outcome, run_job
-from sparring.cli._report import print_written_report
-from sparring.connectors import ChatbotUnreachable
+from sparring.cli._jobs import exit_with, print_outcome, print_written_report, run_job
 from sparring.explore import (
     DEFAULT_FORMATS,
     ExplorationResult,
@@ -90,13 +87,10 @@ def explore_command(
         "project": project,
         "docs": docs,
     }
-    try:
-        run = run_job(ExploreJob(), values, out, resume=resume, items="sessions")
-    except ChatbotUnreachable as exc:
-        unreachable(exc.cause)
+    run = run_job(ExploreJob(), values, out, resume=resume, items="sessions")
     result: ExplorationResult = run.result
     print_exploration(result)
-    print_written_report(run.report)
+    print_written_report(run)
     print_outcome(run.outcome)
     exit_with(run, "sparring explore --resume {run}")
 

@@ -1,5 +1,6 @@
-"""Console side of run health for ``simulate`` and ``chat``: the reachability probe before
-the first conversation (the exit decision after the last is the job's outcome)."""
+"""Console side of run health: the reachability probe the runner sends before any job's
+work (``Probed`` event, ``ChatbotUnreachable``; ``cli._jobs.run_job`` reads both) and
+``chat``'s (the exit decision after the last conversation is the job's outcome)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import typer
 
 from sparring._terminal import escape
 from sparring.cli._app import console, err_console
-from sparring.connectors import ProbeResult
 from sparring.conversations import ConversationRecord
 from sparring.jobs import outcome
 
@@ -18,9 +18,10 @@ EXIT_UNHEALTHY = outcome.error().exit_code
 """A chatbot that cannot be reached, or an unhealthy run: the job could not test (1)."""
 
 
-def report_probe(result: ProbeResult) -> None:
-    """Say on the console that the chatbot answered the probe."""
-    if result.reachable and result.checked:
+def report_probe(checked: bool) -> None:
+    """Say on the console that the chatbot answered the probe (``checked`` false: its
+    connector has no probe, nothing to say)."""
+    if checked:
         console.print("The chatbot is reachable.", highlight=False)
 
 

@@ -1,7 +1,9 @@
 """How every command runs a job: the runner (``sparring.jobs.start``/``resume``) with the
 progress bar fed by the event stream, and the exit code taken from the job's outcome
-(``sparring.jobs.outcome``). Ctrl-C interrupts at once (a frozen chatbot must not hold
-the terminal); the runner records the run as ``stopped``, and ``--resume`` finishes it."""
+(``sparring.jobs.outcome``). What the runner did before the work is said here once for
+every job: the chatbot answered the probe, or cannot be reached (exit 1), or a model is
+needed (exit 2). Ctrl-C interrupts at once (a frozen chatbot must not hold the terminal);
+the runner records the run as ``stopped``, and ``--resume`` finishes it."""
 
 from __future__ import annotations
 
@@ -12,10 +14,12 @@ from typing import Any
 import typer
 
 from sparring._terminal import escape
-from sparring.cli._app import console, err_console
+from sparring.cli._app import EXIT_USER_ERROR, console, err_console
+from sparring.cli._health import report_probe, unreachable
 from sparring.cli._progress import CountingProgress
+from sparring.connectors import ChatbotUnreachable
 from sparring.conversations import RunStore
-from sparring.errors import UserInputError
+from sparring.errors import ModelRequired, UserInputError
 from sparring.jobs import (
     Job,
     JobEvent,
@@ -27,7 +31,7 @@ from sparring.jobs import (
 )
 from sparring.jobs import resume as resume_run
 from sparring.jobs import start as start_run
-from sparring.jobs.events import ItemDone, Planned
+from sparring.jobs.events import ItemDone, Planned, Probed
 
 
 def run_job(
@@ -42,23 +46,32 @@ def run_job(
 ) -> JobRun[Any]:
     """Start ``job`` with ``settings`` (typed, or the command's values — ``None`` for an
     option not given; their errors are located, exit 2) into ``out``, or resume the run
-    ``resume``, showing a progress bar of ``items`` (with a count of those ``counted``)."""
-    with CountingProgress(items, counted) as bar:
+    ``resume``, showing a progress bar of ``items`` (with a count of those ``counted``).
+    A chatbot that cannot be reached exits 1, a model needed and not given exits 2."""
+    try:
+        with CountingProgress(items, counted) as bar:
 
-        def on_event(event: JobEvent) -> None:
-            if isinstance(event, Planned):
-                bar.start(event.total)
-            elif isinstance(event, ItemDone):
-                bar.advance(not event.ok)
+            def on_event(event: JobEvent) -> None:
+                if isinstance(event, Planned):
+                    bar.start(event.total)
+                elif isinstance(event, ItemDone):
+                    bar.advance(not event.ok)
+                elif isinstance(event, Probed):
+                    report_probe(event.checked)
 
-        if resume is not None:
-            _same_job(job, resume)
-            own = None if isinstance(job, str) else job  # e.g. simulate with a broker
-            return resume_run(resume, on_event=on_event, changes=changes, job=own)
-        assert settings is not None
-        if not isinstance(settings, JobSettings):  # an option not given is the default
-            settings = {key: value for key, value in settings.items() if value is not None}
-        return start_run(job, settings, out, on_event=on_event)
+            if resume is not None:
+                _same_job(job, resume)
+                own = None if isinstance(job, str) else job  # e.g. simulate with a broker
+                return resume_run(resume, on_event=on_event, changes=changes, job=own)
+            assert settings is not None
+            if not isinstance(settings, JobSettings):  # an option not given is the default
+                settings = {key: value for key, value in settings.items() if value is not None}
+            return start_run(job, settings, out, on_event=on_event)
+    except ChatbotUnreachable as exc:
+        unreachable(exc.cause)
+    except ModelRequired as exc:
+        err_console.print(f"[bold red]error[/]: {escape(str(exc))}", highlight=False)
+        raise typer.Exit(EXIT_USER_ERROR) from exc
 
 
 def _same_job(job: str | Job, run_dir: Path) -> None:
@@ -69,6 +82,13 @@ def _same_job(job: str | Job, run_dir: Path) -> None:
         raise UserInputError(
             f"{run_dir} was made by the {made_by!r} job; only {name} runs resume here"
         )
+
+
+def print_written_report(run: JobRun[Any]) -> None:
+    """Print the path of the HTML report the runner wrote after the job
+    (``JobRun.report``); nothing when there is none (the runner logged why)."""
+    if run.report is not None:
+        console.print(f"[bold]report[/]: {run.report}", highlight=False)
 
 
 def print_outcome(outcome: Outcome) -> None:

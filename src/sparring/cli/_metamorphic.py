@@ -11,11 +11,8 @@ from rich.table import Table
 
 from sparring._terminal import escape
 from sparring.cli._app import app, console
-from sparring.cli._health import unreachable
-from sparring.cli._jobs import exit_with, print_outcome, run_job
+from sparring.cli._jobs import exit_with, print_outcome, print_written_report, run_job
 from sparring.cli._options import MODEL_ENVVARS, MODEL_FLAGS, SettingsValues, settings_options
-from sparring.cli._report import print_report_path
-from sparring.connectors import ChatbotUnreachable
 from sparring.jobs import check_output_paths
 from sparring.metamorphic import (
     METAMORPHIC_FILE,
@@ -64,12 +61,10 @@ def metamorphic_command(
     """
     check_output_paths(folders={"--out": out})
     settings = MetamorphicSettings.from_values({**values, "seeds": seeds}, "options")
-    try:
-        run = run_job(MetamorphicJob(), settings, out, items="follow-ups", counted="with bugs")
-    except ChatbotUnreachable as exc:
-        unreachable(exc.cause)
+    run = run_job(MetamorphicJob(), settings, out, items="follow-ups", counted="with bugs")
     result: MetamorphicResult = run.result
     _print(result, run.run_dir or Path())
+    print_written_report(run)
     print_outcome(run.outcome)
     exit_with(run, "rerun with the same --out {run}")
 
@@ -114,7 +109,6 @@ def _print(result: MetamorphicResult, folder: Path) -> None:
     if len(result.bugs) > BUGS_SHOWN:
         console.print(f"… {len(result.bugs) - BUGS_SHOWN} more in {folder / METAMORPHIC_FILE}")
     console.print(f"[bold]run[/]: {folder}")
-    print_report_path(folder)
 
 
 def _ratio(value: float | None) -> str:

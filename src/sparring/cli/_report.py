@@ -1,6 +1,6 @@
-"""``sparring report RUN [--open] [--out FILE]``: write the run's HTML report (see
-``sparring.report``); ``print_written_report`` prints the report the runner wrote after a
-job (``JobRun.report``), ``print_report_path`` writes one for a job that has none."""
+"""``sparring report RUN [--open] [--out FILE]``: write the run's HTML report again (see
+``sparring.report``; after a job the runner writes it, and the command prints
+``JobRun.report``: ``cli._jobs.print_written_report``)."""
 
 from __future__ import annotations
 
@@ -39,18 +39,12 @@ def report_command(
 
 
 def print_report_path(run: Path) -> None:
-    """Write ``run``'s report after a job and print its path on one line; a report that
-    cannot be written is a warning, never the job's failure."""
+    """Write ``run``'s report after a job that is not on the runner yet (``mutate``) and
+    print its path; a report that cannot be written is a warning, never the job's
+    failure. Goes once mutate runs through the runner, which writes the report."""
     try:
         path = write_report(run)
     except Exception as exc:  # the job's own result stands
         logger.warning("the report could not be written: %s: %s", type(exc).__name__, exc)
         return
     console.print(f"[bold]report[/]: {path}", highlight=False)
-
-
-def print_written_report(path: Path | None) -> None:
-    """Print the path of the report the runner wrote after the job (``JobRun.report``);
-    nothing when there is none (the runner logged why)."""
-    if path is not None:
-        console.print(f"[bold]report[/]: {path}", highlight=False)

@@ -12,11 +12,8 @@ from sparring._terminal import escape
 from sparring.check import print_report
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
 from sparring.cli._explore import DocsOption, ProjectOption
-from sparring.cli._health import unreachable
-from sparring.cli._jobs import exit_with, print_outcome, run_job
+from sparring.cli._jobs import exit_with, print_outcome, print_written_report, run_job
 from sparring.cli._progress import percent
-from sparring.cli._report import print_written_report
-from sparring.connectors import ChatbotUnreachable
 from sparring.jobs import check_output_paths
 from sparring.pipeline import PipelineResult, RunJob
 
@@ -77,12 +74,9 @@ def run_command(
         "project": project,
         "docs": docs,
     }
-    try:
-        run = run_job(RunJob(), values, out, resume=resume)
-    except ChatbotUnreachable as exc:
-        unreachable(exc.cause)
+    run = run_job(RunJob(), values, out, resume=resume)
     _print(run.result)
-    print_written_report(run.report)
+    print_written_report(run)
     print_outcome(run.outcome)
     exit_with(run, "sparring run --resume {run}")
 

@@ -8,16 +8,14 @@ from typing import Annotated
 import typer
 
 from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
-from sparring.cli._health import report_probe, unreachable, warn_about_notes
-from sparring.cli._jobs import exit_with, print_outcome, run_job
-from sparring.cli._report import print_report_path
+from sparring.cli._health import warn_about_notes
+from sparring.cli._jobs import exit_with, print_outcome, print_written_report, run_job
 from sparring.cli._worker import BrokerOption, remote_simulate
 from sparring.conversations import render_summary
 from sparring.errors import UserInputError
 from sparring.jobs import check_output_paths
 from sparring.simulate import (
     DEFAULT_MAX_CHATBOT_FAILURE_SHARE,
-    ChatbotUnreachable,
     SimulateJob,
     SimulateSettings,
     SimulationResult,
@@ -119,19 +117,17 @@ def simulate_command(
             max_failure_share=max_failure_share,
             template_check=template_check,
         )
-    try:
-        run = run_job(
-            SimulateJob(on_probe=report_probe, remote=remote_simulate(broker) if broker else None),
-            settings,
-            out,
-            resume=resume,
-            changes={"concurrency": concurrency} if resume is not None else None,
-            items="conversations",
-        )
-    except ChatbotUnreachable as exc:
-        unreachable(exc.cause)
+    run = run_job(
+        SimulateJob(remote=remote_simulate(broker) if broker else None),
+        settings,
+        out,
+        resume=resume,
+        changes={"concurrency": concurrency} if resume is not None else None,
+        items="conversations",
+    )
     result: SimulationResult = run.result
     _print(result)
+    print_written_report(run)
     warn_about_notes(result.store.iter_records())
     if not run.outcome.passed:
         print_outcome(run.outcome)
@@ -142,4 +138,3 @@ def _print(result: SimulationResult) -> None:
     render_summary(result.summary, console)
     console.print(f"[bold]run[/]: {result.store.path}")
     console.print(f"[bold]summary[/]: {result.store.path / 'summary.json'}")
-    print_report_path(result.store.path)

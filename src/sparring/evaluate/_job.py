@@ -50,13 +50,15 @@ from sparring.jobs import (
     JOBS,
     JobContext,
     JobSettings,
+    ModelNeed,
+    Needs,
     Outcome,
     StopSignal,
     run_blocking,
     start_async,
 )
 from sparring.jobs import outcome as outcomes
-from sparring.llm import MODEL_BASE_URL_HELP, MODEL_HELP, Model, load_model
+from sparring.llm import MODEL_BASE_URL_HELP, MODEL_HELP, Model
 from sparring.precision import JudgeQuality
 from sparring.types import ModelUsage
 
@@ -320,12 +322,15 @@ class EvaluateJob:
     name: ClassVar[str] = EvaluateSettings.job
     settings_type: ClassVar[type[EvaluateSettings]] = EvaluateSettings
     creates_run: ClassVar[bool] = False
+    needs: ClassVar[Needs] = Needs(model=ModelNeed.OPTIONAL, report=True)
 
     def __init__(self, model: Model | None = None) -> None:
         self.model = model
 
     async def execute(self, settings: EvaluateSettings, ctx: JobContext) -> EvaluateResult:
-        return await _evaluate(settings, self.model, ctx)
+        result = await _evaluate(settings, ctx.model, ctx)
+        ctx.report_on(result.run)
+        return result
 
     def outcome(self, result: EvaluateResult) -> Outcome:
         """``pass`` when some turn was labelled (breakdown or not; breakdowns are findings
@@ -360,16 +365,16 @@ async def evaluate_job_async(
     settings: EvaluateSettings, model: Model | None = None, *, stop: StopSignal | None = None
 ) -> EvaluateResult:
     """Load and check everything, then detect breakdowns, rate and compute statistics, and
-    store them in the run (see the module docstring), through the runner
-    (``sparring.jobs.start_async("evaluate", …)``). ``model``, when given, is used
-    instead of loading ``settings.model``.
+    store them in the run (see the module docstring), through the runner as a building
+    block: no HTML report is written (``sparring.jobs.start_async("evaluate", …)`` writes
+    one). ``model``, when given, is used instead of loading ``settings.model``.
 
     Raises ``UserInputError`` when ``settings.run`` is not a run or holds no
     conversations, ``ConfigError`` (file, line, key) for a bad taxonomy or dimensions file
     or model spec, ``ModelRequired`` (naming ``--model``) when an LLM detector or ratings
     are asked for without a model — all before any work.
     """
-    run = await start_async(EvaluateJob(model), settings, stop=stop)
+    run = await start_async(EvaluateJob(model), settings, stop=stop, report=False)
     result: EvaluateResult = run.result
     return result
 
@@ -380,8 +385,6 @@ async def _evaluate(
     store = RunStore.open(settings.run)
     taxonomy = load_taxonomy(settings.taxonomy)
     dimension_set = load_dimensions(settings.dimensions)
-    if model is None:
-        model = load_model(settings.model, settings.model_base_url, settings.cache)
     if settings.ratings and model is None:
         raise ModelRequired("dialogue ratings", "there is no offline rating")
     detectors = _detectors(settings, model, taxonomy)

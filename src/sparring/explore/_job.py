@@ -22,13 +22,7 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from sparring.connectors import (
-    ChatbotConfig,
-    create_connector,
-    endpoint_of,
-    ensure_reachable,
-    load_chatbot_config,
-)
+from sparring.connectors import ChatbotConfig, create_connector, endpoint_of
 from sparring.conversations import RunHealth, RunStore, Slot, assess_run
 from sparring.explore._build import build_model
 from sparring.explore._crawl import Crawl, Crawler
@@ -45,19 +39,18 @@ from sparring.jobs import (
     JOBS,
     JobContext,
     JobSettings,
+    ModelNeed,
+    Needs,
     Outcome,
     StopSignal,
     run_blocking,
     start_async,
 )
 from sparring.jobs import outcome as outcomes
-from sparring.llm import load_model
 from sparring.types import TextModel
 
 logger = logging.getLogger(__name__)
 
-PROBE_TIMEOUT = 10.0
-"""Seconds the reachability probe waits for the chatbot."""
 DEFAULT_FORMATS: tuple[GraphFormat, ...] = ("svg", "png")
 GRAPH_NAME = "workflow"
 """The workflow graph's file stem in the ``explore`` slot."""
@@ -128,7 +121,12 @@ class ExploreJob:
     name: ClassVar[str] = "explore"
     settings_type: ClassVar[type[ExploreSettings]] = ExploreSettings
     creates_run: ClassVar[bool] = True
-    writes_report: ClassVar[bool] = True
+    needs: ClassVar[Needs] = Needs(
+        chatbot=True,
+        model=ModelNeed.OPTIONAL,
+        models=("model", "profile_model"),
+        report=True,
+    )
 
     def __init__(
         self,
@@ -141,10 +139,10 @@ class ExploreJob:
         self.on_session = on_session
 
     async def execute(self, settings: ExploreSettings, ctx: JobContext) -> ExplorationResult:
-        """Load and check the input, probe the chatbot, open (or reopen) the run, explore.
-        Raises ``UserInputError``/``ConfigError`` for a bad chatbot.yaml or model spec and
-        ``ChatbotUnreachable`` when the bot does not answer — before anything is written
-        or a model is called."""
+        """Read the definition and help pages, open (or reopen) the run, explore (the
+        runner loaded the chatbot and the models and probed the chatbot). Raises
+        ``UserInputError``/``ConfigError`` for a bad definition or help page before
+        anything is written."""
         return await _explore_job(settings, ctx, self)
 
     def outcome(self, result: ExplorationResult) -> Outcome:
@@ -171,9 +169,10 @@ async def explore_job_async(
     stop: StopSignal | None = None,
 ) -> ExplorationResult:
     """Explore the chatbot of ``settings`` into a new run directory ``out`` through the
-    runner (``ExploreJob``; errors as ``ExploreJob.execute``)."""
+    runner (``ExploreJob``; errors as ``ExploreJob.execute``), as a building block: no
+    report is written (``sparring.jobs.start_async("explore", …)`` writes one)."""
     job = ExploreJob(model, profile_model, on_session)
-    run = await start_async(job, settings, out, stop=stop)
+    run = await start_async(job, settings, out, stop=stop, report=False)
     result: ExplorationResult = run.result
     return result
 
@@ -203,19 +202,11 @@ def explore_job(
 async def _explore_job(
     settings: ExploreSettings, ctx: JobContext, job: ExploreJob
 ) -> ExplorationResult:
-    config = load_chatbot_config(settings.chatbot)
+    config, model = ctx.chatbot, ctx.model
+    writer = ctx.models.get("profile_model") or model
     definition = read_definition(settings.project) if settings.project else None
     seeds = definition_seeds(definition) if definition else []
     seeds += docs_seeds(settings.docs) if settings.docs else []
-    model = job.model
-    if model is None:
-        model = load_model(settings.model, settings.model_base_url, settings.cache)
-    writer = job.profile_model or model
-    if job.profile_model is None and settings.profile_model:
-        writer = load_model(settings.profile_model, settings.model_base_url, settings.cache)
-    if settings.probe:
-        ctx.stage("probe")
-        await ensure_reachable(config, PROBE_TIMEOUT)
     store = ctx.open_run(
         settings.model_copy(update={"chatbot": settings.chatbot.resolve()}),
         chatbot=config.model_dump(mode="json", exclude={"params"}),

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from sparring.jobs import events, outcome
 from sparring.jobs._aio import gather_bounded, run_blocking
+from sparring.jobs._needs import ModelNeed, Needs, Prepared, prepare
 from sparring.jobs._progress import PROGRESS, Progress, read_progress
 from sparring.jobs._settings import JobSettings, check_output_paths, new_run_dir
 from sparring.jobs._status import JobStatus
@@ -72,7 +73,10 @@ __all__ = [
     "JobRun",
     "JobSettings",
     "JobStatus",
+    "ModelNeed",
+    "Needs",
     "Outcome",
+    "Prepared",
     "Progress",
     "StopSignal",
     "check_output_paths",
@@ -81,6 +85,7 @@ __all__ = [
     "gather_bounded",
     "new_run_dir",
     "outcome",
+    "prepare",
     "read_progress",
     "resume",
     "resume_async",

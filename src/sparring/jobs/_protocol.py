@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from sparring.jobs._needs import Prepared
 from sparring.jobs._settings import JobSettings
 from sparring.jobs._stop import StopSignal
 from sparring.jobs.events import ItemDone, JobEvent, Planned, StageChanged
@@ -14,7 +15,9 @@ from sparring.jobs.outcome import Outcome
 from sparring.registry import Registry
 
 if TYPE_CHECKING:
+    from sparring.connectors import ChatbotConfig, ProbeResult
     from sparring.conversations import RunStore
+    from sparring.llm import Model
 
 
 class JobContext:
@@ -27,6 +30,11 @@ class JobContext:
     the runner builds the manifest (``RunManifest.for_job``, status ``running``) and creates
     the run directory; on resume it returns the reopened run. ``out`` is where the run is
     (or will be) written; ``None`` for a job that writes into an existing run.
+
+    What the job declared it needs (``Job.needs``) the runner provided before ``execute``:
+    ``chatbot`` (the loaded chatbot.yaml, already probed), ``model`` and ``models`` (by
+    setting name; ``None``: offline) and ``probe`` (the probe's result). A job that writes
+    into an existing run names it with ``report_on`` for the report.
     """
 
     def __init__(
@@ -38,6 +46,7 @@ class JobContext:
         resuming: bool = False,
         store: RunStore | None = None,
         open_run: Callable[..., RunStore] | None = None,
+        prepared: Prepared | None = None,
     ) -> None:
         self.emit = emit
         self.stop = stop
@@ -45,6 +54,36 @@ class JobContext:
         self.resuming = resuming
         self._store = store
         self._open_run = open_run
+        self.prepared = prepared or Prepared()
+        self.reported: Path | None = None
+
+    @property
+    def chatbot(self) -> ChatbotConfig:
+        """The chatbot under test (``needs.chatbot``). Raises ``RuntimeError`` for a job
+        that declared no chatbot."""
+        if self.prepared.chatbot is None:
+            raise RuntimeError("the job declared no chatbot: set needs = Needs(chatbot=True)")
+        return self.prepared.chatbot
+
+    @property
+    def model(self) -> Model | None:
+        """The model of the settings' ``model`` (``None``: offline strategies)."""
+        return self.models.get("model")
+
+    @property
+    def models(self) -> dict[str, Model | None]:
+        """Every model the job declared (``needs.models``), by setting name."""
+        return self.prepared.models
+
+    @property
+    def probe(self) -> ProbeResult | None:
+        """The reachability probe's result (``None``: not probed)."""
+        return self.prepared.probe
+
+    def report_on(self, run_dir: Path) -> None:
+        """Have the runner write ``run_dir``'s report after the job (``needs.report``; a
+        job that writes into an existing run, like ``check``, names that run)."""
+        self.reported = run_dir
 
     @property
     def store(self) -> RunStore:
@@ -100,6 +139,7 @@ class JobContext:
             resuming=resuming,
             store=store if resuming else None,
             open_run=adopt,
+            prepared=self.prepared,
         )
 
     def planned(self, total: int) -> None:
@@ -121,9 +161,13 @@ class Job(Protocol):
     explore, metamorphic…: it calls ``ctx.open_run``), false for one that writes into an
     existing run's slots (check, evaluate). ``execute`` does the work, emitting progress
     through ``ctx`` and checking ``ctx.stop`` between items, and returns the result;
-    ``outcome`` decides the verdict of a result (``sparring.jobs.outcome``). A job may set
-    ``writes_report = True``: the runner then writes the run's HTML report once the job
-    ended (finished or stopped) and its outcome is stored (``JobRun.report``).
+    ``outcome`` decides the verdict of a result (``sparring.jobs.outcome``). A job may
+    declare ``needs`` (``sparring.jobs.Needs``: the chatbot reachable, a model, the
+    report): the runner provides them before ``execute`` (``ctx.chatbot``, ``ctx.model``)
+    and writes the run's HTML report once the job ended (finished or stopped) and its
+    outcome is stored (``JobRun.report``). A job may carry a model built in code under a
+    model setting's name (``model``), used instead of loading that setting, and an
+    ``on_probe`` callback that sees the probe's result.
     """
 
     @property

@@ -2,11 +2,13 @@
 
 ``start(job, settings, out)``: settings typed (a mapping's errors located, exit 2) → the
 run directory chosen (``out``, or ``runs/<UTC time>`` collision-free) → ``Started`` →
-the job's ``execute`` (it loads and checks its input, then ``ctx.open_run(...)``: the
-runner builds the manifest with the status ``running`` and creates the run) → the outcome
-(``Job.outcome``; ``incomplete`` when stopped) stored in the manifest with the status →
-``Finished``. ``resume(run_dir)`` reads the job and its typed settings back from the
-manifest and runs the same job again on the reopened run: every job resumes the same way.
+what the job needs (``Job.needs``: the chatbot loaded and probed, the model loaded;
+``sparring.jobs._needs``) → the job's ``execute`` (it loads and checks its input, then
+``ctx.open_run(...)``: the runner builds the manifest with the status ``running`` and
+creates the run) → the outcome (``Job.outcome``; ``incomplete`` when stopped) stored in
+the manifest with the status → ``Finished`` → the report (``needs.report``).
+``resume(run_dir)`` reads the job and its typed settings back from the manifest and runs
+the same job again on the reopened run: every job resumes the same way.
 Events go to ``on_event`` and to ``<run>/progress.json``.
 """
 
@@ -23,6 +25,7 @@ from sparring.conversations import RunManifest, RunStore
 from sparring.errors import Problem, UnknownName, UserInputError
 from sparring.jobs import outcome as outcomes
 from sparring.jobs._aio import run_blocking
+from sparring.jobs._needs import needs_of, prepare
 from sparring.jobs._progress import ProgressRecorder
 from sparring.jobs._protocol import JOBS, Job, JobContext
 from sparring.jobs._settings import JobSettings, new_run_dir
@@ -49,7 +52,7 @@ class JobRun(Generic[R]):
     outcome: Outcome
     result: R
     report: Path | None = None
-    """The HTML report the runner wrote (a job with ``writes_report``), ``None`` otherwise
+    """The HTML report the runner wrote (a job whose ``needs.report``), ``None`` otherwise
     or when it could not be written."""
 
 
@@ -71,18 +74,22 @@ async def start_async(
     *,
     on_event: OnEvent | None = None,
     stop: StopSignal | None = None,
+    report: bool = True,
 ) -> JobRun[Any]:
     """Run ``job`` with ``settings`` (typed, or a mapping validated with located errors)
     into the new run directory ``out`` (default ``runs/<UTC time>`` for a job that
     creates a run; the job's own target for one that writes into an existing run).
 
     Raises ``UserInputError``/``ConfigError`` (file, line, key) for bad settings or input
-    found before the run is created, and whatever the job raises (the run's status is then
-    ``failed``). A stop request ends it with the status ``stopped``."""
+    found before the run is created, ``ModelRequired`` (naming ``--model``) and
+    ``ChatbotUnreachable`` from what the job needs (``Job.needs``), and whatever the job
+    raises (the run's status is then ``failed``). A stop request ends it with the status
+    ``stopped``. ``report=False`` writes no report even for a job whose ``needs.report``
+    (a caller composing jobs, such as mutate's harness)."""
     spec = find_job(job)
     typed = spec.settings_type.from_values(settings)
     target = Path(out) if out is not None else (new_run_dir() if spec.creates_run else None)
-    return await _drive(spec, typed, target, None, on_event, stop)
+    return await _drive(spec, typed, target, None, on_event, stop, report)
 
 
 async def resume_async(
@@ -92,6 +99,7 @@ async def resume_async(
     stop: StopSignal | None = None,
     changes: Mapping[str, Any] | None = None,
     job: Job | None = None,
+    report: bool = True,
 ) -> JobRun[Any]:
     """Finish the interrupted (stopped, failed or killed) run in ``run_dir`` with its own
     job and settings (read typed from its manifest); ``changes`` overrides settings that
@@ -112,7 +120,7 @@ async def resume_async(
         typed = spec.settings_type.from_values(
             {**typed.model_dump(), **changes}, str(store.path / MANIFEST)
         )
-    return await _drive(spec, typed, store.path, store, on_event, stop)
+    return await _drive(spec, typed, store.path, store, on_event, stop, report)
 
 
 def start(
@@ -122,9 +130,12 @@ def start(
     *,
     on_event: OnEvent | None = None,
     stop: StopSignal | None = None,
+    report: bool = True,
 ) -> JobRun[Any]:
     """``start_async`` for synchronous callers."""
-    return run_blocking(start_async(job, settings, out, on_event=on_event, stop=stop))
+    return run_blocking(
+        start_async(job, settings, out, on_event=on_event, stop=stop, report=report)
+    )
 
 
 def resume(
@@ -134,10 +145,11 @@ def resume(
     stop: StopSignal | None = None,
     changes: Mapping[str, Any] | None = None,
     job: Job | None = None,
+    report: bool = True,
 ) -> JobRun[Any]:
     """``resume_async`` for synchronous callers."""
     return run_blocking(
-        resume_async(run_dir, on_event=on_event, stop=stop, changes=changes, job=job)
+        resume_async(run_dir, on_event=on_event, stop=stop, changes=changes, job=job, report=report)
     )
 
 
@@ -148,6 +160,7 @@ async def _drive(
     store: RunStore | None,
     on_event: OnEvent | None,
     stop: StopSignal | None,
+    report: bool = True,
 ) -> JobRun[Any]:
     signal = stop or StopSignal()
     recorder = ProgressRecorder(spec.name)
@@ -186,6 +199,7 @@ async def _drive(
     run_id = out.name if out is not None and spec.creates_run else ""
     emit(Started(job=spec.name, run_id=run_id, resuming=store is not None))
     try:
+        ctx.prepared = await prepare(spec, settings, emit)
         result = await spec.execute(settings, ctx)
     except (KeyboardInterrupt, asyncio.CancelledError):
         _end(ctx, spec, JobStatus.STOPPED, outcomes.stopped(None), emit)
@@ -199,8 +213,11 @@ async def _drive(
         decided = outcomes.stopped(decided)
     _end(ctx, spec, status, decided, emit)
     run_dir = ctx.store.path if ctx.has_store else out
-    report = _report(run_dir) if getattr(spec, "writes_report", False) and run_dir else None
-    return JobRun(run_dir=run_dir, status=status, outcome=decided, result=result, report=report)
+    reported = run_dir if spec.creates_run else ctx.reported
+    written = None
+    if report and needs_of(spec).report and reported is not None:
+        written = _report(reported)
+    return JobRun(run_dir=run_dir, status=status, outcome=decided, result=result, report=written)
 
 
 def _report(run_dir: Path) -> Path | None:

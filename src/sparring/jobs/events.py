@@ -3,8 +3,9 @@
 One event type per thing that happens, the same for every job, read by the CLI's progress
 bars, ``progress.json`` (``sparring.jobs.Progress``) and the dashboard's live view::
 
-    Started(job, run_id) → [StageChanged(stage)] → Planned(total) → ItemDone(item_id, ok,
-    cost_usd, error) × total → Finished(status, verdict)
+    Started(job, run_id) → [StageChanged("probe") → Probed(checked)] → [StageChanged(stage)]
+    → Planned(total) → ItemDone(item_id, ok, cost_usd, error) × total → Finished(status,
+    verdict)
 
 A job may change stage and plan again (``run``: explore, then simulate, then check); the
 runner emits ``Started`` and ``Finished``, the job the rest (``JobContext.emit``). Each
@@ -68,6 +69,16 @@ class StageChanged(_Event):
     stage: str
 
 
+class Probed(_Event):
+    """The chatbot answered the reachability probe the runner sends before any work
+    (``checked`` false: its connector has no probe, e.g. an in-process bot, and counts as
+    reachable). A chatbot that does not answer ends the job instead
+    (``ChatbotUnreachable``)."""
+
+    kind: Literal["probed"] = "probed"
+    checked: bool = True
+
+
 class Finished(_Event):
     """The job ended with ``status``; ``verdict`` is its outcome's verdict (``pass``,
     ``fail``, ``no_verdict``, ``incomplete``, ``error``; ``None`` when it failed)."""
@@ -78,7 +89,7 @@ class Finished(_Event):
 
 
 JobEvent = Annotated[
-    Started | Planned | ItemDone | StageChanged | Finished, Field(discriminator="kind")
+    Started | Planned | ItemDone | StageChanged | Probed | Finished, Field(discriminator="kind")
 ]
 """Any event of the stream."""
 
@@ -91,6 +102,7 @@ __all__ = [
     "ItemDone",
     "JobEvent",
     "Planned",
+    "Probed",
     "StageChanged",
     "Started",
 ]

@@ -1,11 +1,11 @@
 """The ``metamorphic`` job: seeds → follow-ups → answerability → replay → relations.
 
-Everything is loaded and checked before the run directory is written (seeds, chatbot.yaml,
-perturbation names, user transformations, the model), then the chatbot's reachability;
-the run directory then holds each seed's source conversation replayed against the
-chatbot under test (``<seed>@source``: the source outputs come from the same bot as the
-follow-ups' replies, never from the seed run, which may be another bot or version), one
-record per follow-up as it ends, and
+The runner loads chatbot.yaml and the model and probes the chatbot (``needs``); the job
+loads and checks the rest (perturbation names, seeds, user transformations) before the run
+directory is written. The run directory then holds each seed's source conversation
+replayed against the chatbot under test (``<seed>@source``: the source outputs come from
+the same bot as the follow-ups' replies, never from the seed run, which may be another bot
+or version), one record per follow-up as it ends, and
 ``metamorphic.json`` rewritten as follow-ups are judged. Running the job again on the same
 ``out`` with the same settings (``concurrency`` and ``probe`` may change) resumes it:
 finished records are kept and not replayed; with other settings it is refused, so one run
@@ -19,24 +19,20 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
-from sparring.connectors import (
-    create_connector,
-    endpoint_of,
-    ensure_reachable,
-    load_chatbot_config,
-)
+from sparring.connectors import create_connector, endpoint_of
 from sparring.conversations import summarize
 from sparring.jobs import (
     JOBS,
     JobContext,
     JobEvent,
+    ModelNeed,
+    Needs,
     Outcome,
     StopSignal,
     run_blocking,
     start_async,
 )
 from sparring.jobs.events import Planned
-from sparring.llm import load_model
 from sparring.metamorphic._answerability import DialogueAnalysis, SeedDialogue
 from sparring.metamorphic._judge import Judge
 from sparring.metamorphic._perturb import (
@@ -74,8 +70,6 @@ from sparring.metamorphic._transform import (
 from sparring.similarity import THRESHOLDS
 from sparring.types import TextModel
 
-PROBE_TIMEOUT = 10.0
-"""Seconds the reachability probe waits for the chatbot."""
 SOURCE = "source"
 ISOLATED = "isolated"
 CONFIRM = "confirm"
@@ -138,6 +132,7 @@ class MetamorphicJob:
     name: ClassVar[str] = MetamorphicSettings.job
     settings_type: ClassVar[type[MetamorphicSettings]] = MetamorphicSettings
     creates_run: ClassVar[bool] = True
+    needs: ClassVar[Needs] = Needs(chatbot=True, model=ModelNeed.OPTIONAL, report=True)
 
     def __init__(
         self,
@@ -170,7 +165,8 @@ async def metamorphic_job_async(
 ) -> MetamorphicResult:
     """Run the job into the run directory ``out`` (created, or resumed when it holds a
     ``metamorphic`` run) through the runner; return what ``metamorphic.json`` holds at the
-    end.
+    end. A building block: no HTML report is written (``sparring.jobs.start_async``
+    writes one).
 
     ``analyser`` replaces the answerability analysers (tests); ``on_start`` sees how many
     records will be replayed, ``on_follow_up`` the id of each judged follow-up (as a
@@ -183,7 +179,7 @@ async def metamorphic_job_async(
             on_start(event.total)
 
     job = MetamorphicJob(analyser, on_follow_up)
-    job_run = await start_async(job, settings, out, on_event=on_event, stop=stop)
+    job_run = await start_async(job, settings, out, on_event=on_event, stop=stop, report=False)
     result: MetamorphicResult = job_run.result
     return result
 
@@ -196,10 +192,9 @@ async def _metamorphic(
 ) -> MetamorphicResult:
     perturbations = parse_perturbations(settings.perturbations)
     seeds, unfit = load_seeds(settings.seeds)
-    config = load_chatbot_config(settings.chatbot)
+    config, model = ctx.chatbot, ctx.model
     transformations = load_transformations(settings.rules)
     check_variables(transformations, {k for s in seeds if s.record for k in s.record.variables})
-    model = load_model(settings.model, settings.model_base_url)
     method, note = choose_similarity(settings.similarity)
     follow_ups, unchanged = make_follow_ups(seeds, perturbations, settings.seed, method)
     by_seed = {s.id: s for s in seeds}
@@ -211,9 +206,6 @@ async def _metamorphic(
         settings.source_replays,
         settings.context_probe,
     )
-    if settings.probe:
-        ctx.stage("probe")
-        await ensure_reachable(config, PROBE_TIMEOUT)
     ctx.stage("answerability")
     analyses = await (analyser or default_analyser(model))([s.dialogue for s in seeds])
     analysis_of = {a.dialogue_id: a for a in analyses}

@@ -35,12 +35,7 @@ import yaml
 from pydantic import Field
 
 from sparring.check import DEFAULT_RULES, CheckJob, CheckResult, CheckSettings, load_rules
-from sparring.connectors import (
-    ChatbotUnreachable,
-    endpoint_of,
-    ensure_reachable,
-    load_chatbot_config,
-)
+from sparring.connectors import ChatbotUnreachable, endpoint_of
 from sparring.conversations import RunStore, Slot
 from sparring.errors import UserInputError
 from sparring.explore import (
@@ -60,6 +55,8 @@ from sparring.jobs import (
     JobContext,
     JobEvent,
     JobSettings,
+    ModelNeed,
+    Needs,
     Outcome,
     StopSignal,
     resume_async,
@@ -70,8 +67,6 @@ from sparring.jobs import outcome as outcomes
 from sparring.jobs.events import ItemDone, Planned
 from sparring.simulate import SimulateJob, SimulateSettings, SimulationResult
 
-PROBE_TIMEOUT = 10.0
-"""Seconds the reachability probe waits for the chatbot."""
 EXPLORATION = "exploration"
 """The explore run's folder inside a ``run``'s directory."""
 
@@ -141,12 +136,13 @@ class RunJob:
     session, simulate: after the conversations running, check: after the rule) and what
     finished is kept; ``sparring.jobs.resume(out)`` resumes the exploration (its sessions
     played again from their records), simulates only the conversations missing, and
-    checks again. The runner writes the report (``writes_report``)."""
+    checks again. The runner loads the chatbot and the model once (the simulate and
+    check stages use them), probes the chatbot and writes the report (``needs``)."""
 
     name: ClassVar[str] = "run"
     settings_type: ClassVar[type[RunSettings]] = RunSettings
     creates_run: ClassVar[bool] = True
-    writes_report: ClassVar[bool] = True
+    needs: ClassVar[Needs] = Needs(chatbot=True, model=ModelNeed.OPTIONAL, report=True)
 
     async def execute(self, settings: RunSettings, ctx: JobContext) -> PipelineResult:
         """Test the chatbot end to end (see the module docstring). Raises what the stages
@@ -184,14 +180,12 @@ def run_job(
 
 
 async def _run(settings: RunSettings, ctx: JobContext) -> PipelineResult:
-    config = load_chatbot_config(settings.chatbot)
+    config = ctx.chatbot
     load_rules([DEFAULT_RULES, *settings.rules])  # bad rules: a located error, before any work
     if not ctx.resuming:
         assert ctx.out is not None
         if (ctx.out / "manifest.json").exists() or (ctx.out / EXPLORATION).exists():
             raise UserInputError(f"{ctx.out} already holds a run; pick another --out")
-    ctx.stage("probe")
-    await ensure_reachable(config, PROBE_TIMEOUT)
     store = ctx.open_run(
         settings.model_copy(update={"chatbot": settings.chatbot.resolve()}),
         chatbot=config.model_dump(mode="json", exclude={"params"}),

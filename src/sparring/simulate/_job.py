@@ -16,14 +16,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field, model_validator
 
-from sparring.connectors import (
-    ChatbotConfig,
-    ProbeResult,
-    create_connector,
-    endpoint_of,
-    ensure_reachable,
-    load_chatbot_config,
-)
+from sparring.connectors import ChatbotConfig, ProbeResult, create_connector, endpoint_of
 from sparring.conversations import (
     DEFAULT_MAX_CHATBOT_FAILURE_SHARE,
     ConversationRecord,
@@ -39,15 +32,18 @@ from sparring.jobs import (
     JobContext,
     JobEvent,
     JobSettings,
+    ModelNeed,
+    Needs,
     Outcome,
     StopSignal,
+    prepare,
     resume_async,
     run_blocking,
     start_async,
 )
 from sparring.jobs import outcome as outcomes
 from sparring.jobs.events import Planned
-from sparring.llm import Model, load_model
+from sparring.llm import Model
 from sparring.simulate._persona_plan import MAX_TURN_WORDS, TYPICAL_TURN_WORDS
 from sparring.simulate._plan import plan_run
 from sparring.simulate._repeat import repeat_specs
@@ -60,8 +56,6 @@ logger = logging.getLogger(__name__)
 REPLY_TIMEOUT_MARGIN = 5.0
 """Seconds the runner waits beyond the connector's own ``timeout`` before recording a
 timeout itself (the connector normally reports it first)."""
-PROBE_TIMEOUT = 10.0
-"""Seconds the reachability probe waits for the chatbot."""
 DEFAULT_CONNECTOR_TIMEOUT = 20.0
 """Seconds assumed for a connector whose params have no ``timeout``."""
 
@@ -168,11 +162,13 @@ conversations still have no record."""
 class SimulateJob:
     """The ``simulate`` job on the runner (``sparring.jobs.start("simulate", …)``): one
     item per planned conversation; a stop request starts no new conversation. With
-    ``remote``, the conversations run elsewhere and come back to this run's store."""
+    ``remote``, the conversations run elsewhere and come back to this run's store;
+    ``on_probe`` sees the reachability probe's result (the runner probes)."""
 
     name: ClassVar[str] = SimulateSettings.job
     settings_type: ClassVar[type[SimulateSettings]] = SimulateSettings
     creates_run: ClassVar[bool] = True
+    needs: ClassVar[Needs] = Needs(chatbot=True, model=ModelNeed.OPTIONAL, report=True)
 
     def __init__(
         self, on_probe: OnProbe | None = None, remote: RemoteConversations | None = None
@@ -181,12 +177,10 @@ class SimulateJob:
         self.remote = remote
 
     async def execute(self, settings: SimulateSettings, ctx: JobContext) -> SimulationResult:
-        """Load and check everything, create (or reopen) the run, run what is missing."""
+        """Plan the profiles (the runner loaded the chatbot and the model and probed the
+        chatbot), create (or reopen) the run, run what is missing."""
         kind = settings.simulator_kind()
-        config = load_chatbot_config(settings.chatbot)
-        ctx.stage("probe")
-        await _probe(settings, config, self.on_probe)
-        model = load_model(settings.model, settings.model_base_url, settings.cache)
+        config, model = ctx.chatbot, ctx.model
         ctx.stage("plan")
         specs, files = await _plan(settings, config, model)
         if ctx.resuming:
@@ -233,14 +227,16 @@ async def simulate_job_async(
     stop: StopSignal | None = None,
 ) -> SimulationResult:
     """Run ``settings`` into a new run directory ``out`` (default ``runs/<UTC time>``)
-    through the runner (``sparring.jobs.start_async("simulate", …)``).
+    through the runner, as a building block: no report is written
+    (``sparring.jobs.start_async("simulate", …)`` writes one).
 
     Everything is loaded and checked before the run directory is created: raises
     ``UserInputError``/``ConfigError`` (file, line, key) for bad profiles, a bad
     ``chatbot.yaml`` or model spec, and when ``out`` already holds a run.
     """
+    job = SimulateJob(on_probe)
     run = await start_async(
-        SimulateJob(on_probe), settings, out, on_event=_on_start(on_start), stop=stop
+        job, settings, out, on_event=_on_start(on_start), stop=stop, report=False
     )
     result: SimulationResult = run.result
     return result
@@ -264,7 +260,9 @@ async def resume_job_async(
             f"{run_dir} was made by the {store.manifest.job!r} job; only simulate runs resume"
         )
     changes = {"concurrency": concurrency} if concurrency is not None else None
-    run = await resume_async(run_dir, on_event=_on_start(on_start), stop=stop, changes=changes)
+    run = await resume_async(
+        run_dir, on_event=_on_start(on_start), stop=stop, changes=changes, report=False
+    )
     result: SimulationResult = run.result
     return result
 
@@ -333,9 +331,9 @@ async def planned_specs(settings: SimulateSettings) -> list[ConversationSpec]:
     """Every conversation ``settings`` plan (with ``repeat`` copies), as the job plans
     them: the same ids, plans and seeds for the same profiles and seed. Raises
     ``ConfigError`` for bad profiles or a bad ``chatbot.yaml``."""
-    config = load_chatbot_config(settings.chatbot)
-    model = load_model(settings.model, settings.model_base_url, settings.cache)
-    specs, _ = await _plan(settings, config, model)
+    loaded = await prepare(SimulateJob(), settings, lambda event: None, probe=False)
+    assert loaded.chatbot is not None  # the job needs one
+    specs, _ = await _plan(settings, loaded.chatbot, loaded.models["model"])
     return specs
 
 
@@ -367,12 +365,6 @@ def finish_run(
     store.write_summary(summary)
     health = assess_run(store.iter_records(), settings.max_failure_share)
     return SimulationResult(store=store, summary=summary, ran=ran, health=health, missing=missing)
-
-
-async def _probe(settings: SimulateSettings, config: ChatbotConfig, report: OnProbe | None) -> None:
-    """Check the chatbot answers before anything is written. Raises ``ChatbotUnreachable``."""
-    if settings.probe:
-        await ensure_reachable(config, PROBE_TIMEOUT, report)
 
 
 def _manifest(

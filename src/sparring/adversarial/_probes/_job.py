@@ -22,20 +22,14 @@ from pydantic import BaseModel, Field
 from sparring.adversarial._probes._model import Probe, ProbeCategory, ProbeSuite
 from sparring.adversarial._probes._run import judge_probe, not_applicable, probe_id, run_probe
 from sparring.adversarial._probes._suites import resolve_suites
-from sparring.connectors import (
-    ChatbotConfig,
-    ProbeResult,
-    create_connector,
-    endpoint_of,
-    ensure_reachable,
-    load_chatbot_config,
-)
+from sparring.connectors import ChatbotConfig, ProbeResult, create_connector, endpoint_of
 from sparring.conversations import RunStore, Slot, summarize
 from sparring.jobs import (
     JOBS,
     JobContext,
     JobEvent,
     JobSettings,
+    Needs,
     Outcome,
     StopSignal,
     run_blocking,
@@ -53,8 +47,6 @@ PROBES = "probes"
 PROBES_FILE = f"results/{PROBES}.json"
 """That file, relative to the run (runs before 0.3: at its root; ``job_result_file``)."""
 PROBES_SCHEMA_VERSION = 1
-REACHABILITY_TIMEOUT = 10.0
-"""Seconds the reachability probe waits for the chatbot before anything is written."""
 REPLY_TIMEOUT_MARGIN = 5.0
 """Seconds waited per reply beyond the connector's own ``timeout``."""
 
@@ -166,6 +158,7 @@ class ProbeJob:
     name: ClassVar[str] = ProbeSettings.job
     settings_type: ClassVar[type[ProbeSettings]] = ProbeSettings
     creates_run: ClassVar[bool] = True
+    needs: ClassVar[Needs] = Needs(chatbot=True, probe_setting="check_reachable", report=True)
 
     def __init__(
         self,
@@ -176,7 +169,7 @@ class ProbeJob:
         self.on_probe = on_probe
 
     async def execute(self, settings: ProbeSettings, ctx: JobContext) -> ProbeJobResult:
-        return await _probes(settings, ctx, self.on_verdict, self.on_probe)
+        return await _probes(settings, ctx, self.on_verdict)
 
     def outcome(self, result: ProbeJobResult) -> Outcome:
         return result.outcome
@@ -195,7 +188,8 @@ async def probe_job_async(
     stop: StopSignal | None = None,
 ) -> ProbeJobResult:
     """Run the probes of ``settings`` into a new run directory ``out`` (default
-    ``runs/<UTC time>``) through the runner. Suites and chatbot.yaml are loaded and the
+    ``runs/<UTC time>``) through the runner, as a building block: no HTML report is
+    written (``sparring.jobs.start_async`` writes one). Suites and chatbot.yaml are loaded and the
     chatbot probed before the directory is created: raises ``ConfigError`` (file, line,
     key) for a bad file, ``UnknownName`` for an unknown suite, ``ChatbotUnreachable`` when
     the chatbot does not answer, ``UserInputError`` when ``out`` already holds a run.
@@ -207,7 +201,7 @@ async def probe_job_async(
             on_start(event.total)
 
     job = ProbeJob(on_verdict, on_probe)
-    run = await start_async(job, settings, out, on_event=on_event, stop=stop)
+    run = await start_async(job, settings, out, on_event=on_event, stop=stop, report=False)
     result: ProbeJobResult = run.result
     return result
 
@@ -233,13 +227,9 @@ async def _probes(
     settings: ProbeSettings,
     ctx: JobContext,
     on_verdict: OnVerdict | None,
-    on_probe: Callable[[ProbeResult], None] | None,
 ) -> ProbeJobResult:
     suites = resolve_suites(settings.suites)
-    config = load_chatbot_config(settings.chatbot)
-    if settings.check_reachable:
-        ctx.stage("probe")
-        await ensure_reachable(config, REACHABILITY_TIMEOUT, on_probe)
+    config = ctx.chatbot
     report = ProbeReport(
         chatbot=config.info.name,
         suites={suite.suite: str(path) for suite, path in suites},

@@ -1,0 +1,118 @@
+"""What a job needs is declared by the job and done by the runner (issue 25): the chatbot
+loaded and probed, the model loaded once, ``ModelRequired`` for a job with no offline
+strategy — all before anything is written — and the HTML report after every job that
+produces a run (``JobRun.report``), also when started from Python."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from sparring.connectors import ChatbotUnreachable
+from sparring.errors import ConfigError, ModelRequired
+from sparring.jobs import (
+    JobContext,
+    JobSettings,
+    ModelNeed,
+    Needs,
+    Outcome,
+    start,
+)
+from sparring.jobs import outcome as outcomes
+from sparring.jobs.events import Probed, StageChanged
+from sparring.llm import ScriptedModel
+from tests.jobs.helpers import StopAfter
+
+DATA = Path(__file__).parents[1] / "simulate" / "data"
+SETTINGS = {"profiles": [str(DATA / "profiles")], "chatbot": str(DATA / "chatbot.yaml"),
+            "concurrency": 1}  # fmt: skip
+
+
+class NeedySettings(JobSettings):
+    job: ClassVar[str] = "needy"
+    chatbot: Path
+    model: str | None = None
+    probe: bool = True
+
+
+class NeedyJob:
+    """A job that needs a chatbot and a model and records what the runner handed it."""
+
+    name = "needy"
+    settings_type = NeedySettings
+    creates_run = False
+    needs = Needs(chatbot=True, model=ModelNeed.REQUIRED, step="needy work", report=True)
+
+    def __init__(self, model: ScriptedModel | None = None) -> None:
+        self.model = model  # a model built in code: used instead of the setting's
+        self.seen: dict[str, Any] = {}
+
+    async def execute(self, settings: NeedySettings, ctx: JobContext) -> str:
+        self.seen = {"chatbot": ctx.chatbot.info.name, "model": ctx.model, "probe": ctx.probe}
+        return "done"
+
+    def outcome(self, result: str) -> Outcome:
+        return outcomes.passed(result)
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_the_runner_loads_the_chatbot_and_the_model_and_probes_before_the_work() -> None:
+    model = ScriptedModel(responses=["hi"])
+    job, seen = NeedyJob(model), StopAfter(items=99)
+    run = start(job, {"chatbot": DATA / "chatbot.yaml"}, on_event=seen)
+    assert run.result == "done" and run.report is None  # it named no run to report on
+    assert job.seen["chatbot"] == "Luigi's pizzeria (scripted)" and job.seen["model"] is model
+    assert job.seen["probe"] is not None and job.seen["probe"].reachable
+    stages = [e.stage for e in seen.events if isinstance(e, StageChanged)]
+    assert stages == ["probe"] and any(isinstance(e, Probed) for e in seen.events)
+
+
+def test_a_job_without_an_offline_strategy_stops_before_anything_without_a_model() -> None:
+    job = NeedyJob()
+    with pytest.raises(ModelRequired, match=r"needy work needs a language model.*--model"):
+        start(job, {"chatbot": "/nonexistent/chatbot.yaml"})  # before the file is read
+    assert job.seen == {}
+
+
+def test_a_bad_model_spec_is_located_at_the_setting(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as caught:
+        start("simulate", {**SETTINGS, "model": "scripted"}, tmp_path / "run")  # no script
+    assert [p.key for p in caught.value.problems] == ["model"]
+    assert not (tmp_path / "run").exists()
+
+
+def test_an_unreachable_chatbot_stops_the_job_before_anything_is_written(tmp_path: Path) -> None:
+    chatbot = tmp_path / "chatbot.yaml"
+    chatbot.write_text(f"connector: rasa\nparams:\n  url: http://127.0.0.1:{_closed_port()}\n")
+    for job, settings in (
+        ("simulate", {**SETTINGS, "chatbot": str(chatbot)}),
+        ("explore", {"chatbot": str(chatbot)}),
+        ("adversarial-probe", {"chatbot": str(chatbot), "suites": ["injection"]}),
+    ):
+        with pytest.raises(ChatbotUnreachable):
+            start(job, settings, tmp_path / job)
+        assert not (tmp_path / job).exists(), job
+    off = start("simulate", {**SETTINGS, "chatbot": str(DATA / "chatbot.yaml"), "probe": False},
+                tmp_path / "unprobed", on_event=(seen := StopAfter(items=99)))  # fmt: skip
+    assert off.status == "finished" and not any(isinstance(e, Probed) for e in seen.events)
+
+
+def test_the_runner_writes_the_report_of_every_run_a_job_produces(tmp_path: Path) -> None:
+    simulated = start("simulate", SETTINGS, tmp_path / "run")
+    assert simulated.report == tmp_path / "run" / "report" / "index.html"
+    assert simulated.report.is_file()
+    simulated.report.unlink()
+    rules = Path(__file__).parents[2] / "examples" / "pizzeria" / "rules"
+    checked = start("check", {"rules": [rules], "run": tmp_path / "run"})
+    assert checked.report == tmp_path / "run" / "report" / "index.html"
+    assert checked.report.is_file()
+    quiet = start("simulate", SETTINGS, tmp_path / "quiet", report=False)
+    assert quiet.report is None and not (tmp_path / "quiet" / "report").exists()
