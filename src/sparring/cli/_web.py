@@ -53,10 +53,9 @@ def web_command(
     if context.invoked_subcommand is not None:
         return
     _require_extra()
-    from sparring.web._config import is_loopback, read_config, require_production
+    from sparring.web import check_host
 
-    if not is_loopback(host):
-        require_production(read_config(production=True), host)
+    check_host(host)
     # a lean server process: Django and the runner, not every command's imports
     argv = [sys.executable, "-m", "sparring.web", "--host", host, "--port", str(port)]
     os.execv(sys.executable, [*argv, *(["--no-browser"] if no_browser else [])])

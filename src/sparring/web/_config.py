@@ -155,6 +155,13 @@ def require_production(config: WebConfig, host: str) -> None:
         raise UserInputError([head, *problems])
 
 
+def check_host(host: str) -> None:
+    """Check, before serving on ``host``, that it is loopback or the production settings
+    are complete; raise ``UserInputError`` (exit 2) listing what is missing otherwise."""
+    if not is_loopback(host):
+        require_production(read_config(production=True), host)
+
+
 def _kept_secret(path: Path, make: str) -> str:
     """The secret kept in ``path`` (created with ``make`` and mode 0600 when missing)."""
     if path.exists():
