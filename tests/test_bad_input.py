@@ -3,8 +3,10 @@ and exit 2 — never a traceback (issue 25).
 
 The commands and their parameters are read from the Typer application itself, so a new
 command or option is walked without editing this file: a number option given a word, a
-choice given a name that is not one, and a command's input path (its first path
-argument) given a path that does not exist."""
+choice given a name that is not one, a command's input path (its first path argument)
+given a path that does not exist, and each option or argument the settings model requires
+(``cli._options.settings_options``) left out — the error names it as typed
+(``--chatbot is required: …``)."""
 
 from __future__ import annotations
 
@@ -54,13 +56,24 @@ def _placeholder(param: typing.Any) -> str:
     return MISSING if kind == "path" else "1" if kind == "number" else "bogus"
 
 
-def _required_arguments(command: typing.Any) -> list[str]:
-    """A placeholder for each required argument and option: a missing path, 1 or a word."""
-    arguments = [
-        _placeholder(p) for p in command.params if isinstance(p, TyperArgument) and p.required
-    ]
+def _model_required(command: typing.Any) -> set[str]:
+    """The parameters of ``command`` whose settings field the model requires."""
+    spelled = getattr(command.callback, "settings_parameters", {})
+    return {name for name, parameter in spelled.items() if parameter.required}
+
+
+def _required_arguments(command: typing.Any, *, leave_out: str | None = None) -> list[str]:
+    """A placeholder for each required argument and option (by Typer or by the settings
+    model), but ``leave_out``: a missing path, 1 or a word."""
+    needed = _model_required(command)
+
+    def required(p: typing.Any) -> bool:
+        return (p.required or p.name in needed) and p.name != leave_out
+
+    arguments = [_placeholder(p) for p in command.params if isinstance(p, TyperArgument)
+                 and required(p)]  # fmt: skip
     for p in command.params:
-        if isinstance(p, TyperOption) and p.required:
+        if isinstance(p, TyperOption) and required(p):
             arguments += [p.opts[0], _placeholder(p)]
     return arguments
 
@@ -81,8 +94,18 @@ def _cases() -> Iterator[typing.Any]:
                 argv = [*path, *arguments, flag, "bogus-choice"]
                 yield pytest.param(argv, flag, id=f"{name} {flag} bogus-choice")
         first = next((p for p in command.params if isinstance(p, TyperArgument)), None)
-        if first is not None and first.required and _placeholder(first) == MISSING:
+        needed = _model_required(command)
+        if (
+            first is not None
+            and (first.required or first.name in needed)
+            and _placeholder(first) == MISSING
+        ):
             yield pytest.param([*path, *arguments], MISSING, id=f"{name} missing path")
+        spelled = getattr(command.callback, "settings_parameters", {})
+        for field in sorted(needed):
+            argv = [*path, *_required_arguments(command, leave_out=field)]
+            said = f"{spelled[field].spelled} is required"
+            yield pytest.param(argv, said, id=f"{name} without {spelled[field].spelled}")
 
 
 @pytest.mark.parametrize(("argv", "named"), list(_cases()))

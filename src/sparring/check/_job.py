@@ -38,6 +38,7 @@ from sparring.jobs import (
     run_blocking,
     start_async,
 )
+from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP
 from sparring.profiles import load_profile
 
 logger = logging.getLogger(__name__)
@@ -56,19 +57,33 @@ class CheckSettings(JobSettings):
 
     job: ClassVar[str] = "check"
 
-    rules: list[Path] = Field(min_length=1)
-    run: Path
-    model: str | None = None
-    model_base_url: str | None = None
-    cache: bool = False
-    timeout: float = Field(2.0, gt=0)
-    store: bool = True
-    csv: Path | None = None
-    junit: Path | None = None
-    junit_per_conversation: bool = False
-    json_file: Path | None = None
-    count_generic: bool = True
-    trust_functions: bool = False
+    rules: list[Path] = Field(
+        min_length=1, description="Rule files, or folders searched for *.yaml/*.yml."
+    )
+    run: Path = Field(
+        description="A run directory, or a folder of conversations (native or SENSEI)."
+    )
+    model: str | None = Field(None, description=MODEL_HELP)
+    model_base_url: str | None = Field(None, description=MODEL_BASE_URL_HELP)
+    cache: bool = Field(False, description=CACHE_HELP)
+    timeout: float = Field(2.0, gt=0, description="Seconds allowed per expression.")
+    store: bool = Field(True, description="Keep the verdicts in a native run.")
+    csv: Path | None = Field(None, description="Write SENSEI-check's results table (CSV).")
+    junit: Path | None = Field(None, description="Write JUnit XML.")
+    junit_per_conversation: bool = Field(
+        False, description="JUnit: a test case per rule × conversation."
+    )
+    json_file: Path | None = Field(None, description="Write every verdict as JSON.")
+    count_generic: bool = Field(
+        True,
+        description="Count generic failures (no response, timeout, loop, goals not completed) "
+        "in the exit code.",
+    )
+    trust_functions: bool = Field(
+        False,
+        description="Let rule files' `functions:` import their Python files (they run "
+        "unsandboxed).",
+    )
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,13 @@ from sparring._terminal import escape
 from sparring.adversarial import PlanResult, PlanSettings, TerminalInterviewer, plan_job
 from sparring.cli._adversarial import adversarial_app
 from sparring.cli._app import console, exit_on_outcome
-from sparring.cli._options import MODEL_ENVVARS, MODEL_FLAGS, SettingsValues, settings_options
+from sparring.cli._options import (
+    MODEL_ENVVARS,
+    MODEL_FLAGS,
+    OPTIONS,
+    SettingsValues,
+    settings_options,
+)
 from sparring.errors import ModelError
 from sparring.jobs import check_output_paths
 from sparring.jobs import outcome as outcomes
@@ -40,7 +46,7 @@ def plan(values: SettingsValues) -> None:
     weaknesses with easy/medium/hard example tests. Check and edit the file before
     `sparring adversarial test`.
     """
-    settings = PlanSettings.from_values(values, "options")
+    settings = PlanSettings.from_values(values, OPTIONS)
     out = settings.out
     check_output_paths(files={"--out": out})
     interactive = settings.answers is None and settings.model is not None and sys.stdin.isatty()

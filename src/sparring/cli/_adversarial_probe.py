@@ -21,7 +21,7 @@ from sparring.adversarial import (
 from sparring.cli._adversarial import adversarial_app
 from sparring.cli._app import console
 from sparring.cli._jobs import exit_with, print_outcome, print_written_report, run_job
-from sparring.cli._options import SettingsValues, settings_options
+from sparring.cli._options import OPTIONS, SettingsValues, settings_options
 from sparring.jobs import check_output_paths
 from sparring.precision import ORACLES, precision_summary
 
@@ -55,7 +55,7 @@ def probe_command(
     Exit 0 when every probe passed, 1 when one failed or errored, 3 when none was judged.
     """
     check_output_paths(folders={"--out": out})
-    settings = ProbeSettings.from_values(values, "options") if resume is None else None
+    settings = ProbeSettings.from_values(values, OPTIONS) if resume is None else None
     run = run_job(ProbeJob(), settings, out, resume=resume, items="probes")
     result: ProbeJobResult = run.result
     _print(result, show_all)

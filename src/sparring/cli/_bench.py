@@ -1,20 +1,25 @@
 """``sparring bench dbdc PATH [--detector NAME]… [--json F]``: score breakdown detectors on
 DBDC-format dialogues, or on a run's imported annotations, with DBDC's metrics (see
-``sparring.evaluate._dbdc_metrics``)."""
+``sparring.evaluate.dbdc_metrics``)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
-from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
+from sparring.cli._app import app, console
+from sparring.cli._options import (
+    MODEL_ENVVARS,
+    MODEL_FLAGS,
+    OPTIONS,
+    SettingsValues,
+    settings_options,
+)
 from sparring.conversations import atomic_write
-from sparring.evaluate import DEFAULT_BENCH_DETECTORS, DbdcMetrics, bench_dbdc
+from sparring.evaluate import BenchSettings, DbdcMetrics, bench_dbdc
 from sparring.jobs import check_output_paths, run_blocking
 from sparring.llm import load_model
 
@@ -60,48 +65,26 @@ def metrics_table(results: list[DbdcMetrics], title: str) -> Table:
 
 
 @bench_app.command("dbdc")
-def dbdc_command(
-    path: Annotated[
-        Path,
-        typer.Argument(
-            help="A DBDC folder (searched for *.log.json), one file, or a run directory "
-            "whose imported breakdown annotations (import-chatchecker) are the labels."
-        ),
-    ],
-    detectors: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--detector", "-d", help="Detector name (repeatable; default: offline and always)."
-        ),
-    ] = None,
-    json_path: Annotated[
-        Path | None, typer.Option("--json", help="Write every figure as JSON.")
-    ] = None,
-    labels: Annotated[
-        Path | None,
-        typer.Option(
-            "--labels",
-            help="With a run directory: a team's own labels, the dashboard's annotations "
-            "export (.json or .csv; a chatbot turn marked wrong = breakdown).",
-        ),
-    ] = None,
-    model: ModelOption = None,
-    model_base_url: ModelBaseUrlOption = None,
-    cache: CacheOption = False,
-) -> None:
+@settings_options(
+    BenchSettings,
+    arguments=("path",),
+    flags={**MODEL_FLAGS, "detectors": ("--detector", "-d"), "json_file": ("--json",)},
+    envvars=MODEL_ENVVARS,
+)
+def dbdc_command(values: SettingsValues) -> None:
     """Score breakdown detectors on DBDC dialogues: accuracy, precision, recall and F1 of
     breakdowns (T+X and X), JS divergence and MSE of the O/T/X distributions, and the
     per-dialogue averages ChatChecker reports. `always` is the majority baseline. A run
     directory is scored against its imported annotations (ChatChecker's: a model's silver
     labels, breakdown = X, none = O), or with --labels against a team's own (the
     dashboard's annotations export: a chatbot turn marked wrong = X, correct = O)."""
-    check_output_paths(files={"--json": json_path})
-    text_model = load_model(model, model_base_url, cache)
-    bench = run_blocking(
-        bench_dbdc(path, detectors or DEFAULT_BENCH_DETECTORS, text_model, labels=labels)
-    )
+    settings = BenchSettings.from_values(values, OPTIONS)
+    check_output_paths(files={"--json": settings.json_file})
+    text_model = load_model(settings.model, settings.model_base_url, settings.cache)
+    path = settings.path
+    bench = run_blocking(bench_dbdc(path, settings.detectors, text_model, labels=settings.labels))
     title = f"{bench.title}: {path} ({bench.dialogues} dialogues)"
     console.print(metrics_table(bench.results, title))
-    if json_path is not None:
+    if settings.json_file is not None:
         payload = [r.model_dump(mode="json") for r in bench.results]
-        atomic_write(json_path, json.dumps(payload, indent=2) + "\n", durable=False)
+        atomic_write(settings.json_file, json.dumps(payload, indent=2) + "\n", durable=False)

@@ -4,68 +4,42 @@ fail, 2 bad rules, 3 no verdict)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from sparring.check import CheckJob, CheckResult, CheckSettings, print_report
-from sparring.cli._app import (
-    CacheOption,
-    ModelBaseUrlOption,
-    ModelOption,
-    TrustFunctionsOption,
-    app,
-    console,
-)
+from sparring.cli._app import app, console
 from sparring.cli._jobs import exit_with, print_outcome, print_written_report, run_job
+from sparring.cli._options import (
+    MODEL_ENVVARS,
+    MODEL_FLAGS,
+    OPTIONS,
+    SettingsValues,
+    settings_options,
+)
 
 
 @app.command("check")
+@settings_options(
+    CheckSettings,
+    arguments=("rules",),
+    flags={
+        **MODEL_FLAGS,
+        "csv": ("--csv",),
+        "json_file": ("--json",),
+        "count_generic": ("--generic/--no-generic",),
+        "junit_per_conversation": ("--junit-per-conversation",),
+        "trust_functions": ("--trust-functions",),
+    },
+    envvars=MODEL_ENVVARS,
+    required=("run",),
+)
 def check_command(
-    rules: Annotated[
-        list[Path], typer.Argument(help="Rule files, or folders searched for *.yaml/*.yml.")
-    ],
-    run_dir: Annotated[
-        Path,
-        typer.Option(
-            "--run", help="A run directory, or a folder of conversations (native or SENSEI)."
-        ),
-    ],
-    csv_path: Annotated[
-        Path | None, typer.Option("--csv", help="Write SENSEI-check's results table (CSV).")
-    ] = None,
-    junit: Annotated[Path | None, typer.Option("--junit", help="Write JUnit XML.")] = None,
-    json_path: Annotated[
-        Path | None, typer.Option("--json", help="Write every verdict as JSON.")
-    ] = None,
-    model: ModelOption = None,
-    model_base_url: ModelBaseUrlOption = None,
-    cache: CacheOption = False,
-    timeout: Annotated[
-        float, typer.Option("--timeout", min=0.01, help="Seconds allowed per expression.")
-    ] = 2.0,
-    store: Annotated[
-        bool, typer.Option("--store/--no-store", help="Keep the verdicts in a native run.")
-    ] = True,
-    generic: Annotated[
-        bool,
-        typer.Option(
-            "--generic/--no-generic",
-            help="Count generic failures (no response, timeout, loop, goals not completed) "
-            "in the exit code.",
-        ),
-    ] = True,
-    junit_per_conversation: Annotated[
-        bool,
-        typer.Option(
-            "--junit-per-conversation", help="JUnit: a test case per rule × conversation."
-        ),
-    ] = False,
+    values: SettingsValues,
     show_all: Annotated[
         bool, typer.Option("--all", help="List every failure, not the first few per rule.")
     ] = False,
-    trust_functions: TrustFunctionsOption = False,
 ) -> None:
     """Check conversations against rules.
 
@@ -73,21 +47,7 @@ def check_command(
     or a conversation carries a generic failure (unless --no-generic); 3 when every verdict
     is not applicable or unscored (no verdict, never a pass); 2 for bad input.
     """
-    settings = CheckSettings(
-        rules=rules,
-        run=run_dir,
-        model=model,
-        model_base_url=model_base_url,
-        cache=cache,
-        timeout=timeout,
-        store=store,
-        csv=csv_path,
-        junit=junit,
-        junit_per_conversation=junit_per_conversation,
-        json_file=json_path,
-        count_generic=generic,
-        trust_functions=trust_functions,
-    )
+    settings = CheckSettings.from_values(values, OPTIONS)
     run = run_job(CheckJob(), settings, None, items="rules")
     result: CheckResult = run.result
     records = {record.id: record for record in result.records}

@@ -5,8 +5,7 @@ RUN`` run one part."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Any, TypeVar
 
 import typer
 from rich.table import Table
@@ -16,8 +15,7 @@ from sparring._terminal import escape
 from sparring.cli._app import app, console
 from sparring.cli._jobs import exit_with, print_outcome, print_written_report, run_job
 from sparring.cli._options import MODEL_ENVVARS, MODEL_FLAGS, SettingsValues, settings_options
-from sparring.evaluate import EvaluateJob, EvaluateResult, EvaluateSettings
-from sparring.evaluate._stats import table_rows
+from sparring.evaluate import EvaluateJob, EvaluateResult, EvaluateSettings, table_rows
 
 
 class _RunOrCommand(TyperGroup):
@@ -39,7 +37,6 @@ evaluate_app = typer.Typer(
 app.add_typer(evaluate_app)
 
 F = TypeVar("F", bound=Callable[..., Any])
-RunArgument = Annotated[Path, typer.Argument(help="A run directory (simulated or imported).")]
 
 
 def _options(*fields: str) -> Callable[[F], F]:
@@ -49,6 +46,7 @@ def _options(*fields: str) -> Callable[[F], F]:
         fields=("model", "model_base_url", "cache", *fields),
         flags={**MODEL_FLAGS, "detectors": ("--detector",)},
         envvars=MODEL_ENVVARS,
+        arguments=("run",),
     )
 
 
@@ -68,8 +66,8 @@ def quality_lines(result: EvaluateResult) -> list[str]:
     return lines
 
 
-def _run(run_dir: Path, values: SettingsValues, **fixed: Any) -> None:
-    settings = {**values, **fixed, "run": run_dir}
+def _run(values: SettingsValues, **fixed: Any) -> None:
+    settings = {**values, **fixed}
     run = run_job(EvaluateJob(), settings, None, items="conversations")
     result: EvaluateResult = run.result
     table = Table("statistic", "value", title=f"Evaluation of {result.run}")
@@ -88,21 +86,21 @@ def _run(run_dir: Path, values: SettingsValues, **fixed: Any) -> None:
 
 @evaluate_app.command("all", hidden=True)
 @_options("detectors", "ratings", "taxonomy", "dimensions", "concurrency")
-def evaluate_all(values: SettingsValues, run: RunArgument) -> None:
+def evaluate_all(values: SettingsValues) -> None:
     """Run everything the settings allow: breakdowns (offline without a model), ratings
     (with a model), statistics."""
-    _run(run, values)
+    _run(values)
 
 
 @evaluate_app.command("breakdowns")
 @_options("detectors", "taxonomy", "concurrency")
-def evaluate_breakdowns(values: SettingsValues, run: RunArgument) -> None:
+def evaluate_breakdowns(values: SettingsValues) -> None:
     """Judge every chatbot turn: breakdown or not, score, error types, reasoning."""
-    _run(run, values, ratings=False)
+    _run(values, ratings=False)
 
 
 @evaluate_app.command("ratings")
 @_options("dimensions", "concurrency")
-def evaluate_ratings(values: SettingsValues, run: RunArgument) -> None:
+def evaluate_ratings(values: SettingsValues) -> None:
     """Rate every conversation 1–5 on ChatChecker's dimensions (needs --model)."""
-    _run(run, values, detectors=[], ratings=True)
+    _run(values, detectors=[], ratings=True)

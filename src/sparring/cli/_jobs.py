@@ -16,6 +16,7 @@ import typer
 from sparring._terminal import escape
 from sparring.cli._app import EXIT_USER_ERROR, console, err_console
 from sparring.cli._health import report_probe, unreachable
+from sparring.cli._options import OPTIONS
 from sparring.cli._progress import CountingProgress
 from sparring.connectors import ChatbotUnreachable
 from sparring.conversations import RunStore
@@ -45,8 +46,9 @@ def run_job(
     counted: str = "failed",
 ) -> JobRun[Any]:
     """Start ``job`` with ``settings`` (typed, or the command's values — ``None`` for an
-    option not given; their errors are located, exit 2) into ``out``, or resume the run
-    ``resume``, showing a progress bar of ``items`` (with a count of those ``counted``).
+    option not given; their errors are located as options, exit 2) into ``out``, or resume
+    the run ``resume``, showing a progress bar of ``items`` (with a count of those
+    ``counted``).
     A chatbot that cannot be reached exits 1, a model needed and not given exits 2."""
     try:
         with CountingProgress(items, counted) as bar:
@@ -65,7 +67,8 @@ def run_job(
                 return resume_run(resume, on_event=on_event, changes=changes, job=own)
             assert settings is not None
             if not isinstance(settings, JobSettings):  # an option not given is the default
-                settings = {key: value for key, value in settings.items() if value is not None}
+                given = {key: value for key, value in settings.items() if value is not None}
+                settings = find_job(job).settings_type.from_values(given, OPTIONS)
             return start_run(job, settings, out, on_event=on_event)
     except ChatbotUnreachable as exc:
         unreachable(exc.cause)

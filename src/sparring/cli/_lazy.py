@@ -20,7 +20,7 @@ from typing import Any
 
 import typer.main
 from typer import _click as click  # Typer vendors Click; its groups take these types
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperCommand, TyperGroup, TyperOption
 
 
 @dataclass(frozen=True)
@@ -226,12 +226,27 @@ class LazyGroup(TyperGroup):
 
         built = typer.main.get_group(app).commands.get(cmd_name)
         if built is not None:
+            show_flags_as_flags(built, ctx)
             self.add_command(built, cmd_name)
         return built
 
     def format_help(self, ctx: click.Context, formatter: Any) -> None:
+        show_flags_as_flags(self, ctx, deep=False)
         self._listing = True
         try:
             super().format_help(ctx, formatter)
         finally:
             self._listing = False
+
+
+def show_flags_as_flags(command: click.Command, ctx: click.Context, *, deep: bool = True) -> None:
+    """Show ``command``'s flags (``--cache``, ``--probe/--no-probe``, ``--help``) in its
+    help without a value type: Typer 0.29's Rich help prints ``<bool>`` beside every flag,
+    as if it took a value. With ``deep``, the sub-commands of a group too."""
+    help_option = command.get_help_option(ctx)
+    for param in [*command.params, *([help_option] if help_option else [])]:
+        if isinstance(param, TyperOption) and (param.is_flag or param.count):
+            param.metavar = ""
+    if deep and isinstance(command, TyperGroup):
+        for sub in command.commands.values():
+            show_flags_as_flags(sub, ctx)

@@ -12,7 +12,13 @@ from rich.table import Table
 from sparring._terminal import escape
 from sparring.cli._app import app, console
 from sparring.cli._jobs import exit_with, print_outcome, print_written_report, run_job
-from sparring.cli._options import MODEL_ENVVARS, MODEL_FLAGS, SettingsValues, settings_options
+from sparring.cli._options import (
+    MODEL_ENVVARS,
+    MODEL_FLAGS,
+    OPTIONS,
+    SettingsValues,
+    settings_options,
+)
 from sparring.jobs import check_output_paths
 from sparring.metamorphic import (
     METAMORPHIC_FILE,
@@ -28,7 +34,7 @@ BUGS_SHOWN = 10
 @app.command("metamorphic")
 @settings_options(
     MetamorphicSettings,
-    fields=[name for name in MetamorphicSettings.model_fields if name != "seeds"],
+    arguments=("seeds",),
     flags={
         **MODEL_FLAGS,
         "chatbot": ("--chatbot", "-c"),
@@ -40,9 +46,6 @@ BUGS_SHOWN = 10
 )
 def metamorphic_command(
     values: SettingsValues,
-    seeds: Annotated[
-        Path, typer.Argument(help="A run directory, conversations folder or CoQA JSON file.")
-    ],
     out: Annotated[
         Path | None,
         typer.Option(
@@ -60,7 +63,7 @@ def metamorphic_command(
     --out to resume.
     """
     check_output_paths(folders={"--out": out})
-    settings = MetamorphicSettings.from_values({**values, "seeds": seeds}, "options")
+    settings = MetamorphicSettings.from_values(values, OPTIONS)
     run = run_job(MetamorphicJob(), settings, out, items="follow-ups", counted="with bugs")
     result: MetamorphicResult = run.result
     _print(result, run.run_dir or Path())

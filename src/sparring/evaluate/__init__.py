@@ -4,7 +4,7 @@ A Framework for Dialogue System Testing and Evaluation Through Non-cooperative U
 Simulation", 2025).
 """
 
-from sparring.evaluate._bench import DEFAULT_BENCH_DETECTORS, DbdcBench, bench_dbdc
+from sparring.evaluate._bench import DEFAULT_BENCH_DETECTORS, BenchSettings, DbdcBench, bench_dbdc
 from sparring.evaluate._classifier import (
     MODEL_FILE,
     BreakdownClassifier,
@@ -77,6 +77,7 @@ from sparring.evaluate._stats import (
     RunStats,
     conversation_stats,
     run_stats,
+    table_rows,
 )
 from sparring.evaluate._taxonomy import ErrorType, Taxonomy, load_taxonomy
 
@@ -92,6 +93,7 @@ __all__ = [
     "MODEL_FILE",
     "REDUNDANCY",
     "AlwaysBreakdownDetector",
+    "BenchSettings",
     "BinaryMetrics",
     "BreakdownClassifier",
     "BreakdownDetector",
@@ -147,4 +149,5 @@ __all__ = [
     "run_dialogues",
     "run_stats",
     "shipped_classifier",
+    "table_rows",
 ]

@@ -7,16 +7,45 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import Field
+
 from sparring.errors import Problem, UserInputError
 from sparring.evaluate._dbdc import load_dbdc
 from sparring.evaluate._dbdc_metrics import DbdcMetrics, evaluate_on_dbdc
 from sparring.evaluate._detectors import make_detector
 from sparring.evaluate._run_labels import is_run_directory, read_annotation_labels, run_dialogues
+from sparring.jobs import JobSettings
+from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP
 from sparring.types import TextModel
 
 DEFAULT_BENCH_DETECTORS = ("offline", "always")
 """What ``bench dbdc`` scores without ``--detector``: the shipped offline detector and the
 majority baseline."""
+
+
+class BenchSettings(JobSettings):
+    """What ``sparring bench dbdc`` is asked: the data set ``path``, the ``detectors``
+    (``BREAKDOWN_DETECTORS`` names), where to write the figures (``json_file``), a team's
+    own ``labels`` for a run directory, and the model of the detectors that need one."""
+
+    path: Path = Field(
+        description="A DBDC folder (searched for *.log.json), one file, or a run directory "
+        "whose imported breakdown annotations (import-chatchecker) are the labels."
+    )
+    detectors: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_BENCH_DETECTORS),
+        min_length=1,
+        description="Detector name (repeatable; default: offline and always).",
+    )
+    json_file: Path | None = Field(None, description="Write every figure as JSON.")
+    labels: Path | None = Field(
+        None,
+        description="With a run directory: a team's own labels, the dashboard's annotations "
+        "export (.json or .csv; a chatbot turn marked wrong = breakdown).",
+    )
+    model: str | None = Field(None, description=MODEL_HELP)
+    model_base_url: str | None = Field(None, description=MODEL_BASE_URL_HELP)
+    cache: bool = Field(False, description=CACHE_HELP)
 
 
 @dataclass(frozen=True)

@@ -58,7 +58,7 @@ from sparring.jobs import (
     start_async,
 )
 from sparring.jobs import outcome as outcomes
-from sparring.llm import MODEL_BASE_URL_HELP, MODEL_HELP, Model
+from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP, Model
 from sparring.precision import JudgeQuality
 from sparring.types import ModelUsage
 
@@ -91,7 +91,7 @@ class EvaluateSettings(JobSettings):
     run: Path = Field(description="A run directory (simulated or imported).")
     model: str | None = Field(None, description=MODEL_HELP)
     model_base_url: str | None = Field(None, description=MODEL_BASE_URL_HELP)
-    cache: bool = Field(False, description="Cache model replies on disk ($SPARRING_CACHE).")
+    cache: bool = Field(False, description=CACHE_HELP)
     detectors: list[DetectorName] | None = Field(
         None,
         description="chatchecker, ghassel, offline, always or a plug-in's (repeatable; "

@@ -11,7 +11,7 @@ optional on-disk cache and cost budgets (``Meter``). With ``SPARRING_ALLOW_MODEL
 (the test suite) every provider but ``scripted`` refuses to run. See docs/models.md.
 """
 
-from sparring.llm._load import CACHE_ENV, MODEL_BASE_URL_HELP, MODEL_HELP, load_model
+from sparring.llm._load import CACHE_ENV, CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP, load_model
 from sparring.llm._meter import Meter
 from sparring.llm._model import Model, generate_sync
 from sparring.llm._registry import (
@@ -36,6 +36,7 @@ from sparring.llm._types import (
 
 __all__ = [
     "CACHE_ENV",
+    "CACHE_HELP",
     "DEFAULT_PROVIDER",
     "MODEL_BASE_URL_HELP",
     "MODEL_HELP",

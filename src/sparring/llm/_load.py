@@ -19,6 +19,8 @@ MODEL_HELP = (
 """What a job's ``model`` setting takes (the CLI's ``--model`` help)."""
 MODEL_BASE_URL_HELP = "Base URL of an OpenAI-compatible server (vLLM, llama.cpp, Ollama /v1)."
 """What a job's ``model_base_url`` setting takes."""
+CACHE_HELP = f"Cache model replies on disk (${CACHE_ENV})."
+"""What a job's ``cache`` setting does."""
 
 
 def load_model(spec: str | None, base_url: str | None = None, cache: bool = False) -> Model | None:

@@ -5,9 +5,9 @@ challenging and adversarial personas, and one tester persona per breakdown type)
     write_personas(personas, "personas/")          # personas/challenging-<name>.yaml
 
 ``generate_persona_files(chatbot_yaml, kind, out, model, n=…)`` is ``sparring personas
-generate`` (reads the chatbot, generates, writes). The file format is
-``sparring.profiles.PersonaFile`` (docs/personas.md); simulating with personas is
-``sparring simulate --persona FILE`` (``sparring.simulate``).
+generate`` (reads the chatbot, generates, writes; its options are ``PersonaSettings``).
+The file format is ``sparring.profiles.PersonaFile`` (docs/personas.md); simulating with
+personas is ``sparring simulate --persona FILE`` (``sparring.simulate``).
 """
 
 from sparring.personas._generation import (
@@ -22,6 +22,7 @@ from sparring.personas._generation import (
 )
 from sparring.personas._job import GeneratedPersonas, PersonaKind, generate_persona_files
 from sparring.personas._prompts import PersonaDraft, PersonaDrafts
+from sparring.personas._settings import PersonaSettings
 
 __all__ = [
     "BATCH_SIZE",
@@ -31,6 +32,7 @@ __all__ = [
     "PersonaDraft",
     "PersonaDrafts",
     "PersonaKind",
+    "PersonaSettings",
     "generate_persona_files",
     "generate_personas",
     "offline_tester",

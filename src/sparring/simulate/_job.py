@@ -43,7 +43,7 @@ from sparring.jobs import (
 )
 from sparring.jobs import outcome as outcomes
 from sparring.jobs.events import Planned
-from sparring.llm import Model
+from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP, Model
 from sparring.simulate._persona_plan import MAX_TURN_WORDS, TYPICAL_TURN_WORDS
 from sparring.simulate._plan import plan_run
 from sparring.simulate._repeat import repeat_specs
@@ -84,22 +84,44 @@ class SimulateSettings(JobSettings):
 
     job: ClassVar[str] = "simulate"
 
-    profiles: list[Path] = Field(default_factory=list)
-    personas: list[Path] = Field(default_factory=list)
-    chatbot: Path
-    simulator: SimulatorKind | None = None
-    model: str | None = None
-    model_base_url: str | None = None
-    cache: bool = False
-    concurrency: int = Field(4, ge=1)
-    seed: int = 0
-    max_turns: int = Field(40, ge=1)
-    repeat_limit: int = Field(3, ge=0)
-    reply_timeout: float | None = Field(None, gt=0)
-    repeat: int = Field(1, ge=1)
-    probe: bool = True
-    max_failure_share: float = Field(DEFAULT_MAX_CHATBOT_FAILURE_SHARE, ge=0, le=1)
-    template_check: bool = True
+    profiles: list[Path] = Field(
+        default_factory=list, description="Profile files or folders (SENSEI format)."
+    )
+    personas: list[Path] = Field(
+        default_factory=list,
+        description="Persona file or folder (repeatable): plays every profile's "
+        "conversations, or one conversation of its own when no profile is given.",
+    )
+    chatbot: Path = Field(description="chatbot.yaml of the chatbot under test.")
+    simulator: SimulatorKind | None = Field(
+        None, description="llm or agenda (default: llm with a model, else agenda)."
+    )
+    model: str | None = Field(None, description=MODEL_HELP)
+    model_base_url: str | None = Field(None, description=MODEL_BASE_URL_HELP)
+    cache: bool = Field(False, description=CACHE_HELP)
+    concurrency: int = Field(4, ge=1, description="Conversations at once.")
+    seed: int = Field(0, description="Seed for variable picks and the simulators.")
+    max_turns: int = Field(40, ge=1, description="Hard cap on user turns (code 1000).")
+    repeat_limit: int = Field(
+        3, ge=0, description="Same reply N times in a row ends it (code 1002; 0 = off)."
+    )
+    reply_timeout: float | None = Field(
+        None, gt=0, description="Seconds per reply (default: the connector's + 5)."
+    )
+    repeat: int = Field(
+        1, ge=1, description="Run each planned conversation K times (same plan and seed)."
+    )
+    probe: bool = Field(True, description="Check the chatbot answers before starting.")
+    max_failure_share: float = Field(
+        DEFAULT_MAX_CHATBOT_FAILURE_SHARE,
+        ge=0,
+        le=1,
+        description="Exit 1 when more than this share of conversations got no answer from "
+        "the chatbot (500/504).",
+    )
+    template_check: bool = Field(
+        True, description="Record replies showing an unfilled slot ('Thanks None!'; code 1004)."
+    )
 
     @model_validator(mode="after")
     def _something_to_simulate(self) -> SimulateSettings:

@@ -53,7 +53,7 @@ from sparring.adversarial._weaknesses import WeaknessFile, write_weaknesses
 from sparring.connectors import load_chatbot_config
 from sparring.errors import ModelRequired, Problem, UserInputError
 from sparring.jobs import JobSettings, run_blocking
-from sparring.llm import MODEL_BASE_URL_HELP, MODEL_HELP, load_model
+from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP, load_model
 from sparring.types import ModelUsage, Strategy, TextModel
 
 PLAN_SCHEMA_VERSION = 1
@@ -78,7 +78,7 @@ class PlanSettings(JobSettings):
     )
     model: str | None = Field(None, description=MODEL_HELP)
     model_base_url: str | None = Field(None, description=MODEL_BASE_URL_HELP)
-    cache: bool = Field(False, description="Cache model replies on disk ($SPARRING_CACHE).")
+    cache: bool = Field(False, description=CACHE_HELP)
     out: Path = Field(Path("weaknesses.yaml"), description="The weaknesses file.")
     max_questions: int = Field(
         default=MAX_QUESTIONS, ge=0, le=20, description="Interview questions at most (0: none)."
