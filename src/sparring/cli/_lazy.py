@@ -217,8 +217,11 @@ class LazyGroup(TyperGroup):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
-        if command is not None or cmd_name not in _BY_NAME:
+        if command is not None:
+            show_flags_as_flags(command, ctx)
             return command
+        if cmd_name not in _BY_NAME:
+            return None
         if self._listing:
             return TyperCommand(cmd_name, help=_BY_NAME[cmd_name].summary)
         load(cmd_name)
