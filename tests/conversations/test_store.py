@@ -187,6 +187,9 @@ def test_iter_records_streams_one_at_a_time(
     assert next(stream).id == "c1"
     assert len(reads) == 1
     assert [r.id for r in stream] == ["c2", "c10"]
+    reads.clear()  # one page of a long run: only its files are read
+    assert [r.id for r in store.iter_records(1, 2)] == ["c2"] and len(reads) == 1
+    assert [r.id for r in store.iter_records(2)] == ["c10"]
 
 
 def test_create_refuses_an_existing_run(tmp_path: Path) -> None:

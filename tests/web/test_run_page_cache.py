@@ -91,6 +91,10 @@ def test_a_stored_check_re_renders_only_the_sections_that_read_it(
     store_verdicts(check(load_rules([rules]), records), Path(run.path), name="second")
 
     viewer = client_for(world["viewer"])
+    listing = viewer.get(f"/runs/{run.pk}/conversations/").content.decode()
+    # the rows at once; their failed rules (from the new check) fetched again when ready
+    assert "order/0" in listing and "being computed" in listing
+    assert f'hx-get="/runs/{run.pk}/conversations/?page=1" hx-select="#conversations"' in listing
     page = viewer.get(f"/runs/{run.pk}/").content.decode()
     pending = _pending(page)
     # what reads the check (verdicts/) is rendered again; the plots only read conversations/
@@ -100,6 +104,9 @@ def test_a_stored_check_re_renders_only_the_sections_that_read_it(
     renderer().wait()
     after = viewer.get(f"/runs/{run.pk}/").content.decode()
     assert not _pending(after) and "says_sure" in after  # the new check shows
+    listing = viewer.get(f"/runs/{run.pk}/conversations/").content.decode()
+    assert "being computed" not in listing and "hx-get" not in listing.split("<main>")[1]
+    assert '<span class="verdict fail">never_says_sorry_twice</span>' in listing
     section = run_page(run).section("response-times")
     assert section is not None and section == before.section("response-times")
 

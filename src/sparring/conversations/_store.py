@@ -244,10 +244,12 @@ class RunStore:
             raise FileNotFoundError(path)
         return read_json_model(path, ConversationRecord)
 
-    def iter_records(self) -> Iterator[ConversationRecord]:
+    def iter_records(self, start: int = 0, stop: int | None = None) -> Iterator[ConversationRecord]:
         """The stored records one at a time, in natural order of their file names; only
-        one record is held in memory at a time. Raises ``ConfigError`` on an invalid file."""
-        for file in self._record_files():
+        one record is held in memory at a time, and only the files from ``start`` to
+        ``stop`` (0-based, ``stop`` excluded; one page of a long run) are read. Raises
+        ``ConfigError`` on an invalid file."""
+        for file in self._record_files()[start:stop]:
             yield self.read_file(file)
 
     def __len__(self) -> int:

@@ -10,16 +10,22 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from pathlib import Path
 
 logger = logging.getLogger(__name__)
+
+GRACE_SECONDS = 0.2
+"""How long a queued run waits before it is rendered, so the request that queued it
+answers first: a render holds the interpreter's lock for long stretches (parsing a 5 MB
+check report is one call), and the page's placeholders ask again after a second anyway."""
 
 
 class PageRenderer:
     """A daemon thread rendering run pages into the cache, started on first use."""
 
     def __init__(self) -> None:
-        self._queue: queue.Queue[tuple[int, Path]] = queue.Queue()
+        self._queue: queue.Queue[tuple[int, Path] | None] = queue.Queue()
         self._queued: set[int] = set()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -30,27 +36,42 @@ class PageRenderer:
             if pk in self._queued:
                 return
             self._queued.add(pk)
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._loop, name="sparring-web-pages")
-                self._thread.daemon = True
-                self._thread.start()
+            self._start()
         self._queue.put((pk, path))
+
+    def preload(self) -> None:
+        """Import the report's sections on the page thread (``sparring web`` does at start:
+        the first visit of a run page then finds them loaded)."""
+        with self._lock:
+            self._start()
+        self._queue.put(None)
+
+    def _start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._loop, name="sparring-web-pages")
+            self._thread.daemon = True
+            self._thread.start()
 
     def wait(self) -> None:
         """Block until every queued run is rendered (tests, benchmarks)."""
         self._queue.join()
 
     def _loop(self) -> None:
-        from sparring.web._run_page import render_stale
+        from sparring.web._run_page import page_sections, render_stale
 
         while True:
-            pk, path = self._queue.get()
-            with self._lock:  # a change during the render queues the run again
-                self._queued.discard(pk)
+            job = self._queue.get()
             try:
+                if job is None:
+                    page_sections()
+                    continue
+                pk, path = job
+                time.sleep(GRACE_SECONDS)
+                with self._lock:  # a change during the render queues the run again
+                    self._queued.discard(pk)
                 render_stale(pk, path)
             except Exception:
-                logger.exception("the page of run %s could not be rendered", pk)
+                logger.exception("a run page could not be rendered (%s)", job)
             finally:
                 self._queue.task_done()
 

@@ -7,7 +7,6 @@ Every function takes a ``Run`` the caller has already been allowed to read
 
 from __future__ import annotations
 
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +80,7 @@ def conversation_list(run: Run, offset: int, limit: int) -> dict[str, Any]:
         return {"count": 0, "results": []}
     page = []
     try:
-        records = list(islice(store.iter_records(), offset, offset + limit))
+        records = list(store.iter_records(offset, offset + limit))
     except (UserInputError, OSError):
         records = []
     for record in records:

@@ -176,8 +176,9 @@ def render_stale(pk: int, path: Path) -> None:
         return
     head_key = _head_key(pk, parts)
     todo = [s for s in page_sections() if cache.get(_section_key(pk, s, parts)) is None]
-    index_key = _verdicts_key("verdicts", pk, parts)
-    need_head, need_index = cache.get(head_key) is None, cache.get(index_key) is None
+    index_key, failed_key = _verdicts_key("verdicts", pk, parts), _verdicts_key("failed", pk, parts)
+    need_head = cache.get(head_key) is None
+    need_index = cache.get(index_key) is None or cache.get(failed_key) is None
     if not (todo or need_head or need_index):
         return
     here = str(path)  # the server's folders are not shown to users
@@ -200,7 +201,9 @@ def render_stale(pk: int, path: Path) -> None:
                 )  # fmt: skip
                 cache.set(_section_key(pk, section, parts), shown, timeout=None)
             if need_index:
-                cache.set(index_key, _index(view), timeout=None)
+                index = _index(view)
+                cache.set(index_key, index, timeout=None)
+                cache.set(failed_key, _failed(index), timeout=None)
     except (UserInputError, OSError) as exc:
         timeout = None if isinstance(exc, UserInputError) else _PROBLEM_SECONDS
         cache.set(head_key, _Head(None, [], hidden(str(exc))), timeout=timeout)
@@ -243,16 +246,17 @@ def verdict_index(run: Run) -> dict[str, list[dict[str, Any]]]:
 def failed_rules(run: Run) -> dict[str, list[str]]:
     """The rules that failed (or raised) on each conversation of ``run``, cached."""
 
-    def build() -> dict[str, list[str]]:
-        failed: dict[str, list[str]] = {}
-        for conversation, verdicts in verdict_index(run).items():
-            rules = sorted({v["rule"] for v in verdicts if v["status"] in ("fail", "error")})
-            if rules:
-                failed[conversation] = rules
-        return failed
-
-    found: dict[str, list[str]] = _cached("failed", run, build)
+    found: dict[str, list[str]] = _cached("failed", run, lambda: _failed(verdict_index(run)))
     return found
+
+
+def _failed(index: dict[str, list[dict[str, Any]]]) -> dict[str, list[str]]:
+    failed: dict[str, list[str]] = {}
+    for conversation, verdicts in index.items():
+        rules = sorted({v["rule"] for v in verdicts if v["status"] in ("fail", "error")})
+        if rules:
+            failed[conversation] = rules
+    return failed
 
 
 def run_page(run: Run) -> RunPage:
@@ -316,21 +320,26 @@ def conversation_page(run: Run, conversation_id: str) -> dict[str, Any] | None:
     return conversation_data(record, verdicts, judged)
 
 
-def conversation_rows(run: Run, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
-    """The number of conversations of ``run`` and one page of its index (``limit`` rows
-    from ``offset``): id, profile, turns, finish reason, generic errors and the rules that
-    failed on it. Only the page's records are read."""
-    from itertools import islice
-
+def conversation_rows(run: Run, offset: int, limit: int) -> tuple[int, list[dict[str, Any]], bool]:
+    """The number of conversations of ``run``, one page of its index (``limit`` rows from
+    ``offset``: id, profile, turns, finish reason, generic errors and the rules that failed
+    on it) and whether those rules are known: when the run's checks changed since they
+    were cached, the rows come without them (``failed`` ``None``) and the worker's page
+    thread is asked for them. Only the page's records are read."""
     from sparring.conversations import RunStore
+    from sparring.web._page_renderer import renderer
 
+    path = Path(run.path)
+    parts = _parts(path)
     try:
-        store = RunStore.open(Path(run.path), clean=False)
-        records = list(islice(store.iter_records(), offset, offset + limit))
-        failed = failed_rules(run)
+        store = RunStore.open(path, clean=False)
+        records = list(store.iter_records(offset, offset + limit))
         total = len(store)
     except (UserInputError, OSError):
-        return 0, []
+        return 0, [], True
+    failed = cache.get(_verdicts_key("failed", run.pk, parts)) if parts is not None else None
+    if failed is None:
+        renderer().submit(run.pk, path)
     rows = [
         {
             "id": r.id,
@@ -339,8 +348,8 @@ def conversation_rows(run: Run, offset: int, limit: int) -> tuple[int, list[dict
             "turns": len(r.turns),
             "finish_reason": r.finish_reason,
             "errors": [e.name for e in r.errors],
-            "failed": failed.get(r.id, []),
+            "failed": None if failed is None else failed.get(r.id, []),
         }
         for r in records
     ]
-    return total, rows
+    return total, rows, failed is not None

@@ -150,11 +150,12 @@ def run_conversations(request: HttpRequest, pk: int) -> HttpResponse:
     run = _run(request, pk)
     number = _page_number(request)
     offset = (number - 1) * CONVERSATIONS_PER_PAGE
-    total, rows = conversation_rows(run, offset, CONVERSATIONS_PER_PAGE)
+    total, rows, ready = conversation_rows(run, offset, CONVERSATIONS_PER_PAGE)
     pages = max(1, -(-total // CONVERSATIONS_PER_PAGE))
     context = {
         "run": run,
         "rows": rows,
+        "ready": ready,
         "total": total,
         "number": number,
         "pages": pages,

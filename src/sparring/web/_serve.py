@@ -103,9 +103,11 @@ def serve(host: str, port: int, *, open_browser: bool, out: TextIO = sys.stdout)
         import webbrowser
 
         webbrowser.open(link or base_url)
+    from sparring.web._page_renderer import renderer
     from sparring.web._worker import start_worker
 
     start_worker()
+    renderer().preload()  # the report's sections imported before the first run page
     import waitress
 
     waitress.serve(wsgi_application(), host=host, port=port, threads=8, ident="sparring")
