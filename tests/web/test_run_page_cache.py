@@ -95,6 +95,9 @@ def test_a_stored_check_re_renders_only_the_sections_that_read_it(
     # the rows at once; their failed rules (from the new check) fetched again when ready
     assert "order/0" in listing and "being computed" in listing
     assert f'hx-get="/runs/{run.pk}/conversations/?page=1" hx-select="#conversations"' in listing
+    one = viewer.get(f"/runs/{run.pk}/conversations/order%2F1").content.decode()
+    assert "Sure (0)." in one and 'id="verdicts-pending"' in one and "says_sure" not in one
+    assert f'hx-get="/runs/{run.pk}/conversations/order%2F1"' in one  # it asks again
     page = viewer.get(f"/runs/{run.pk}/").content.decode()
     pending = _pending(page)
     # what reads the check (verdicts/) is rendered again; the plots only read conversations/
@@ -107,6 +110,10 @@ def test_a_stored_check_re_renders_only_the_sections_that_read_it(
     listing = viewer.get(f"/runs/{run.pk}/conversations/").content.decode()
     assert "being computed" not in listing and "hx-get" not in listing.split("<main>")[1]
     assert '<span class="verdict fail">never_says_sorry_twice</span>' in listing
+    url = f"/runs/{run.pk}/conversations/order%2F1"
+    assert viewer.get(url, HTTP_HX_REQUEST="true")["HX-Refresh"] == "true"  # ready: reload
+    one = viewer.get(url).content.decode()
+    assert "says_sure" in one and "verdicts-pending" not in one
     section = run_page(run).section("response-times")
     assert section is not None and section == before.section("response-times")
 

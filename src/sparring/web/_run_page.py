@@ -297,10 +297,34 @@ def warm(run: Run) -> None:
         logger.warning("could not render the page of run %s", run.pk, exc_info=True)
 
 
+def _cached_index(run: Run) -> dict[str, list[dict[str, Any]]] | None:
+    """The rule verdicts by conversation when the cache holds them for the run's checks as
+    they are; else ``None``, and the worker's page thread is asked for them (a run whose
+    checks cannot be read is read here, to raise its error)."""
+    from sparring.web._page_renderer import renderer
+
+    path = Path(run.path)
+    parts = _parts(path)
+    if parts is None:
+        raise OSError(f"run {run.pk}: its folder is missing")
+    found: dict[str, list[dict[str, Any]]] | None = cache.get(
+        _verdicts_key("verdicts", run.pk, parts)
+    )
+    if found is not None:
+        return found
+    head = cache.get(_head_key(run.pk, parts))
+    if isinstance(head, _Head) and head.problem is not None:
+        return verdict_index(run)
+    renderer().submit(run.pk, path)
+    return None
+
+
 def conversation_page(run: Run, conversation_id: str) -> dict[str, Any] | None:
     """What the conversation viewer shows (``sparring.report.conversation_data``: turns
     with latency and buttons, errors, verdicts with the turns they point at, outputs,
-    breakdown marks); ``None`` when the run has no such conversation."""
+    breakdown marks) and ``verdicts_pending``: true when the run's checks changed and
+    their verdicts are being read by the worker's page thread (then none is shown yet);
+    ``None`` when the run has no such conversation."""
     from sparring.conversations import RunStore
     from sparring.report import conversation_data, stored_breakdowns
     from sparring.results import Verdict
@@ -308,7 +332,9 @@ def conversation_page(run: Run, conversation_id: str) -> dict[str, Any] | None:
     try:
         store = RunStore.open(Path(run.path), clean=False)
         record = store.read(conversation_id)
-        verdicts = [Verdict.model_validate(v) for v in verdict_index(run).get(record.id, [])]
+        index = _cached_index(run)
+        found = [] if index is None else index.get(record.id, [])
+        verdicts = [Verdict.model_validate(v) for v in found]
         stored = stored_breakdowns(store.path)
     except (FileNotFoundError, UserInputError, OSError, ValueError):
         return None
@@ -317,7 +343,7 @@ def conversation_page(run: Run, conversation_id: str) -> dict[str, Any] | None:
         if stored
         else None
     )
-    return conversation_data(record, verdicts, judged)
+    return {**conversation_data(record, verdicts, judged), "verdicts_pending": index is None}
 
 
 def conversation_rows(run: Run, offset: int, limit: int) -> tuple[int, list[dict[str, Any]], bool]:

@@ -195,10 +195,15 @@ def conversation_view(request: HttpRequest, pk: int, cid: str) -> HttpResponse:
     data = conversation_page(run, cid)
     if data is None:
         raise Http404
+    if request.headers.get("HX-Request") and not data["verdicts_pending"]:
+        response = HttpResponse("")  # the verdicts are read: the page reloads with them
+        response["HX-Refresh"] = "true"
+        return response
     notes = list(Annotation.objects.filter(run=run, conversation=cid).select_related("author"))
     context = {
         "run": run,
         "conversation": data,
+        "url": conversation_url(run, data["id"]),
         "turns": _turns(data, notes),
         "whole": [a for a in notes if a.turn is None],
         "may_annotate": allowed(request.user, Action.EDIT, run),
