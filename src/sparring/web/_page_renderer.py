@@ -15,7 +15,7 @@ from pathlib import Path
 
 logger = logging.getLogger(__name__)
 
-GRACE_SECONDS = 0.2
+GRACE_SECONDS = 0.5
 """How long a queued run waits before it is rendered, so the request that queued it
 answers first: a render holds the interpreter's lock for long stretches (parsing a 5 MB
 check report is one call), and the page's placeholders ask again after a second anyway."""
