@@ -115,12 +115,14 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = False
 
 # The run page's rendered report sections (``_run_page``): on disk, so they outlive a
-# restart; keyed by a fingerprint of the run directory, so a changed run is rendered again.
+# restart; each keyed by the parts of the run directory it reads, so a changed part is
+# rendered again. About 16 entries a run: 8,000 keep ~500 runs' pages before a third of
+# the entries are culled (a culled piece is rendered again in the background).
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
         "LOCATION": str(DATA_DIR / "cache"),
-        "OPTIONS": {"MAX_ENTRIES": 1000},
+        "OPTIONS": {"MAX_ENTRIES": 8000},
     }
 }
 
