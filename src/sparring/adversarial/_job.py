@@ -62,7 +62,7 @@ from sparring.jobs import (
 )
 from sparring.jobs import outcome as outcomes
 from sparring.jobs.events import Planned
-from sparring.llm import Meter, Model
+from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP, Meter, Model
 
 OnStart = Callable[[int], None]
 """Called once before the first test with the most tests the run can still make."""
@@ -83,16 +83,18 @@ class AdversarialTestSettings(JobSettings):
 
     job: ClassVar[str] = "adversarial-test"
 
-    chatbot: Path
-    weaknesses: Path
-    model: str | None = None
-    model_base_url: str | None = None
-    cache: bool = False
-    rounds: int = Field(3, ge=1, le=20)
-    concurrency: int = Field(4, ge=1)
-    rubric: Path | None = None
-    reply_timeout: float | None = Field(None, gt=0)
-    probe: bool = True
+    chatbot: Path = Field(description="The chatbot under test (chatbot.yaml).")
+    weaknesses: Path = Field(description="The weaknesses to test (weaknesses.yaml).")
+    model: str | None = Field(None, description=MODEL_HELP)
+    model_base_url: str | None = Field(None, description=MODEL_BASE_URL_HELP)
+    cache: bool = Field(False, description=CACHE_HELP)
+    rounds: int = Field(3, ge=1, le=20, description="Tests per weakness at most.")
+    concurrency: int = Field(4, ge=1, description="Weakness threads at once.")
+    rubric: Path | None = Field(None, description="Judge rubric YAML (default: overall utility).")
+    reply_timeout: float | None = Field(
+        None, gt=0, description="Seconds per reply (default: the connector's + 5)."
+    )
+    probe: bool = Field(True, description="Check the chatbot answers first.")
 
     def timeout(self, config: ChatbotConfig) -> float:
         """Seconds the runner waits for one reply."""

@@ -29,7 +29,14 @@ from sparring.cli._app import (
     exit_on_outcome,
 )
 from sparring.cli._jobs import exit_with, print_written_report, run_job
-from sparring.errors import ModelError, ModelRequired, UserInputError
+from sparring.cli._options import (
+    MODEL_ENVVARS,
+    MODEL_FLAGS,
+    OPTIONS,
+    SettingsValues,
+    settings_options,
+)
+from sparring.errors import ModelError, ModelRequired
 from sparring.jobs import check_output_paths, run_blocking
 from sparring.jobs import outcome as outcomes
 from sparring.llm import load_model
@@ -41,52 +48,19 @@ def _model_required(exc: ModelRequired) -> typer.Exit:
 
 
 @adversarial_app.command("test")
+@settings_options(AdversarialTestSettings, flags=MODEL_FLAGS, envvars=MODEL_ENVVARS)
 def adversarial_test_command(
-    chatbot: Annotated[
-        Path | None, typer.Option("--chatbot", help="The chatbot under test (chatbot.yaml).")
-    ] = None,
-    weaknesses: Annotated[
-        Path | None, typer.Option("--weaknesses", help="The weaknesses to test (weaknesses.yaml).")
-    ] = None,
-    model: ModelOption = None,
-    model_base_url: ModelBaseUrlOption = None,
-    cache: CacheOption = False,
-    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Tests per weakness at most.")] = 3,
-    concurrency: Annotated[
-        int, typer.Option("--concurrency", min=1, help="Weakness threads at once.")
-    ] = 4,
+    values: SettingsValues,
     out: Annotated[Path | None, typer.Option("--out", help="Run directory (new).")] = None,
-    rubric: Annotated[
-        Path | None, typer.Option("--rubric", help="Judge rubric YAML (default: overall utility).")
-    ] = None,
     resume: Annotated[
         Path | None, typer.Option("--resume", help="Finish an interrupted adversarial run.")
     ] = None,
-    probe: Annotated[
-        bool, typer.Option("--probe/--no-probe", help="Check the chatbot answers first.")
-    ] = True,
 ) -> None:
     """Test each weakness in its own thread: an attacker model writes a persona, goal and
     criteria, a simulated user talks to the bot, a judge scores it, and the difficulty
     adapts (Agent-Testing Agent). Needs --model."""
     check_output_paths(folders={"--out": out})
-    settings = None
-    if resume is None:
-        if chatbot is None or weaknesses is None:
-            raise UserInputError(
-                "give --chatbot chatbot.yaml and --weaknesses weaknesses.yaml (or --resume RUN_DIR)"
-            )
-        settings = AdversarialTestSettings(
-            chatbot=chatbot,
-            weaknesses=weaknesses,
-            model=model,
-            model_base_url=model_base_url,
-            cache=cache,
-            rounds=rounds,
-            concurrency=concurrency,
-            rubric=rubric,
-            probe=probe,
-        )
+    settings = AdversarialTestSettings.from_values(values, OPTIONS) if resume is None else None
     job = run_job(AdversarialTestJob(), settings, out, resume=resume, items="tests",
                   counted="chatbot failures")  # fmt: skip
     run: AdversarialRun = job.result

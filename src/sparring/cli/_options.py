@@ -177,10 +177,17 @@ def _is_flag(kind: Any) -> bool:
     return kind is bool or set(typing.get_args(kind)) == {bool, type(None)}
 
 
+def _typer_kind(kind: Any) -> Any:
+    """``kind`` as Typer can parse it: a list of choices (``list[Literal["svg", …]]``,
+    which Typer refuses) is a list of words the model checks."""
+    [item] = typing.get_args(kind) if typing.get_origin(kind) is list else [None]
+    return list[str] if typing.get_origin(item) is typing.Literal else kind
+
+
 def _option(
     name: str, info: FieldInfo, flags: Sequence[str] | None, envvar: str | None, required: bool
 ) -> tuple[Any, SettingsParameter]:
-    kind = bool if _is_flag(info.annotation) else info.annotation
+    kind = bool if _is_flag(info.annotation) else _typer_kind(info.annotation)
     dashed = name.replace("_", "-")
     if not flags:
         flags = (f"--{dashed}/--no-{dashed}",) if kind is bool else (f"--{dashed}",)

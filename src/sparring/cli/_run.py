@@ -10,41 +10,25 @@ import typer
 
 from sparring._terminal import escape
 from sparring.check import print_report
-from sparring.cli._app import CacheOption, ModelBaseUrlOption, ModelOption, app, console
-from sparring.cli._explore import DocsOption, ProjectOption
+from sparring.cli._app import app, console
 from sparring.cli._jobs import exit_with, print_outcome, print_written_report, run_job
+from sparring.cli._options import MODEL_ENVVARS, MODEL_FLAGS, SettingsValues, settings_options
 from sparring.cli._progress import percent
 from sparring.jobs import check_output_paths
-from sparring.pipeline import PipelineResult, RunJob
+from sparring.pipeline import PipelineResult, RunJob, RunSettings
 
 
 @app.command("run")
+@settings_options(
+    RunSettings,
+    flags={**MODEL_FLAGS, "chatbot": ("--chatbot", "-c")},
+    envvars=MODEL_ENVVARS,
+)
 def run_command(
-    chatbot: Annotated[
-        Path | None, typer.Option("--chatbot", "-c", help="chatbot.yaml of the chatbot under test.")
-    ] = None,
+    values: SettingsValues,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Run directory (default runs/<time>).")
     ] = None,
-    model: ModelOption = None,
-    profile_model: Annotated[
-        str | None, typer.Option(help="Model that writes the profiles (default: --model).")
-    ] = None,
-    model_base_url: ModelBaseUrlOption = None,
-    cache: CacheOption = False,
-    sessions: Annotated[int, typer.Option(min=1, help="Most exploration conversations.")] = 12,
-    turns: Annotated[int, typer.Option(min=1, help="Most user turns per exploration.")] = 12,
-    concurrency: Annotated[int, typer.Option(min=1, help="Conversations at once.")] = 4,
-    seed: Annotated[int, typer.Option(help="Seed for every choice.")] = 0,
-    max_turns: Annotated[
-        int, typer.Option(min=1, help="Most user turns per simulated conversation.")
-    ] = 20,
-    rules: Annotated[
-        list[Path] | None,
-        typer.Option("--rules", help="Extra rule files or folders (repeat)."),
-    ] = None,
-    project: ProjectOption = None,
-    docs: DocsOption = None,
     resume: Annotated[
         Path | None, typer.Option(help="Finish a stopped or interrupted run directory.")
     ] = None,
@@ -59,21 +43,6 @@ def run_command(
     was stopped.
     """
     check_output_paths(folders={"--out": out})
-    values = {
-        "chatbot": chatbot,
-        "model": model,
-        "profile_model": profile_model,
-        "model_base_url": model_base_url,
-        "cache": cache,
-        "sessions": sessions,
-        "turns": turns,
-        "concurrency": concurrency,
-        "seed": seed,
-        "max_turns": max_turns,
-        "rules": rules or [],
-        "project": project,
-        "docs": docs,
-    }
     run = run_job(RunJob(), values, out, resume=resume)
     _print(run.result)
     print_written_report(run)

@@ -47,6 +47,7 @@ from sparring.jobs import (
     start_async,
 )
 from sparring.jobs import outcome as outcomes
+from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP
 from sparring.types import TextModel
 
 logger = logging.getLogger(__name__)
@@ -73,22 +74,33 @@ class ExploreSettings(JobSettings):
 
     job: ClassVar[str] = "explore"
 
-    chatbot: Path
-    sessions: int = Field(12, ge=1)
-    turns: int = Field(12, ge=1)
-    model: str | None = None
-    profile_model: str | None = None
-    model_base_url: str | None = None
-    cache: bool = False
-    seed: int = 0
-    graph_formats: list[GraphFormat] = Field(default_factory=lambda: list(DEFAULT_FORMATS))
-    compact: bool = False
-    top_down: bool = False
-    nested_forward: bool = False
-    profiles: bool = True
-    probe: bool = True
-    project: Path | None = None
-    docs: Path | None = None
+    chatbot: Path = Field(description="chatbot.yaml of the chatbot under test.")
+    sessions: int = Field(12, ge=1, description="Most exploration conversations.")
+    turns: int = Field(12, ge=1, description="Most user turns per conversation.")
+    model: str | None = Field(None, description=MODEL_HELP)
+    profile_model: str | None = Field(
+        None, description="Model that writes the profiles (default: --model)."
+    )
+    model_base_url: str | None = Field(None, description=MODEL_BASE_URL_HELP)
+    cache: bool = Field(False, description=CACHE_HELP)
+    seed: int = Field(0, description="Seed for choices and generated values.")
+    graph_formats: list[GraphFormat] = Field(
+        default_factory=lambda: list(DEFAULT_FORMATS),
+        description="Workflow graph formats: svg, png, pdf (repeat).",
+    )
+    compact: bool = Field(False, description="Graph nodes show names only.")
+    top_down: bool = Field(False, description="Draw the graph top-down.")
+    nested_forward: bool = Field(
+        False, description="Chain dependent profile variables with forward()."
+    )
+    profiles: bool = Field(True, description="Generate test profiles.")
+    probe: bool = Field(True, description="Check the chatbot answers before starting.")
+    project: Path | None = Field(
+        None, description="The bot's definition (Rasa 1.x/3.x, Taskyto, AIML) to seed exploration."
+    )
+    docs: Path | None = Field(
+        None, description="FAQ or help pages (txt, md, html) to seed capability probes."
+    )
 
 
 @dataclass

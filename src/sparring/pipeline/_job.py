@@ -71,6 +71,10 @@ EXPLORATION = "exploration"
 """The explore run's folder inside a ``run``'s directory."""
 
 
+_EXPLORE = ExploreSettings.model_fields
+"""The settings ``run`` hands to ``explore``, described there."""
+
+
 class RunSettings(JobSettings):
     """Settings of the ``run`` job: what ``explore``, ``simulate`` and ``check`` get.
 
@@ -85,19 +89,21 @@ class RunSettings(JobSettings):
 
     job: ClassVar[str] = "run"
 
-    chatbot: Path
-    model: str | None = None
-    profile_model: str | None = None
-    model_base_url: str | None = None
-    cache: bool = False
-    sessions: int = Field(12, ge=1)
-    turns: int = Field(12, ge=1)
-    seed: int = 0
-    concurrency: int = Field(4, ge=1)
-    max_turns: int = Field(20, ge=1)
-    rules: list[Path] = Field(default_factory=list)
-    project: Path | None = None
-    docs: Path | None = None
+    chatbot: Path = Field(description=_EXPLORE["chatbot"].description)
+    model: str | None = Field(None, description=_EXPLORE["model"].description)
+    profile_model: str | None = Field(None, description=_EXPLORE["profile_model"].description)
+    model_base_url: str | None = Field(None, description=_EXPLORE["model_base_url"].description)
+    cache: bool = Field(False, description=_EXPLORE["cache"].description)
+    sessions: int = Field(12, ge=1, description=_EXPLORE["sessions"].description)
+    turns: int = Field(12, ge=1, description="Most user turns per exploration.")
+    seed: int = Field(0, description="Seed for every choice.")
+    concurrency: int = Field(4, ge=1, description="Conversations at once.")
+    max_turns: int = Field(20, ge=1, description="Most user turns per simulated conversation.")
+    rules: list[Path] = Field(
+        default_factory=list, description="Extra rule files or folders (repeat)."
+    )
+    project: Path | None = Field(None, description=_EXPLORE["project"].description)
+    docs: Path | None = Field(None, description=_EXPLORE["docs"].description)
 
 
 @dataclass
