@@ -10,6 +10,7 @@ import typer
 
 from sparring._terminal import escape
 from sparring.cli._app import app, console, report_user_error
+from sparring.cli._options import OPTIONS, SettingsValues, settings_options
 from sparring.conversations import (
     ImportChatCheckerSettings,
     ImportSenseiSettings,
@@ -22,20 +23,18 @@ from sparring.errors import ConfigError
 from sparring.jobs import check_output_paths
 from sparring.jobs.outcome import input_exit_code
 
+OutOption = Annotated[Path, typer.Option("--out", help="Run directory to create.")]
+
 
 @app.command("import-sensei")
-def import_sensei_command(
-    source: Annotated[
-        Path, typer.Argument(help="SENSEI conversations folder (searched recursively) or file.")
-    ],
-    out: Annotated[Path, typer.Option("--out", help="Run directory to create.")],
-) -> None:
+@settings_options(ImportSenseiSettings, arguments=("source",))
+def import_sensei_command(values: SettingsValues, out: OutOption) -> None:
     """Import SENSEI conversation files into a new sparring run directory.
 
     Every file of a folder that does not read is listed (file, line, key) and the others
     are imported; the exit code is then 2."""
     check_output_paths(folders={"--out": out})
-    result = import_sensei_job(ImportSenseiSettings(source=source), out)
+    result = import_sensei_job(ImportSenseiSettings.from_values(values, OPTIONS), out)
     render_summary(result.summary, console)
     console.print(f"Imported {result.imported} conversations into [bold]{out}[/]")
     for path in result.skipped:
@@ -53,19 +52,12 @@ def import_sensei_command(
 
 
 @app.command("import-chatchecker")
-def import_chatchecker_command(
-    source: Annotated[
-        Path,
-        typer.Argument(
-            help="ChatChecker runs folder, run, user folder (searched for dialogue_N.yaml) "
-            "or one dialogue file."
-        ),
-    ],
-    out: Annotated[Path, typer.Option("--out", help="Run directory to create.")],
-) -> None:
+@settings_options(ImportChatCheckerSettings, arguments=("source",))
+def import_chatchecker_command(values: SettingsValues, out: OutOption) -> None:
     """Import ChatChecker dialogue files (dialogue_N.yaml) into a new sparring run directory."""
     check_output_paths(folders={"--out": out})
-    result = import_chatchecker_job(ImportChatCheckerSettings(source=source), out)
+    settings = ImportChatCheckerSettings.from_values(values, OPTIONS)
+    result = import_chatchecker_job(settings, out)
     render_summary(result.summary, console)
     console.print(f"Imported {result.imported} conversations into [bold]{out}[/]")
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from pydantic import Field
+
 from sparring.conversations._chatchecker import chatchecker_dialogue_files, import_chatchecker
 from sparring.conversations._load import load_conversations
 from sparring.conversations._records import ConversationRecord
@@ -31,7 +33,7 @@ class ImportSenseiSettings(JobSettings):
 
     job: ClassVar[str] = "import-sensei"
 
-    source: Path
+    source: Path = Field(description="SENSEI conversations folder (searched recursively) or file.")
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,10 @@ class ImportChatCheckerSettings(JobSettings):
 
     job: ClassVar[str] = "import-chatchecker"
 
-    source: Path
+    source: Path = Field(
+        description="ChatChecker runs folder, run, user folder (searched for "
+        "dialogue_N.yaml) or one dialogue file."
+    )
 
 
 def import_chatchecker_job(
