@@ -247,6 +247,9 @@ def test_report_shows_pairs_side_by_side(tmp_path: Path, coqa_file: Path) -> Non
     bug = result.bugs[0]
     assert f"{bug.follow_up}" in html and "not answerable" in html
     assert f"{len(result.bugs)} violated relations" in html
+    # classes of the report's stylesheet, no inline style (the dashboard's CSP blocks it)
+    section = html.split('id="metamorphic"')[1].split("</section>")[0]
+    assert 'class="mr-pair"' in section and "style=" not in section
 
 
 def test_the_documented_relations_load_and_their_transformations_parse(tmp_path: Path) -> None:

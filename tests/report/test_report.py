@@ -124,6 +124,7 @@ def test_verdict_without_failures(tmp_path: Path, rules: str | None, expected: s
     verdict = RunView.open(store.path).verdict
     assert verdict.status == ("passed" if expected == "passed" else "no verdict")
     assert expected in " ".join(verdict.reasons)
+    assert str(tmp_path) not in " ".join(verdict.reasons)  # the run is named, not the folder
 
 
 def test_response_time_plot_is_inline_svg_with_percentiles(tmp_path: Path) -> None:

@@ -42,7 +42,7 @@ _TEMPLATE = """\
 <div><div class="muted-block">{{ title }}{% if answerable is not none %} ({{
 "answerable" if answerable else "not answerable" }}){% endif %}</div>
 <div class="bubble">{{ question }}</div>
-<div class="bubble" style="background:#f6f8fa">{{ reply }}</div></div>
+<div class="bubble reply">{{ reply }}</div></div>
 {% endmacro %}
 <p>{{ m.bugs }} violated relations ({{ m.unique_bugs }} unique) in {{ m.effective_test_cases }}
 effective follow-ups of {{ m.test_cases }}{% if m.bugs_per_test_case is not none %},
@@ -74,7 +74,7 @@ answerability: <strong>{{ r.answerability or "—" }}</strong>.{% if not r.compl
 (source round {{ b.source_round }}){% if b.similarity is not none %} ·
 {{ b.method }} similarity {{ "%.2f" | format(b.similarity) }}{% endif %}
 {% if b.severity_reason %}<div class="muted">severity {{ b.severity_reason }}</div>{% endif %}</div>
-<div style="display:grid;grid-template-columns:1fr 1fr;gap:12px;margin-top:6px">
+<div class="mr-pair">
 {% if b.reference_position is not none %}
 {{ side("follow-up round %d" % b.reference_position, b.source_answerable, b.question,
         b.reference) }}

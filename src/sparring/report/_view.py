@@ -250,7 +250,10 @@ class RunView:
         if not self.check_reports:
             return RunVerdict(
                 "no verdict",
-                [f"no rules checked: run `sparring check RULES --run {self.path}`"],
+                [
+                    f"no rules checked: run `sparring check RULES --run {self.path.name}` "
+                    "in the folder that holds this run"
+                ],
             )
         if all(report.inconclusive for report in self.check_reports.values()):
             why = "every verdict of every rule is not applicable or unscored"
