@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from web_helpers import client_for, csrf_post
 
 from sparring.web._manage import create_token
@@ -100,6 +101,9 @@ def test_the_last_owner_can_be_neither_removed_nor_demoted(world: dict[str, Any]
     project, owner = world["project"], client_for(world["owner"])
     mine = Membership.objects.get(project=project, user=world["owner"])
     url = f"/projects/{project.pk}/members/"
+    page = owner.get(url).content.decode()
+    assert page.count(">Remove<") == 2 and "the only owner" in page  # not offered for it
+    assert f'name="member" value="{mine.pk}"' not in page
     removed = csrf_post(owner, url, {"op": "remove", "member": mine.pk})
     assert "at least one owner" in removed.content.decode()
     csrf_post(owner, url, {"op": "role", "member": mine.pk, "role": "viewer"})
@@ -108,6 +112,8 @@ def test_the_last_owner_can_be_neither_removed_nor_demoted(world: dict[str, Any]
     # with a second owner, the first may step down
     editor = Membership.objects.get(project=project, user=world["editor"])
     csrf_post(owner, url, {"op": "role", "member": editor.pk, "role": "owner"})
+    page = owner.get(url).content.decode()
+    assert page.count(">Remove<") == 3 and "the only owner" not in page
     csrf_post(owner, url, {"op": "role", "member": mine.pk, "role": "viewer"})
     mine.refresh_from_db()
     assert mine.role == Role.VIEWER
@@ -172,10 +178,20 @@ def test_a_token_is_shown_once_then_never_again(world: dict[str, Any]) -> None:
     listed = owner.get("/account/tokens/").content.decode()
     assert "CI on main" in listed and "run" in listed
     assert token not in listed and row.token_key not in listed
-    # the token works on the API, with its scope
+    assert "never" in listed.split('id="tokens"')[1]  # not used yet
+    # the token works on the API, with its scope; the page then says when it was used
     assert (
         client_for(None).get("/api/runs/", HTTP_AUTHORIZATION=f"Token {token}").status_code == 200
     )
+    row.refresh_from_db()
+    assert row.last_used is not None
+    listed = owner.get("/account/tokens/").content.decode().split('id="tokens"')[1]
+    assert "never" not in listed and timezone.localtime(row.last_used).strftime("%H:%M") in listed
+    # at most one write a minute: a second request leaves it as it was
+    first = row.last_used
+    client_for(None).get("/api/runs/", HTTP_AUTHORIZATION=f"Token {token}")
+    row.refresh_from_db()
+    assert row.last_used == first
 
 
 def test_tokens_are_their_users_own_and_revocable(world: dict[str, Any]) -> None:

@@ -113,9 +113,12 @@ def members(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             if not form.is_bound or form.is_valid():
                 return redirect("members", pk=project.pk)
+    rows = list(project.memberships.select_related("user").order_by("user__username"))
+    owners = [m.pk for m in rows if m.role == Role.OWNER]
     context = {
         "project": project,
-        "members": project.memberships.select_related("user").order_by("user__username"),
+        "members": rows,
+        "sole_owner": owners[0] if len(owners) == 1 else None,
         "form": form,
         "roles": Role.choices,
         "may_manage": allowed(request.user, Action.MANAGE, project),

@@ -323,8 +323,8 @@ class TokenSerializer(serializers.ModelSerializer[DeviceToken]):
 
     class Meta:
         model = DeviceToken
-        fields = ("id", "name", "scope", "created", "expiry")
-        read_only_fields = ("id", "created", "expiry")
+        fields = ("id", "name", "scope", "created", "expiry", "last_used")
+        read_only_fields = ("id", "created", "expiry", "last_used")
 
 
 class TokenViewSet(

@@ -9,14 +9,33 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any, cast
 
 from django.db.models import Model
+from django.utils import timezone
+from knox.auth import TokenAuthentication
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
 from sparring.web._permissions import Action, allowed
 from sparring.web.models import DeviceToken, TokenScope
+
+LAST_USED_STEP = timedelta(minutes=1)
+"""``DeviceToken.last_used`` is written at most once per token in this time (no write per
+request)."""
+
+
+class DeviceTokenAuthentication(TokenAuthentication):  # type: ignore[misc]  # knox: no types
+    """knox's token authentication, keeping when each token was last used."""
+
+    def validate_user(self, auth_token: DeviceToken) -> tuple[Any, DeviceToken]:
+        found: tuple[Any, DeviceToken] = super().validate_user(auth_token)
+        now = timezone.now()
+        if auth_token.last_used is None or now - auth_token.last_used >= LAST_USED_STEP:
+            DeviceToken.objects.filter(digest=auth_token.digest).update(last_used=now)
+            auth_token.last_used = now
+        return found
 
 
 def by_token(request: Request) -> bool:

@@ -255,10 +255,15 @@ class AuditEvent(models.Model):
 
 
 class DeviceToken(AbstractAuthToken):  # type: ignore[misc]  # knox ships no types
-    """A knox token (only its SHA-512 digest is stored) for one device, with a scope."""
+    """A knox token (only its SHA-512 digest is stored) for one device, with a scope and
+    when it was last used (``_api_access.DeviceTokenAuthentication`` keeps it, to the
+    minute: knox records no use)."""
 
     name = models.CharField(max_length=100, help_text="The device, e.g. 'CI on main'.")
     scope = models.CharField(max_length=10, choices=TokenScope.choices, default=TokenScope.READ)
+    last_used = models.DateTimeField(
+        null=True, blank=True, editable=False, help_text="When a request last used it."
+    )
 
     class Meta:
         ordering: ClassVar[list[str]] = ["-created"]
