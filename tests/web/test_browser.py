@@ -360,3 +360,116 @@ def test_hostile_chatbot_text_renders_inert_in_chromium(
     shots.take("run-page")
     time.sleep(0.5)
     assert driver.execute_script("return window.__xss === undefined")
+
+
+def test_members_secrets_and_tokens_pages_in_chromium(
+    browser: WebDriver, live_server: Any, make_user: Any, tmp_path: Path
+) -> None:
+    """An owner adds a member and changes its role, sets a secret and sees only ``…abcd``,
+    creates an API token and sees it once, uses it, then revokes it."""
+    import httpx
+
+    from sparring.web._views import create_project
+    from sparring.web.models import DeviceToken, Membership
+
+    owner = make_user("olga")
+    make_user("ben")
+    project = create_project(owner, "shop")
+    base, driver = live_server.url, browser
+    shots = Shots(driver, tmp_path, "admin")
+    _sign_in(driver, base, "olga")
+
+    members = f"{base}/projects/{project.pk}/members/"
+    driver.get(members)
+    table = driver.find_element(By.ID, "members")
+    assert "the only owner" in table.text and not table.find_elements(By.XPATH, ".//button")
+    driver.find_element(By.ID, "id_who").send_keys("ben")
+    Select(driver.find_element(By.ID, "id_role")).select_by_value("editor")
+    driver.find_element(By.CSS_SELECTOR, "#add-member button").click()
+    WebDriverWait(driver, 30).until(lambda d: "ben" in d.find_element(By.ID, "members").text)
+    assert Membership.objects.get(project=project, user__username="ben").role == "editor"
+    shots.take("member-added")
+    role = Select(driver.find_element(By.CSS_SELECTOR, 'select[aria-label="role of ben"]'))
+    role.select_by_value("viewer")
+    row = driver.find_element(By.XPATH, '//select[@aria-label="role of ben"]/ancestor::form')
+    row.find_element(By.TAG_NAME, "button").click()
+    WebDriverWait(driver, 30).until(
+        lambda d: Membership.objects.get(project=project, user__username="ben").role == "viewer"
+    )
+    assert "ben is now viewer" in driver.find_element(By.TAG_NAME, "main").text
+    shots.take("member-role-changed")
+
+    key = "sk-browser-test-0123456789abcd"
+    driver.get(f"{base}/projects/{project.pk}/secrets/")
+    driver.find_element(By.ID, "id_name").send_keys("OPENAI_API_KEY")
+    driver.find_element(By.ID, "id_value").send_keys(key)
+    driver.find_element(By.CSS_SELECTOR, "#set-secret button").click()
+    WebDriverWait(driver, 30).until(
+        lambda d: "OPENAI_API_KEY" in d.find_element(By.ID, "secrets").text
+    )
+    assert "…abcd" in driver.find_element(By.ID, "secrets").text
+    assert key not in driver.page_source and key[:-4] not in driver.page_source
+    shots.take("secret-set")
+
+    driver.get(f"{base}/account/tokens/")
+    driver.find_element(By.ID, "id_name").send_keys("CI on main")
+    Select(driver.find_element(By.ID, "id_scope")).select_by_value("run")
+    days = driver.find_element(By.ID, "id_days")
+    days.clear()
+    days.send_keys("7")
+    driver.find_element(By.CSS_SELECTOR, "#new-token-form button").click()
+    shown = WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "new-token"))
+    token = shown.find_element(By.TAG_NAME, "code").text.strip()
+    assert token.startswith("spr_") and len(token) > 40
+    shots.take("token-created")
+    driver.get(f"{base}/account/tokens/")
+    tokens = driver.find_element(By.ID, "tokens").text
+    assert token not in driver.page_source and "CI on main" in tokens and "never" in tokens
+    api = f"{base}/api/runs/"
+    assert httpx.get(api, headers={"Authorization": f"Token {token}"}).status_code == 200
+    driver.refresh()
+    assert "never" not in driver.find_element(By.ID, "tokens").text  # last used: now
+    shots.take("token-used")
+    driver.find_element(By.CSS_SELECTOR, "#tokens button").click()
+    WebDriverWait(driver, 30).until(lambda d: "No token" in d.find_element(By.ID, "tokens").text)
+    assert not DeviceToken.objects.filter(user=owner).exists()
+    assert httpx.get(api, headers={"Authorization": f"Token {token}"}).status_code == 401
+    shots.take("token-revoked")
+
+
+def test_check_applied_to_a_run_from_its_page_in_chromium(
+    browser: WebDriver, live_server: Any, make_user: Any, real_worker: Any, tmp_path: Path
+) -> None:
+    """The run page loads its history of applied jobs (htmx), an editor checks the run with
+    a project rule, the panel follows the job and the page reloads with the new verdict."""
+    from test_applied import _bare_run
+    from web_helpers import RULES
+
+    from sparring.web._files import save_file
+    from sparring.web._imports import import_run
+    from sparring.web._views import create_project
+
+    owner = make_user("olga")
+    project = create_project(owner, "shop")
+    save_file(project, "rules", "rules/sorry.yaml", RULES, owner)
+    run = import_run(_bare_run(tmp_path / "bare"), project)
+    base, driver = live_server.url, browser
+    shots = Shots(driver, tmp_path, "applied")
+    _sign_in(driver, base, "olga")
+    driver.get(f"{base}/runs/{run.pk}/")
+    WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.ID, "apply-check"))
+    assert (
+        not driver.find_elements(By.ID, "verdict")
+        or "failed" not in driver.find_element(By.ID, "verdict").text
+    )
+    driver.find_element(By.ID, "apply-check").click()
+    box = driver.find_element(By.CSS_SELECTOR, 'input[name="rules"][value="rules/sorry.yaml"]')
+    box.click()
+    shots.take("form")
+    driver.find_element(By.ID, "apply").click()
+    WebDriverWait(driver, RUN_SECONDS).until(
+        lambda d: "Verdict: failed" in d.find_element(By.TAG_NAME, "main").text
+    )  # the panel polled the job, then the page reloaded itself (HX-Refresh)
+    WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#applied table"))
+    assert "finished" in driver.find_element(By.ID, "applied").text
+    shots.take("run-page")

@@ -28,13 +28,14 @@ def _run(request: HttpRequest, pk: int, action: Action = Action.READ) -> Run:
 
 def shown_settings(applied: RunJob) -> dict[str, Any]:
     """``applied``'s stored settings as a user reads them: the files frozen for it named
-    as in the project, the run as ``this run`` (the server's folders are not shown)."""
+    as in the project, the run as ``this run`` (the server's folders are not shown), a
+    list as comma-separated words."""
     inputs = str(applied_folder(applied) / "inputs") + "/"
     here = str(Path(applied.run.path))
 
     def shown(value: Any) -> Any:
         if isinstance(value, list):
-            return [shown(v) for v in value]
+            return ", ".join(str(shown(v)) for v in value)
         if isinstance(value, str):
             return "this run" if value == here else value.replace(inputs, "")
         return value
