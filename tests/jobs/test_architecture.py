@@ -32,9 +32,7 @@ RESULT_HOMES = {
     "jobs/_progress.py",
     "llm/_cache.py",  # the model cache, no job result
 }
-RESULT_NOT_YET = {
-    "mutation/_result.py",  # mutation.json: the mutate job, not on the runner yet
-}
+RESULT_NOT_YET: set[str] = set()
 
 EXIT_DECIDED = re.compile(r"EXIT_\w+(, EXIT_\w+)* = \d|typer\.Exit\(\d|sys\.exit\(\d")
 EXIT_HOMES = {"jobs/outcome.py"}

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from test_harness_fakes import OPERATORS, DropReply, FakeBuilder, Slow, make_project
 
+from sparring.conversations import RunStore
 from sparring.errors import UserInputError
 from sparring.mutation._harness import OriginalFailed
 from sparring.mutation._job import MutateSettings, mutate_job, resume_mutate_job
@@ -99,7 +100,7 @@ def test_resume_runs_only_the_unfinished_mutants(tmp_path: Path) -> None:
     # as if interrupted: two mutants never finished (one left a half-written run)
     state.mutants = [m for m in state.mutants if not m.id.endswith(("reply:size", "build"))]
     state.complete = False
-    state.write(out)
+    state.write(RunStore.open(out))
     manifests = (out / "mutants").glob("*/manifest.json")
     finished = {p.parent.name: p.stat().st_mtime_ns for p in manifests}
     builder = FakeBuilder()
@@ -120,7 +121,7 @@ def test_resume_after_an_interrupted_original_runs_it_again(tmp_path: Path) -> N
     state = read_mutation(out)
     assert state is not None
     state.original, state.mutants = None, []
-    state.write(out)
+    state.write(RunStore.open(out))
     builder = FakeBuilder()
     resumed = resume_mutate_job(out, builder=builder, operators=[DropReply()])
     assert builder.built[0] == "out" and len(builder.built) == 7

@@ -201,6 +201,7 @@ JOBS: Registry[Job] = Registry(
         "sparring.evaluate",
         "sparring.explore",
         "sparring.metamorphic",
+        "sparring.mutation",
         "sparring.pipeline",
         "sparring.adversarial",
         "sparring.conversations",

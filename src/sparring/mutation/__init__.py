@@ -1,6 +1,7 @@
 """sparring.mutation: mutation testing of chatbots — inject one fault per mutant, run the
 same profiles and rules against every mutant, count the mutants killed (SENSEI §7.1;
-TRACER's thesis, chapter 6)."""
+TRACER's thesis, chapter 6). The job is ``MutateJob`` on the runner:
+``sparring.jobs.start("mutate", settings, out)``."""
 
 from sparring.mutation._build_rasa import RasaBuilder
 from sparring.mutation._builders import (
@@ -12,8 +13,9 @@ from sparring.mutation._builders import (
 )
 from sparring.mutation._harness import MutantRunner, OriginalFailed
 from sparring.mutation._job import (
-    MutateSettings,
+    MutateJob,
     SettingsRunner,
+    adopt_old_run,
     mutate_job,
     mutate_job_async,
     resume_mutate_job,
@@ -29,6 +31,7 @@ from sparring.mutation._model import (
     mutant_id,
     unified_diff,
 )
+from sparring.mutation._processes import terminating_signals
 from sparring.mutation._registry import (
     ENTRY_POINT_GROUP,
     OPERATORS,
@@ -50,6 +53,7 @@ from sparring.mutation._result import (
     read_mutation,
 )
 from sparring.mutation._sample import apply_mutant, sample_mutants
+from sparring.mutation._settings import MutateSettings
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -68,6 +72,7 @@ __all__ = [
     "MutantResult",
     "MutantRunner",
     "MutantStatus",
+    "MutateJob",
     "MutateSettings",
     "MutationOperator",
     "MutationResult",
@@ -77,6 +82,7 @@ __all__ = [
     "ProjectKind",
     "RasaBuilder",
     "SettingsRunner",
+    "adopt_old_run",
     "apply_mutant",
     "copy_project",
     "failing",
@@ -93,5 +99,6 @@ __all__ = [
     "resume_mutate_job_async",
     "run_one_mutant",
     "sample_mutants",
+    "terminating_signals",
     "unified_diff",
 ]

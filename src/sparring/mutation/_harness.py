@@ -2,16 +2,20 @@
 
 Layout of the job's folder ``out``::
 
-    out/                      the ORIGINAL's simulate run (manifest, conversations, summary,
-                              verdicts/, report/) — so `sparring report out` works — plus:
-      mutation.json           settings, sampled ids, results (``_result``), rewritten
-                              atomically as each mutant finishes
+    out/                      the mutate job's run (manifest job ``mutate``: settings, status,
+                              outcome) holding the ORIGINAL's conversations, summary,
+                              verdicts/ and report/ (its simulate and check are stages of
+                              the job: ``JobContext.nested``) — plus:
+      results/mutation.json   settings, sampled ids, results (``_result``), rewritten
+                              through the run's store as each mutant finishes
       build/                  the original's build (logs, generated chatbot.yaml)
       original-runs/<n>/      the original's further runs (``original_runs`` > 1)
       mutants/<safe id>/      each mutant's own simulate run, its build/ folder beside
 
 Every bot gets the same profiles, seed and rules. The original runs first; a mutant's
-run is judged against it (``_kill``). Mutants run in a pool of ``workers``.
+run is judged against it (``_kill``). Mutants run in a pool of ``workers``; once a stop is
+requested no further mutant starts. Runs written before 0.3 hold a ``simulate`` manifest
+at the root (the original's run) and ``mutation.json`` at the root or in ``results/``.
 """
 
 from __future__ import annotations
@@ -22,34 +26,27 @@ import shutil
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
-from sparring.check import CheckReport, CheckSettings, check_job_async
+from sparring.check import CheckJob, CheckReport, CheckSettings, check_job_async
 from sparring.connectors import ChatbotUnreachable
 from sparring.conversations import RunHealth, assess_run, record_file_name
 from sparring.errors import SparringError
+from sparring.jobs import JobContext, StopSignal
 from sparring.mutation._builders import BuildFailed, BuiltBot, MutantBuilder, copy_project
 from sparring.mutation._kill import Kill, failing, judge
 from sparring.mutation._model import Mutant
-from sparring.mutation._result import (
-    UNREACHABLE,
-    Durations,
-    MutantResult,
-    MutationResult,
-    OriginalResult,
-)
-from sparring.simulate import SimulateSettings, simulate_job_async
+from sparring.mutation._result import UNREACHABLE, Durations, MutantResult, OriginalResult
+from sparring.simulate import SimulateJob, SimulateSettings, SimulationResult, simulate_job_async
 
 logger = logging.getLogger(__name__)
 
 MUTANTS = "mutants"
 BUILD = "build"
 ORIGINAL_RUNS = "original-runs"
-ORIGINAL_ENTRIES = (
-    "manifest.json", "summary.json", "conversations", "verdicts", BUILD, ORIGINAL_RUNS,
-)  # fmt: skip
-"""What a half-done original run leaves in ``out`` (removed before it is run again)."""
+ORIGINAL_ENTRIES = ("summary.json", "verdicts", BUILD, ORIGINAL_RUNS)
+"""What a half-done original run leaves in ``out`` besides its conversations (removed before
+it is run again; the conversations it finished are kept and not simulated again)."""
 
 OnMutant = Callable[[MutantResult], None]
 MutantRunner = Callable[[Mutant, list[str]], Awaitable[MutantResult]]
@@ -102,9 +99,12 @@ async def run_bot(
     run_dir: Path,
     build_dir: Path,
     durations: Durations | None = None,
+    ctx: JobContext | None = None,
 ) -> BotRun:
     """Copy the project with ``files`` written over it, build, simulate into ``run_dir``,
-    check, and close the bot (always); ``durations`` is filled as each step ends. Raises
+    check, and close the bot (always); ``durations`` is filled as each step ends. With
+    ``ctx`` (the original's first run), simulate and check are stages of that job, writing
+    into its run (``run_dir``); else ``run_dir`` becomes a simulate run of its own. Raises
     ``BuildFailed``, ``ChatbotUnreachable``."""
     project = copy_project(plan.project, files, build_dir / "project")
     durations = durations if durations is not None else Durations()
@@ -115,34 +115,52 @@ async def run_bot(
         durations.build = time.monotonic() - started
     try:
         started = time.monotonic()
-        simulated = await simulate_job_async(_simulate_settings(plan, built.chatbot), run_dir)
+        simulate = _simulate_settings(plan, built.chatbot)
+        check = CheckSettings(
+            rules=plan.rules,
+            run=run_dir,
+            model=plan.model,
+            model_base_url=plan.model_base_url,
+            cache=plan.cache,
+        )
+        simulated: SimulationResult
+        if ctx is None:
+            simulated = await simulate_job_async(simulate, run_dir)
+        else:
+            simulated = await SimulateJob().execute(simulate, _stage(ctx))
         durations.run = time.monotonic() - started
         started = time.monotonic()
-        checked = await check_job_async(
-            CheckSettings(
-                rules=plan.rules,
-                run=run_dir,
-                model=plan.model,
-                model_base_url=plan.model_base_url,
-                cache=plan.cache,
-            )
-        )
+        if ctx is None:
+            report = (await check_job_async(check)).report
+        else:
+            report = (await CheckJob(run_written=True).execute(check, _stage(ctx))).report
         durations.check = time.monotonic() - started
     finally:
         await built.close()
         shutil.rmtree(project, ignore_errors=True)
     notes = [*built.notes, *(f"{k} {v:.1f} s" for k, v in built.timings.items())]
     conversations = simulated.summary.conversations
-    return BotRun(checked.report, conversations, durations, notes, simulated.health)
+    return BotRun(report, conversations, durations, notes, simulated.health)
+
+
+def _stage(ctx: JobContext) -> JobContext:
+    """A stage of the mutate job writing into its run (``JobContext.nested``) whose own
+    progress events stay its own (the job's items are the mutants) and which a stop
+    request does not cut short (the job stops between mutants)."""
+    stage = ctx.nested()
+    stage.emit = lambda event: None
+    stage.stop = StopSignal()
+    return stage
 
 
 async def run_original(
-    builder: MutantBuilder, plan: RunPlan, out: Path, runs: int = 1
+    builder: MutantBuilder, plan: RunPlan, ctx: JobContext, runs: int = 1
 ) -> list[BotRun]:
-    """The original bot's ``runs`` runs: the first into ``out`` itself, the others into
-    ``out/original-runs/<n>``. Raises ``OriginalFailed`` when it cannot be built or
-    reached, or when every run of it is unhealthy (``conversations.assess_run``: most
-    conversations got no answer, or all failed)."""
+    """The original bot's ``runs`` runs: the first into the job's run itself (``ctx``),
+    the others into ``original-runs/<n>`` in it. Raises ``OriginalFailed`` when it cannot
+    be built or reached, or when every run of it is unhealthy
+    (``conversations.assess_run``: most conversations got no answer, or all failed)."""
+    out = ctx.store.path
     for name in ORIGINAL_ENTRIES:
         leftover = out / name
         if leftover.is_dir():
@@ -153,7 +171,8 @@ async def run_original(
     try:
         for n in range(1, runs + 1):
             folder = out if n == 1 else out / ORIGINAL_RUNS / str(n)
-            done.append(await run_bot(builder, plan, {}, folder, folder / BUILD))
+            stage = ctx if n == 1 else None
+            done.append(await run_bot(builder, plan, {}, folder, folder / BUILD, None, stage))
     except BuildFailed as exc:
         raise OriginalFailed(f"the original bot could not be built: {exc.reason}") from exc
     except ChatbotUnreachable as exc:
@@ -265,30 +284,29 @@ async def run_mutants(
     builder: MutantBuilder,
     plan: RunPlan,
     mutants: Sequence[Mutant],
-    state: MutationResult,
+    false_positives: list[str],
     out: Path,
     workers: int,
-    on_mutant: OnMutant | None = None,
+    on_mutant: OnMutant,
     run_one: MutantRunner | None = None,
+    stop: StopSignal | None = None,
 ) -> None:
     """Run ``mutants`` ``workers`` at a time (each with ``run_one``, default
-    ``run_mutant`` here); each result is added to ``state`` and ``mutation.json``
-    rewritten as it finishes. Cancelling stops the pool: running builds are closed by
-    their own ``finally``."""
-    assert state.original is not None
-    false_positives = state.original.false_positives
+    ``run_mutant`` here, judged against ``false_positives``); ``on_mutant`` is told each
+    result as it finishes. Once ``stop`` is requested no further mutant starts (those
+    running finish). Cancelling stops the pool: running builds are closed by their own
+    ``finally``."""
     gate = asyncio.Semaphore(workers)
 
     async def one(mutant: Mutant) -> None:
         async with gate:
+            if stop is not None and stop.requested:
+                return
             if run_one is not None:
                 result = await run_one(mutant, false_positives)
             else:
                 result = await run_mutant(builder, plan, mutant, false_positives, out)
-        state.add(result, datetime.now(UTC))
-        state.write(out)
-        if on_mutant is not None:
-            on_mutant(result)
+        on_mutant(result)
 
     tasks = [asyncio.create_task(one(m)) for m in mutants]
     try:

@@ -1,5 +1,6 @@
-"""What ``sparring mutate`` found: ``mutation.json`` (schema below), written atomically each
-time a mutant finishes, so an interrupted job resumes from it.
+"""What ``sparring mutate`` found: ``results/mutation.json`` (schema below), written through
+the run's ``RunStore`` slot each time a mutant finishes, so an interrupted job resumes from
+it (runs written before 0.3 hold it at their root: still read).
 
 ``MutationResult`` holds the job's settings, the sampled mutant ids, the original's run
 (its false positives: rules and generic codes that already fail on the unmutated bot and
@@ -15,16 +16,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from sparring.conversations import job_result_file, read_json_model, write_job_result
+from sparring.conversations import RunStore, Slot, job_result_file, read_json_model
 from sparring.jobs import outcome as outcomes
 from sparring.jobs.outcome import Outcome
 from sparring.mutation._model import Location
 
 MUTATION = "mutation"
 """The job's result in its folder's ``results`` slot."""
-MUTATION_FILE = f"results/{MUTATION}.json"
-"""That file, relative to the folder (before 0.3: at its root)."""
-"""The result's file in the job's output folder."""
+MUTATION_FILE = f"{Slot.RESULTS.value}/{MUTATION}.json"
+"""That file, relative to the run (before 0.3: at its root)."""
 MUTATION_SCHEMA_VERSION = 1
 
 MutantStatus = Literal["killed", "live", "stillborn", "error"]
@@ -140,9 +140,10 @@ class MutationResult(BaseModel):
         self.complete = bool(self.sampled) and set(self.sampled) <= self.finished_ids()
         self.updated_at = now
 
-    def write(self, folder: Path) -> Path:
-        """Write ``<folder>/results/mutation.json`` atomically; return its path."""
-        return write_job_result(folder, MUTATION, self)
+    def write(self, store: RunStore) -> Path:
+        """Write ``results/mutation.json`` of the run ``store`` atomically (its results
+        slot); return its path. Raises ``OSError``."""
+        return store.write_result(Slot.RESULTS, MUTATION, self)
 
 
 def mutation_score(mutants: list[MutantResult]) -> float | None:
@@ -166,7 +167,8 @@ def operator_table(mutants: list[MutantResult]) -> list[OperatorRow]:
 
 
 def read_mutation(folder: Path | str) -> MutationResult | None:
-    """``<folder>/mutation.json``, or ``None`` when absent. Raises ``ConfigError`` when it
+    """``<folder>/results/mutation.json`` (or, in a run written before 0.3,
+    ``<folder>/mutation.json``), or ``None`` when absent. Raises ``ConfigError`` when it
     does not validate or has a ``schema_version`` this sparring cannot read."""
     path = job_result_file(folder, MUTATION)
     return read_json_model(path, MutationResult) if path.is_file() else None

@@ -202,14 +202,14 @@ class RunView:
     @cached_property
     def _stored_verdict(self) -> RunVerdict | None:
         """The verdict the jobs stored — the report reads it, it does not decide it again:
-        a ``run`` job's outcome (its checks and coverage, in the manifest); else the
-        outcomes stored with the check reports, with those of the sections (probes,
-        metamorphic: their jobs' stored outcomes), the gravest first
+        a ``run`` or ``mutate`` job's outcome (in the manifest: its checks and coverage, its
+        mutation score); else the outcomes stored with the check reports, with those of
+        the sections (probes, metamorphic: their jobs' stored outcomes), the gravest first
         (``sparring.jobs.outcome.combine``). ``None`` for runs written before 0.3 (a check
         report without its outcome, a section's overriding outcome): then
         ``_records_verdict`` decides from what the run holds."""
         manifest = self.manifest
-        if manifest.job == "run" and manifest.outcome is not None:
+        if manifest.job in ("run", "mutate") and manifest.outcome is not None:
             return _verdict_of(manifest.outcome)
         reports = list(self.check_reports.values())
         stored = [r.outcome for r in reports if r.outcome is not None]
