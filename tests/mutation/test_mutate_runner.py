@@ -79,6 +79,18 @@ def test_mutate_stops_after_k_mutants_and_resumes_to_the_uninterrupted_result(
     assert RunView.open(run_dir).verdict.status == "passed"
 
 
+def test_a_run_killed_before_its_first_result_resumes_from_the_sample(tmp_path: Path) -> None:
+    settings = _settings(tmp_path)
+    whole = start("mutate", settings, tmp_path / "whole")
+    run_dir = tmp_path / "run"
+    stopper = StopAfter(1)
+    start("mutate", settings, run_dir, on_event=stopper, stop=stopper.stop)
+    (run_dir / "results" / "mutation.json").unlink()  # as if killed before it was written
+    resumed = resume(run_dir)
+    assert resumed.status is JobStatus.FINISHED
+    assert _verdicts(resumed.result) == _verdicts(whole.result)
+
+
 def test_a_mutant_that_cannot_be_built_is_a_failed_item_with_its_reason(tmp_path: Path) -> None:
     events = StopAfter(MUTANTS + 1)
     with OPERATORS.override("fake.drop_reply", _Unbuildable()):

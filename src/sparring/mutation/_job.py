@@ -108,7 +108,9 @@ class MutateJob:
         cannot be built or reached (the run's status is then ``failed``)."""
         if ctx.resuming:
             store = ctx.store
-            state = read_mutation(store.path) or _new_state(settings, self._sample(settings))
+            state = read_mutation(store.path)
+            if state is None:  # killed before its first write: sampled again (seeded)
+                state = _new_state(settings, [m.id for m in self._sample(settings)])
             builder = self.builder or builder_for(settings)
             done = state.finished_ids()
             todo = [
