@@ -12,10 +12,9 @@ from rich.table import Table
 
 from sparring._terminal import escape
 from sparring.cli._app import app, console
-from sparring.cli._jobs import exit_with, print_outcome, run_job
+from sparring.cli._jobs import exit_with, print_outcome, print_written_report, run_job
 from sparring.cli._options import MODEL_ENVVARS, MODEL_FLAGS, SettingsValues, settings_options
 from sparring.cli._progress import percent
-from sparring.cli._report import print_written_report
 from sparring.cli._worker import BrokerOption, remote_mutants
 from sparring.jobs import check_output_paths, new_run_dir
 from sparring.jobs import outcome as outcomes
@@ -97,7 +96,7 @@ def mutate_command(
         console.print("[yellow]interrupted[/]: every server was stopped; finish with --resume")
         raise typer.Exit(outcomes.EXIT_INTERRUPTED) from None
     print_result(run.result, run.run_dir or folder)
-    print_written_report(run.report)
+    print_written_report(run)
     print_outcome(run.outcome)
     exit_with(run, "sparring mutate --resume {run}")
 

@@ -32,7 +32,7 @@ from sparring.check import CheckJob, CheckReport, CheckSettings, check_job_async
 from sparring.connectors import ChatbotUnreachable
 from sparring.conversations import RunHealth, assess_run, record_file_name
 from sparring.errors import SparringError
-from sparring.jobs import JobContext, StopSignal
+from sparring.jobs import Job, JobContext, JobSettings, StopSignal, prepare
 from sparring.mutation._builders import BuildFailed, BuiltBot, MutantBuilder, copy_project
 from sparring.mutation._kill import Kill, failing, judge
 from sparring.mutation._model import Mutant
@@ -127,13 +127,15 @@ async def run_bot(
         if ctx is None:
             simulated = await simulate_job_async(simulate, run_dir)
         else:
-            simulated = await SimulateJob().execute(simulate, _stage(ctx))
+            job = SimulateJob()
+            simulated = await job.execute(simulate, await _stage(ctx, job, simulate))
         durations.run = time.monotonic() - started
         started = time.monotonic()
         if ctx is None:
             report = (await check_job_async(check)).report
         else:
-            report = (await CheckJob(run_written=True).execute(check, _stage(ctx))).report
+            checker = CheckJob(run_written=True)
+            report = (await checker.execute(check, await _stage(ctx, checker, check))).report
         durations.check = time.monotonic() - started
     finally:
         await built.close()
@@ -143,13 +145,16 @@ async def run_bot(
     return BotRun(report, conversations, durations, notes, simulated.health)
 
 
-def _stage(ctx: JobContext) -> JobContext:
-    """A stage of the mutate job writing into its run (``JobContext.nested``) whose own
-    progress events stay its own (the job's items are the mutants) and which a stop
-    request does not cut short (the job stops between mutants)."""
+async def _stage(ctx: JobContext, job: Job, settings: JobSettings) -> JobContext:
+    """A stage of the mutate job writing into its run (``JobContext.nested``) with what
+    ``job`` needs for ``settings`` (``sparring.jobs.prepare``: the built bot's chatbot.yaml
+    loaded and probed, the model loaded), whose progress events stay its own (the job's
+    items are the mutants) and which a stop request does not cut short (the job stops
+    between mutants). Raises ``ChatbotUnreachable``."""
     stage = ctx.nested()
     stage.emit = lambda event: None
     stage.stop = StopSignal()
+    stage.prepared = await prepare(job, settings, stage.emit)
     return stage
 
 

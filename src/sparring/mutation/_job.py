@@ -34,6 +34,8 @@ from sparring.jobs import (
     JOBS,
     JobContext,
     JobEvent,
+    ModelNeed,
+    Needs,
     Outcome,
     resume_async,
     run_blocking,
@@ -81,12 +83,13 @@ class MutateJob:
     ``builder`` and ``operators`` default to the kind's; ``run_one`` runs each mutant
     elsewhere (a broker's workers: all sent at once, their pool bounds them) instead of in
     this process's pool; ``on_mutant`` is told each mutant's result as it finishes. The
-    runner writes the report (``writes_report``)."""
+    runner checks the model spec before any work and writes the report (``needs``); each
+    bot's chatbot.yaml is the builder's, loaded and probed as each stage starts."""
 
     name: ClassVar[str] = MutateSettings.job
     settings_type: ClassVar[type[MutateSettings]] = MutateSettings
     creates_run: ClassVar[bool] = True
-    writes_report: ClassVar[bool] = True
+    needs: ClassVar[Needs] = Needs(model=ModelNeed.OPTIONAL, report=True)
 
     def __init__(
         self,
@@ -238,10 +241,11 @@ async def mutate_job_async(
     run_one: SettingsRunner | None = None,
 ) -> MutationResult:
     """Run the job into ``out`` (default ``runs/<time>``) through the runner
-    (``MutateJob``: its arguments and errors); ``on_sample(n)`` is told the mutants to
-    run."""
+    (``MutateJob``: its arguments and errors), as a building block: no report is written
+    (``sparring.jobs.start_async("mutate", …)`` writes one); ``on_sample(n)`` is told the
+    mutants to run."""
     job = MutateJob(builder, operators, run_one, on_mutant)
-    run = await start_async(job, settings, out, on_event=_on_sample(on_sample))
+    run = await start_async(job, settings, out, on_event=_on_sample(on_sample), report=False)
     result: MutationResult = run.result
     return result
 
@@ -263,10 +267,11 @@ async def resume_mutate_job_async(
     job = MutateJob(builder, operators, run_one, on_mutant)
     changes = {"workers": workers} if workers is not None else None
     restart = adopt_old_run(out)
+    events = _on_sample(on_sample)
     if restart is not None:  # an old folder whose original never finished: start it over
-        run = await start_async(job, restart, out, on_event=_on_sample(on_sample))
+        run = await start_async(job, restart, out, on_event=events, report=False)
     else:
-        run = await resume_async(out, job=job, changes=changes, on_event=_on_sample(on_sample))
+        run = await resume_async(out, job=job, changes=changes, on_event=events, report=False)
     result: MutationResult = run.result
     return result
 
