@@ -52,8 +52,21 @@ def _kind(annotation: object) -> str:
 
 
 def _placeholder(param: typing.Any) -> str:
-    kind = _kind(param.type_descriptor.annotation)
+    """A value for a required parameter: a missing path, 1, the first choice (``mutate
+    --kind``: the bad value tested is another option's), or a word."""
+    annotation = param.type_descriptor.annotation
+    kind = _kind(annotation)
+    if kind == "choice":
+        return _first_choice(annotation)
     return MISSING if kind == "path" else "1" if kind == "number" else "bogus"
+
+
+def _first_choice(annotation: object) -> str:
+    if typing.get_origin(annotation) is list:
+        return _first_choice(typing.get_args(annotation)[0])
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        return str(next(iter(annotation)).value)
+    return str(typing.get_args(annotation)[0])
 
 
 def _model_required(command: typing.Any) -> set[str]:

@@ -64,8 +64,8 @@ def test_an_original_that_cannot_be_built_exits_1(tmp_path: Path) -> None:
 def test_bad_arguments_exit_2(tmp_path: Path) -> None:
     result = runner.invoke(app, ["mutate", "--project", str(tmp_path), "--kind", "aiml"])
     assert isinstance(result.exception, UserInputError)  # main() maps it to exit 2
-    assert "options [profiles]: Field required" in str(result.exception)
-    assert "options [rules]: Field required" in str(result.exception)
+    assert "--profiles is required" in str(result.exception)
+    assert "--rules is required" in str(result.exception)
     code, output, _ = mutate(tmp_path, "--kind", "prolog")
     assert code == 2, output  # a --kind no builder knows
     code, _, exception = mutate(tmp_path / "t", "--kind", "taskyto")
