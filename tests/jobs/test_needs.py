@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 import pytest
 
 from sparring.connectors import ChatbotUnreachable
+from sparring.conversations import RunStore
 from sparring.errors import ConfigError, ModelRequired
 from sparring.jobs import (
     JobContext,
@@ -105,8 +106,12 @@ def test_an_unreachable_chatbot_stops_the_job_before_anything_is_written(tmp_pat
     assert off.status == "finished" and not any(isinstance(e, Probed) for e in seen.events)
 
 
-def test_the_runner_writes_the_report_of_every_run_a_job_produces(tmp_path: Path) -> None:
+def test_the_runner_describes_the_chatbot_and_writes_the_report(tmp_path: Path) -> None:
     simulated = start("simulate", SETTINGS, tmp_path / "run")
+    manifest = RunStore.open(tmp_path / "run").manifest  # the chatbot as the runner loaded it
+    assert manifest.chatbot["info"]["name"] == "Luigi's pizzeria (scripted)"
+    assert "params" not in manifest.chatbot  # never the connector's params (secrets)
+    assert manifest.chatbot_path == str((DATA / "chatbot.yaml").resolve())
     assert simulated.report == tmp_path / "run" / "report" / "index.html"
     assert simulated.report.is_file()
     simulated.report.unlink()

@@ -39,7 +39,7 @@ from sparring.adversarial._threads import (
     run_threads,
 )
 from sparring.adversarial._weaknesses import WeaknessFile, load_weaknesses
-from sparring.connectors import ChatbotConfig, create_connector, endpoint_of
+from sparring.connectors import ChatbotConfig, create_connector
 from sparring.conversations import (
     RunStore,
     job_result_file,
@@ -304,8 +304,7 @@ async def _run(
 
 
 def _manifest(settings: AdversarialTestSettings, inputs: _Inputs) -> dict[str, Any]:
-    """What the new run's manifest holds besides the job (never secrets: the connector's
-    params are left out)."""
+    """What the new run's manifest holds besides the job and the chatbot (the runner's)."""
     stored = settings.model_copy(
         update={
             "chatbot": settings.chatbot.resolve(),
@@ -315,9 +314,6 @@ def _manifest(settings: AdversarialTestSettings, inputs: _Inputs) -> dict[str, A
     )
     return {
         "settings": stored,
-        "chatbot": inputs.config.model_dump(mode="json", exclude={"params"}),
-        "chatbot_path": str(settings.chatbot.resolve()),
-        "endpoint": endpoint_of(inputs.config),
         "planned": [
             conversation_id(w.id, r)
             for w in inputs.weaknesses.weaknesses

@@ -22,7 +22,7 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from sparring.connectors import ChatbotConfig, create_connector, endpoint_of
+from sparring.connectors import ChatbotConfig, create_connector
 from sparring.conversations import RunHealth, RunStore, Slot, assess_run
 from sparring.explore._build import build_model
 from sparring.explore._crawl import Crawl, Crawler
@@ -219,12 +219,7 @@ async def _explore_job(
     definition = read_definition(settings.project) if settings.project else None
     seeds = definition_seeds(definition) if definition else []
     seeds += docs_seeds(settings.docs) if settings.docs else []
-    store = ctx.open_run(
-        settings.model_copy(update={"chatbot": settings.chatbot.resolve()}),
-        chatbot=config.model_dump(mode="json", exclude={"params"}),
-        chatbot_path=str(settings.chatbot.resolve()),
-        endpoint=endpoint_of(config),
-    )
+    store = ctx.open_run(settings.model_copy(update={"chatbot": settings.chatbot.resolve()}))
     replays = {r.id: r for r in store.iter_records()} if ctx.resuming else {}
     connector = create_connector(config)
 

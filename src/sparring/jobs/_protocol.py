@@ -100,8 +100,9 @@ class JobContext:
         self, settings: JobSettings, reuse: Sequence[str] | None = None, **manifest: Any
     ) -> RunStore:
         """Create the run directory with a manifest holding ``settings`` (as stored: paths
-        resolved) and the ``RunManifest`` fields in ``manifest`` (``chatbot``,
-        ``endpoint``, ``profiles``, ``planned``…); on resume, the reopened run.
+        resolved), the chatbot the runner loaded (``chatbot``, ``chatbot_path``,
+        ``endpoint``: never its params) and the ``RunManifest`` fields in ``manifest``
+        (``profiles``, ``planned``…); on resume, the reopened run.
 
         With ``reuse`` (setting names that may differ, e.g. ``("concurrency",)``), an
         ``out`` that holds a run of this job with the same settings otherwise is reopened

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
-from sparring.connectors import create_connector, endpoint_of
+from sparring.connectors import create_connector
 from sparring.conversations import summarize
 from sparring.jobs import (
     JOBS,
@@ -212,9 +212,6 @@ async def _metamorphic(
     store = ctx.open_run(
         settings,
         reuse=RESUME_MAY_CHANGE,
-        chatbot=config.model_dump(mode="json", exclude={"params"}),
-        chatbot_path=str(settings.chatbot.resolve()),
-        endpoint=endpoint_of(config),
         planned=[i.id for i in items],
     )
     result = MetamorphicResult(

@@ -35,7 +35,7 @@ import yaml
 from pydantic import Field
 
 from sparring.check import DEFAULT_RULES, CheckJob, CheckResult, CheckSettings, load_rules
-from sparring.connectors import ChatbotUnreachable, endpoint_of
+from sparring.connectors import ChatbotUnreachable
 from sparring.conversations import RunStore, Slot
 from sparring.errors import UserInputError
 from sparring.explore import (
@@ -186,18 +186,12 @@ def run_job(
 
 
 async def _run(settings: RunSettings, ctx: JobContext) -> PipelineResult:
-    config = ctx.chatbot
     load_rules([DEFAULT_RULES, *settings.rules])  # bad rules: a located error, before any work
     if not ctx.resuming:
         assert ctx.out is not None
         if (ctx.out / "manifest.json").exists() or (ctx.out / EXPLORATION).exists():
             raise UserInputError(f"{ctx.out} already holds a run; pick another --out")
-    store = ctx.open_run(
-        settings.model_copy(update={"chatbot": settings.chatbot.resolve()}),
-        chatbot=config.model_dump(mode="json", exclude={"params"}),
-        chatbot_path=str(settings.chatbot.resolve()),
-        endpoint=endpoint_of(config),
-    )
+    store = ctx.open_run(settings.model_copy(update={"chatbot": settings.chatbot.resolve()}))
     root = store.path
     ctx.stage("explore")
     explored = await _explore(settings, ctx, root / EXPLORATION)

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field, model_validator
 
-from sparring.connectors import ChatbotConfig, ProbeResult, create_connector, endpoint_of
+from sparring.connectors import ChatbotConfig, ProbeResult, create_connector
 from sparring.conversations import (
     DEFAULT_MAX_CHATBOT_FAILURE_SHARE,
     ConversationRecord,
@@ -396,9 +396,8 @@ def _manifest(
     files: list[Path],
     specs: list[ConversationSpec],
 ) -> dict[str, Any]:
-    """What the manifest of a new run holds besides the job: what ``resume`` needs to
-    finish it (never secrets: the connector's params are left out, the endpoint loses
-    credentials and query)."""
+    """What the manifest of a new run holds besides the job and the chatbot (the runner's):
+    what ``resume`` needs to finish it."""
     stored = settings.model_copy(
         update={
             "simulator": kind,
@@ -409,9 +408,6 @@ def _manifest(
     )
     return {
         "settings": stored,
-        "chatbot": config.model_dump(mode="json", exclude={"params"}),
-        "chatbot_path": str(settings.chatbot.resolve()),
-        "endpoint": endpoint_of(config),
         "profiles": [str(p.resolve()) for p in files],
         "planned": [s.id for s in specs],
     }

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 from sparring.adversarial._probes._model import Probe, ProbeCategory, ProbeSuite
 from sparring.adversarial._probes._run import judge_probe, not_applicable, probe_id, run_probe
 from sparring.adversarial._probes._suites import resolve_suites
-from sparring.connectors import ChatbotConfig, ProbeResult, create_connector, endpoint_of
+from sparring.connectors import ChatbotConfig, ProbeResult, create_connector
 from sparring.conversations import RunStore, Slot, summarize
 from sparring.jobs import (
     JOBS,
@@ -242,7 +242,7 @@ async def _probes(
         for probe in suite.probes
         if _applies(probe, chatbot_type)
     ]
-    store = ctx.store if ctx.resuming else ctx.open_run(**_manifest(settings, config, todo))
+    store = ctx.store if ctx.resuming else ctx.open_run(**_manifest(settings, todo))
 
     def add(verdict: Verdict) -> None:
         report.verdicts.append(verdict)
@@ -326,14 +326,9 @@ def _entry(suite: ProbeSuite, probe: Probe) -> ProbeEntry:
     )
 
 
-def _manifest(
-    settings: ProbeSettings, config: ChatbotConfig, todo: list[tuple[str, Probe]]
-) -> dict[str, Any]:
-    """What the run's manifest holds besides the job (never secrets)."""
+def _manifest(settings: ProbeSettings, todo: list[tuple[str, Probe]]) -> dict[str, Any]:
+    """What the run's manifest holds besides the job and the chatbot (the runner's)."""
     return {
         "settings": settings.model_copy(update={"chatbot": settings.chatbot.resolve()}),
-        "chatbot": config.model_dump(mode="json", exclude={"params"}),
-        "chatbot_path": str(settings.chatbot.resolve()),
-        "endpoint": endpoint_of(config),
         "planned": [probe_id(suite, probe) for suite, probe in todo],
     }
