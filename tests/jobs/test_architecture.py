@@ -112,7 +112,7 @@ def test_no_job_module_probes_the_chatbot_or_loads_a_model_itself() -> None:
         (TYPO_GENERATOR, "return word[:i] + word[i + 1] + word[i] + word[i + 2 :]"),
         (TYPO_GENERATOR, '_QWERTY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")'),
         (TYPO_GENERATOR, '_LEET = str.maketrans({"a": "4", "e": "3"})'),
-        (REPORT_WRITTEN, "    print_report_path(result.store.path)"),
+        (REPORT_WRITTEN, "    print_report_path(result.store.path)"),  # the twin removed
         (SETUP_DONE, "    model = load_model(settings.model, settings.model_base_url)"),
         (SETUP_DONE, "        await ensure_reachable(config, PROBE_TIMEOUT)"),
     ],

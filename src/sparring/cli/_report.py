@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import logging
 import webbrowser
 from pathlib import Path
 from typing import Annotated
@@ -14,8 +13,6 @@ import typer
 from sparring.cli._app import app, console
 from sparring.jobs import check_output_paths
 from sparring.report import write_report
-
-logger = logging.getLogger(__name__)
 
 
 @app.command("report")
@@ -36,15 +33,3 @@ def report_command(
     console.print(f"[bold]report[/]: {path}", highlight=False)
     if open_browser:
         webbrowser.open(path.resolve().as_uri())
-
-
-def print_report_path(run: Path) -> None:
-    """Write ``run``'s report after a job that is not on the runner yet (``mutate``) and
-    print its path; a report that cannot be written is a warning, never the job's
-    failure. Goes once mutate runs through the runner, which writes the report."""
-    try:
-        path = write_report(run)
-    except Exception as exc:  # the job's own result stands
-        logger.warning("the report could not be written: %s: %s", type(exc).__name__, exc)
-        return
-    console.print(f"[bold]report[/]: {path}", highlight=False)
