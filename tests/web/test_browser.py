@@ -9,7 +9,8 @@ missing.
   conversation, annotate a turn, launch a second run and compare the two. The chatbot is
   called through the SSRF guard with its loopback address allow-listed explicitly.
 - XSS: a run whose chatbot replied ``<script>``, ``<img onerror>``, ``javascript:`` links
-  and every built-in adversarial probe payload renders inert on every page that shows it.
+  and every built-in adversarial probe payload renders inert on every page that shows it,
+  also the run page's sections that htmx fetches in (nothing cached on the first visit).
 
 Screenshots are saved under the test's temporary folder and copied to
 ``/tmp/sparring-screens``.
@@ -338,6 +339,14 @@ def test_hostile_chatbot_text_renders_inert_in_chromium(
     pages += [f"/runs/{run.pk}/conversations/order%2F{i}" for i in range(12)]
     for page in pages:
         driver.get(base + page)
+        if page == pages[0]:  # nothing cached yet: htmx fills the placeholders in
+            WebDriverWait(driver, 120).until(
+                lambda d: not d.find_elements(By.CSS_SELECTOR, ".pending")
+            )
+            assert driver.find_elements(By.ID, "failures") and "Verdict: failed" in (
+                driver.find_element(By.ID, "verdict").text
+            )
+            shots.take("run-page-filled-by-htmx")
         assert driver.execute_script("return window.__xss === undefined"), page
         found = driver.execute_script(
             """return {
