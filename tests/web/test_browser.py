@@ -476,7 +476,9 @@ def test_check_applied_to_a_run_from_its_page_in_chromium(
     box.click()
     shots.take("form")
     driver.find_element(By.ID, "apply").click()
-    WebDriverWait(driver, RUN_SECONDS).until(
+    WebDriverWait(
+        driver, RUN_SECONDS, ignored_exceptions=[StaleElementReferenceException]
+    ).until(  # the page may reload between finding <main> and reading it
         lambda d: "Verdict: failed" in d.find_element(By.TAG_NAME, "main").text
     )  # the panel polled the job, then the page reloaded itself (HX-Refresh)
     WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#applied table"))
