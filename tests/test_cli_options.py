@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from sparring.cli import app as sparring
 from sparring.cli._options import OPTIONS, SettingsValues, settings_options
-from sparring.errors import ConfigError
+from sparring.errors import ConfigError, Problem, UserInputError
 from sparring.jobs import JobSettings
 
 
@@ -105,3 +105,22 @@ def test_the_models_other_errors_name_the_option_as_typed() -> None:
 
 class Strict(JobSettings):
     seed: int = Field(1, gt=0, description="Seed.")
+
+
+def test_a_jobs_error_at_a_setting_names_the_option_and_a_files_stays_in_its_file() -> None:
+    """``evaluate --detector bogus``: the job locates the unknown name at the setting
+    (``UnknownName.at("", None, "detectors")``); the command says it as the option. A
+    problem in a user's file keeps its file, line and key."""
+    in_file = Problem("rules.yaml", 3, "suites", "not a list")
+
+    @app.command("job")
+    @settings_options(Settings, flags={"chatbot": ("--chatbot", "-c")})
+    def job(values: SettingsValues) -> None:
+        raise UserInputError([Problem("", None, "suites.0", "unknown suite 'x'"), in_file])
+
+    result = CliRunner().invoke(app, ["job", "-c", "b.yaml", "--suites", "x"])
+    assert isinstance(result.exception, UserInputError)
+    assert [str(p) for p in result.exception.problems] == [
+        "--suites [0]: unknown suite 'x'",
+        "rules.yaml:3 [suites]: not a list",
+    ]

@@ -150,7 +150,7 @@ def test_an_unknown_detector_is_a_located_error_and_exit_2(
         main()
     assert caught.value.code == 2
     err = capsys.readouterr().err
-    assert "[detectors]: unknown breakdown detector 'ofline' (did you mean 'offline'?)" in err
+    assert "--detector: unknown breakdown detector 'ofline' (did you mean 'offline'?)" in err
     assert "Traceback" not in err and "chatchecker" in err  # the registered names listed
     assert not (run / "evaluations").exists()
 

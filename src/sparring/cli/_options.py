@@ -35,7 +35,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-from sparring.errors import ConfigError, Problem
+from sparring.errors import Problem, UserInputError
 
 OPTIONS = "options"
 """The source named in the located errors of settings read from a command's options."""
@@ -111,11 +111,9 @@ def settings_options(
             values = {name: value for name, value in picked.items() if value not in _NOT_GIVEN}
             try:
                 return command(**given, **{parameter: values})
-            except ConfigError as exc:
-                if not any(problem.file == OPTIONS for problem in exc.problems):
-                    raise
-                problems = [_as_typed(problem, spelled) for problem in exc.problems]
-                raise type(exc)(problems) from None
+            except UserInputError as exc:
+                exc.problems = [_as_typed(problem, spelled) for problem in exc.problems]
+                raise
 
         # the settings first (their arguments before the command's own), then the
         # command's own parameters; all keyword-only, as Typer passes them
@@ -137,12 +135,14 @@ _NOT_GIVEN: tuple[Any, ...] = (None, [], ())
 
 def _as_typed(problem: Problem, spelled: Mapping[str, SettingsParameter]) -> Problem:
     """``problem`` about a command's option said as the user typed the option
-    (``--chatbot is required: …``); other problems as they are."""
-    if problem.file != OPTIONS:
-        return problem
+    (``--chatbot is required: …``): one the settings model found in the options, or one a
+    job located at a setting with no file (``UnknownName.at("", None, "detectors")``);
+    other problems as they are."""
     head, _, rest = problem.key.partition(".")
-    message = problem.message.removeprefix(_PYDANTIC_LEAD)
     parameter = spelled.get(head)
+    if problem.file != OPTIONS and (problem.file or problem.line or parameter is None):
+        return problem
+    message = problem.message.removeprefix(_PYDANTIC_LEAD)
     if parameter is None:  # a check of several fields: the model's own words
         return Problem("", None, "", message)
     where = parameter.spelled + (f" [{rest}]" if rest else "")
