@@ -124,3 +124,4 @@ def test_a_jobs_error_at_a_setting_names_the_option_and_a_files_stays_in_its_fil
         "--suites [0]: unknown suite 'x'",
         "rules.yaml:3 [suites]: not a list",
     ]
+    assert str(result.exception).startswith("--suites [0]: unknown suite 'x'")

@@ -111,8 +111,9 @@ def settings_options(
             values = {name: value for name, value in picked.items() if value not in _NOT_GIVEN}
             try:
                 return command(**given, **{parameter: values})
-            except UserInputError as exc:
+            except UserInputError as exc:  # the same error (a subclass keeps its fields)
                 exc.problems = [_as_typed(problem, spelled) for problem in exc.problems]
+                exc.args = ("\n".join(str(problem) for problem in exc.problems),)
                 raise
 
         # the settings first (their arguments before the command's own), then the
