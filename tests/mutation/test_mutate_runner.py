@@ -79,6 +79,21 @@ def test_mutate_stops_after_k_mutants_and_resumes_to_the_uninterrupted_result(
     assert RunView.open(run_dir).verdict.status == "passed"
 
 
+def test_the_run_records_the_original_chatbot_its_check_and_the_mutants_read(
+    tmp_path: Path,
+) -> None:
+    """The original is checked with the chatbot.yaml ``info`` (its fallback…) its run
+    recorded, as each mutant's run is: both judged alike."""
+    run = start("mutate", {**_settings(tmp_path), "sample": 1}, tmp_path / "out")
+    assert run.run_dir is not None
+    original = RunStore.open(run.run_dir, clean=False).manifest
+    mutant = RunStore.open(run.run_dir / run.result.mutants[0].run, clean=False).manifest
+    assert original.chatbot is not None and mutant.chatbot is not None
+    assert original.chatbot["info"] == mutant.chatbot["info"]
+    assert original.chatbot["info"]["fallback"] == "Sorry, I did not understand."
+    assert original.endpoint is not None and original.chatbot_path is not None
+
+
 def test_a_run_killed_before_its_first_result_resumes_from_the_sample(tmp_path: Path) -> None:
     settings = _settings(tmp_path)
     whole = start("mutate", settings, tmp_path / "whole")

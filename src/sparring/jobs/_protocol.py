@@ -121,19 +121,21 @@ class JobContext:
         run (``sparring run``'s simulate and check stages): same events and stop signal;
         its ``open_run`` adds the manifest fields it names (``profiles``, ``planned``…) to
         this run's manifest and returns this run's store — the job and its settings stay
-        this job's. It is ``resuming`` once this run has planned items (a resumed run:
-        stored items are skipped). Raises ``RuntimeError`` before ``open_run``."""
+        this job's, the chatbot the stage was given (``prepared``: ``mutate``'s original,
+        built per run) too. It is ``resuming`` once this run has planned items (a resumed
+        run: stored items are skipped). Raises ``RuntimeError`` before ``open_run``."""
         store = self.store
 
         def adopt(
             settings: JobSettings, reuse: Sequence[str] | None = None, **fields: Any
         ) -> RunStore:
-            store.manifest = store.manifest.model_copy(update=fields)
+            update = {**chatbot_fields(stage.prepared.chatbot, settings), **fields}
+            store.manifest = store.manifest.model_copy(update=update)
             store.save_manifest()
             return store
 
         resuming = bool(store.manifest.planned)
-        return JobContext(
+        stage = JobContext(
             emit=self.emit,
             stop=self.stop,
             out=store.path,
@@ -142,6 +144,7 @@ class JobContext:
             open_run=adopt,
             prepared=self.prepared,
         )
+        return stage
 
     def planned(self, total: int) -> None:
         self.emit(Planned(total=total))
@@ -153,6 +156,22 @@ class JobContext:
 
     def stage(self, stage: str) -> None:
         self.emit(StageChanged(stage=stage))
+
+
+def chatbot_fields(config: ChatbotConfig | None, settings: JobSettings) -> dict[str, Any]:
+    """What a new run's manifest says of the chatbot the runner loaded for the job: its
+    chatbot.yaml without the connector's params (never secrets), the file's path and the
+    endpoint without credentials or query; nothing for a job that needs no chatbot."""
+    if config is None:
+        return {}
+    from sparring.connectors import endpoint_of
+
+    path = getattr(settings, "chatbot", None)
+    return {
+        "chatbot": config.model_dump(mode="json", exclude={"params"}),
+        "chatbot_path": str(Path(path).resolve()) if path is not None else None,
+        "endpoint": endpoint_of(config),
+    }
 
 
 class Job(Protocol):

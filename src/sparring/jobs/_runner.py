@@ -21,14 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from sparring.connectors import ChatbotConfig, endpoint_of
 from sparring.conversations import RunManifest, RunStore
 from sparring.errors import Problem, UnknownName, UserInputError
 from sparring.jobs import outcome as outcomes
 from sparring.jobs._aio import run_blocking
 from sparring.jobs._needs import needs_of, prepare
 from sparring.jobs._progress import ProgressRecorder
-from sparring.jobs._protocol import JOBS, Job, JobContext
+from sparring.jobs._protocol import JOBS, Job, JobContext, chatbot_fields
 from sparring.jobs._settings import JobSettings, new_run_dir
 from sparring.jobs._status import JobStatus
 from sparring.jobs._stop import StopSignal
@@ -179,7 +178,7 @@ async def _drive(
             reopened = _reopen(spec, out, stored, reuse)
             recorder.attach(out)
             return reopened
-        fields = {**_chatbot_fields(ctx.prepared.chatbot, stored), **fields}
+        fields = {**chatbot_fields(ctx.prepared.chatbot, stored), **fields}
         manifest = RunManifest.for_job(spec.name, stored, out.name, **fields)
         hint = f"or resume it with `sparring {spec.name} --resume {out}`"
         created = RunStore.create(out, manifest, resume_hint=hint)
@@ -220,20 +219,6 @@ async def _drive(
     if report and needs_of(spec).report and reported is not None:
         written = _report(reported)
     return JobRun(run_dir=run_dir, status=status, outcome=decided, result=result, report=written)
-
-
-def _chatbot_fields(config: ChatbotConfig | None, settings: JobSettings) -> dict[str, Any]:
-    """What a new run's manifest says of the chatbot the runner loaded for the job: its
-    chatbot.yaml without the connector's params (never secrets), the file's path and the
-    endpoint without credentials or query; nothing for a job that needs no chatbot."""
-    if config is None:
-        return {}
-    path = getattr(settings, "chatbot", None)
-    return {
-        "chatbot": config.model_dump(mode="json", exclude={"params"}),
-        "chatbot_path": str(Path(path).resolve()) if path is not None else None,
-        "endpoint": endpoint_of(config),
-    }
 
 
 def _report(run_dir: Path) -> Path | None:
