@@ -136,3 +136,53 @@ def test_an_applied_job_is_refused_while_the_run_or_another_job_is_under_way(
     # a setting that points outside the project's files is refused
     page = csrf_post(editor, f"/runs/{run.pk}/apply/evaluate/", {"taxonomy": "/etc/passwd"})
     assert page.status_code == 200 and RunJob.objects.count() == 1
+
+
+def test_evaluate_is_applied_with_the_detectors_of_its_form(
+    world: dict[str, Any], run: Run, real_worker: _worker.Worker
+) -> None:
+    editor = client_for(world["editor"])
+    form = editor.get(f"/runs/{run.pk}/apply/evaluate/").content.decode()
+    assert 'name="detectors"' in form and 'name="run"' not in form
+    response = csrf_post(editor, f"/runs/{run.pk}/apply/evaluate/", {"detectors": "offline"})
+    assert response.status_code == 302
+    applied = RunJob.objects.get(run=run, job="evaluate")
+    assert applied.settings["detectors"] == ["offline"]
+    real_worker.run_applied(applied.pk)
+    applied.refresh_from_db()
+    assert applied.status == "finished", applied.error
+    # the breakdowns are stored in the run itself, where its page reads them
+    assert list((Path(run.path) / "evaluations").glob("breakdowns-offline*.json"))
+    panel = editor.get(f"/runs/{run.pk}/applied/").content.decode()
+    assert "evaluate" in panel and "offline" in panel
+
+
+def test_the_api_applies_a_job_to_a_run_by_role_and_token_scope(
+    world: dict[str, Any], run: Run
+) -> None:
+    from sparring.web._manage import create_token
+
+    url = f"/api/runs/{run.pk}/apply/"
+    data = {"job": "check", "settings": {"rules": ["rules/sorry.yaml"]}}
+    _, read_token = create_token(None, world["editor"], "laptop", "read", 30)
+    _, run_token = create_token(None, world["editor"], "ci", "run", 30)
+    refused = {
+        "viewer": api(client_for(world["viewer"]), "post", url, data).status_code,
+        "stranger": api(client_for(world["stranger"]), "post", url, data).status_code,
+        "anonymous": api(client_for(None), "post", url, data).status_code,
+        "read token": api(client_for(None), "post", url, data, token=read_token).status_code,
+    }
+    assert refused == {"viewer": 403, "stranger": 404, "anonymous": 401, "read token": 403}
+    assert not RunJob.objects.exists()
+    bad = api(client_for(None), "post", url, {**data, "settings": {"rules": ["/etc/passwd"]}},
+              token=run_token)  # fmt: skip
+    assert bad.status_code == 400 and "settings.rules" in str(bad.data)
+    made = api(client_for(None), "post", url, data, token=run_token)
+    assert made.status_code == 201, made.data
+    assert made.data["job"] == "check" and made.data["settings"]["rules"] == ["rules/sorry.yaml"]
+    listed = api(client_for(world["viewer"]), "get", f"/api/runs/{run.pk}/applied/")
+    assert [row["id"] for row in listed.data] == [made.data["id"]]
+    assert str(run.path) not in str(listed.data)  # no folder of the server
+    assert (
+        api(client_for(world["stranger"]), "get", f"/api/runs/{run.pk}/applied/").status_code == 404
+    )

@@ -6,6 +6,9 @@
   its ``progress`` (the job's ``progress.json``), ``DELETE``, ``POST /api/runs/ID/stop/``,
   ``POST /api/runs/ID/resume/`` (a stopped or failed run, from what it kept),
   ``POST /api/runs/bulk-delete/`` ``{ids}`` (only the runs the user may delete are touched).
+- ``GET /api/runs/ID/applied/``: the jobs applied to the run (``check``, ``evaluate``),
+  newest first; ``POST /api/runs/ID/apply/`` ``{job, settings}`` applies one (as the run
+  page does; editors and owners, a token needs the ``run`` scope).
 - ``GET /api/runs/ID/verdicts/``, ``/junit/`` (``?set=NAME``), ``/report/`` (the HTML
   report as a download, sandboxed), ``/conversations/`` and ``/conversations/CID/``.
 - ``/api/annotations/`` (``?run=``): a person's label on a conversation or a turn;
@@ -28,8 +31,16 @@ from rest_framework.response import Response
 
 from sparring.errors import UserInputError
 from sparring.web._api import ScopedViewSet, body, problems_response, project_for
+from sparring.web._applied_views import shown_settings
 from sparring.web._permissions import Action, get_object, scope
-from sparring.web._run_actions import delete_run, filter_runs, resume_run, start_run, stop_run
+from sparring.web._run_actions import (
+    apply_job,
+    delete_run,
+    filter_runs,
+    resume_run,
+    start_run,
+    stop_run,
+)
 from sparring.web._run_files import (
     conversation,
     conversation_list,
@@ -38,7 +49,7 @@ from sparring.web._run_files import (
     report_file,
     verdict_sets,
 )
-from sparring.web.models import Annotation, Run, RunStatus
+from sparring.web.models import Annotation, Run, RunJob, RunStatus
 
 
 class RunSerializer(serializers.ModelSerializer[Run]):
@@ -60,6 +71,28 @@ class RunSerializer(serializers.ModelSerializer[Run]):
         read_only_fields = fields
 
 
+class RunJobSerializer(serializers.ModelSerializer[RunJob]):
+    settings = serializers.SerializerMethodField()
+
+    class Meta:
+        model = RunJob
+        fields = (
+            "id",
+            "run",
+            "job",
+            "status",
+            "verdict",
+            "error",
+            "settings",
+            "created_at",
+            "finished_at",
+        )
+        read_only_fields = fields
+
+    def get_settings(self, applied: RunJob) -> dict[str, Any]:
+        return shown_settings(applied)
+
+
 class RunViewSet(
     mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.DestroyModelMixin, ScopedViewSet
 ):
@@ -70,6 +103,7 @@ class RunViewSet(
         "stop": "run",
         "resume": "run",
         "bulk_delete": "run",
+        "apply": "run",
     }
 
     def base_queryset(self) -> QuerySet[Run]:
@@ -117,6 +151,25 @@ class RunViewSet(
         except UserInputError as exc:
             return problems_response(exc)
         return Response({"id": run.pk, "status": "queued"}, status=status.HTTP_202_ACCEPTED)
+
+    @action(detail=True, methods=["get"])
+    def applied(self, request: Request, pk: str | None = None) -> Response:
+        rows = RunJob.objects.filter(run=self.get_object())
+        return Response(RunJobSerializer(rows, many=True).data)
+
+    @action(detail=True, methods=["post"])
+    def apply(self, request: Request, pk: str | None = None) -> Response:
+        run = self.get_object()
+        job, settings = body(request).get("job"), body(request).get("settings", {})
+        if not isinstance(job, str) or not job:
+            raise ValidationError({"job": "required, e.g. check"})
+        if not isinstance(settings, dict):
+            raise ValidationError({"settings": "an object of the job's settings"})
+        try:
+            applied = apply_job(request, run, job, settings)
+        except UserInputError as exc:
+            return problems_response(exc)
+        return Response(RunJobSerializer(applied).data, status=status.HTTP_201_CREATED)
 
     @action(detail=False, methods=["post"], url_path="bulk-delete")
     def bulk_delete(self, request: Request) -> Response:

@@ -28,14 +28,13 @@ def _run(request: HttpRequest, pk: int, action: Action = Action.READ) -> Run:
 
 def shown_settings(applied: RunJob) -> dict[str, Any]:
     """``applied``'s stored settings as a user reads them: the files frozen for it named
-    as in the project, the run as ``this run`` (the server's folders are not shown), a
-    list as comma-separated words."""
+    as in the project, the run as ``this run`` (the server's folders are not shown)."""
     inputs = str(applied_folder(applied) / "inputs") + "/"
     here = str(Path(applied.run.path))
 
     def shown(value: Any) -> Any:
         if isinstance(value, list):
-            return ", ".join(str(shown(v)) for v in value)
+            return [shown(v) for v in value]
         if isinstance(value, str):
             return "this run" if value == here else value.replace(inputs, "")
         return value
@@ -50,7 +49,10 @@ def _row(applied: RunJob) -> dict[str, Any]:
     return {
         "applied": applied,
         "active": applied.status in ACTIVE,
-        "settings": shown_settings(applied),
+        "settings": {  # a list as comma-separated words
+            key: ", ".join(map(str, value)) if isinstance(value, list) else value
+            for key, value in shown_settings(applied).items()
+        },
         "progress": found.model_dump(mode="json") if found is not None else None,
     }
 
