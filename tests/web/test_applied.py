@@ -60,6 +60,7 @@ def test_check_is_applied_to_a_finished_run_from_its_page_and_its_verdict_shows(
     form = editor.get(f"/runs/{run.pk}/apply/check/").content.decode()
     assert 'value="rules/sorry.yaml"' in form  # the rules are the project's files
     assert 'name="run"' not in form and 'name="csv"' not in form  # set by the dashboard
+    assert 'name="junit_per_conversation"' not in form
 
     response = csrf_post(editor, f"/runs/{run.pk}/apply/check/", {"rules": ["rules/sorry.yaml"]})
     assert response.status_code == 302 and response["Location"] == f"/runs/{run.pk}/"

@@ -161,7 +161,9 @@ def prepare_settings(
 APPLIED_TARGET = "run"
 """The setting that names the run a job applied to one reads and writes (``check``,
 ``evaluate``): the dashboard sets it to the run."""
-APPLIED_FIXED = frozenset({APPLIED_TARGET, "store", "csv", "junit", "json_file"})
+APPLIED_FIXED = frozenset(
+    {APPLIED_TARGET, "store", "csv", "junit", "junit_per_conversation", "json_file"}
+)
 """Settings of an applied job the dashboard sets (the run) or keeps at their defaults: the
 verdicts are stored in the run (JUnit and JSON through the API), never written elsewhere."""
 
