@@ -13,8 +13,9 @@ import pytest
 
 from sparring.connectors import ChatbotUnreachable
 from sparring.conversations import RunStore
-from sparring.errors import ConfigError, ModelRequired
+from sparring.errors import ConfigError, ModelRequired, UserInputError
 from sparring.jobs import (
+    JOBS,
     JobContext,
     JobSettings,
     ModelNeed,
@@ -121,3 +122,83 @@ def test_the_runner_describes_the_chatbot_and_writes_the_report(tmp_path: Path) 
     assert checked.report.is_file()
     quiet = start("simulate", SETTINGS, tmp_path / "quiet", report=False)
     assert quiet.report is None and not (tmp_path / "quiet" / "report").exists()
+
+
+BROKEN = "user:\n  language: English\n  goals: [unclosed\n"  # a YAML syntax error on line 3
+
+
+def _unreachable(folder: Path) -> Path:
+    chatbot = folder / "chatbot.yaml"
+    chatbot.write_text(f"connector: rasa\nparams:\n  url: http://127.0.0.1:{_closed_port()}\n")
+    return chatbot
+
+
+def _bad_inputs(tmp_path: Path) -> list[tuple[str, dict[str, Any], Path]]:
+    """Per job: settings naming one broken input file (and an unreachable chatbot, or a
+    model spec that cannot load), and the file the error must name."""
+    chatbot, bad = _unreachable(tmp_path), tmp_path / "broken.yaml"
+    bad.write_text(BROKEN)
+    project = tmp_path / "project"
+    (project / "data").mkdir(parents=True)
+    (project / "domain.yml").write_text(BROKEN)
+    (project / "config.yml").write_text("language: en\n")
+    run = tmp_path / "checked"
+    start("simulate", SETTINGS, run, report=False)
+    unloadable = "scripted"  # a model spec without its script: a ConfigError once loaded
+    return [
+        ("simulate", {"profiles": [bad], "chatbot": chatbot}, bad),
+        ("simulate", {"profiles": [DATA / "profiles"], "personas": [bad], "chatbot": chatbot},
+         bad),
+        ("explore", {"chatbot": chatbot, "project": project}, project / "domain.yml"),
+        ("run", {"chatbot": chatbot, "rules": [bad]}, bad),
+        ("metamorphic", {"chatbot": chatbot, "seeds": run, "rules": [bad]}, bad),
+        ("adversarial-probe", {"chatbot": chatbot, "suites": [str(bad)]}, bad),
+        ("adversarial-test", {"chatbot": chatbot, "weaknesses": bad, "model": unloadable}, bad),
+        ("check", {"rules": [bad], "run": run, "model": unloadable}, bad),
+        ("evaluate", {"run": run, "taxonomy": bad, "model": unloadable}, bad),
+        ("mutate", {"project": project, "kind": "rasa", "profiles": [bad],
+                    "rules": [DATA.parents[2] / "examples" / "pizzeria" / "rules"],
+                    "model": unloadable}, bad),
+    ]  # fmt: skip
+
+
+def test_bad_input_is_located_before_the_chatbot_is_probed_or_anything_written(
+    tmp_path: Path,
+) -> None:
+    for number, (job, settings, named) in enumerate(_bad_inputs(tmp_path)):
+        out = tmp_path / f"out-{number}"
+        before = sorted(tmp_path.rglob("*"))
+        with pytest.raises(UserInputError) as caught:  # ConfigError is one: exit 2
+            start(job, settings, out if JOBS.get(job).creates_run else None)
+        assert not isinstance(caught.value, ChatbotUnreachable), job
+        assert named.name in str(caught.value), (job, str(caught.value))
+        located = [p for p in caught.value.problems if Path(p.file).name == named.name]
+        assert located and located[0].line is not None, (job, caught.value.problems)
+        assert sorted(tmp_path.rglob("*")) == before, job  # nothing written
+
+
+def test_the_llm_simulator_without_a_model_is_said_before_the_probe(tmp_path: Path) -> None:
+    settings = {**SETTINGS, "chatbot": _unreachable(tmp_path), "simulator": "llm"}
+    with pytest.raises(UserInputError, match="needs a model: set --model"):
+        start("simulate", settings, tmp_path / "run")
+    assert not (tmp_path / "run").exists()
+
+
+def test_the_command_exits_2_with_the_located_error_not_1_unreachable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sparring.cli import main
+
+    bad = tmp_path / "broken.yaml"
+    bad.write_text(BROKEN)
+    out = tmp_path / "run"
+    argv = ["simulate", str(bad), "--chatbot", str(_unreachable(tmp_path)),
+            "--out", str(out)]  # fmt: skip
+    monkeypatch.setenv("COLUMNS", "300")
+    monkeypatch.setattr("sys.argv", ["sparring", *argv])
+    with pytest.raises(SystemExit) as caught:
+        main()
+    err = capsys.readouterr().err
+    assert caught.value.code == 2, err
+    assert "broken.yaml" in err and "cannot be reached" not in err, err
+    assert not out.exists()

@@ -125,11 +125,17 @@ class _Inputs:
     model: Model
 
 
+def _read_files(settings: AdversarialTestSettings) -> tuple[WeaknessFile, Rubric]:
+    """The weaknesses and the rubric, read and checked (``ConfigError`` with file, line
+    and key)."""
+    return load_weaknesses(settings.weaknesses), load_rubric(settings.rubric)
+
+
 def _inputs(settings: AdversarialTestSettings, ctx: JobContext) -> _Inputs:
     """The files loaded and checked before any work (``ConfigError`` with file, line and
     key), beside the chatbot and the model the runner provided."""
-    weaknesses = load_weaknesses(settings.weaknesses)
-    rubric = load_rubric(settings.rubric)
+    read: tuple[WeaknessFile, Rubric] = ctx.inputs or _read_files(settings)
+    weaknesses, rubric = read
     assert ctx.model is not None  # needs a model: the runner stopped without one
     return _Inputs(ctx.chatbot, weaknesses, rubric, ctx.model)
 
@@ -153,6 +159,11 @@ class AdversarialTestJob:
     def __init__(self, model: Model | None = None, on_test: OnTest | None = None) -> None:
         self.model = model
         self.on_test = on_test
+
+    def load_inputs(self, settings: AdversarialTestSettings) -> tuple[WeaknessFile, Rubric]:
+        """Read the weaknesses and the rubric; the runner calls it before the chatbot is
+        loaded or probed (``ConfigError`` with file, line and key)."""
+        return _read_files(settings)
 
     async def execute(self, settings: AdversarialTestSettings, ctx: JobContext) -> AdversarialRun:
         inputs = _inputs(settings, ctx)

@@ -15,7 +15,7 @@ from sparring.check._names import profile_names
 from sparring.check._namespace import run_chatbot_info
 from sparring.check._outcome import Outcome, outcome
 from sparring.check._reports import store_verdicts, write_csv, write_json, write_junit
-from sparring.check._rules import load_rules
+from sparring.check._rules import RuleSet, load_rules
 from sparring.check._run import check_async
 from sparring.check._safety import Limits
 from sparring.check._verdicts import CheckReport, RuleResult
@@ -118,10 +118,9 @@ class CheckJob:
         self.progress = progress
         self.run_written = run_written
 
-    async def execute(self, settings: CheckSettings, ctx: JobContext) -> CheckResult:
-        """Load the rules and conversations, check, write the asked-for reports, store the
-        verdicts in the run, whose HTML report the runner then writes (see
-        ``check_job_async`` for the errors raised; the runner loaded the model)."""
+    def load_inputs(self, settings: CheckSettings) -> tuple[RuleSet, list[ConversationRecord]]:
+        """Check the report paths, load the rules and the run's conversations; the runner
+        calls it before loading the model (see ``check_job_async`` for the errors raised)."""
         check_output_paths(
             files={"--csv": settings.csv, "--junit": settings.junit, "--json": settings.json_file}
         )
@@ -132,6 +131,14 @@ class CheckJob:
             raise ConfigError(problems)
         if not records:
             raise UserInputError(f"no conversations found in {settings.run}")
+        return rule_set, records
+
+    async def execute(self, settings: CheckSettings, ctx: JobContext) -> CheckResult:
+        """Check, write the asked-for reports, store the verdicts in the run, whose HTML
+        report the runner then writes (the runner loaded the rules, the conversations and
+        the model)."""
+        inputs: tuple[RuleSet, list[ConversationRecord]] = ctx.inputs or self.load_inputs(settings)
+        rule_set, records = inputs
         model = ctx.model
         ctx.stage("rules")
         ctx.planned(len(rule_set.active))

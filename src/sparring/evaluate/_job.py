@@ -33,6 +33,7 @@ from sparring.evaluate._detectors import make_detector
 from sparring.evaluate._llm_detector import detector_usage, total_usage
 from sparring.evaluate._ratings import (
     ConversationRatings,
+    DimensionSet,
     RatingDimension,
     RatingEvaluation,
     load_dimensions,
@@ -327,6 +328,12 @@ class EvaluateJob:
     def __init__(self, model: Model | None = None) -> None:
         self.model = model
 
+    def load_inputs(self, settings: EvaluateSettings) -> tuple[RunStore, Taxonomy, DimensionSet]:
+        """Open the run and read the taxonomy and the rating dimensions; the runner calls it
+        before loading the model (``UserInputError``/``ConfigError`` with file, line and
+        key)."""
+        return _read_inputs(settings)
+
     async def execute(self, settings: EvaluateSettings, ctx: JobContext) -> EvaluateResult:
         result = await _evaluate(settings, ctx.model, ctx)
         ctx.report_on(result.run)
@@ -379,12 +386,20 @@ async def evaluate_job_async(
     return result
 
 
+def _read_inputs(settings: EvaluateSettings) -> tuple[RunStore, Taxonomy, DimensionSet]:
+    """The run, the error taxonomy and the rating dimensions, read and checked
+    (``UserInputError``/``ConfigError`` with file, line and key)."""
+    return (
+        RunStore.open(settings.run),
+        load_taxonomy(settings.taxonomy),
+        load_dimensions(settings.dimensions),
+    )
+
+
 async def _evaluate(
     settings: EvaluateSettings, model: Model | None, ctx: JobContext
 ) -> EvaluateResult:
-    store = RunStore.open(settings.run)
-    taxonomy = load_taxonomy(settings.taxonomy)
-    dimension_set = load_dimensions(settings.dimensions)
+    store, taxonomy, dimension_set = ctx.inputs or _read_inputs(settings)
     if settings.ratings and model is None:
         raise ModelRequired("dialogue ratings", "there is no offline rating")
     detectors = _detectors(settings, model, taxonomy)

@@ -31,7 +31,7 @@ from sparring.explore._model import ExplorationModel
 from sparring.explore._probing import probe_chatbot
 from sparring.explore._profiles import GeneratedProfile, write_profiles
 from sparring.explore._profiles_llm import generate_profiles
-from sparring.explore._project import read_definition
+from sparring.explore._project import Definition, read_definition
 from sparring.explore._seeds import definition_seeds, docs_seeds, seed_notes
 from sparring.explore._session import ExplorationContext
 from sparring.explore._tracer import explore_with_model
@@ -121,6 +121,25 @@ class ExplorationResult:
 OnSession = Callable[[ExplorationModel], None]
 
 
+@dataclass(frozen=True)
+class ExploreInputs:
+    """What an exploration reads before any work: the bot's definition (``None``: no
+    ``project``) and the seeds (kind, utterance) from it and from the help pages."""
+
+    definition: Definition | None
+    seeds: list[tuple[str, str]]
+
+
+def read_inputs(project: Path | None, docs: Path | None) -> ExploreInputs:
+    """The definition in ``project`` and the seeds from it and the help pages in ``docs``
+    (either may be ``None``). Raises ``UserInputError``/``ConfigError`` for a bad
+    definition or help page."""
+    definition = read_definition(project) if project else None
+    seeds = definition_seeds(definition) if definition else []
+    seeds += docs_seeds(docs) if docs else []
+    return ExploreInputs(definition, seeds)
+
+
 class ExploreJob:
     """The ``explore`` job on the runner (``sparring.jobs.start("explore", …)``): one item
     per exploration session; a stop request starts no new session and keeps the model
@@ -150,11 +169,15 @@ class ExploreJob:
         self.profile_model = profile_model
         self.on_session = on_session
 
+    def load_inputs(self, settings: ExploreSettings) -> ExploreInputs:
+        """Read the bot's definition (``project``) and help pages (``docs``) into seeds;
+        the runner calls it before the chatbot is loaded or probed. Raises
+        ``UserInputError``/``ConfigError`` for a bad definition or help page."""
+        return read_inputs(settings.project, settings.docs)
+
     async def execute(self, settings: ExploreSettings, ctx: JobContext) -> ExplorationResult:
-        """Read the definition and help pages, open (or reopen) the run, explore (the
-        runner loaded the chatbot and the models and probed the chatbot). Raises
-        ``UserInputError``/``ConfigError`` for a bad definition or help page before
-        anything is written."""
+        """Open (or reopen) the run and explore (the runner read the definition and help
+        pages, loaded the chatbot and the models and probed the chatbot)."""
         return await _explore_job(settings, ctx, self)
 
     def outcome(self, result: ExplorationResult) -> Outcome:
@@ -216,9 +239,8 @@ async def _explore_job(
 ) -> ExplorationResult:
     config, model = ctx.chatbot, ctx.model
     writer = ctx.models.get("profile_model") or model
-    definition = read_definition(settings.project) if settings.project else None
-    seeds = definition_seeds(definition) if definition else []
-    seeds += docs_seeds(settings.docs) if settings.docs else []
+    inputs = ctx.inputs if ctx.inputs is not None else job.load_inputs(settings)
+    definition, seeds = inputs.definition, list(inputs.seeds)
     store = ctx.open_run(settings.model_copy(update={"chatbot": settings.chatbot.resolve()}))
     replays = {r.id: r for r in store.iter_records()} if ctx.resuming else {}
     connector = create_connector(config)

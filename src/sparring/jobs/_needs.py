@@ -6,16 +6,20 @@ the runner (``prepare``), before any work and before anything is written, in thi
 
 1. a job that ``ModelNeed.REQUIRED`` a model and has none configured stops with
    ``ModelRequired`` naming ``--model`` (exit 2; there is no offline strategy);
-2. the settings' ``chatbot`` (a chatbot.yaml) is loaded (``ConfigError`` with file, line
+2. the job's own input files are read and checked: its ``load_inputs(settings)``, when it
+   has one (profiles, seeds, suites, weaknesses, rules…; ``ConfigError``/``UserInputError``
+   with file, line and key: exit 2), kept as ``ctx.inputs`` — so bad input is always the
+   located error, never hidden behind an unreachable chatbot;
+3. the settings' ``chatbot`` (a chatbot.yaml) is loaded (``ConfigError`` with file, line
    and key: exit 2);
-3. each model setting in ``models`` is loaded once (a bad spec: ``ConfigError`` located
+4. each model setting in ``models`` is loaded once (a bad spec: ``ConfigError`` located
    at the setting, exit 2) — unless the job object carries a model of that name built in
    code (``ExploreJob(model=ScriptedModel(…))``);
-4. the chatbot is probed (unless the settings' ``probe_setting`` is false):
+5. the chatbot is probed (unless the settings' ``probe_setting`` is false):
    ``ChatbotUnreachable`` with the cause (exit 1), or the ``Probed`` event.
 
 The job reads the results from its ``JobContext``: ``ctx.chatbot``, ``ctx.model``,
-``ctx.models[name]`` and ``ctx.probe``.
+``ctx.models[name]``, ``ctx.probe`` and ``ctx.inputs``.
 """
 
 from __future__ import annotations
@@ -76,12 +80,14 @@ NO_NEEDS = Needs()
 @dataclass
 class Prepared:
     """What the runner provided: the chatbot's configuration (``None``: the job needs no
-    chatbot), the models by setting name (``None``: offline) and the probe's result
-    (``None``: not probed)."""
+    chatbot), the models by setting name (``None``: offline), the probe's result
+    (``None``: not probed) and what the job's ``load_inputs`` returned (``None``: it has
+    none)."""
 
     chatbot: ChatbotConfig | None = None
     models: dict[str, Model | None] = field(default_factory=dict)
     probe: ProbeResult | None = None
+    inputs: Any = None
 
 
 def needs_of(job: object) -> Needs:
@@ -102,11 +108,15 @@ async def prepare(
     names where the settings came from in located errors; ``probe=False`` loads without
     probing (what a worker does with a job planned elsewhere). Raises ``ModelRequired``,
     ``ConfigError``/``UserInputError`` (located at the setting) and
-    ``ChatbotUnreachable``, all before any work."""
+    ``ChatbotUnreachable``, all before any work; the job's ``load_inputs`` raises its
+    located errors before the chatbot is loaded or probed."""
     needs = needs_of(job)
     prepared = Prepared()
     if needs.model is ModelNeed.REQUIRED and not _model_given(job, settings, needs.models[0]):
         raise ModelRequired(needs.step or f"the {getattr(job, 'name', '')} job", needs.detail)
+    load_inputs = getattr(job, "load_inputs", None)
+    if load_inputs is not None:
+        prepared.inputs = load_inputs(settings)
     if needs.chatbot:
         from sparring.connectors import load_chatbot_config
 

@@ -4,6 +4,7 @@ registry."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -33,7 +34,8 @@ class JobContext:
 
     What the job declared it needs (``Job.needs``) the runner provided before ``execute``:
     ``chatbot`` (the loaded chatbot.yaml, already probed), ``model`` and ``models`` (by
-    setting name; ``None``: offline) and ``probe`` (the probe's result). A job that writes
+    setting name; ``None``: offline), ``probe`` (the probe's result) and ``inputs`` (what
+    the job's ``load_inputs`` returned). A job that writes
     into an existing run names it with ``report_on`` for the report.
     """
 
@@ -79,6 +81,11 @@ class JobContext:
     def probe(self) -> ProbeResult | None:
         """The reachability probe's result (``None``: not probed)."""
         return self.prepared.probe
+
+    @property
+    def inputs(self) -> Any:
+        """What the job's ``load_inputs(settings)`` returned (``None``: it has none)."""
+        return self.prepared.inputs
 
     def report_on(self, run_dir: Path) -> None:
         """Have the runner write ``run_dir``'s report after the job (``needs.report``; a
@@ -142,7 +149,7 @@ class JobContext:
             resuming=resuming,
             store=store if resuming else None,
             open_run=adopt,
-            prepared=self.prepared,
+            prepared=replace(self.prepared, inputs=None),  # the stage reads its own files
         )
         return stage
 
@@ -188,6 +195,12 @@ class Job(Protocol):
     outcome is stored (``JobRun.report``). A job may carry a model built in code under a
     model setting's name (``model``), used instead of loading that setting, and an
     ``on_probe`` callback that sees the probe's result.
+
+    A job that reads files of its own (profiles, seeds, suites, weaknesses, rules) reads
+    and checks them in ``load_inputs(settings) -> inputs`` (optional; its result is
+    ``ctx.inputs``): the runner calls it before the chatbot is loaded or probed and before
+    anything is written, so bad input is a located error (exit 2) even when the chatbot
+    cannot be reached.
     """
 
     @property

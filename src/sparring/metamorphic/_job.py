@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -55,7 +56,7 @@ from sparring.metamorphic._result import (
     SkippedSeed,
     metamorphic_outcome,
 )
-from sparring.metamorphic._seeds import Seed, load_seeds
+from sparring.metamorphic._seeds import Seed, Skipped, load_seeds
 from sparring.metamorphic._settings import (
     MetamorphicSettings,
     choose_similarity,
@@ -123,6 +124,17 @@ def make_follow_ups(
     return follow_ups, skipped
 
 
+@dataclass(frozen=True)
+class MetamorphicInputs:
+    """What a metamorphic run reads before any work: the perturbations, the seeds (and
+    those unfit to be one, with why) and the rules' transformations."""
+
+    perturbations: list[Perturbation]
+    seeds: list[Seed]
+    unfit: list[Skipped]
+    transformations: list[Transformation]
+
+
 class MetamorphicJob:
     """The ``metamorphic`` job on the runner: one item per follow-up judged; a stop request
     replays no new follow-up. Starting it again on the same ``out`` with the same settings
@@ -142,8 +154,19 @@ class MetamorphicJob:
         self.analyser = analyser
         self.on_follow_up = on_follow_up
 
+    def load_inputs(self, settings: MetamorphicSettings) -> MetamorphicInputs:
+        """Read and check the perturbations, the seeds and the rules' transformations; the
+        runner calls it before the chatbot is loaded or probed. Raises
+        ``UserInputError``/``ConfigError`` with file, line and key."""
+        perturbations = parse_perturbations(settings.perturbations)
+        seeds, unfit = load_seeds(settings.seeds)
+        transformations = load_transformations(settings.rules)
+        check_variables(transformations, {k for s in seeds if s.record for k in s.record.variables})
+        return MetamorphicInputs(perturbations, seeds, unfit, transformations)
+
     async def execute(self, settings: MetamorphicSettings, ctx: JobContext) -> MetamorphicResult:
-        return await _metamorphic(settings, ctx, self.analyser, self.on_follow_up)
+        inputs = ctx.inputs if ctx.inputs is not None else self.load_inputs(settings)
+        return await _metamorphic(settings, ctx, inputs, self.analyser, self.on_follow_up)
 
     def outcome(self, result: MetamorphicResult) -> Outcome:
         """``fail`` when a relation was violated, ``no_verdict`` when no follow-up was
@@ -187,14 +210,13 @@ async def metamorphic_job_async(
 async def _metamorphic(
     settings: MetamorphicSettings,
     ctx: JobContext,
+    inputs: MetamorphicInputs,
     analyser: Analyser | None,
     on_follow_up: Callable[[FollowUpSummary], None] | None,
 ) -> MetamorphicResult:
-    perturbations = parse_perturbations(settings.perturbations)
-    seeds, unfit = load_seeds(settings.seeds)
+    perturbations, seeds, unfit = inputs.perturbations, inputs.seeds, inputs.unfit
+    transformations = inputs.transformations
     config, model = ctx.chatbot, ctx.model
-    transformations = load_transformations(settings.rules)
-    check_variables(transformations, {k for s in seeds if s.record for k in s.record.variables})
     method, note = choose_similarity(settings.similarity)
     follow_ups, unchanged = make_follow_ups(seeds, perturbations, settings.seed, method)
     by_seed = {s.id: s for s in seeds}

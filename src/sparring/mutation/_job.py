@@ -68,6 +68,7 @@ from sparring.mutation._settings import (
     resolved,
     snapshot_inputs,
 )
+from sparring.simulate import load_plan_inputs
 
 SettingsRunner = Callable[[MutateSettings, Mutant, list[str]], Awaitable[MutantResult]]
 """Runs one mutant of a job with these settings elsewhere (``MutantRunner`` given the
@@ -131,18 +132,25 @@ class MutateJob:
         min_score = MutateSettings.model_validate(result.settings).min_score
         return mutation_outcome(result, min_score)
 
-    def _open(
-        self, settings: MutateSettings, ctx: JobContext
-    ) -> tuple[MutateSettings, RunStore, MutationResult, MutantBuilder, list[Mutant]]:
+    def load_inputs(self, settings: MutateSettings) -> None:
+        """Check the project folder, the rules and the profiles (and that
+        ``exercised_only`` fits the project's kind) before any build or model; the runner
+        calls it first. Raises ``UserInputError``/``ConfigError`` with file, line and key
+        — not after the original has been built and run."""
         if not settings.project.is_dir():
             raise UserInputError(f"no project folder {settings.project}")
-        load_rules(settings.rules)  # bad rules: a located error now, not after the original
-        settings = resolved(settings)
-        builder = self.builder or builder_for(settings)
+        load_rules(settings.rules)
+        load_plan_inputs(settings.profiles, [])
         if settings.exercised_only and settings.kind not in EXERCISED:
             kinds = ", ".join(sorted(EXERCISED))
             message = f"--exercised-only works for {kinds} projects, not {settings.kind}"
             raise UserInputError(message)
+
+    def _open(
+        self, settings: MutateSettings, ctx: JobContext
+    ) -> tuple[MutateSettings, RunStore, MutationResult, MutantBuilder, list[Mutant]]:
+        settings = resolved(settings)
+        builder = self.builder or builder_for(settings)
         mutants = self._sample(settings)
         store = ctx.open_run(settings)
         snapshot_inputs(settings, store.path)

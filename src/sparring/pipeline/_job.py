@@ -45,6 +45,7 @@ from sparring.explore import (
     DefinitionCoverage,
     ExplorationModel,
     ExplorationResult,
+    ExploreJob,
     ExploreSettings,
     coverage,
     definition_coverage,
@@ -150,6 +151,13 @@ class RunJob:
     creates_run: ClassVar[bool] = True
     needs: ClassVar[Needs] = Needs(chatbot=True, model=ModelNeed.OPTIONAL, report=True)
 
+    def load_inputs(self, settings: RunSettings) -> None:
+        """Read and check the rules (with ``check.DEFAULT_RULES``), the bot's definition
+        and its help pages; the runner calls it before the chatbot is loaded or probed.
+        Raises ``ConfigError``/``UserInputError`` with file, line and key."""
+        load_rules([DEFAULT_RULES, *settings.rules])
+        ExploreJob().load_inputs(_explore_settings(settings))
+
     async def execute(self, settings: RunSettings, ctx: JobContext) -> PipelineResult:
         """Test the chatbot end to end (see the module docstring). Raises what the stages
         raise before anything is written (``UserInputError``, ``ConfigError``,
@@ -186,7 +194,6 @@ def run_job(
 
 
 async def _run(settings: RunSettings, ctx: JobContext) -> PipelineResult:
-    load_rules([DEFAULT_RULES, *settings.rules])  # bad rules: a located error, before any work
     if not ctx.resuming:
         assert ctx.out is not None
         if (ctx.out / "manifest.json").exists() or (ctx.out / EXPLORATION).exists():

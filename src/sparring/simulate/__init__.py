@@ -37,7 +37,7 @@ from sparring.simulate._job import (
     simulate_job_async,
 )
 from sparring.simulate._llm_simulator import LLMSimulator, SimulatedUtterance
-from sparring.simulate._plan import plan_run
+from sparring.simulate._plan import load_plan_inputs, plan_run
 from sparring.simulate._planned import run_planned, run_planned_async
 from sparring.simulate._runner import RunnerLimits, run_conversation
 from sparring.simulate._simulation import SimulationOptions, SimulatorKind, make_simulator, simulate
@@ -65,6 +65,7 @@ __all__ = [
     "assess_run",
     "endpoint_of",
     "finish_run",
+    "load_plan_inputs",
     "make_simulator",
     "plan_run",
     "planned_specs",

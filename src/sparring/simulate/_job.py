@@ -45,7 +45,7 @@ from sparring.jobs import outcome as outcomes
 from sparring.jobs.events import Planned
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP, Model
 from sparring.simulate._persona_plan import MAX_TURN_WORDS, TYPICAL_TURN_WORDS
-from sparring.simulate._plan import plan_run
+from sparring.simulate._plan import PlanInputs, load_plan_inputs, plan_run
 from sparring.simulate._repeat import repeat_specs
 from sparring.simulate._runner import RunnerLimits
 from sparring.simulate._simulation import SimulationOptions, SimulatorKind, simulate
@@ -198,13 +198,22 @@ class SimulateJob:
         self.on_probe = on_probe
         self.remote = remote
 
+    def load_inputs(self, settings: SimulateSettings) -> PlanInputs:
+        """Check the simulator has what it needs (``llm`` without a model:
+        ``UserInputError`` naming ``--model``) and read the profiles and persona files
+        (``ConfigError`` with file, line and key); the runner calls it before the chatbot is
+        loaded or probed."""
+        settings.simulator_kind()
+        return load_plan_inputs(settings.profiles, settings.personas)
+
     async def execute(self, settings: SimulateSettings, ctx: JobContext) -> SimulationResult:
-        """Plan the profiles (the runner loaded the chatbot and the model and probed the
-        chatbot), create (or reopen) the run, run what is missing."""
+        """Plan the profiles (the runner read them, loaded the chatbot and the model and
+        probed the chatbot), create (or reopen) the run, run what is missing."""
         kind = settings.simulator_kind()
         config, model = ctx.chatbot, ctx.model
+        inputs = ctx.inputs if ctx.inputs is not None else self.load_inputs(settings)
         ctx.stage("plan")
-        specs, files = await _plan(settings, config, model)
+        specs, files = await _plan(settings, config, model, inputs)
         if ctx.resuming:
             specs = _still_planned(specs, ctx.store)
         else:
@@ -355,12 +364,12 @@ async def planned_specs(settings: SimulateSettings) -> list[ConversationSpec]:
     ``ConfigError`` for bad profiles or a bad ``chatbot.yaml``."""
     loaded = await prepare(SimulateJob(), settings, lambda event: None, probe=False)
     assert loaded.chatbot is not None  # the job needs one
-    specs, _ = await _plan(settings, loaded.chatbot, loaded.models["model"])
+    specs, _ = await _plan(settings, loaded.chatbot, loaded.models["model"], loaded.inputs)
     return specs
 
 
 async def _plan(
-    settings: SimulateSettings, config: ChatbotConfig, model: Model | None
+    settings: SimulateSettings, config: ChatbotConfig, model: Model | None, inputs: PlanInputs
 ) -> tuple[list[ConversationSpec], list[Path]]:
     specs, files = await plan_run(
         settings.profiles,
@@ -369,6 +378,7 @@ async def _plan(
         chatbot=config.info,
         **_user_simulation(config),
         personas=settings.personas,
+        inputs=inputs,
     )
     return repeat_specs(specs, settings.repeat), files
 

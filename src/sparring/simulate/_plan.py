@@ -55,6 +55,19 @@ def load_profiles(paths: Iterable[Path | str]) -> list[Profile]:
     return profiles
 
 
+PlanInputs = tuple[list[Profile], list[tuple[Path, PersonaFile]]]
+"""The profiles and the persona files (with their paths) a run plays."""
+
+
+def load_plan_inputs(paths: Iterable[Path | str], personas: Iterable[Path | str]) -> PlanInputs:
+    """Read and check the profile files or folders ``paths`` (none read when only
+    personas are given) and the persona files or folders ``personas``. Raises
+    ``ConfigError`` listing every problem (file, line, key) before returning any."""
+    loaded = load_persona_files(personas)
+    paths = list(paths)
+    return (load_profiles(paths) if paths or not loaded else []), loaded
+
+
 async def plan_run(
     paths: Iterable[Path | str],
     *,
@@ -64,6 +77,7 @@ async def plan_run(
     personas: Iterable[Path | str] = (),
     turn_words: tuple[int | None, int | None] = (TYPICAL_TURN_WORDS, MAX_TURN_WORDS),
     persona_turns: int = PERSONA_TURNS,
+    inputs: PlanInputs | None = None,
 ) -> tuple[list[ConversationSpec], list[Path]]:
     """Load and plan every profile; return the specs (ids ``<profile>/<index>``) and the
     profile files. Two profiles with the same ``test_name`` get their file stem added.
@@ -76,10 +90,10 @@ async def plan_run(
     ``_persona_plan``). ``turn_words`` is the typical and maximum user turn length in
     words told to a persona-playing model and ``persona_turns`` the most user turns of a
     persona playing alone (ChatChecker's ``user_simulation_config``).
-    Every file is checked before planning: ``ConfigError`` lists every problem."""
-    loaded = load_persona_files(personas)
-    paths = list(paths)
-    profiles = load_profiles(paths) if paths or not loaded else []
+    Every file is checked before planning: ``ConfigError`` lists every problem.
+    ``inputs`` is what ``load_plan_inputs(paths, personas)`` returned (read again when
+    ``None``)."""
+    profiles, loaded = inputs if inputs is not None else load_plan_inputs(paths, personas)
     names = [p.name for p in profiles]
     typical, longest = turn_words
     specs: list[ConversationSpec] = []

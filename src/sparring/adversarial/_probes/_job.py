@@ -168,6 +168,11 @@ class ProbeJob:
         self.on_verdict = on_verdict
         self.on_probe = on_probe
 
+    def load_inputs(self, settings: ProbeSettings) -> list[tuple[ProbeSuite, Path]]:
+        """Read and check the probe suites; the runner calls it before the chatbot is
+        loaded or probed (``UserInputError``/``ConfigError`` with file, line and key)."""
+        return resolve_suites(settings.suites)
+
     async def execute(self, settings: ProbeSettings, ctx: JobContext) -> ProbeJobResult:
         return await _probes(settings, ctx, self.on_verdict)
 
@@ -228,7 +233,7 @@ async def _probes(
     ctx: JobContext,
     on_verdict: OnVerdict | None,
 ) -> ProbeJobResult:
-    suites = resolve_suites(settings.suites)
+    suites: list[tuple[ProbeSuite, Path]] = ctx.inputs or resolve_suites(settings.suites)
     config = ctx.chatbot
     report = ProbeReport(
         chatbot=config.info.name,
