@@ -60,7 +60,7 @@ REPORT_NOT_YET: set[str] = set()
 SETUP_DONE = re.compile(r"\b(load_model|ensure_reachable)\(")
 """What the runner does for a job that declares it needs it (``sparring.jobs.Needs``)."""
 JOB_MODULES = re.compile(r"(^|/)_job\.py$")
-SETUP_NOT_YET = {"adversarial/_plan/_job.py"}  # adversarial plan: not on the runner yet
+SETUP_NOT_YET: set[str] = set()
 
 
 def _offenders(pattern: re.Pattern[str], files: re.Pattern[str] | None = None) -> set[str]:

@@ -202,3 +202,22 @@ def test_the_command_exits_2_with_the_located_error_not_1_unreachable(
     assert caught.value.code == 2, err
     assert "broken.yaml" in err and "cannot be reached" not in err, err
     assert not out.exists()
+
+
+def test_adversarial_plan_reads_its_files_before_the_model_is_loaded(tmp_path: Path) -> None:
+    from sparring.adversarial import PlanJob
+
+    answers = tmp_path / "answers.yaml"
+    answers.write_text(BROKEN)
+    out = tmp_path / "weaknesses.yaml"
+    settings = {"chatbot": DATA / "chatbot.yaml", "answers": answers, "model": "scripted",
+                "out": out}  # fmt: skip
+    with pytest.raises(ConfigError) as caught:  # the answers, not the unloadable model
+        start(PlanJob(), settings)
+    assert [Path(p.file).name for p in caught.value.problems] == ["answers.yaml"]
+    with pytest.raises(ModelRequired, match="--source"):  # offline: the scan or nothing
+        start(PlanJob(), {**settings, "answers": None, "model": None})
+    with pytest.raises(ConfigError) as caught:
+        start(PlanJob(), {**settings, "answers": None})
+    assert [p.key for p in caught.value.problems] == ["model"]
+    assert sorted(tmp_path.iterdir()) == [answers]  # nothing written

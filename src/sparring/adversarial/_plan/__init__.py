@@ -19,6 +19,7 @@ from sparring.adversarial._plan._interview import (
     load_answers,
 )
 from sparring.adversarial._plan._job import (
+    PlanJob,
     PlanRecord,
     PlanResult,
     PlanSettings,
@@ -57,6 +58,7 @@ __all__ = [
     "Lesson",
     "LessonDrafts",
     "NextQuestion",
+    "PlanJob",
     "PlanRecord",
     "PlanResult",
     "PlanSettings",

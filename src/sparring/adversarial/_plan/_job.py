@@ -29,6 +29,7 @@ from sparring._atomic import atomic_write
 from sparring.adversarial._plan._findings import Finding, ScanResult
 from sparring.adversarial._plan._interview import (
     MAX_QUESTIONS,
+    AnswersFile,
     FileInterviewer,
     Interview,
     Interviewer,
@@ -50,10 +51,19 @@ from sparring.adversarial._plan._scan import (
     weaknesses_from_findings,
 )
 from sparring.adversarial._weaknesses import WeaknessFile, write_weaknesses
-from sparring.connectors import load_chatbot_config
+from sparring.connectors import ChatbotConfig, load_chatbot_config
 from sparring.errors import ModelRequired, Problem, UserInputError
-from sparring.jobs import JobSettings, run_blocking
-from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP, load_model
+from sparring.jobs import (
+    JobContext,
+    JobSettings,
+    ModelNeed,
+    Needs,
+    Outcome,
+    run_blocking,
+    start_async,
+)
+from sparring.jobs import outcome as outcomes
+from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP
 from sparring.types import ModelUsage, Strategy, TextModel
 
 PLAN_SCHEMA_VERSION = 1
@@ -118,35 +128,90 @@ class PlanResult:
     scan: ScanResult | None
 
 
+@dataclass(frozen=True)
+class _PlanInputs:
+    """What planning reads before any work: chatbot.yaml, the interview's answers (``None``:
+    no answers file) and the documents."""
+
+    config: ChatbotConfig
+    answers: AnswersFile | None
+    documents: list[tuple[str, str]]
+
+
+class PlanJob:
+    """``adversarial plan`` on the runner (``sparring.jobs.start(PlanJob(), settings)``): it
+    writes the weaknesses file and its record (``settings.out``), no run. ``model``
+    overrides ``settings.model`` (tests pass a ``ScriptedModel``); ``interviewer`` answers
+    the interview when there is no answers file (the CLI passes a terminal)."""
+
+    name: ClassVar[str] = PlanSettings.job
+    settings_type: ClassVar[type[PlanSettings]] = PlanSettings
+    creates_run: ClassVar[bool] = False
+    needs: ClassVar[Needs] = Needs(model=ModelNeed.OPTIONAL)
+
+    def __init__(
+        self, model: TextModel | None = None, interviewer: Interviewer | None = None
+    ) -> None:
+        self.model = model
+        self.interviewer = interviewer
+
+    def load_inputs(self, settings: PlanSettings) -> _PlanInputs:
+        """Read chatbot.yaml, the answers and the documents and check the rest before the
+        model is loaded: ``ConfigError`` for a bad chatbot.yaml or answers file,
+        ``UserInputError`` for a missing source or docs folder, ``UnknownName`` for an
+        unknown search provider, ``ModelRequired`` (naming ``--model``) offline when a
+        step needs a model."""
+        config = load_chatbot_config(settings.chatbot)
+        answers = load_answers(settings.answers) if settings.answers else None
+        documents = read_documents(settings.docs) if settings.docs else []
+        if settings.source is not None and not settings.source.exists():
+            raise UserInputError(Problem(str(settings.source), None, "--source", "no such path"))
+        if settings.search:
+            SEARCH_PROVIDERS.get(settings.search)
+        if self.model is None and not settings.model:
+            _offline_checks(settings)
+        return _PlanInputs(config, answers, documents)
+
+    async def execute(self, settings: PlanSettings, ctx: JobContext) -> PlanResult:
+        inputs: _PlanInputs = ctx.inputs or self.load_inputs(settings)
+        return await _plan(settings, inputs, ctx.model, self.interviewer)
+
+    def outcome(self, result: PlanResult) -> Outcome:
+        """``pass`` when weaknesses were written, ``no_verdict`` when none was found."""
+        if result.path is None or result.weaknesses is None:
+            return outcomes.no_verdict("no weakness found: nothing written")
+        return outcomes.passed(f"{len(result.weaknesses.weaknesses)} weaknesses in {result.path}")
+
+
 async def plan_job_async(
     settings: PlanSettings,
     *,
     model: TextModel | None = None,
     interviewer: Interviewer | None = None,
 ) -> PlanResult:
-    """Plan weaknesses for the chatbot ``settings.chatbot`` describes.
+    """Plan weaknesses for the chatbot ``settings.chatbot`` describes, through the runner
+    (``PlanJob``).
 
     ``model`` overrides ``settings.model`` (tests pass a ``ScriptedModel``);
     ``interviewer`` answers the interview when there is no answers file (the CLI passes a
-    terminal). Everything is loaded and checked before work: ``ConfigError`` for a bad
-    chatbot.yaml or answers file, ``UserInputError`` for a missing source or docs folder,
-    ``UnknownName`` for an unknown search provider, ``ModelRequired`` (naming
-    ``--model``) when a step needs a model and none is given. Model failures raise
+    terminal). Everything is loaded and checked before work (``PlanJob.load_inputs``; a
+    bad model spec: ``ConfigError`` at ``model``). Model failures raise
     ``ModelError``/``BudgetExceeded`` after the record keeps what was done.
     """
+    run = await start_async(PlanJob(model, interviewer), settings, report=False)
+    result: PlanResult = run.result
+    return result
+
+
+async def _plan(
+    settings: PlanSettings,
+    inputs: _PlanInputs,
+    model: TextModel | None,
+    interviewer: Interviewer | None,
+) -> PlanResult:
     import networkx as nx
 
-    config = load_chatbot_config(settings.chatbot)
-    answers = load_answers(settings.answers) if settings.answers else None
-    documents = read_documents(settings.docs) if settings.docs else []
-    if settings.source is not None and not settings.source.exists():
-        raise UserInputError(Problem(str(settings.source), None, "--source", "no such path"))
-    if settings.search:
-        SEARCH_PROVIDERS.get(settings.search)
-    if model is None:
-        model = load_model(settings.model, settings.model_base_url, settings.cache)
-    if model is None:
-        _offline_checks(settings)
+    config, answers, documents = inputs.config, inputs.answers, inputs.documents
     name = config.info.name or settings.chatbot.stem
     record = PlanRecord(
         settings=settings.model_dump(mode="json"),
