@@ -223,3 +223,35 @@ def test_a_run_refused_by_the_ssrf_guard_fails_and_says_why(
     assert not seen  # the bot was never called
     shown = api(client_for(world["viewer"]), "get", f"/api/runs/{run.pk}/").data
     assert shown["error"] == run.error
+
+
+class _BrokenExecutor:
+    """An executor whose submit fails (a database or disk error met while starting)."""
+
+    def submit(self, job: str, settings: dict[str, Any], run_dir: Path) -> str:
+        raise RuntimeError(f"disk full, {BOT_KEY}")
+
+    def stop(self, handle: str) -> None:
+        raise AssertionError("nothing was started")
+
+    def status(self, handle: str) -> Any:
+        return None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_run_the_worker_cannot_drive_fails_and_never_stays_queued(
+    world: dict[str, Any],
+) -> None:
+    worker = _worker.Worker(executor=_BrokenExecutor())
+    run = Run.objects.create(project=world["project"], job="simulate", path="/runs/y")
+    assert run.status == "queued"
+    worker.start()  # the dispatcher thread, as `sparring web` runs it
+    worker.launch(run)
+    deadline = threading.Event()
+    for _ in range(200):
+        if Run.objects.get(pk=run.pk).status != "queued":
+            break
+        deadline.wait(0.05)
+    failed = Run.objects.get(pk=run.pk)
+    assert failed.status == "failed" and failed.finished_at is not None
+    assert "RuntimeError" in failed.error and BOT_KEY not in failed.error

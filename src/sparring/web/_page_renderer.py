@@ -26,16 +26,17 @@ class PageRenderer:
 
     def __init__(self) -> None:
         self._queue: queue.Queue[tuple[int, Path] | None] = queue.Queue()
-        self._queued: set[int] = set()
+        self._queued: set[tuple[int, Path]] = set()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
     def submit(self, pk: int, path: Path) -> None:
-        """Queue run ``pk`` (its folder ``path``) unless it is already waiting."""
+        """Queue run ``pk`` (its folder ``path``) unless it is already waiting (a run is
+        its id and its folder: a deleted run's id given to a new run is another run)."""
         with self._lock:
-            if pk in self._queued:
+            if (pk, path) in self._queued:
                 return
-            self._queued.add(pk)
+            self._queued.add((pk, path))
             self._start()
         self._queue.put((pk, path))
 
@@ -68,7 +69,7 @@ class PageRenderer:
                 pk, path = job
                 time.sleep(GRACE_SECONDS)
                 with self._lock:  # a change during the render queues the run again
-                    self._queued.discard(pk)
+                    self._queued.discard((pk, path))
                 render_stale(pk, path)
             except Exception:
                 logger.exception("a run page could not be rendered (%s)", job)

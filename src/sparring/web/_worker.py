@@ -277,8 +277,9 @@ class Worker:
             kind, pk = self._queue.get()
             try:
                 (self.run_one if kind == _RUN else self.run_applied)(pk)
-            except Exception:
+            except Exception as exc:
                 logger.exception("run %s could not be run", pk)
+                _record_failure(Run if kind == _RUN else RunJob, pk, exc)
             finally:
                 close_old_connections()
 
@@ -339,6 +340,20 @@ class Worker:
             "verdict": self._verdicts.pop(handle, ""),
             "finished_at": datetime.now(UTC),
         }
+
+
+def _record_failure(model: type[Run] | type[RunJob], pk: int, exc: Exception) -> None:
+    """Mark a run (or applied job) the worker could not drive as failed, so it never stays
+    ``queued`` or ``running`` forever; a database that refuses this too is only logged."""
+    try:
+        model.objects.filter(pk=pk, status__in=(RunStatus.QUEUED, RunStatus.RUNNING)).update(
+            status=RunStatus.FAILED,
+            # the type only: the message may carry a secret (the server log has it all)
+            error=f"the dashboard's worker failed ({type(exc).__name__}); see the server log",
+            finished_at=datetime.now(UTC),
+        )
+    except Exception:
+        logger.exception("run %s could not be marked failed", pk)
 
 
 _worker: Worker | None = None

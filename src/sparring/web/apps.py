@@ -9,11 +9,15 @@ from django.db.backends.signals import connection_created
 
 
 def _sqlite_wal(sender: Any, connection: Any, **kwargs: Any) -> None:
-    """SQLite in WAL mode: pages read while the in-process worker writes."""
+    """SQLite in WAL mode: pages read while the in-process worker writes. A shared-cache
+    database (the tests' in-memory one) locks tables instead, and a reader's table lock
+    fails a writer at once ("database table is locked", no busy timeout): there readers
+    take no table locks (``read_uncommitted``, which a file database ignores)."""
     if connection.vendor == "sqlite":
         with connection.cursor() as cursor:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA read_uncommitted=true")
 
 
 class WebConfig(AppConfig):
