@@ -80,6 +80,10 @@ def test_check_is_applied_to_a_finished_run_from_its_page_and_its_verdict_shows(
     assert (_worker.applied_folder(applied) / "progress.json").is_file()
     after = editor.get(f"/runs/{run.pk}/").content.decode()
     assert "Verdict: failed" in after and "never_says_sorry_twice" in after
+    # the runs list agrees with the page: the run is found under the check's verdict
+    listed = editor.get(f"/runs/?verdict={applied.verdict}").content.decode()
+    assert Run.objects.get(pk=run.pk).verdict == applied.verdict == "fail"
+    assert f'href="/runs/{run.pk}/"' in listed
     panel = editor.get(f"/runs/{run.pk}/applied/").content.decode()  # without htmx: a page
     assert f'id="applied-{applied.pk}"' in panel and "finished" in panel
     assert "rules/sorry.yaml" in panel and str(tmp_path) not in panel  # no server folder

@@ -305,7 +305,8 @@ class Worker:
         """Run the queued job ``pk`` applied to an existing run (``RunJob``) to its end:
         the job reads and writes the run (its settings name it), its progress record is
         written into the job's own folder (``applied_folder``), so the run's own
-        ``progress.json`` stays the run's; the run's page is rendered again after."""
+        ``progress.json`` stays the run's; the run's page is rendered again after. A check
+        that finished gives the run its verdict (the one its page then shows)."""
         applied = RunJob.objects.select_related("run__project").filter(pk=pk).first()
         if applied is None or applied.status != RunStatus.QUEUED:
             return
@@ -316,7 +317,12 @@ class Worker:
             return self.executor.submit(applied.job, dict(applied.settings), folder)
 
         rows = RunJob.objects.filter(pk=pk)
-        rows.update(**self._drive(applied.run.project, submit, rows))
+        ended = self._drive(applied.run.project, submit, rows)
+        rows.update(**ended)
+        if applied.job == "check" and ended["status"] == RunStatus.FINISHED and ended["verdict"]:
+            # the run is judged by its rules now: its page shows this verdict, and the
+            # runs list filters on it
+            Run.objects.filter(pk=applied.run_id).update(verdict=ended["verdict"])
         from sparring.web._run_page import warm
 
         warm(applied.run)
