@@ -71,7 +71,6 @@ from sparring.conversations._store import (
     job_result_file,
     record_file_name,
     record_id_from_name,
-    write_job_result,
 )
 from sparring.conversations._summary import (
     Durations,
@@ -151,5 +150,4 @@ __all__ = [
     "sensei_record",
     "sensei_serial",
     "summarize",
-    "write_job_result",
 ]

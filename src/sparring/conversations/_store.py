@@ -74,15 +74,6 @@ def job_result_file(run_dir: Path | str, name: str) -> Path:
     return legacy if not current.is_file() and legacy.is_file() else current
 
 
-def write_job_result(run_dir: Path | str, name: str, result: BaseModel) -> Path:
-    """Write job result ``name`` atomically into ``<run>/results/<name>.json`` (also for a
-    folder that is not a ``RunStore``, such as mutate's); return the path. Raises
-    ``OSError``."""
-    target = Path(run_dir) / Slot.RESULTS.value / f"{name}.json"
-    atomic_write(target, result.model_dump_json(indent=2, by_alias=True))
-    return target
-
-
 EXPLORE_MODEL = "model.json"
 """The functionality model's file in the ``explore`` slot."""
 EXPLORE_PROFILES = "profiles"
