@@ -255,3 +255,25 @@ def test_a_run_the_worker_cannot_drive_fails_and_never_stays_queued(
     failed = Run.objects.get(pk=run.pk)
     assert failed.status == "failed" and failed.finished_at is not None
     assert "RuntimeError" in failed.error and BOT_KEY not in failed.error
+
+
+def test_a_locked_database_is_waited_for_and_other_errors_raise() -> None:
+    from django.db import OperationalError
+
+    class Rows:
+        def __init__(self, failures: list[Exception]) -> None:
+            self.failures, self.updated = failures, dict[str, Any]()
+
+        def update(self, **fields: Any) -> int:
+            if self.failures:
+                raise self.failures.pop(0)
+            self.updated = fields
+            return 1
+
+    busy = Rows([OperationalError("database table is locked: sparring_web_run")] * 3)
+    _worker._update(busy, status="running")  # type: ignore[arg-type]
+    assert busy.updated == {"status": "running"} and not busy.failures
+    broken = Rows([OperationalError("no such table: sparring_web_run")])
+    with pytest.raises(OperationalError, match="no such table"):
+        _worker._update(broken, status="running")  # type: ignore[arg-type]
+    assert broken.updated == {}

@@ -296,7 +296,7 @@ class Worker:
             return self.executor.submit(run.job, dict(run.settings), Path(run.path))
 
         rows = Run.objects.filter(pk=pk)
-        rows.update(**self._drive(run.project, submit, rows))
+        _update(rows, **self._drive(run.project, submit, rows))
         from sparring.web._run_page import warm
 
         warm(run)
@@ -318,11 +318,11 @@ class Worker:
 
         rows = RunJob.objects.filter(pk=pk)
         ended = self._drive(applied.run.project, submit, rows)
-        rows.update(**ended)
+        _update(rows, **ended)
         if applied.job == "check" and ended["status"] == RunStatus.FINISHED and ended["verdict"]:
             # the run is judged by its rules now: its page shows this verdict, and the
             # runs list filters on it
-            Run.objects.filter(pk=applied.run_id).update(verdict=ended["verdict"])
+            _update(Run.objects.filter(pk=applied.run_id), verdict=ended["verdict"])
         from sparring.web._run_page import warm
 
         warm(applied.run)
@@ -334,7 +334,7 @@ class Worker:
         running, wait for its end; the fields that say how it ended."""
         with project_environment(project) as values:
             handle = submit()
-            rows.update(handle=handle, status=RunStatus.RUNNING)
+            _update(rows, handle=handle, status=RunStatus.RUNNING)
             status = self.executor.status(handle)
             while status is None or status == _RUNNING:
                 time.sleep(_POLL_SECONDS)
@@ -346,6 +346,30 @@ class Worker:
             "verdict": self._verdicts.pop(handle, ""),
             "finished_at": datetime.now(UTC),
         }
+
+
+def _update(rows: QuerySet[Any], **fields: Any) -> None:
+    """``rows.update(**fields)``, tried again for up to 30 seconds while the database says
+    it is locked (SQLite: another connection writes; a shared-cache database fails at once
+    instead of waiting), so a busy moment never loses a run's state. Other errors raise."""
+    from django.db import OperationalError
+    from tenacity import (
+        retry,
+        retry_if_exception,
+        stop_after_delay,
+        wait_random_exponential,
+    )
+
+    def locked(exc: BaseException) -> bool:
+        return isinstance(exc, OperationalError) and "locked" in str(exc)
+
+    update = retry(
+        retry=retry_if_exception(locked),
+        stop=stop_after_delay(30),
+        wait=wait_random_exponential(multiplier=0.05, max=1),
+        reraise=True,
+    )(rows.update)
+    update(**fields)
 
 
 def _record_failure(model: type[Run] | type[RunJob], pk: int, exc: Exception) -> None:
