@@ -18,6 +18,7 @@ from sparring.conversations import (
     FinishReason,
     ImportChatCheckerSettings,
     RunStore,
+    crash_turns,
     import_chatchecker,
     import_chatchecker_job,
 )
@@ -153,7 +154,12 @@ def test_a_runs_folder_imports_as_a_run(runs: Path, tmp_path: Path) -> None:
     (error,) = crashed.errors
     assert error.code == ErrorCode.NO_RESPONSE and error.cause == FailureCause.CRASH
     [crash_annotation] = crashed.extra["chatchecker"]["breakdowns"]
-    assert crash_annotation["turn"] == error.turn == 0 and crash_annotation["crash"] is True
+    # the crash belongs to the chatbot turn that never came after the user's (turn 1):
+    # where the record's error puts it for every detector and the statistics
+    assert error.turn == 0 and crash_turns(crashed) == {
+        1: "the chatbot failed (500): 500 Server Error"
+    }
+    assert crash_annotation["turn"] == 1 and crash_annotation["crash"] is True
     assert crash_annotation["breakdown_types"] == ["Chatbot Crash"]
     assert error.message == "500 Server Error"
     assert crashed.extra["chatchecker"]["info.yaml"]["title"] == "Ignore question"

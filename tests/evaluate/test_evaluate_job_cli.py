@@ -66,7 +66,9 @@ def script(tmp_path: Path) -> str:
 
 def test_evaluate_run_prints_chatcheckers_table_and_the_report(run: Path, script: str) -> None:
     result = runner.invoke(app, ["evaluate", str(run), "--model", script], env={"COLUMNS": "200"})
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # a labelled breakdown is never green
+    assert "FAIL: 1 labelled breakdowns (0 chatbot crashes) in 3 chatbot turns" in result.output
+    assert "0.333 (3 of 3 turns labelled)" in result.output
     assert "dialogues with breakdowns" in result.output and "1 of 1" in result.output
     assert "topic transition error 1" in result.output
     line = next(x for x in result.output.splitlines() if x.startswith("breakdowns by chatchecker"))
@@ -182,6 +184,6 @@ def test_a_plugin_detector_is_run_by_name(run: Path) -> None:
         result = runner.invoke(
             app, ["evaluate", "breakdowns", str(run), "--detector", "exclamations"]
         )
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # its labelled breakdown fails the run
     stored = json.loads((run / "evaluations" / "breakdowns-exclamations.json").read_text())
     assert [t["breakdown"] for t in stored["conversations"][0]["turns"]] == [True, False, False]

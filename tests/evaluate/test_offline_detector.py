@@ -113,7 +113,8 @@ async def test_crashed_turns_are_labelled_without_judging() -> None:
     for turn in (3, 5):
         crash = by_turn[turn]
         assert crash.breakdown is True and crash.score == 0.0
-        assert crash.error_types == [CHATBOT_CRASH] and "code 50" in crash.reasoning
+        assert crash.error_types == [CHATBOT_CRASH]
+    assert "empty reply" in by_turn[3].reasoning and "(504): timed out" in by_turn[5].reasoning
     assert CHATBOT_CRASH not in by_turn[1].error_types
 
 

@@ -12,9 +12,10 @@ import yaml
 from typer.testing import CliRunner
 
 from sparring.cli import app
+from sparring.connectors import ChatbotInfo
 from sparring.conversations import ImportChatCheckerSettings, import_chatchecker_job
 from sparring.errors import UserInputError
-from sparring.evaluate import run_dialogues
+from sparring.evaluate import OfflineBreakdownDetector, run_dialogues
 
 
 def _annotation(decision: str) -> dict[str, Any]:
@@ -28,7 +29,7 @@ def _dialogue(name: str, turns: list[tuple[str, str, str | None]], **extra: Any)
         for i, (role, text, decision) in enumerate(turns)
     ]  # fmt: skip
     return {"dialogue_id": f"{name}_dialogue_1", "user_name": name, "chat_history": history,
-            "finish_reason": "user_ended_chat", "error": None, **extra}  # fmt: skip
+            "finish_reason": "user_ended_chat", "error": None} | extra  # fmt: skip
 
 
 def _run(tmp_path: Path) -> Path:
@@ -110,3 +111,23 @@ def test_the_report_shows_imported_annotations_beside_a_detector(tmp_path: Path)
     assert "3 chatbot turns of 2 conversations" in section and "1 breakdowns (33.3%)" in section
     assert "<td>chatchecker</td><td>3</td>" in section and "<td>66.7%</td>" in section
     assert "<td>1.000</td>" in section  # its scores rank the one breakdown first
+
+
+async def test_an_imported_crash_is_scored_where_the_detector_labels_it(tmp_path: Path) -> None:
+    """ChatChecker annotates its stand-in turn after a crash; the importer drops that turn
+    and the detector labels the reply that never came: both are the same turn, so the
+    benchmark scores the detector's crash label against ChatChecker's."""
+    runs = tmp_path / "runs" / "run_1" / "p01"
+    runs.mkdir(parents=True)
+    crash = {**_annotation("breakdown"), "breakdown_types": ["Chatbot Crash"]}
+    data = _dialogue("p01", [("dialogue_system", "Hi!", "no_breakdown"),
+                             ("user", "Mars time?", None),
+                             ("dialogue_system", "chatbot_error", "breakdown")],
+                     finish_reason="chatbot_error", error="500 Server Error")  # fmt: skip
+    data["chat_history"][2]["breakdown_annotation"] = crash
+    (runs / "dialogue_1.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+    import_chatchecker_job(ImportChatCheckerSettings(source=tmp_path / "runs"), tmp_path / "run")
+    [dialogue] = run_dialogues(tmp_path / "run")
+    assert [(t.speaker, t.label) for t in dialogue.turns] == [("S", "O"), ("U", None), ("S", "X")]
+    judged = await OfflineBreakdownDetector().detect(dialogue.record(), ChatbotInfo(), [])
+    assert [(t.turn, t.breakdown) for t in judged.turns if t.breakdown] == [(2, True)]

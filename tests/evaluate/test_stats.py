@@ -110,7 +110,8 @@ def test_breakdown_columns_over_a_run() -> None:
     stats = breakdown_stats("chatchecker", runs)
     assert (stats.judged_turns, stats.unscored_turns) == (5, 1)
     assert (stats.dialogues_with_breakdowns, stats.breakdowns) == (2, 3)
-    assert stats.breakdowns_per_chatbot_turn == 3 / 4
+    # over every chatbot turn judged (the unscored one too), the labelled ones beside
+    assert stats.breakdowns_per_chatbot_turn == 3 / 5 and stats.labelled_turns == 4
     assert stats.types == {"repetition": 2, "wrong information": 1}
     assert stats.unique_types == 2
     assert stats.first_breakdown_turn == (4 + 2) / 2

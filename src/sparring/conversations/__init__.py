@@ -18,6 +18,7 @@ from sparring.conversations._health import (
     DEFAULT_MAX_CHATBOT_FAILURE_SHARE,
     RunHealth,
     assess_run,
+    crash_turns,
 )
 from sparring.conversations._import import (
     ImportChatCheckerSettings,
@@ -123,6 +124,7 @@ __all__ = [
     "chatchecker_dialogue_files",
     "chatchecker_record",
     "codes_of_finish_reason",
+    "crash_turns",
     "export_sensei",
     "export_sensei_run",
     "finish_reason_of_code",

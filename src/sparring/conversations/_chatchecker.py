@@ -16,7 +16,8 @@ reason and its failure code (``chatbot_error`` → 500 with cause ``crash``,
 cost; the persona's task becomes the goal and its background the context. Everything else
 (ratings, breakdown annotations per turn, statistics, the user files, unknown keys) is
 kept in ``extra["chatchecker"]``; the annotation of ChatChecker's stand-in turn after a
-crash (dropped from the turns) is put on the crash turn, marked ``crash: true``.
+crash (dropped from the turns) keeps its index — the chatbot turn that never came, where
+``crash_turns`` puts the crash — marked ``crash: true``.
 """
 
 from __future__ import annotations
@@ -282,9 +283,9 @@ def _leftovers(
         if t.breakdown_annotation is not None
     ]
     if crashed and breakdowns and breakdowns[-1]["turn"] == len(history) - 1:
-        # the stand-in turn is dropped: its annotation goes on the crash turn, the turn
-        # the record's error names (the last one kept)
-        breakdowns[-1] = {**breakdowns[-1], "turn": max(len(history) - 2, 0), "crash": True}
+        # the stand-in turn is dropped: its annotation keeps its index, the chatbot turn
+        # that never came after the user's (where ``crash_turns`` puts the crash)
+        breakdowns[-1] = {**breakdowns[-1], "crash": True}
     if breakdowns:
         kept["breakdowns"] = breakdowns
     if crashed:

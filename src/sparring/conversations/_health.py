@@ -15,7 +15,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sparring.conversations._records import ConversationRecord, ErrorCode
+from sparring.conversations._records import EMPTY_RESPONSE, ConversationRecord, ErrorCode
+from sparring.conversations._sensei import SENSEI_SERVER_ERROR
 
 CHATBOT_FAILURE_CODES = frozenset({int(ErrorCode.NO_RESPONSE), int(ErrorCode.TIMEOUT)})
 """Failure codes that mean the chatbot did not answer."""
@@ -70,3 +71,32 @@ def assess_run(
     elif total and failed == total:
         problem = f"every conversation ({total}) failed"
     return RunHealth(total, failed, chatbot_failed, cause, problem)
+
+
+def crash_turns(record: ConversationRecord) -> dict[int, str]:
+    """The chatbot turns where the chatbot failed, index in ``record.turns`` → reason.
+
+    The one place sparring decides which turn a crash belongs to (the breakdown detectors,
+    the statistics and ``import-chatchecker``'s annotations agree through it): an assistant
+    turn with no text, messages or buttons; an assistant turn holding SENSEI's failure
+    placeholder (``Error: The server did not respond.``); and every 500/504 failure
+    recorded at a turn — its own turn when that is the chatbot's, else the chatbot turn
+    that never came after it (index ``turn + 1``, which may be ``len(record.turns)``: the
+    reply that was never recorded). A failure without a turn belongs after the last turn.
+    """
+    crashes: dict[int, str] = {}
+    for index, turn in enumerate(record.turns):
+        if turn.role != "assistant":
+            continue
+        if turn.sensei_text == EMPTY_RESPONSE:
+            crashes[index] = "the chatbot returned an empty reply"
+        elif turn.text.strip().startswith(SENSEI_SERVER_ERROR):
+            crashes[index] = f"the chatbot failed: {turn.text.strip()}"
+    for error in record.errors:
+        if int(error.code) not in CHATBOT_FAILURE_CODES:
+            continue
+        at = error.turn if error.turn is not None else len(record.turns) - 1
+        if not (0 <= at < len(record.turns) and record.turns[at].role == "assistant"):
+            at += 1
+        crashes.setdefault(at, f"the chatbot failed ({int(error.code)}): {error.message}")
+    return crashes

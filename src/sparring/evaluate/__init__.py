@@ -4,6 +4,7 @@ A Framework for Dialogue System Testing and Evaluation Through Non-cooperative U
 Simulation", 2025).
 """
 
+from sparring.conversations import crash_turns
 from sparring.evaluate._bench import DEFAULT_BENCH_DETECTORS, BenchSettings, DbdcBench, bench_dbdc
 from sparring.evaluate._classifier import (
     MODEL_FILE,
@@ -38,7 +39,7 @@ from sparring.evaluate._job import (
     evaluate_job,
     evaluate_job_async,
 )
-from sparring.evaluate._llm_detector import ChatCheckerDetector, GhasselDetector, crash_turns
+from sparring.evaluate._llm_detector import ChatCheckerDetector, GhasselDetector
 from sparring.evaluate._offline import (
     IGNORE_QUESTION,
     LACK_OF_BREVITY,

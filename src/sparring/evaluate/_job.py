@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +41,7 @@ from sparring.evaluate._ratings import (
     rate_conversation,
 )
 from sparring.evaluate._results import (
+    CHATBOT_CRASH,
     EVALUATION_SCHEMA_VERSION,
     BreakdownDetector,
     ConversationBreakdowns,
@@ -340,29 +342,45 @@ class EvaluateJob:
         return result
 
     def outcome(self, result: EvaluateResult) -> Outcome:
-        """``pass`` when some turn was labelled (breakdown or not; breakdowns are findings
-        shown with the detector's measured quality, not a gate) or a conversation rated;
-        ``no_verdict`` when no turn of any detector was labelled — also when turns were
-        only ranked (the offline detector's scores order turns, each is unscored: a
-        ranking is no verdict), naming the ranked turns and ``--model``."""
-        turns = [t for e in result.breakdowns.values() for c in e.conversations for t in c.turns]
-        labelled = [t for t in turns if t.breakdown is not None]
-        ranked = sum(t.breakdown is None and t.score is not None for t in turns)
-        rated = result.ratings is not None and any(c.scored for c in result.ratings.conversations)
-        if not labelled and not rated:
-            if ranked:
-                return outcomes.no_verdict(
-                    f"0 of {len(turns)} chatbot turns labelled, {ranked} only ranked (the "
-                    "offline detector orders turns by how likely a breakdown is, it does not "
-                    "label them); pass --model for labelled breakdowns"
-                )
-            return outcomes.no_verdict("no turn could be judged by any detector")
-        found = sum(t.breakdown is True for t in labelled)
-        extra = f", {ranked} only ranked" if ranked else ""
-        return outcomes.passed(
-            f"{len(labelled)} of {len(turns)} chatbot turns labelled{extra}, "
-            f"{found} labelled breakdowns"
+        """The verdict of the evaluation (``evaluation_outcome``)."""
+        return evaluation_outcome(result.breakdowns, result.ratings)
+
+
+def evaluation_outcome(
+    breakdowns: dict[str, BreakdownEvaluation], ratings: RatingEvaluation | None = None
+) -> Outcome:
+    """``fail`` when any detector labelled a breakdown (a chatbot crash included): a
+    labelled breakdown is a finding with the detector's measured precision behind it, never
+    green; ``pass`` when turns were labelled and none is a breakdown (or conversations were
+    rated and nothing was labelled a breakdown); ``no_verdict`` when no turn of any detector
+    was labelled — also when turns were only ranked (a ranking orders turns, each
+    unscored: no verdict). Each reason counts over every chatbot turn judged."""
+    turns = [t for e in breakdowns.values() for c in e.conversations for t in c.turns]
+    labelled = [t for t in turns if t.breakdown is not None]
+    ranked = sum(t.breakdown is None and t.score is not None for t in turns)
+    rated = ratings is not None and any(c.scored for c in ratings.conversations)
+    extra = f", {ranked} only ranked" if ranked else ""
+    found = [t for t in labelled if t.breakdown]
+    if found:
+        crashes = sum(CHATBOT_CRASH in t.error_types for t in found)
+        kinds = Counter(name for t in found for name in t.error_types or ["untyped"])
+        top = ", ".join(f"{name} {n}" for name, n in kinds.most_common(4))
+        return outcomes.failed(
+            f"{len(found)} labelled breakdowns ({crashes} chatbot crashes) in {len(turns)} "
+            f"chatbot turns ({len(labelled)} labelled{extra}): {top}"
         )
+    if not labelled and not rated:
+        if ranked:
+            return outcomes.no_verdict(
+                f"0 of {len(turns)} chatbot turns labelled, {ranked} only ranked (no "
+                "detector found a breakdown it can label; the ranking orders the other turns "
+                "by how likely a breakdown is, it does not label them); pass --model for "
+                "labelled breakdowns"
+            )
+        return outcomes.no_verdict("no turn could be judged by any detector")
+    return outcomes.passed(
+        f"{len(labelled)} of {len(turns)} chatbot turns labelled{extra}, no labelled breakdown"
+    )
 
 
 JOBS.register(EvaluateJob.name, EvaluateJob())

@@ -19,7 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, model_validator
 
 from sparring.connectors import ChatbotInfo
-from sparring.conversations import EMPTY_RESPONSE, ConversationRecord, ErrorCode
+from sparring.conversations import ConversationRecord, crash_turns
 from sparring.errors import ModelError, ModelRequired
 from sparring.evaluate._detectors import breakdown_detector
 from sparring.evaluate._prompts import detection_messages, ghassel_messages, prompt_text
@@ -36,7 +36,6 @@ from sparring.types import ModelUsage, Strategy, TextModel
 
 MODULE = "evaluate"
 """The cost module of every evaluation call."""
-CRASH_CODES = (ErrorCode.NO_RESPONSE, ErrorCode.TIMEOUT)
 
 
 class BreakdownReply(BaseModel):
@@ -63,24 +62,6 @@ class GhasselReply(BaseModel):
         if isinstance(data, list) and len(data) >= 1:
             return data[0]
         return data
-
-
-def crash_turns(record: ConversationRecord) -> dict[int, str]:
-    """Chatbot turns where the bot crashed, index → reason: an assistant turn with no text,
-    messages or buttons, and every 500/504 failure recorded at a turn (an assistant turn, or
-    the chatbot turn that never came after a user turn: index ``turn + 1``)."""
-    crashes: dict[int, str] = {}
-    for index, turn in enumerate(record.turns):
-        if turn.role == "assistant" and turn.sensei_text == EMPTY_RESPONSE:
-            crashes[index] = "the chatbot returned an empty reply"
-    for error in record.errors:
-        if error.code not in CRASH_CODES:
-            continue
-        at = error.turn if error.turn is not None else len(record.turns) - 1
-        if not (0 <= at < len(record.turns) and record.turns[at].role == "assistant"):
-            at += 1
-        crashes.setdefault(at, f"the chatbot failed ({error.code}): {error.message}")
-    return crashes
 
 
 def usage_of(generation: Generation) -> ModelUsage:

@@ -26,7 +26,7 @@ have had.
 from __future__ import annotations
 
 from sparring.connectors import ChatbotInfo
-from sparring.conversations import SENSEI_SERVER_ERROR, ConversationRecord, ErrorCode, Turn
+from sparring.conversations import ConversationRecord, Turn, crash_turns
 from sparring.evaluate._classifier import BreakdownClassifier, shipped_classifier
 from sparring.evaluate._detectors import breakdown_detector
 from sparring.evaluate._features import (
@@ -54,7 +54,6 @@ RANKED = (
     "on chatbots it was not trained on; see its measured figures)"
 )
 """The reason written on every turn the offline detector ranks without labelling."""
-CRASH_CODES = frozenset({int(ErrorCode.NO_RESPONSE), int(ErrorCode.TIMEOUT)})
 
 
 class OfflineBreakdownDetector:
@@ -100,7 +99,7 @@ class OfflineBreakdownDetector:
         self, record: ConversationRecord, chatbot: ChatbotInfo, taxonomy: list[str]
     ) -> ConversationBreakdowns:
         """``detect`` without the event loop (the work is CPU-bound and short)."""
-        crashes = _crashed_turns(record)
+        crashes = crash_turns(record)
         result = ConversationBreakdowns(
             conversation=record.id, profile=record.profile, detector=self.name
         )
@@ -182,24 +181,6 @@ def _said(turn: Turn) -> str:
     if turn.messages:
         return " ".join(turn.messages)
     return turn.text.split(SENSEI_BUTTONS_HEADER, 1)[0].strip()
-
-
-def _crashed_turns(record: ConversationRecord) -> dict[int, str]:
-    """Index → message of the chatbot turns that failed (codes 500/504): the error's own
-    turn when it is the chatbot's, else the one after it (the reply never came); and the
-    turns holding SENSEI's failure placeholder (``Error: The server did not respond.``)."""
-    crashed: dict[int, str] = {}
-    for error in record.errors:
-        if int(error.code) not in CRASH_CODES or error.turn is None:
-            continue
-        turn = error.turn
-        if not (0 <= turn < len(record.turns) and record.turns[turn].role == "assistant"):
-            turn += 1
-        crashed.setdefault(turn, f"{error.message} (code {int(error.code)})")
-    for index, turn_ in enumerate(record.turns):  # SENSEI's placeholder for a failed reply
-        if turn_.role == "assistant" and _said(turn_).startswith(SENSEI_SERVER_ERROR):
-            crashed.setdefault(index, _said(turn_))
-    return crashed
 
 
 @breakdown_detector("offline")

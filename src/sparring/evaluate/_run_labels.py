@@ -21,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sparring.conversations import CHATCHECKER, ConversationRecord, RunStore
+from sparring.conversations import CHATCHECKER, ConversationRecord, RunStore, crash_turns
 from sparring.errors import Problem, UserInputError
 from sparring.evaluate._dbdc import DbdcDialogue, DbdcTurn, Label
 
@@ -33,18 +33,18 @@ def is_run_directory(path: Path) -> bool:
 
 def annotated_turns(record: ConversationRecord) -> dict[int, Label]:
     """The record's imported annotations by turn index: ``X`` (breakdown) or ``O``, for
-    chatbot turns only (a crash annotation on the user turn that got no reply is left
-    out: there is no chatbot utterance to judge)."""
+    chatbot turns — and for the crash turns ``crash_turns`` names, the chatbot turn that
+    never came included (index ``len(record.turns)``), where every detector labels the
+    crash."""
     kept: Any = record.extra.get(CHATCHECKER, {})
+    crashes = crash_turns(record)
     labels: dict[int, Label] = {}
     for annotation in kept.get("breakdowns", []) if isinstance(kept, dict) else []:
         turn, decision = annotation.get("turn"), annotation.get("decision")
-        if (
-            isinstance(turn, int)
-            and 0 <= turn < len(record.turns)
-            and record.turns[turn].role == "assistant"
-            and decision in ("breakdown", "no_breakdown")
-        ):
+        if not isinstance(turn, int) or decision not in ("breakdown", "no_breakdown"):
+            continue
+        chatbot = 0 <= turn < len(record.turns) and record.turns[turn].role == "assistant"
+        if chatbot or turn in crashes:
             labels[turn] = "X" if decision == "breakdown" else "O"
     return labels
 
@@ -123,14 +123,17 @@ def run_dialogues(
             }
         if not labels:
             continue
+        spoken = [("S" if t.role == "assistant" else "U", t.text) for t in record.turns]
+        if max(labels) == len(spoken):  # the crash's reply that never came: an empty one
+            spoken.append(("S", ""))
         turns = [
             DbdcTurn(
-                speaker="S" if t.role == "assistant" else "U",
-                utterance=t.text,
+                speaker="S" if speaker == "S" else "U",
+                utterance=text,
                 counts=None if i not in labels else (0, 0, 1) if labels[i] == "X" else (1, 0, 0),
                 label=labels.get(i),
             )
-            for i, t in enumerate(record.turns)
+            for i, (speaker, text) in enumerate(spoken)
         ]
         dialogues.append(
             DbdcDialogue(id=record.id, corpus=record.profile, source=record.source, turns=turns)

@@ -6,7 +6,8 @@ median, Q3, max; linear interpolation, numpy's default); lexical diversity as MT
 (McCarthy & Jarvis 2010) over every token a role said, computed by ``lexical-diversity``
 (the implementation ChatChecker uses: its tokenizer, TTR threshold 0.72, factors of at
 least 10 tokens, the mean of the forward and backward passes); dialogues with
-breakdowns, total breakdowns, breakdowns per judged chatbot turn, unique breakdown types,
+breakdowns, total breakdowns, breakdowns per chatbot turn (over every chatbot turn, the
+labelled ones counted beside), unique breakdown types,
 the turn of the first breakdown (1-based turn number in the conversation), chatbot
 crashes, unscored turns, mean rating per dimension, and model cost (US dollars).
 """
@@ -18,8 +19,7 @@ from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel, Field
 
-from sparring.conversations import ConversationRecord, percentile
-from sparring.evaluate._llm_detector import crash_turns
+from sparring.conversations import ConversationRecord, crash_turns, percentile
 from sparring.evaluate._ratings import ConversationRatings
 from sparring.evaluate._results import EVALUATION_SCHEMA_VERSION, ConversationBreakdowns
 
@@ -68,10 +68,13 @@ def mtld(words: Sequence[str]) -> float | None:
 class BreakdownStats(BaseModel):
     """Breakdown columns of one conversation or a run (``first_breakdown_turn`` is a turn
     number for a conversation, the mean over conversations with a breakdown for a run;
-    ``ranked_turns`` are the unscored turns a ranking detector gave a score to)."""
+    ``ranked_turns`` are the unscored turns a ranking detector gave a score to;
+    ``labelled_turns`` the turns labelled breakdown or not; ``breakdowns_per_chatbot_turn``
+    divides by every judged chatbot turn, labelled or not)."""
 
     detector: str
     judged_turns: int = 0
+    labelled_turns: int = 0
     unscored_turns: int = 0
     ranked_turns: int = 0
     dialogues_with_breakdowns: int = 0
@@ -146,13 +149,21 @@ def breakdown_stats(detector: str, judged: Iterable[ConversationBreakdowns]) -> 
             firsts.append(min(t.turn for t in found) + 1)
         stats.breakdowns += len(found)
         types.update(name for t in found for name in t.error_types)
-    scored = stats.judged_turns - stats.unscored_turns
-    stats.breakdowns_per_chatbot_turn = stats.breakdowns / scored if scored else None
+    stats.labelled_turns = stats.judged_turns - stats.unscored_turns
+    turns = stats.judged_turns
+    stats.breakdowns_per_chatbot_turn = stats.breakdowns / turns if turns else None
     stats.types = dict(sorted(types.items(), key=lambda item: (-item[1], item[0])))
     stats.unique_types = len(types)
     stats.first_breakdown_turn = sum(firsts) / len(firsts) if firsts else None
     stats.mean_score = sum(scores) / len(scores) if scores else None
     return stats
+
+
+def _per_turn(found: BreakdownStats) -> str:
+    """Breakdowns per chatbot turn, over every chatbot turn, with the labelled count
+    beside (a detector that labels few turns finds few breakdowns, not a clean bot)."""
+    share = _number(found.breakdowns_per_chatbot_turn, 3)
+    return f"{share} ({found.labelled_turns} of {found.judged_turns} turns labelled)"
 
 
 def _unscored(found: BreakdownStats) -> str:
@@ -275,7 +286,7 @@ def table_rows(stats: RunStats) -> list[tuple[str, str]]:
                 f"{found.dialogues_with_breakdowns} of {stats.conversations}",
             ),
             ("total breakdowns", str(found.breakdowns)),
-            ("breakdowns per chatbot turn", _number(found.breakdowns_per_chatbot_turn, 3)),
+            ("breakdowns per chatbot turn", _per_turn(found)),
             ("unique breakdown types", str(found.unique_types)),
             ("mean turn of the first breakdown", _number(found.first_breakdown_turn, 1)),
             ("unscored turns", _unscored(found)),
