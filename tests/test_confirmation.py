@@ -1,0 +1,170 @@
+"""``sparring.confirmation``: a confirmation read back against the user's values, typed,
+abstaining where it cannot tell which stated value is a slot's."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from sparring.confirmation import (
+    GivenValue,
+    SlotOutcome,
+    compare_confirmation,
+    is_confirmation,
+)
+from sparring.dialogue_acts import DialogueAct
+
+REFERENCE = date(2026, 11, 28)
+ROOMS = ("single", "double", "suite")
+
+
+def outcomes(text: str, given: object) -> dict[str, tuple[str, str | None]]:
+    check = compare_confirmation(text, given, reference=REFERENCE)  # type: ignore[arg-type]
+    return {r.slot: (r.outcome.value, r.stated) for r in check.readings}
+
+
+def test_a_wrong_option_differs_with_both_values_and_the_turn() -> None:
+    text = (
+        "Your booking is confirmed: a double room for Alice Smith, checking in on "
+        "12/03/2027. Your booking reference is SV-1000. Anything else I can do for you?"
+    )
+    given = [
+        GivenValue("room", "suite", options=ROOMS),
+        GivenValue("date", "12/03/2027"),
+        GivenValue("name", "Alice Smith"),
+    ]
+    check = compare_confirmation(text, given, turn=7, reference=REFERENCE)
+    (wrong,) = check.mismatches
+    assert (wrong.slot, wrong.given, wrong.stated, wrong.turn) == ("room", "suite", "double", 7)
+    assert "suite" in wrong.reason and "double" in wrong.reason
+    assert [r.outcome for r in check.compared[1:]] == [SlotOutcome.AGREES] * 2
+    # the same confirmation with the asked room agrees on every slot
+    right = compare_confirmation(text.replace("double", "suite"), given, reference=REFERENCE)
+    assert right.mismatches == () and len(right.compared) == 3
+
+
+@pytest.mark.parametrize(
+    ("given", "stated"),
+    [
+        ("12/03/2027", "12 March 2027"),  # numeric day first
+        ("2027-03-12", "March 12th, 2027"),
+        ("tomorrow", "29/11/2026"),  # relative to the reference date
+        ("12 March", "12/03/2027"),  # a year said on one side only
+        ("17:00", "5 PM"),  # 24- and 12-hour clocks
+        ("5 pm", "17:00"),
+        ("$80", "80 USD"),
+        ("1200", "1,200.00 dollars"),
+        ("2", "two"),
+    ],
+)
+def test_typed_values_agree_across_their_written_forms(given: str, stated: str) -> None:
+    slot = "guests" if given == "2" else "total price" if given == "1200" else "value"
+    text = f"Your reservation is confirmed: {slot} {stated}, is that right?"
+    assert outcomes(text, {slot: given})[slot][0] == "agrees"
+
+
+@pytest.mark.parametrize(
+    ("given", "stated", "seen"),
+    [
+        ("12/03/2027", "13 March 2027", "2027-03-13"),
+        ("12 March 2027", "12 March 2028", "2028-03-12"),
+        ("17:00", "6 pm", "18:00:00"),
+        ("5 pm", "5 am", "05:00:00"),
+    ],
+)
+def test_typed_values_that_differ_are_quoted(given: str, stated: str, seen: str) -> None:
+    text = f"I have booked your visit for Bob on {stated}. See you!"
+    assert outcomes(text, {"name": "Bob", "when": given})["when"] == ("differs", seen)
+
+
+def test_numbers_and_money_count_only_beside_the_slots_name() -> None:
+    text = "Your order is confirmed for 3 guests. Your reference is 1003."
+    assert outcomes(text, {"guests": "2"})["guests"] == ("differs", "3")
+    # a lone number (the reference) is no statement of the number of rooms
+    assert outcomes(text, {"rooms": "2"})["rooms"] == ("not_stated", None)
+
+
+def test_empty_values_none_labels_and_templates() -> None:
+    labelled = outcomes(
+        "Summary - Name: Bob Lee, Guests: , Date: {date}",
+        {"name": "Alice", "guests": "2", "date": "tomorrow"},
+    )
+    assert labelled == {
+        "name": ("differs", "Bob Lee"),
+        "guests": ("empty", ""),
+        "date": ("empty", "{date}"),
+    }
+    bare = outcomes(
+        "So a None pizza for Bob, is that right?",
+        [GivenValue("size", "large", options=("small", "large")), GivenValue("name", "Bob")],
+    )
+    assert bare == {"size": ("empty", "None"), "name": ("agrees", "Bob")}
+    # a field the user never gave may well be empty; "none of" is English
+    other = outcomes(
+        "Booking confirmed. Notes: None. Name: Alice. None of the rooms…", {"name": "Alice"}
+    )
+    assert other == {"name": ("agrees", "Alice")}
+
+
+def test_two_unstated_slots_and_one_none_cannot_be_tied() -> None:
+    check = compare_confirmation(
+        "Your booking for None is confirmed, a None room.",
+        {"name": "Alice", "room": "suite"},
+        reference=REFERENCE,
+    )
+    assert check.mismatches == () and check.unattributed == ("None", "None")
+
+
+def test_it_abstains_when_it_cannot_tell_which_value_is_the_slots() -> None:
+    text = "Booked from 13/03/2027 to 16/03/2027 for Ann."
+    two_slots = {"check_in": "12/03/2027", "check_out": "15/03/2027", "name": "Ann"}
+    got = outcomes(text, two_slots)
+    assert got["check_in"][0] == got["check_out"][0] == "cannot_tell"
+    # one of them read back right: the other one's value is the date left
+    fixed = outcomes(text.replace("13/03", "12/03"), two_slots)
+    assert fixed["check_in"][0] == "agrees" and fixed["check_out"] == ("differs", "2027-03-16")
+    # two other options for a one-valued slot: abstain
+    rooms = outcomes(
+        "Your booking is confirmed: a double or single room for Ann.",
+        [GivenValue("room", "suite", options=ROOMS), GivenValue("name", "Ann")],
+    )
+    assert rooms["room"][0] == "cannot_tell"
+
+
+def test_only_sentences_that_read_values_back_state_values() -> None:
+    text = "Your order is confirmed: a large pizza for Bob. Would you like cola, water or beer?"
+    given = [
+        GivenValue("size", "large", options=("small", "large")),
+        GivenValue("name", "Bob"),
+        GivenValue("drink", "juice", options=("cola", "water", "beer", "juice")),
+    ]
+    assert outcomes(text, given)["drink"] == ("not_stated", None)
+
+
+def test_a_list_slot_differs_on_items_nobody_asked_for() -> None:
+    toppings = ("cheese", "ham", "mushrooms", "olives")
+    given = [GivenValue("toppings", ["cheese", "ham"], options=toppings)]
+    assert outcomes("Your order is confirmed: cheese and ham.", given)["toppings"][0] == "agrees"
+    extra = outcomes("Your order is confirmed: cheese, ham and mushrooms.", given)
+    assert extra["toppings"] == ("differs", "mushrooms")
+
+
+def test_options_match_by_normalised_text() -> None:
+    given = [GivenValue("service", "Dental cleaning", options=("Vaccination", "Dental cleaning"))]
+    assert (
+        outcomes("Your appointment is confirmed: DENTAL-cleanings.", given)["service"][0]
+        == "agrees"
+    )
+    assert outcomes("Your appointment is confirmed: vaccination.", given)["service"] == (
+        "differs",
+        "Vaccination",
+    )
+
+
+def test_is_confirmation_by_act_or_generic_cue() -> None:
+    assert is_confirmation("A large pepperoni, right?", DialogueAct.CONFIRMATION)
+    assert is_confirmation("Your booking is confirmed: a suite for Ann.")
+    assert is_confirmation("You have ordered two pizzas.")
+    assert not is_confirmation("A single room costs $80 per night, a double room $120.")
+    assert not is_confirmation("Which room type would you like: single, double or suite?")
