@@ -43,3 +43,24 @@ def test_offered_options_in_the_bots_words() -> None:
     assert offered_options("Do you want small, medium or large?") == ["small", "medium", "large"]
     assert offered_options("We open at 9:00.") == []
     assert offered_options("Choose", ["Photography", "Video"]) == ["Photography", "Video"]
+
+
+@pytest.mark.parametrize(
+    ("text", "options"),
+    [
+        (
+            "Which toppings? You can choose from cheese, ham or mushrooms.",
+            ["cheese", "ham", "mushrooms"],
+        ),
+        ("We have beef, fish and chicken available. Which one?", ["beef", "fish", "chicken"]),
+        ("What size do you want? We have small, medium and big sizes.", ["small", "medium", "big"]),
+        ("Which drink? We have coke, sprite and iced tea.", ["coke", "sprite", "iced tea"]),
+        (
+            "Which pizza? We have margarita, pepperoni and four cheese.",
+            ["margarita", "pepperoni", "four cheese"],
+        ),
+    ],
+)
+def test_offered_options_are_exact_spans(text: str, options: list[str]) -> None:
+    """No neighbouring words: the list's cue, a qualifier, the list's head noun."""
+    assert offered_options(text) == options

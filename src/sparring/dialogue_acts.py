@@ -88,7 +88,8 @@ _PAREN_LIST = re.compile(r"\(([^()]*,[^()]*)\)")
 _LIST_AFTER = re.compile(
     r"(?:options?\s+(?:are|is)|choose (?:between|from|among)|we (?:have|offer|sell)|"
     r"available(?: \w+)? (?:are|is)|(?:pick|select) (?:one|from)|you can (?:choose|pick|have))"
-    r"(?:\s+(?:are|is|includes?))?\s*:?\s*([^.?!]+)",
+    r"(?:\s+(?:are|is|includes?))?\s*:?\s*(?:(?:from|between|among|one of|any of|either)\s+)?"
+    r"([^.?!]+)",
     re.IGNORECASE,
 )
 _OR_LIST = re.compile(r"([\w' -]+(?:,\s*[\w' -]+)*,?\s+or\s+[\w' -]+)\?", re.IGNORECASE)
@@ -140,8 +141,10 @@ def offered_options(text: str, buttons: Sequence[str] = ()) -> list[str]:
     """The options a chatbot turn offers, in order: its button texts, else a list in its
     words — parenthesised ("(Vaccination, Dental cleaning)"), after "the options are",
     "we have", "choose between", bulleted or numbered lines, "A, B or C?", or "We can A
-    or B. Which one …?". Empty when
-    it offers none; never raises."""
+    or B. Which one …?". Each option is its exact span: words after the list's cue ("choose
+    from cheese, …" → cheese), a qualifier after it ("chicken available" → chicken) and the
+    list's head noun ("small, medium and big sizes" → big) are left out. Empty when it
+    offers none; never raises."""
     if buttons:
         return [b.strip() for b in buttons if b.strip()]
     bullets = _BULLET.findall(text)
@@ -151,8 +154,43 @@ def offered_options(text: str, buttons: Sequence[str] = ()) -> list[str]:
         for match in pattern.finditer(text):
             items = _items(match.group(1), trim_first=pattern is _OR_LIST)
             if len(items) >= 2:
-                return items
+                outside = text[: match.start(1)] + " " + text[match.end(1) :]
+                return _exact_spans(items, outside)
     return []
+
+
+_TAIL = re.compile(
+    r"\s+(?:available|in stock|on (?:the|our) menu|today|tonight|right now|at the moment|"
+    r"for you|as well|too|also|only|here|instead)$",
+    re.IGNORECASE,
+)
+"""Words that follow an option without being part of it ("chicken available")."""
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _exact_spans(items: list[str], outside: str) -> list[str]:
+    """The options without neighbouring words: a trailing word that qualifies the option
+    ("chicken available", "cheese today") and, on the last item, the list's head noun
+    when the rest of the turn names it ("What size? We have small, medium and big sizes"
+    → big)."""
+    heads = {f for w in _WORD.findall(outside.lower()) for f in _forms(w)}
+    out = []
+    for item in items:
+        item = _TAIL.sub("", item)
+        out.append(item)
+    last = out[-1].split()
+    if len(last) > 1 and len(out[0].split()) < len(last) and _forms(last[-1].lower()) & heads:
+        out[-1] = " ".join(last[:-1])
+    return out
+
+
+def _forms(word: str) -> set[str]:
+    """``word`` and its singular readings ("sizes" → size, siz; "pastries" → pastry)."""
+    forms = {word}
+    for suffix, ending in (("ies", "y"), ("es", ""), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            forms.add(word[: -len(suffix)] + ending)
+    return forms
 
 
 def _items(listing: str, *, trim_first: bool = False) -> list[str]:

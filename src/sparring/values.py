@@ -14,7 +14,17 @@ stored on the conversation record:
   (``%d/%m/%Y`` or ``dd/mm/yyyy``); "today"/"tomorrow"/weekdays are resolved
   against ``reference``; numeric dates are read month first unless that is impossible
   (dateutil's rule: ``6/11/2024`` is June 11, ``25/12/2024`` December 25).
-- ``int``/``float``/``bool``: Python values; ``email``/``phone``: the text as written.
+- ``int``/``float``/``bool``: Python values; ``email``/``phone``: the text as written;
+  ``address``: a street address as written ("23 Main Street, NY").
+
+``item_values`` reads a list of items with one value each ("A single room costs $80 per
+night, a double room $120 and a suite $250"): each item's words with its value, so a
+caller can take the value of the item it asked about rather than the first one.
+``same_value`` compares two values of one kind as values ("5:00 PM" equals "17:00",
+"29-11-2026" equals "November 29th, 2026", "$80" equals "80.00 USD").
+
+Every pattern here is a regular expression without nested quantifiers over the same
+characters: matching is linear in the text's length (no catastrophic backtracking).
 """
 
 from __future__ import annotations
@@ -34,7 +44,9 @@ __all__ = [
     "Money",
     "find_values",
     "format_value",
+    "item_values",
     "parse_money",
+    "same_value",
     "value_kind",
 ]
 
@@ -124,6 +136,18 @@ _YES = re.compile(
     re.I,
 )
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_STREET_TYPES = (
+    r"street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|square|sq|"
+    r"plaza|court|ct|highway|hwy|parkway|pkwy|terrace|alley|row|close|crescent"
+)
+_ADDRESS = re.compile(
+    rf"(?<![\w.,])\d{{1,5}}[A-Za-z]?,?\s+(?:[A-Z][\w'’-]*\.?\s+){{0,4}}(?i:{_STREET_TYPES})\b\.?"
+    r"(?:,\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})?(?:,?\s+\d{5}(?:-\d{4})?)?"
+    rf"|\b(?i:calle|avenida|plaza|paseo|rue|via|strasse)\s+(?:[A-Z][\w'’-]*\s+){{0,3}}\d{{1,5}}\b"
+)
+"""A street address: house number, up to four capitalised words, a street type, then an
+optional town and postcode ("23 Main Street, NY", "10 Downing St., London"); or the
+continental order ("Calle Mayor 5")."""
 _PHONE = re.compile(r"(?<![\w+])\+?\d[\d ().-]{5,}\d(?!\w)")
 
 
@@ -230,8 +254,8 @@ def find_values(kind: str, text: str, reference: date) -> list[Candidate]:
         return _find_times(text)
     if kind == "date":
         return _find_dates(text, reference)
-    if kind in ("email", "phone"):
-        pattern = _EMAIL if kind == "email" else _PHONE
+    if kind in ("email", "phone", "address"):
+        pattern = {"email": _EMAIL, "phone": _PHONE, "address": _ADDRESS}[kind]
         return [Candidate(m.start(), m.group()) for m in pattern.finditer(text)]
     if kind == "bool":
         cue = _NO.search(text) or _YES.search(text)
@@ -265,3 +289,87 @@ def _strftime_format(kind: str, fmt: str) -> str | None:
     words["mm"] = "%M" if kind == "time" else "%m"
     translated = _FORMAT_WORDS.sub(lambda m: words[m.group().lower()], fmt)
     return translated if translated != fmt else None
+
+
+_ITEM_BREAK = re.compile(r"[;\n]|,(?!\d)|\s(?:and|or|while|whereas|but)\s", re.I)
+"""Where one item of a written list ends: a semicolon, a comma not inside a number, a
+conjunction."""
+_LABEL_WORD = re.compile(r"[^\W\d_]+")
+
+
+def item_values(kind: str, text: str, reference: date) -> list[tuple[str, Candidate]]:
+    """The items of a list that gives one value of ``kind`` each, in order: (the item's
+    words without its value, the value with its offset in ``text``). "A single room costs
+    $80 per night, a double room $120 and a suite $250." gives ``("A single room costs per
+    night", $80)``, ``("a double room", $120)``, ``("a suite", $250)``. A part with no
+    value is the label of the next part with one ("the single, $80"); empty when fewer
+    than two items carry a value. Never raises; linear in ``len(text)``."""
+    items: list[tuple[str, Candidate]] = []
+    start, pending = 0, ""
+    breaks = [m.start() for m in _ITEM_BREAK.finditer(text)] + [len(text)]
+    for end in breaks:
+        part = text[start:end]
+        found = find_values(kind, part, reference)
+        if len(found) == 1:
+            label = " ".join(_LABEL_WORD.findall(pending + " " + part))
+            items.append((label, Candidate(start + found[0].start, found[0].value)))
+            pending = ""
+        elif not found:
+            pending += " " + part
+        else:  # several values in one part: a list this reader does not split
+            return []
+        start = end
+    return items if len(items) >= 2 else []
+
+
+def same_value(kind: str, a: Any, b: Any, reference: date | None = None) -> bool:
+    """Whether ``a`` and ``b`` (texts or values) state the same value of ``kind``:
+    times across 12- and 24-hour clocks ("5:00 PM" = "17:00" = ``time(17)``), dates in
+    any writing ("29-11-2026" = "November 29th, 2026"; a day-month order that could be
+    read either way matches under both), money by amount and currency (a missing currency
+    matches any), numbers by value; other kinds and values no parser reads compare as
+    case-folded text with spaces collapsed. ``reference`` resolves relative dates
+    (default: today)."""
+    when = reference or date.today()
+    left, right = _typed(kind, a, when), _typed(kind, b, when)
+    if left is None or right is None:
+        return _text(a) == _text(b)
+    if kind == "money":
+        return bool(
+            abs(left.amount - right.amount) < 0.005
+            and (left.currency is None or right.currency is None or left.currency == right.currency)
+        )
+    if kind == "date":
+        return bool(_both_readings(left) & _both_readings(right))
+    if kind in ("int", "float"):
+        return abs(float(left) - float(right)) < 1e-9
+    return bool(left == right)
+
+
+def _typed(kind: str, value: Any, reference: date) -> Any:
+    """``value`` as a value of ``kind``: itself when already typed, else the one value a
+    parser reads in its text (``None`` when it reads none or several)."""
+    if kind == "money" and isinstance(value, Money):
+        return value
+    if kind == "time" and isinstance(value, time):
+        return value
+    if kind == "date" and isinstance(value, date):
+        return value.date() if isinstance(value, datetime) else value
+    if kind in ("int", "float") and isinstance(value, int | float) and not isinstance(value, bool):
+        return value
+    if kind == "money":
+        return parse_money(str(value))
+    if kind not in ("time", "date", "int", "float"):
+        return None
+    found = {c.value for c in find_values(kind, str(value), reference)}
+    return found.pop() if len(found) == 1 else None
+
+
+def _both_readings(day: date) -> set[date]:
+    if day.day <= 12 and day.day != day.month:
+        return {day, day.replace(month=day.day, day=day.month)}
+    return {day}
+
+
+def _text(value: Any) -> str:
+    return " ".join(str(value).split()).casefold()

@@ -55,8 +55,10 @@ async def test_table2_forward_another_random(profile_with: ProfileWith) -> None:
     assert [(p.variables["cans"], p.variables["drink"]) for p in plans] == [
         (cans, drink) for cans in (1, 2, 3) for drink in drinks
     ]
-    # another(): no size repeats before all three have been used
-    sizes = [p.variables["size"] for p in plans]
+    # another(): no size repeats before all three have been used; each pick is a
+    # one-element list, as SENSEI's another_generator yields it (rules write size[0])
+    assert all(len(p.variables["size"]) == 1 for p in plans)
+    sizes = [p.variables["size"][0] for p in plans]
     for block in range(3):
         assert sorted(sizes[3 * block : 3 * block + 3]) == ["big", "medium", "small"]
     # random(rand): 1..3 distinct toppings, drawn afresh each conversation; one topping
@@ -68,7 +70,7 @@ async def test_table2_forward_another_random(profile_with: ProfileWith) -> None:
         assert 1 <= len(toppings) <= 3 and len(set(toppings)) == len(toppings)
         assert set(toppings) <= {"cheese", "mushrooms", "pepperoni"}
         assert p.goals == [
-            f"a {p.variables['size']} custom pizza with {', '.join(toppings)}",
+            f"a {p.variables['size'][0]} custom pizza with {', '.join(toppings)}",
             f"{p.variables['cans']} cans of {p.variables['drink']}",
             "how much will it cost",
         ]
@@ -115,7 +117,8 @@ async def test_another_uses_every_value_before_repeating(profile_with: ProfileWi
     - two: {function: another(2), type: string, data: [a, b, c, d]}
     """
     plans = await plan(profile_with(goals, number=10))
-    ones = [p.variables["one"] for p in plans]
+    assert all(isinstance(p.variables["one"], list) for p in plans)
+    ones = [p.variables["one"][0] for p in plans]
     assert sorted(ones[:5]) == [1, 2, 3, 4, 5] and sorted(ones[5:]) == [1, 2, 3, 4, 5]
     twos = [p.variables["two"] for p in plans]
     assert all(len(pair) == 2 for pair in twos)
@@ -309,7 +312,7 @@ async def test_any_asks_the_model_once_per_item(profile_with: ProfileWith) -> No
     plans = await plan(profile_with(ANY_GOALS, number=3), model=model)
     assert len(seen) == 1 and "3 soda drinks" in seen[0][-1]["content"]
     assert "water" in seen[0][-1]["content"]  # asked to leave out what is already there
-    assert sorted(p.variables["drink"] for p in plans) == ["cola", "lemonade", "water"]
+    assert sorted(p.variables["drink"][0] for p in plans) == ["cola", "lemonade", "water"]
 
 
 async def test_any_for_a_custom_type_keeps_matching_values(write: Write) -> None:
@@ -327,7 +330,7 @@ async def test_any_for_a_custom_type_keeps_matching_values(write: Write) -> None
     )
     model = ScriptedModel(['```json\n["JFK", "not a code", "LHR"]\n```'])
     plans = await plan(path, model=model)
-    assert sorted({p.variables["code"] for p in plans}) == ["JFK", "LHR", "MAD"]
+    assert sorted({p.variables["code"][0] for p in plans}) == ["JFK", "LHR", "MAD"]
     request = model.provider.requests[0][-1]["content"]  # type: ignore[attr-defined]
     assert "an airport code" in request and "[A-Z]{3}" in request
 

@@ -571,3 +571,34 @@ def test_rules_see_the_confidence_of_an_output() -> None:
     )
     names = build_namespace(record)
     assert names["output_confidence"] == {"name": "low", "id": None}
+
+
+@pytest.mark.parametrize(
+    ("room", "price"), [("suite", "250.00 USD"), ("double", "120.00 USD"), ("single", "80.00 USD")]
+)
+def test_offline_takes_the_price_of_the_item_asked_about(room: str, price: str) -> None:
+    turns = [
+        Turn(role="user", text=f"How much does a {room} room cost?"),
+        Turn(
+            role="assistant",
+            text="A single room costs $80 per night, a double room $120 and a suite $250.",
+        ),
+    ]
+    found = extract_outputs_offline(
+        {"price": {"type": "money", "description": "the price per night of the room"}}, turns
+    )
+    assert found["price"].value == price
+
+
+def test_offline_reads_a_street_address_for_an_address_output() -> None:
+    turns = [
+        Turn(role="user", text="Where do I pick it up?"),
+        Turn(
+            role="assistant",
+            text="It will be ready in 15 minutes. Please visit our shop at 23 Main Street, NY.",
+        ),
+    ]
+    found = extract_outputs_offline(
+        {"address": {"type": "str", "description": "the shop's address"}}, turns
+    )
+    assert found["address"].value == "23 Main Street, NY" and found["address"].method == "address"

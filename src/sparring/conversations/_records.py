@@ -198,9 +198,9 @@ class OutputValue(BaseModel):
     """An extracted output data item: its value, type name, the strategy that produced it
     and the snippet it came from (``evidence``; ``turn`` its index in the conversation and
     ``method`` how offline extraction read it: ``keyword``, ``cue``, ``question``,
-    ``answer``, ``enumerated``); ``confidence`` is ``high``, ``low`` (offline: a sentence
-    names the output but no span could be isolated, so ``value`` is ``None``) or ``None``
-    (not assessed)."""
+    ``answer``, ``enumerated``, ``item``, ``address``); ``confidence`` is ``high``,
+    ``low`` (offline: a sentence names the output but no span could be isolated, so
+    ``value`` is ``None``) or ``None`` (not assessed)."""
 
     value: Any = None
     type: str = "string"

@@ -19,7 +19,9 @@ A pick is kept as SENSEI 1.1.5 records it (``ask_about_metadata`` in
 ``user_sim/cli/sensei_chat.py``), which is what its rules read: a selector that picks
 several values (``random(n)``, ``random(rand)``, ``another(n)``) gives a list, except that
 a pick of exactly one value is that value alone; ``default()`` gives the whole list, even
-of one value; every other selector gives one value.
+of one value; ``another()`` gives a one-element list, as SENSEI's ``another_generator``
+yields ``[sample]`` and its rules index it (``number_artworks[0]``, ``hour[0]`` in the
+published photography and veterinary rules); every other selector gives one value.
 
 Interaction styles (``random:`` resolved) and ``random steps`` are drawn per conversation.
 """
@@ -233,7 +235,7 @@ def _picker(selector: Selector, values: list[Any], rng: random.Random) -> Picker
         return lambda index: values[index % len(values)]
     if selector.kind == "another":
         batches = _shuffled_batches(values, rng, selector.count)
-        return lambda _: _as_recorded(next(batches)) if selector.count else next(batches)
+        return lambda _: _as_recorded(next(batches)) if selector.count else [next(batches)]
     if selector.random_count:
         return lambda _: _as_recorded(rng.sample(values, rng.randint(1, len(values))))
     if selector.count is not None:

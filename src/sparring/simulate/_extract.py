@@ -5,12 +5,15 @@ model-based one (SENSEI's) is ``sparring.simulate._extract_llm.extract_outputs_l
 module's ``extract_outputs_offline`` needs no model. The assistant turns are split into
 sentences; the description's and name's keywords (light stemming, a few synonyms such as
 price ~ cost ~ total) locate the relevant sentences — or the user question a turn answers —
-and a parser for the type (``sparring.values``) finds the value. Typed values:
+and a parser for the type (``sparring.values``) finds the value. A sentence that lists items with
+one value each ("A single room costs $80, a double room $120 and a suite $250") gives the
+value of the item the user's question names (``values.item_values``). Typed values:
 later turns win (the confirmation usually closes the conversation), then more keyword
 overlap, then the value nearest a keyword. Strings: the phrase after "<head noun> is/are/:"
 ("Your order ID is 44de6a" → ``44de6a``), else the span of a short answer to a question
-about it (``_spans``), else nothing, marked ``confidence="low"``. A value with no keyword
-near it (any number, any price) is never taken: ``None`` is reported.
+about it (``_spans``), else nothing, marked ``confidence="low"``; an output about an
+address or a location takes the street address a sentence states ("23 Main Street, NY"). A
+value with no keyword near it (any number, any price) is never taken: ``None`` is reported.
 
 Types are read by ``sparring.profiles.read_output_type`` (SENSEI's ``int``, ``float``,
 ``money``, ``str``/``string``, ``bool``, ``time``/``date`` with an optional strftime
@@ -41,7 +44,7 @@ from sparring.simulate._extract_answers import (
     subject_of,
 )
 from sparring.simulate._spans import answer_span, trim_clause
-from sparring.values import Candidate, find_values, format_value, value_kind
+from sparring.values import Candidate, find_values, format_value, item_values, value_kind
 
 __all__ = [
     "OutputSpecLike",
@@ -255,8 +258,10 @@ def extract_outputs_offline(
     for name, otype, description in read_output_specs(outputs):
         keywords = _Keywords.of(name, description)
         if value_kind(otype) == "string":
-            found = _pick_enumerated(sentences, description, otype.is_list) or _pick_string(
-                sentences, keywords, otype.is_list
+            found = (
+                _pick_address(sentences, name, description)
+                or _pick_enumerated(sentences, description, otype.is_list)
+                or _pick_string(sentences, keywords, otype.is_list)
             )
         else:
             found = _pick_typed(sentences, keywords, otype)
@@ -281,6 +286,22 @@ class _Found:
     confidence: Literal["high", "low"] | None = None
     turn: int | None = None
     method: str | None = None
+
+
+_ADDRESS_OUTPUT = re.compile(r"\b(?:address|location|located|where)\b", re.I)
+
+
+def _pick_address(sentences: Sequence[_Sentence], name: str, description: str) -> _Found | None:
+    """A street address (``sparring.values``, kind ``address``) in the latest sentence
+    that states one, for an output whose name or description is about an address or a
+    location; ``None`` for other outputs or when no sentence states one."""
+    if not _ADDRESS_OUTPUT.search(f"{name.replace('_', ' ')} {description}"):
+        return None
+    for sentence in reversed(sentences):
+        found = find_values("address", sentence.text, sentence.reference)
+        if found:
+            return _Found(found[-1].value, sentence.text, "high", sentence.turn, "address")
+    return None
 
 
 def _pick_enumerated(
@@ -327,10 +348,34 @@ def _pick_typed(sentences: Sequence[_Sentence], keywords: _Keywords, otype: Outp
         return _Found()
     method = "keyword" if best[0][1] else "question"
     sentence, found, chosen = best[1], best[2], best[3]
+    item = _asked_item(kind, sentence, keywords)
+    if item is not None:
+        chosen, method = item, "item"
     if otype.is_list:
         values = [format_value(kind, c.value, fmt) for c in found]
         return _Found(values, sentence.text, None, sentence.turn, method)
     return _Found(format_value(kind, chosen.value, fmt), sentence.text, None, sentence.turn, method)
+
+
+def _asked_item(kind: str, sentence: _Sentence, keywords: _Keywords) -> Candidate | None:
+    """The value of the item the user asked about when ``sentence`` lists items with one
+    value each ("A single room costs $80, a double room $120 and a suite $250." after "how
+    much is a suite?" gives $250): the one item whose words share the most content words
+    with the question, the output's own keywords left out; ``None`` when the sentence is
+    no such list or no single item is named."""
+    items = item_values(kind, sentence.text, sentence.reference)
+    key_words = {  # the output's keywords and their synonyms ("cost" for a price)
+        _stem(_WORD.match(sentence.question, at).group())  # type: ignore[union-attr]
+        for at, _ in keywords.hits(sentence.question)
+    }
+    asked = set(_content_words(sentence.question)) - keywords.all - key_words
+    if not items or not asked:
+        return None
+    scores = [len(asked & set(_content_words(label))) for label, _ in items]
+    top = max(scores)
+    if top == 0 or scores.count(top) > 1:
+        return None
+    return items[scores.index(top)][1]
 
 
 _CUE = re.compile(

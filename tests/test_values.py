@@ -1,0 +1,88 @@
+"""Typed values in chatbot text (``sparring.values``): items with one value each, value
+equality across writings, street addresses."""
+
+from __future__ import annotations
+
+from datetime import date, time
+
+import pytest
+
+from sparring.values import Money, find_values, item_values, same_value
+
+TODAY = date(2026, 11, 28)
+PRICES = "A single room costs $80 per night, a double room $120 and a suite $250."
+
+
+def test_item_values_pairs_each_item_with_its_own_value() -> None:
+    items = item_values("money", PRICES, TODAY)
+    assert [v.value.amount for _, v in items] == [80.0, 120.0, 250.0]
+    assert ["single" in label for label, _ in items] == [True, False, False]
+    assert "suite" in items[2][0] and "double" in items[1][0]
+    assert PRICES[items[2][1].start :].startswith("$250")
+
+
+def test_item_values_in_a_terse_list_and_a_label_before_its_value() -> None:
+    items = item_values("money", "single $80, double $120, suite $250", TODAY)
+    assert [(label, v.value) for label, v in items] == [
+        ("single", Money(80.0, "USD")),
+        ("double", Money(120.0, "USD")),
+        ("suite", Money(250.0, "USD")),
+    ]
+    items = item_values("time", "Weekdays: 9:00 to close; the weekend, 10 am", TODAY)
+    assert [v.value for _, v in items] == [time(9), time(10)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The total is $1,200.50 and delivery is free.",  # one value: no list
+        "Your pizza costs $12. Thank you!",
+        "Two pizzas and a drink come to $27.50 in total.",
+    ],
+)
+def test_item_values_is_empty_when_the_text_lists_no_items(text: str) -> None:
+    assert item_values("money", text, TODAY) == []
+
+
+@pytest.mark.parametrize(
+    ("kind", "a", "b", "same"),
+    [
+        ("time", "5:00 PM", "17:00", True),
+        ("time", "5 pm", "17:00:00", True),
+        ("time", time(9, 30), "9:30 am", True),
+        ("time", "5 pm", "5 am", False),
+        ("date", "29-11-2026", "November 29th, 2026", True),
+        ("date", "11/29/2026", "2026-11-29", True),
+        ("date", "tomorrow", "29/11/2026", True),
+        ("date", "29-11-2026", "30-11-2026", False),
+        ("money", "$80", "80.00 USD", True),
+        ("money", "80 €", "80.00 USD", False),
+        ("money", "1200.0$", "$1,200", True),
+        ("int", "3", 3, True),
+        ("string", "Double Room", "double  room", True),
+        ("string", "double", "single", False),
+    ],
+)
+def test_same_value_compares_values_not_writings(
+    kind: str, a: object, b: object, same: bool
+) -> None:
+    assert same_value(kind, a, b, TODAY) is same
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        (
+            "Please visit our shop at 23 Main Street, NY. Your order ID is 44de6a.",
+            "23 Main Street, NY",
+        ),
+        ("We are at 221B Baker St. in London", "221B Baker St."),
+        ("Find us in Calle Mayor 5, Madrid", "Calle Mayor 5"),
+    ],
+)
+def test_street_addresses(text: str, address: str) -> None:
+    assert [c.value for c in find_values("address", text, TODAY)] == [address]
+
+
+def test_no_address_in_plain_numbers() -> None:
+    assert find_values("address", "We have 3 rooms and 2 suites on 4 floors.", TODAY) == []
