@@ -168,3 +168,51 @@ def guarded(transport: httpx.AsyncBaseTransport | None) -> httpx.AsyncBaseTransp
     if _installed is None:
         return transport
     return GuardedTransport(_installed, inner=transport)
+
+
+def _connect_refusal(policy: NetworkPolicy, address: object) -> str | None:
+    """Why the policy refuses a socket connection to ``address`` (``(host, port, …)``)."""
+    if not isinstance(address, tuple) or len(address) < 2 or not isinstance(address[0], str):
+        return None
+    host = address[0]
+    try:
+        addresses: list[IPAddress] = [ipaddress.ip_address(host.split("%")[0])]
+    except ValueError:  # a name given to connect(): check what it resolves to
+        try:
+            infos = socket.getaddrinfo(host, address[1], type=socket.SOCK_STREAM)
+        except OSError:
+            return None  # connect() itself fails to resolve it
+        addresses = [ipaddress.ip_address(str(i[4][0]).split("%")[0]) for i in infos]
+    return policy.refusal(host, addresses)
+
+
+def guard_sockets(policy: NetworkPolicy) -> None:
+    """Check every internet socket connection this process makes against ``policy``, for
+    the rest of its life (a ``sys.addaudithook`` on ``socket.connect``, which cannot be
+    removed): model calls through LiteLLM, SDK clients and anything else that opens a
+    connection, not only the HTTP connectors. A refused connection raises
+    ``ConnectionRefusedError`` naming the address and the reason. Host names the operator
+    allow-listed are resolved now and their addresses allowed. Only for a process that
+    runs jobs for a server (the dashboard's job process): it cannot be undone."""
+    import sys
+
+    extra: list[IPNetwork] = []
+    for host in policy.allow_hosts:
+        try:
+            infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+        except OSError:
+            continue
+        extra += [ipaddress.ip_network(str(i[4][0]).split("%")[0]) for i in infos]
+    checked = NetworkPolicy(policy.allow_networks + tuple(extra), policy.allow_hosts)
+
+    def hook(event: str, args: tuple[object, ...]) -> None:
+        if event != "socket.connect" or len(args) < 2:
+            return
+        sock = args[0]
+        if getattr(sock, "family", None) not in (socket.AF_INET, socket.AF_INET6):
+            return
+        reason = _connect_refusal(checked, args[1])
+        if reason is not None:
+            raise ConnectionRefusedError(f"refused: {reason}")
+
+    sys.addaudithook(hook)

@@ -25,6 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from sparring._keys import hint_unknown_keys
+from sparring._policy import current_policy
 from sparring._yaml import LineMap, format_key, load_yaml_with_lines
 from sparring.check._analysis import Location
 from sparring.check._context import registered_functions
@@ -180,7 +181,9 @@ def load_rules(
     and plug-ins, plus those of the files' ``functions:`` entries). A ``functions:`` entry
     names Python files that run with the user's rights, outside the sandbox: they are
     imported only when ``trust_functions`` is true (``--trust-functions``), otherwise the
-    entry is a problem saying so. Every problem of every file is collected; raises one
+    entry is a problem saying so; where the execution policy refuses code
+    (``sparring._policy``, a server) it is refused whatever ``trust_functions`` says.
+    Every problem of every file is collected; raises one
     ``ConfigError`` listing them (file, line, key) — syntax errors, unknown keys or
     functions, wrong ``conversations`` values, forbidden constructs, untrusted functions.
     """
@@ -202,7 +205,15 @@ def load_rules(
             problems.extend(exc.problems)
             continue
         documents.append((file, items, lines))
-        if extra and not trust_functions:
+        refused = extra and current_policy().code_problem(
+            "`functions:` (Python files imported as rule functions)",
+            str(file),
+            lines.get(("functions",)),
+            "functions",
+        )
+        if refused:
+            problems.append(refused)
+        elif extra and not trust_functions:
             problems.append(_untrusted(file, extra, lines))
         elif extra:
             function_files.extend(extra)

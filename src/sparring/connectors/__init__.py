@@ -23,6 +23,7 @@ from sparring.connectors._config import (
     ChatbotConfig,
     ChatbotInfo,
     chatbot_yaml,
+    config_problem,
     create_connector,
     import_connector,
     is_chatbot_file,
@@ -47,7 +48,7 @@ from sparring.connectors._registry import (
     get_connector,
 )
 from sparring.connectors._reply import Reply
-from sparring.connectors._secrets import Redactor
+from sparring.connectors._secrets import Redactor, variable_references
 from sparring.types import Button, render_sensei_text
 
 __all__ = [
@@ -70,6 +71,7 @@ __all__ = [
     "UnknownConnector",
     "available_connectors",
     "chatbot_yaml",
+    "config_problem",
     "connector",
     "create_connector",
     "endpoint_of",
@@ -83,5 +85,6 @@ __all__ = [
     "probe",
     "recorded_info",
     "render_sensei_text",
+    "variable_references",
     "within_timeout",
 ]

@@ -45,6 +45,7 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from sparring._keys import hint_unknown_keys
+from sparring._policy import current_policy
 from sparring._yaml import LineMap, format_key, load_yaml_with_lines, validation_problems
 from sparring.connectors._base import Connector, ConnectorContext, ConnectorParams
 from sparring.connectors._boundary import ReplyLimits
@@ -238,13 +239,13 @@ def load_chatbot_config(path: Path | str) -> ChatbotConfig:
     file or a ``TECHNOLOGY:PARAMS`` string; see the module docstring.
     """
     if not Path(path).exists() and connector_spec(str(path)) is not None:
-        return _from_peer(from_spec(str(path), Path.cwd()), None)
+        return _policed(_from_peer(from_spec(str(path), Path.cwd()), None))
     path = _config_file(Path(path))
     data, lines = load_yaml_with_lines(path)
     if is_chatchecker_config(data):
-        return _from_chatchecker(path)
+        return _policed(_from_chatchecker(path))
     if peer_kind(data) is not None:
-        return _from_peer(load_peer_file(path), path)
+        return _policed(_from_peer(load_peer_file(path), path))
     if not isinstance(data, dict):
         raise ConfigError(
             Problem(str(path), 1, "", "expected a mapping with `connector:` and `params:`")
@@ -259,6 +260,21 @@ def load_chatbot_config(path: Path | str) -> ChatbotConfig:
         ) from exc
     config._source = path
     config._lines = lines
+    return _policed(config)
+
+
+def _policed(config: ChatbotConfig) -> ChatbotConfig:
+    """``config``, or ``ConfigError`` at its ``connector`` key when the execution policy
+    refuses code and its connector runs code (decided on the parsed name, whatever the
+    file's spelling; ``sparring._policy``)."""
+    try:
+        runs_code = get_connector(config.connector).runs_code
+    except UnknownConnector:
+        return config  # reported where the connector is built
+    if runs_code:
+        where = config_problem(config, ("connector",), "")
+        feature = f"the {config.connector} connector"
+        current_policy().require_code(feature, where.file, where.line, where.key)
     return config
 
 
@@ -347,6 +363,9 @@ def _with_chatchecker_info(path: Path, data: dict[str, Any], lines: LineMap) -> 
     if not isinstance(info, dict) or "chatchecker" not in info:
         return data
     reference, key = info["chatchecker"], ("info", "chatchecker")
+    if isinstance(reference, str):
+        where = (str(path), lines.line_of(key), format_key(key))
+        current_policy().require_path(path.parent / reference, *where)
     if not isinstance(reference, str) or not (path.parent / reference).is_file():
         message = f"expected the path of a ChatChecker config.yaml, not {reference!r}"
         raise ConfigError(Problem(str(path), lines.line_of(key), format_key(key), message))
@@ -378,6 +397,7 @@ def create_connector(
     except UnknownConnector as exc:
         where = config_problem(config, ("connector",), "")
         raise exc.at(where.file, where.line, where.key) from None
+    _policed(config)
     if base_dir is None:
         base_dir = config.source.parent if config.source else Path.cwd()
     try:

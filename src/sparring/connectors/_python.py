@@ -273,7 +273,7 @@ async def _greet(greet: Callable[[], Any], name: str) -> Any:
     return await call_bot(greet, name=f"{name}()")
 
 
-@connector("python")
+@connector("python", runs_code=True)
 def python(params: PythonParams, context: ConnectorContext) -> PythonConnector:
     """A Python function or class (module:attr) called in process, sync or async."""
     return PythonConnector(params, context)

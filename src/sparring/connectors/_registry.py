@@ -39,13 +39,15 @@ Factory = Callable[[P, ConnectorContext], Connector]
 
 @dataclass(frozen=True)
 class ConnectorSpec:
-    """A registered connector: its ``name``, ``factory(params, context)``, params model
-    and a one-line ``description``."""
+    """A registered connector: its ``name``, ``factory(params, context)``, params model,
+    a one-line ``description`` and whether it ``runs_code`` (the user's Python, in this
+    process: refused where the execution policy refuses code, ``sparring._policy``)."""
 
     name: str
     factory: Callable[[Any, ConnectorContext], Connector]
     params_model: type[ConnectorParams]
     description: str
+    runs_code: bool = False
 
 
 class UnknownConnector(UnknownName):
@@ -80,12 +82,14 @@ def connector(
     params: type[P] | None = None,
     description: str | None = None,
     replace: bool = False,
+    runs_code: bool = False,
 ) -> Callable[[Factory[P]], Factory[P]]:
     """Register a connector factory under ``name``.
 
     The factory is called as ``factory(params, context)`` and returns a ``Connector``.
     ``params`` defaults to the annotation of the factory's first parameter (a
-    ``ConnectorParams`` subclass); ``description`` to the first line of its docstring.
+    ``ConnectorParams`` subclass); ``description`` to the first line of its docstring;
+    ``runs_code`` says the connector runs the user's code in this process.
     Raises ``TypeError`` when no params model can be found, ``DuplicateName`` when
     ``name`` is taken by another factory and ``replace`` is false.
     """
@@ -97,7 +101,9 @@ def connector(
         model = params or _params_annotation(factory)
         doc_lines = (inspect.getdoc(factory) or "").strip().splitlines()
         text = description or (doc_lines[0] if doc_lines else "")
-        spec = ConnectorSpec(name=name, factory=factory, params_model=model, description=text)
+        spec = ConnectorSpec(
+            name=name, factory=factory, params_model=model, description=text, runs_code=runs_code
+        )
         CONNECTORS.register(name, spec, replace=replace)
         factory.__sparring_connector__ = spec  # type: ignore[attr-defined]
         return factory

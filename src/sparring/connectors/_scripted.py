@@ -30,6 +30,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from sparring._fields import Regex
+from sparring._policy import current_policy
 from sparring._yaml import load_yaml_with_lines, validation_problems
 from sparring.connectors._base import ConnectorContext, ConnectorParams, timed_reply
 from sparring.connectors._registry import connector
@@ -206,6 +207,7 @@ def scripted(params: ScriptedParams, context: ConnectorContext) -> ScriptedConne
     script: Script = params
     if params.script:
         path = context.base_dir / params.script
+        current_policy().require_path(path, "", None, "script")
         if not path.is_file():
             raise ConfigError(Problem("", None, "script", f"no such file: {path}"))
         script = load_script(path)

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, SecretStr
 
+from sparring._policy import current_policy
 from sparring._redact import add_secrets, header_secrets
 from sparring._yaml import KeyPath
 
@@ -105,10 +106,14 @@ def interpolate(text: str, path: KeyPath, environ: Mapping[str, str], found: lis
 def resolve_params(params: M, environ: Mapping[str, str] | None = None) -> tuple[M, Redactor]:
     """A copy of ``params`` with every ``${NAME}`` resolved, and a redactor of the secrets.
 
+    ``environ`` defaults to the execution policy's secrets when it has them (a server's:
+    the project's secrets only), else the process environment (``sparring._policy``).
     Field names are used as keys (params models declare no aliases). Raises
     ``UnsetVariables`` listing every unset variable with its key path inside ``params``.
     """
-    environ = os.environ if environ is None else environ
+    if environ is None:  # a server's policy names the only mapping ${NAME} reads
+        given = current_policy().secrets
+        environ = os.environ if given is None else given
     found: list[str] = []
     secrets: list[str] = []
     missing: list[MissingVariable] = []
@@ -142,6 +147,32 @@ def resolve_params(params: M, environ: Mapping[str, str] | None = None) -> tuple
     resolved = type(params).model_validate(data)
     add_secrets([*found, *secrets, *configured_secrets(resolved)])  # every output's pass
     return resolved, Redactor([*found, *secrets])
+
+
+def variable_references(params: BaseModel) -> list[tuple[str, KeyPath]]:
+    """Every ``${NAME}`` the parsed ``params`` read (``$${`` escapes skipped), with the key
+    path where it is written — found on the values YAML produced, so escapes, quoting and
+    folded lines are already undone."""
+    found: list[tuple[str, KeyPath]] = []
+
+    def walk(value: Any, path: KeyPath) -> None:
+        if isinstance(value, SecretStr):
+            value = value.get_secret_value()
+        if isinstance(value, str):
+            found.extend((m.group(1), path) for m in _VARIABLE.finditer(value) if m.group(1))
+        elif isinstance(value, BaseModel):
+            for name in type(value).model_fields:
+                walk(getattr(value, name), (*path, name))
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                walk(key, path)
+                walk(item, (*path, str(key)))
+        elif isinstance(value, list | tuple):
+            for index, item in enumerate(value):
+                walk(item, (*path, index))
+
+    walk(params, ())
+    return found
 
 
 _SECRET_FIELDS = re.compile(r"api[_-]?key|token|secret|password|passwd", re.IGNORECASE)

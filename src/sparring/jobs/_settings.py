@@ -40,9 +40,34 @@ class JobSettings(BaseModel):
             return values
         data = values.model_dump() if isinstance(values, BaseModel) else dict(values)
         try:
-            return cls.model_validate(data)
+            typed = cls.model_validate(data)
         except ValidationError as exc:
             raise ConfigError(validation_problems(exc, source)) from None
+        if problems := typed.policy_problems(source):
+            raise ConfigError(problems)
+        return typed
+
+    CODE_SETTINGS: ClassVar[frozenset[str]] = frozenset({"trust_functions", "serve_command"})
+    """Settings that, when set, run the user's code or commands on this machine."""
+
+    def policy_problems(self, source: str = "settings") -> list[Problem]:
+        """What the execution policy refuses in these typed settings
+        (``sparring._policy``): a code setting that is set, a path the user gave outside
+        its roots (resolved, links followed). Empty under the CLI's unrestricted policy."""
+        from sparring._policy import current_policy
+
+        policy = current_policy()
+        problems: list[Problem] = []
+        for name in type(self).model_fields:
+            value = getattr(self, name)
+            if name in self.CODE_SETTINGS and value:
+                found = policy.code_problem(f"the setting {name}", source, None, name)
+                problems += [found] if found else []
+            given = name in self.model_fields_set  # a default (packaged data) is ours
+            for path in _paths_of(value) if given else []:
+                found = policy.path_problem(path, source, None, name)
+                problems += [found] if found else []
+        return problems
 
     def differences(self, stored: Self, ignore: Iterable[str] = ()) -> list[str]:
         """The settings that differ from ``stored`` (a run's, read with ``from_manifest``),
@@ -99,3 +124,12 @@ def new_run_dir(root: Path = Path("runs")) -> Path:
         n += 1
         candidate = root / f"{stem}-{n}"
     return candidate
+
+
+def _paths_of(value: Any) -> list[Path]:
+    """The paths in a setting's value (a path, or a list of them)."""
+    if isinstance(value, Path):
+        return [value]
+    if isinstance(value, list | tuple | set | frozenset):
+        return [p for v in value for p in _paths_of(v)]
+    return []

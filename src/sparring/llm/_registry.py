@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sparring._policy import current_policy
 from sparring._redact import add_secrets
 from sparring.errors import UserInputError
 from sparring.llm._litellm import LiteLLMProvider
@@ -58,6 +59,7 @@ DEFAULT_PROVIDER = "litellm/"
 
 @register_provider("llamacpp/")
 def _llamacpp(name: str, settings: ProviderSettings) -> Provider:
+    current_policy().require_path(Path(name), "", None, "model")
     return LlamaCppProvider(name, options=settings.options)
 
 
@@ -76,6 +78,7 @@ def _scripted(name: str, settings: ProviderSettings) -> Provider:
             "model 'scripted' needs a script file: 'scripted:<path.yaml>' "
             "(or build ScriptedModel(responses=...) in Python)"
         )
+    current_policy().require_path(Path(path), "", None, "model")
     return ScriptedProvider(load_script(Path(path)), name=f"scripted:{path}")
 
 

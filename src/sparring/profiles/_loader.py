@@ -33,9 +33,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from sparring._policy import current_policy
 from sparring._yaml import KeyPath, LineMap, format_key, load_yaml_with_lines, validation_problems
 from sparring.errors import ConfigError, Problem
 from sparring.profiles._checks import Findings, check_goals
+from sparring.profiles._data import FunctionData
 from sparring.profiles._messages import explain_unknown_keys
 from sparring.profiles._model import PersonalityRef, Profile
 from sparring.profiles._persona_files import PersonaFile, load_persona_file
@@ -141,6 +143,7 @@ def check_profile(path: Path | str) -> ProfileCheck:
         findings.errors += explain_unknown_keys(validation_problems(path, exc, findings.lines))
     check_goals(document, findings)
     if profile is not None:
+        _police_generators(profile, findings)
         personas = _resolve_personas(profile, findings)
         persona_file = _persona_file(profile, findings)
         _check_outputs(profile, custom_types, findings)
@@ -160,6 +163,20 @@ def check_profile(path: Path | str) -> ProfileCheck:
         profile._lines = findings.lines
         result.profile = profile
     return result
+
+
+def _police_generators(profile: Profile, findings: Findings) -> None:
+    """A problem at each ``data: {file: …}`` generator when the execution policy refuses
+    code (decided on the typed variables, whatever the YAML spelling)."""
+    policy = current_policy()
+    for variable in profile.variables:
+        if isinstance(variable.data, FunctionData):
+            key = ("user", "goals", variable.goal_index, variable.name, "data", "file")
+            where = findings.lines.line_of(key)
+            feature = "a generator function (data: {file, function_name})"
+            problem = policy.code_problem(feature, str(findings.path), where, format_key(key))
+            if problem is not None:
+                findings.errors.append(problem)
 
 
 _FLAT_SECTIONS: dict[str, tuple[str, ...]] = {

@@ -12,6 +12,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from sparring._policy import current_policy
 from sparring.errors import UserInputError
 from sparring.profiles._data import (
     ANY_ITEM,
@@ -65,6 +66,9 @@ def _as_text_date(value: Any) -> Any:
 
 
 def _generated(profile: Profile, data: FunctionData, key: tuple[str | int, ...]) -> list[Any]:
+    where = locate(profile, (*key, "file"), "")
+    feature = "a generator function (data: {file, function_name})"
+    current_policy().require_code(feature, where.file, where.line, where.key)
     folder = profile.source.parent if profile.source else Path.cwd()
     path = find_function_file(data.file, folder)
     if path is None:

@@ -4,9 +4,11 @@ the snapshot a run reads.
 A file is validated by the function ``sparring validate`` calls
 (``sparring.validation.validate_file``, the connector not built); each ``Problem`` keeps
 its line and key and names the project file.
-A chatbot.yaml is also held to the dashboard's rules (``server_problems``): no connector
-that runs code on the server, and every ``${NAME}`` it reads is one of the project's
-secrets — never a variable of the server's own environment.
+Every file is read under the dashboard's execution policy (``DASHBOARD_POLICY``,
+``sparring._policy``): a connector, generator, rule function or setting that runs code is
+refused, decided on the parsed file whatever its YAML spelling; a chatbot.yaml's every
+``${NAME}`` must be one of the project's secrets (``server_problems``) — it is never read
+from the server's own environment.
 """
 
 from __future__ import annotations
@@ -14,20 +16,20 @@ from __future__ import annotations
 import re
 import tempfile
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
 from django.db import transaction
 
 from sparring import validation
-from sparring.errors import Problem, UserInputError
+from sparring._policy import ExecutionPolicy, scoped
+from sparring.connectors import config_problem, load_chatbot_config, variable_references
+from sparring.errors import ConfigError, Problem, UserInputError
 from sparring.web.models import FileKind, FileVersion, Project, ProjectFile
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$")
 MAX_FILE_BYTES = 1024 * 1024
-CODE_CONNECTORS = frozenset({"python"})
-"""Connectors that run code on the server: refused by the dashboard."""
-_ENV_REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)")
 
 
 def name_problem(name: str) -> str | None:
@@ -38,48 +40,66 @@ def name_problem(name: str) -> str | None:
     return None
 
 
-def validate(kind: str, name: str, content: str) -> list[Problem]:
+def validate(
+    kind: str, name: str, content: str, secret_names: Iterable[str] | None = None
+) -> list[Problem]:
     """Every problem of ``content`` read as a ``kind`` file called ``name`` (file, line,
-    key), as ``sparring validate`` reports them; empty when it loads."""
+    key), as ``sparring validate`` reports them under the dashboard's policy (nothing that
+    runs code; paths inside the file's folder); empty when it loads. With ``secret_names``
+    (the project's secrets) a chatbot.yaml's every ``${NAME}`` must name one of them."""
     if (why := name_problem(name)) is not None:
         return [Problem(name, None, "name", why)]
     if len(content.encode()) > MAX_FILE_BYTES:
         return [Problem(name, None, "", f"larger than {MAX_FILE_BYTES} bytes")]
-    with tempfile.TemporaryDirectory(prefix="sparring-web-") as folder:
+    with (
+        tempfile.TemporaryDirectory(prefix="sparring-web-") as folder,
+        scoped(policy_for([Path(folder)])),
+    ):
         path = Path(folder) / Path(name).name
         path.write_text(content, encoding="utf-8")
         check = validation.validate_file(
             path, cast(validation.FileKind, kind), build_connector=False
         )
         if check.errors:
-            return [
-                Problem(name if p.file in ("", str(path)) else p.file, p.line, p.key, p.message)
-                for p in check.errors
-            ]
-    if kind == FileKind.CHATBOT:
-        return server_problems(name, content)
+            return [_renamed(p, path, name) for p in check.errors]
+        if kind == FileKind.CHATBOT and secret_names is not None:
+            return server_problems(path, name, secret_names)
     return []
 
 
-def server_problems(
-    name: str, content: str, secret_names: Iterable[str] | None = None
-) -> list[Problem]:
-    """A chatbot.yaml's problems under the dashboard's rules: a connector that runs code
-    on the server, and (when ``secret_names`` is given) a ``${NAME}`` that is not one of
-    the project's secrets."""
+DASHBOARD_POLICY = ExecutionPolicy(run_code=False)
+"""The dashboard's execution policy (``sparring._policy``): no feature that runs the
+user's code; paths confined to the files of the project a job or a check reads."""
+
+
+def policy_for(folders: list[Path], secrets: dict[str, str] | None = None) -> ExecutionPolicy:
+    """``DASHBOARD_POLICY`` confined to ``folders``, ``${NAME}`` read from ``secrets``
+    only (never the server's environment; ``{}`` when none is given)."""
+    return replace(DASHBOARD_POLICY.confined(folders), secrets=dict(secrets or {}))
+
+
+def server_problems(path: Path, name: str, secret_names: Iterable[str]) -> list[Problem]:
+    """A chatbot.yaml's problems under the dashboard's rules, decided on the parsed file:
+    a connector that runs code (with the policy in force) and each ``${NAME}`` it reads
+    that is not one of the project's secrets (``secret_names``)."""
+    allowed = set(secret_names)
+    try:
+        config = load_chatbot_config(path)
+    except ConfigError as exc:
+        return [_renamed(p, path, name) for p in exc.problems]
     problems: list[Problem] = []
-    for number, line in enumerate(content.splitlines(), start=1):
-        match = re.match(r"\s*connector:\s*['\"]?([\w-]+)", line)
-        if match and match.group(1) in CODE_CONNECTORS:
-            message = f"the {match.group(1)} connector runs code on the server: not offered here"
-            problems.append(Problem(name, number, "connector", message))
-        if secret_names is not None:
-            allowed = set(secret_names)
-            for variable in _ENV_REFERENCE.findall(line):
-                if variable not in allowed:
-                    message = f"${{{variable}}} is not a secret of this project (add it first)"
-                    problems.append(Problem(name, number, "", message))
+    for variable, key in variable_references(config.params):
+        if variable not in allowed:
+            message = f"${{{variable}}} is not a secret of this project (add it first)"
+            where = config_problem(config, ("params", *key), message)
+            problems.append(_renamed(where, path, name))
     return problems
+
+
+def _renamed(problem: Problem, path: Path, name: str) -> Problem:
+    """``problem`` naming the project file ``name`` instead of its temporary ``path``."""
+    file = name if problem.file in ("", str(path)) else problem.file
+    return Problem(file, problem.line, problem.key, problem.message)
 
 
 def save_file(project: Project, kind: str, name: str, content: str, author: Any) -> ProjectFile:

@@ -5,7 +5,7 @@ without a page change.
 Field kinds: a path (``Path``, ``Path | None``) is a choice among the project's files and
 folders; a list of paths, a multiple choice; ``bool`` a checkbox; ``int`` and ``float``
 numbers; a ``Literal`` a choice; ``list[str]`` comma-separated words; anything else text.
-Settings that would run code on the server (``_worker.REFUSED_*``) are not offered. The
+Settings that would run code on the server (``_worker.REFUSED_KEYS``) are not offered. The
 values go to the runner as JSON; it types them (located errors, ``settings.<key>``) and
 the errors are shown beside their fields.
 """
@@ -20,7 +20,7 @@ from django import forms
 from pydantic.fields import FieldInfo
 
 from sparring.errors import UserInputError
-from sparring.web._worker import APPLIED_FIXED, REFUSED_KEYS, REFUSED_SETTINGS
+from sparring.web._worker import APPLIED_FIXED, REFUSED_KEYS
 from sparring.web.models import FileKind, Project
 
 _UNSET = object()
@@ -101,7 +101,7 @@ def _field(name: str, info: FieldInfo, targets: list[str]) -> forms.Field:
 
 def offered(name: str) -> bool:
     """Whether the dashboard offers the setting ``name`` (never one that runs code)."""
-    return name not in REFUSED_KEYS and name not in REFUSED_SETTINGS
+    return name not in REFUSED_KEYS
 
 
 def settings_form(

@@ -67,13 +67,18 @@ def first_owner_link(base_url: str) -> str | None:
 
 def guard_network() -> None:
     """Install the SSRF guard for every chatbot this process calls (``sparring._ssrf``),
-    with the operator's allow-list (``SPARRING_WEB_SSRF_ALLOW``). Every process that runs
-    the dashboard's jobs calls it (the server here; a distributed worker at its start)."""
+    with the operator's allow-list (``SPARRING_WEB_SSRF_ALLOW``), and the dashboard's
+    execution policy (``sparring._policy``: nothing that runs the user's code). Every
+    process that runs the dashboard's jobs calls it (the server here; a distributed worker
+    at its start)."""
     from django.conf import settings
 
+    from sparring import _policy
     from sparring._ssrf import NetworkPolicy, install_policy
+    from sparring.web._files import DASHBOARD_POLICY
 
     install_policy(NetworkPolicy.from_entries(settings.SSRF_ALLOW))
+    _policy.install_policy(DASHBOARD_POLICY)
 
 
 def wsgi_application() -> Callable[..., Any]:

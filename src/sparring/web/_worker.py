@@ -33,17 +33,19 @@ from django.db import close_old_connections
 from django.db.models import QuerySet
 from pydantic import JsonValue
 
+from sparring._policy import current_policy, install_policy, scoped
 from sparring._redact import redact_text
 from sparring.errors import Problem, UserInputError
-from sparring.web._files import server_problems, write_snapshot
+from sparring.web._files import policy_for, server_problems, write_snapshot
 from sparring.web._secrets import secret_values
 from sparring.web.models import FileKind, Project, ProjectFile, Run, RunJob, RunStatus, Secret
 
 logger = logging.getLogger(__name__)
 
-REFUSED_SETTINGS = {"trust_functions": True}
-"""Settings the dashboard never lets a job take (they run the user's code on the server)."""
-REFUSED_KEYS = frozenset({"serve_command"})
+REFUSED_KEYS = frozenset({"serve_command", "trust_functions"})
+"""Settings the dashboard never offers (they run the user's code or commands on the
+server); a job given one anyway is refused on its typed value (``JobSettings.CODE_SETTINGS``
+under ``DASHBOARD_POLICY``)."""
 _POLL_SECONDS = 0.5
 _RUNNING = "running"
 _RUN, _APPLIED = "run", "applied"
@@ -65,6 +67,14 @@ def in_process_executor(on_event: Any) -> Executor:
     from sparring.jobs import InProcessExecutor
 
     executor: Executor = InProcessExecutor(on_event=on_event)
+    return executor
+
+
+def process_executor(on_event: Any) -> Executor:
+    """The ``ProcessExecutor``: each job in a process of its own (``_job_process``)."""
+    from sparring.web._job_process import ProcessExecutor
+
+    executor: Executor = ProcessExecutor(on_event=on_event)
     return executor
 
 
@@ -114,7 +124,10 @@ def check_paths(job: str, settings: dict[str, JsonValue], allowed: list[Path]) -
     or writes its own files for a user. Raises ``UserInputError``."""
     from sparring.jobs import find_job
 
-    typed = find_job(job).settings_type.from_values(settings)
+    try:
+        typed = find_job(job).settings_type.from_values(settings)
+    except UserInputError as exc:  # located as the form and the API show settings
+        raise UserInputError([_as_setting(p) for p in exc.problems]) from None
     roots = [root.resolve() for root in allowed]
     problems: list[Problem] = []
     for key in type(typed).model_fields:
@@ -127,13 +140,32 @@ def check_paths(job: str, settings: dict[str, JsonValue], allowed: list[Path]) -
         raise UserInputError(problems)
 
 
+def _as_setting(problem: Problem) -> Problem:
+    """A problem of the typed settings (file ``settings``) keyed ``settings.<key>``."""
+    if problem.file != "settings" or problem.key.startswith("settings."):
+        return problem
+    return Problem("", None, f"settings.{problem.key}", problem.message)
+
+
 def _refused(settings: dict[str, JsonValue], fixed: frozenset[str] = frozenset()) -> list[Problem]:
-    """A problem for each setting the dashboard never lets a job take (``fixed``: set by
-    the dashboard itself)."""
+    """A problem for each setting the dashboard sets itself (``fixed``) or never offers
+    (``REFUSED_KEYS``); code settings are refused on the typed values (``check_paths``)."""
     problems = []
-    for key, value in settings.items():
-        if key in REFUSED_KEYS or key in fixed or REFUSED_SETTINGS.get(key, object()) == value:
+    for key in settings:
+        if key in REFUSED_KEYS or key in fixed:
             problems.append(Problem("", None, f"settings.{key}", "not offered by the dashboard"))
+    return problems
+
+
+def _chatbot_problems(project: Project, files: dict[str, Path]) -> list[Problem]:
+    """Each frozen chatbot.yaml's problems under the dashboard's policy (in force): a
+    connector that runs code, a ``${NAME}`` that is not one of the project's secrets."""
+    secrets = list(Secret.objects.filter(project=project).values_list("name", flat=True))
+    chatbots = ProjectFile.objects.filter(project=project, kind=FileKind.CHATBOT)
+    problems: list[Problem] = []
+    for name in chatbots.values_list("name", flat=True):
+        if name in files:
+            problems += server_problems(files[name], name, secrets)
     return problems
 
 
@@ -141,20 +173,18 @@ def prepare_settings(
     project: Project, job: str, settings: dict[str, JsonValue], run_dir: Path
 ) -> dict[str, JsonValue]:
     """The settings a job gets: project file names pointed at the files frozen for this
-    run, typed and checked. Raises ``UserInputError`` (key, message) for settings the
-    dashboard refuses."""
+    run, typed and checked under the dashboard's policy (``_files.policy_for``: nothing
+    that runs code, every path inside the frozen files or the run). Raises
+    ``UserInputError`` (key, message) for settings or files the dashboard refuses."""
     problems = _refused(settings)
-    secrets = list(Secret.objects.filter(project=project).values_list("name", flat=True))
-    for file in ProjectFile.objects.filter(project=project, kind=FileKind.CHATBOT):
-        current = file.current
-        if current is not None:
-            problems += server_problems(file.name, current.content, secrets)
-    if problems:
-        raise UserInputError(problems)
     inputs = run_dir.with_name(run_dir.name + ".inputs")
     files = write_snapshot(project, inputs)
-    prepared = {k: _paths_inside(v, files, inputs) for k, v in settings.items()}
-    check_paths(job, prepared, [inputs, run_dir])
+    with scoped(policy_for([inputs, run_dir])):
+        problems += _chatbot_problems(project, files)
+        if problems:
+            raise UserInputError(problems)
+        prepared = {k: _paths_inside(v, files, inputs) for k, v in settings.items()}
+        check_paths(job, prepared, [inputs, run_dir])
     return prepared
 
 
@@ -180,7 +210,8 @@ def prepare_applied(applied: RunJob, settings: dict[str, JsonValue]) -> dict[str
     files = write_snapshot(applied.run.project, inputs)
     prepared = {k: _paths_inside(v, files, inputs) for k, v in settings.items()}
     prepared[APPLIED_TARGET] = str(Path(applied.run.path))
-    check_paths(applied.job, prepared, [inputs, Path(applied.run.path)])
+    with scoped(policy_for([inputs, Path(applied.run.path)])):
+        check_paths(applied.job, prepared, [inputs, Path(applied.run.path)])
     return prepared
 
 
@@ -215,12 +246,25 @@ def project_environment(project: Project) -> Iterator[dict[str, str]]:
         values.clear()
 
 
+@contextmanager
+def job_policy(roots: list[Path], secrets: dict[str, str]) -> Iterator[None]:
+    """The dashboard's policy for one job, installed in this process while the block runs
+    (the job runs on a thread of its own, which a ``scoped`` policy would not reach): paths
+    inside ``roots``, ``${NAME}`` from ``secrets`` only; the policy before put back after."""
+    before = current_policy()
+    install_policy(policy_for(roots, secrets))
+    try:
+        yield
+    finally:
+        install_policy(before)
+
+
 class Worker:
     """Runs the dashboard's queued runs one at a time through ``executor``."""
 
     def __init__(self, executor: Executor | None = None) -> None:
         self._verdicts: dict[str, str] = {}
-        self.executor: Executor = executor or in_process_executor(self._event)
+        self.executor: Executor = executor or process_executor(self._event)
         self._queue: queue.Queue[tuple[str, int]] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -296,7 +340,8 @@ class Worker:
             return self.executor.submit(run.job, dict(run.settings), Path(run.path))
 
         rows = Run.objects.filter(pk=pk)
-        _update(rows, **self._drive(run.project, submit, rows))
+        roots = [Path(run.path), Path(run.path).with_name(Path(run.path).name + ".inputs")]
+        _update(rows, **self._drive(run.project, submit, rows, roots))
         from sparring.web._run_page import warm
 
         warm(run)
@@ -317,7 +362,7 @@ class Worker:
             return self.executor.submit(applied.job, dict(applied.settings), folder)
 
         rows = RunJob.objects.filter(pk=pk)
-        ended = self._drive(applied.run.project, submit, rows)
+        ended = self._drive(applied.run.project, submit, rows, [folder, Path(applied.run.path)])
         _update(rows, **ended)
         if applied.job == "check" and ended["status"] == RunStatus.FINISHED and ended["verdict"]:
             # the run is judged by its rules now: its page shows this verdict, and the
@@ -327,12 +372,31 @@ class Worker:
 
         warm(applied.run)
 
+    @contextmanager
+    def _isolated(self, project: Project, roots: list[Path]) -> Iterator[dict[str, str]]:
+        """The project's secrets handed to the next job: to a ``ProcessExecutor``'s job
+        process only (this process's environment untouched); to an executor running jobs
+        here, through this process's environment and policy while the job runs."""
+        prepare = getattr(self.executor, "prepare", None)
+        if prepare is None:
+            with project_environment(project) as values, job_policy(roots, values):
+                yield values
+            return
+        values = secret_values(Secret.objects.filter(project=project))
+        prepare(values, roots)
+        try:
+            yield values
+        finally:
+            prepare({}, [])
+            values.clear()
+
     def _drive(
-        self, project: Project, submit: Callable[[], str], rows: QuerySet[Any]
+        self, project: Project, submit: Callable[[], str], rows: QuerySet[Any], roots: list[Path]
     ) -> dict[str, Any]:
-        """Submit a job with ``project``'s secrets in the environment, mark ``rows``
-        running, wait for its end; the fields that say how it ended."""
-        with project_environment(project) as values:
+        """Submit a job with ``project``'s secrets in the environment and the dashboard's
+        policy in force (paths inside ``roots``, ``${NAME}`` from those secrets only), mark
+        ``rows`` running, wait for its end; the fields that say how it ended."""
+        with self._isolated(project, roots) as values:
             handle = submit()
             _update(rows, handle=handle, status=RunStatus.RUNNING)
             status = self.executor.status(handle)

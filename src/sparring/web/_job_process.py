@@ -1,0 +1,280 @@
+"""The dashboard's jobs each in a process of their own, holding only what the job needs.
+
+``ProcessExecutor`` (the ``Executor`` the dashboard's worker uses) starts, for each job,
+``python -m sparring.web._job_process`` with
+
+- an **environment built from nothing**: the few variables Python needs (``PATH``,
+  ``LANG``, ``TZ``, ``PYTHONPATH``…, ``KEPT_VARIABLES``) and the project's secrets —
+  never the server's ``SPARRING_WEB_SECRET_KEY``, Fernet keys or database URL;
+- on its standard input, one JSON ``JobSpec``: the job, its settings, the folders its
+  paths may name, the project's secrets (``${NAME}`` reads these only) and the operator's
+  SSRF allow-list.
+
+The child installs the dashboard's execution policy (``sparring._policy``: no code, paths
+inside ``roots``, secrets from the spec), the SSRF guard for HTTP connectors and, for
+every other connection it opens (model calls through LiteLLM included), the socket-level
+guard (``sparring._ssrf.guard_sockets``); it imports no Django and opens no database.
+It writes one JSON line per finished job on its standard output (status, verdict, error).
+A line ``stop`` on its standard input asks the job to stop cleanly (resumable); the end
+of its standard input (the server died) does the same, so no job outlives its server.
+
+Run the server as an unprivileged user (docs/web.md): the job processes are its children
+and run as that user.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import subprocess
+import sys
+import threading
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, JsonValue
+
+logger = logging.getLogger(__name__)
+
+KEPT_VARIABLES = (
+    "PATH",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "TZ",
+    "TMPDIR",
+    "PYTHONPATH",
+    "VIRTUAL_ENV",
+    "LITELLM_LOCAL_MODEL_COST_MAP",
+    "SPARRING_ALLOW_MODEL_REQUESTS",
+    "SPARRING_CACHE",
+)
+"""The server's variables a job process keeps (none holds a secret of the server)."""
+
+
+class JobSpec(BaseModel):
+    """What a job process is told on its standard input."""
+
+    action: str  # "submit" or "resume"
+    job: str = ""
+    settings: dict[str, JsonValue] = {}
+    run_dir: str
+    roots: list[str]
+    secrets: dict[str, str] = {}
+    ssrf_allow: list[str] | None = None
+    """The operator's allow-list; ``None``: the server installed no SSRF guard."""
+
+
+def job_environment(
+    secrets: Mapping[str, str], base: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """The environment of a job process: ``KEPT_VARIABLES`` of ``base`` (default: this
+    process's) and the project's ``secrets`` whose names are variable names."""
+    base = os.environ if base is None else base
+    kept = {name: base[name] for name in KEPT_VARIABLES if name in base}
+    kept["HOME"] = kept.get("TMPDIR", "/tmp")
+    kept.update({k: v for k, v in secrets.items() if k.isidentifier() and k.isascii()})
+    return kept
+
+
+@dataclass
+class _Child:
+    process: subprocess.Popen[str]
+    status: str = "running"
+    verdict: str = ""
+    error: str = ""
+    error_type: str = ""
+    reader: threading.Thread | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class ProcessExecutor:
+    """An ``Executor`` running each job in its own process (see the module docstring).
+
+    ``prepare(secrets, roots)`` sets what the next ``submit``/``resume`` gets (the worker
+    runs one job at a time); ``on_event(handle, event)`` receives a ``finished`` event
+    (``kind``, ``verdict``) when the job ends."""
+
+    def __init__(self, on_event: Any = None) -> None:
+        self._on_event = on_event
+        self._children: dict[str, _Child] = {}
+        self._secrets: dict[str, str] = {}
+        self._roots: list[Path] = []
+
+    def prepare(self, secrets: Mapping[str, str], roots: list[Path]) -> None:
+        """The secrets and path roots of the next job submitted."""
+        self._secrets, self._roots = dict(secrets), list(roots)
+
+    def submit(self, job: str, settings: dict[str, JsonValue], run_dir: Path) -> str:
+        return self._start(
+            JobSpec(action="submit", job=job, settings=settings, **self._common(run_dir))
+        )
+
+    def resume(self, run_dir: Path) -> str:
+        """Resume the run in ``run_dir`` in a new process; its handle."""
+        return self._start(JobSpec(action="resume", **self._common(run_dir)))
+
+    def stop(self, handle: str) -> None:
+        child = self._children.get(handle)
+        if child is not None and child.process.stdin is not None:
+            try:
+                child.process.stdin.write("stop\n")
+                child.process.stdin.flush()
+            except (BrokenPipeError, ValueError, OSError):
+                pass
+
+    def status(self, handle: str) -> str | None:
+        child = self._children.get(handle)
+        return child.status if child is not None else None
+
+    def error(self, handle: str) -> BaseException | None:
+        """What the job failed with, as the job process reported it."""
+        child = self._children.get(handle)
+        if child is None or not child.error:
+            return None
+        kind = child.error_type if child.error_type.isidentifier() else "JobFailed"
+        failure: BaseException = type(kind, (Exception,), {})(child.error)
+        return failure
+
+    def _common(self, run_dir: Path) -> dict[str, Any]:
+        from sparring._ssrf import installed_policy
+
+        network = installed_policy()
+        allow = None
+        if network is not None:
+            allow = [str(n) for n in network.allow_networks] + sorted(network.allow_hosts)
+        return {
+            "run_dir": str(run_dir),
+            "roots": [str(r) for r in self._roots],
+            "secrets": self._secrets,
+            "ssrf_allow": allow,
+        }
+
+    def _start(self, spec: JobSpec) -> str:
+        handle = uuid.uuid4().hex
+        process = subprocess.Popen(
+            [sys.executable, "-m", "sparring.web._job_process"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=job_environment(spec.secrets),
+            text=True,
+            cwd=_existing(Path(spec.run_dir)),
+        )
+        assert process.stdin is not None
+        process.stdin.write(spec.model_dump_json() + "\n")
+        process.stdin.flush()
+        child = _Child(process)
+        child.reader = threading.Thread(target=self._read, args=(handle, child), daemon=True)
+        self._children[handle] = child
+        child.reader.start()
+        return handle
+
+    def _read(self, handle: str, child: _Child) -> None:
+        assert child.process.stdout is not None
+        result: dict[str, Any] = {}
+        for line in child.process.stdout:
+            try:
+                result = json.loads(line)
+            except ValueError:
+                continue
+        code = child.process.wait()
+        if child.process.stdin is not None:
+            with contextlib.suppress(OSError):
+                child.process.stdin.close()
+        child.verdict = str(result.get("verdict") or "")
+        child.error = str(result.get("error") or "")
+        child.error_type = str(result.get("error_type") or "")
+        if not result:
+            child.error = f"the job process ended with exit code {code} and no result"
+        if self._on_event is not None and result.get("status") == "finished":
+            self._on_event(handle, _Finished(verdict=child.verdict))
+        child.status = str(result.get("status") or "failed")
+
+
+def _existing(folder: Path) -> Path | None:
+    """``folder`` or its nearest existing parent: the job process's working folder."""
+    for candidate in (folder, *folder.parents):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+@dataclass(frozen=True)
+class _Finished:
+    verdict: str
+    kind: str = "finished"
+
+
+class _RedactingFormatter(logging.Formatter):
+    """Log lines with every secret removed (``sparring._redact``)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        from sparring._redact import redact_text
+
+        return redact_text(super().format(record))
+
+
+def _install(spec: JobSpec) -> None:
+    """The dashboard's policies in this job process (see the module docstring)."""
+    from sparring import _policy, _redact, _ssrf
+
+    _redact.add_secrets(spec.secrets.values())
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_RedactingFormatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
+
+    policy = _policy.ExecutionPolicy(run_code=False, secrets=dict(spec.secrets))
+    _policy.install_policy(policy.confined([Path(r) for r in spec.roots]))
+    if spec.ssrf_allow is not None:
+        network = _ssrf.NetworkPolicy.from_entries(spec.ssrf_allow)
+        _ssrf.install_policy(network)
+        _ssrf.guard_sockets(network)
+
+
+def main() -> int:
+    """The job process: read the spec, run the job, print how it ended (one JSON line)."""
+    spec = JobSpec.model_validate_json(sys.stdin.readline())
+    _install(spec)
+    from sparring.jobs import InProcessExecutor
+
+    verdicts: dict[str, str] = {}
+
+    def on_event(handle: str, event: Any) -> None:
+        if getattr(event, "kind", None) == "finished":
+            verdicts[handle] = getattr(event, "verdict", None) or ""
+
+    executor = InProcessExecutor(on_event=on_event)
+    run_dir = Path(spec.run_dir)
+    if spec.action == "resume":
+        handle = executor.resume(run_dir)
+    else:
+        handle = executor.submit(spec.job, spec.settings, run_dir)
+
+    def listen() -> None:  # "stop", or the end of input (the server is gone): stop cleanly
+        for line in sys.stdin:
+            if line.strip() == "stop":
+                break
+        executor.stop(handle)
+
+    threading.Thread(target=listen, daemon=True).start()
+    status = executor.wait(handle)
+    failure = executor.error(handle)
+    from sparring._redact import redact_text
+
+    result = {
+        "status": str(status),
+        "verdict": verdicts.get(handle, ""),
+        "error": redact_text(str(failure)) if failure is not None else "",
+        "error_type": type(failure).__name__ if failure is not None else "",
+    }
+    print(json.dumps(result), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

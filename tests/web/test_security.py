@@ -1,0 +1,149 @@
+"""The dashboard's execution policy attacked through its API (issue 32): every spelling of
+a code-running feature is refused on save with a located problem, ``${NAME}`` written
+with YAML escapes never reads the server's environment, and code settings are refused on
+their typed value whatever their spelling."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from web_helpers import PROFILE, api, client_for
+
+from sparring.web._files import save_file
+from sparring.web._secrets import set_secret
+from sparring.web.models import ProjectFile, Run
+
+PYTHON_CHATBOTS = [
+    "connector: python\nparams: {target: 'subprocess:getoutput'}\n",
+    "{connector: python, params: {target: 'os:system'}}\n",
+    '"connector": python\nparams: {target: "os:system"}\n',
+    "connector: &c python\nparams: {target: 'os:system'}\n",
+    "connector:\n  python\nparams: {target: 'os:system'}\n",
+    'connector: "pyth\\x6fn"\nparams: {target: "os:system"}\n',
+    "connector: >-\n  python\nparams: {target: 'os:system'}\n",
+    "<<: {connector: python}\nparams: {target: 'os:system'}\n",
+    "? connector\n: python\nparams: {target: 'os:system'}\n",
+]
+
+
+def _post_file(client: Any, project: Any, kind: str, name: str, content: str) -> Any:
+    data = {"project": project.pk, "kind": kind, "name": name, "content": content}
+    return api(client, "post", "/api/files/", data)
+
+
+@pytest.mark.parametrize("content", PYTHON_CHATBOTS)
+def test_no_spelling_of_the_python_connector_is_saved(world: dict[str, Any], content: str) -> None:
+    """Any account can create a project it owns: none may save a code-running bot."""
+    client = client_for(world["stranger"])
+    response = _post_file(client, world["other"], "chatbot", "chatbot.yaml", content)
+    assert response.status_code == 400, content
+    problems = response.data["problems"]
+    assert any(p["file"] == "chatbot.yaml" and p["key"] == "connector" for p in problems)
+    assert not ProjectFile.objects.filter(project=world["other"]).exists()
+
+
+GENERATOR = PROFILE.replace(
+    'goals: ["I would like to order a pizza"]',
+    'goals:\n    - "I want {{cmd}}"\n    - cmd:\n        function: forward()\n'
+    '        type: string\n        data: {"fil\\x65": /usr/lib/python3.11/subprocess.py,'
+    " function_name: getoutput, args: [id]}",
+)
+
+
+def test_a_generator_function_is_refused_on_save(world: dict[str, Any]) -> None:
+    client = client_for(world["editor"])
+    response = _post_file(client, world["project"], "profile", "profiles/p.yaml", GENERATOR)
+    assert response.status_code == 400
+    problems = response.data["problems"]
+    assert any(p["key"].endswith("cmd.data.file") and p["line"] for p in problems), problems
+
+
+def test_rule_functions_are_refused_on_save(world: dict[str, Any]) -> None:
+    rules = '{"functions": [../../../usr/lib/x.py], rules: [{name: r, oracle: "True"}]}\n'
+    client = client_for(world["editor"])
+    response = _post_file(client, world["project"], "rules", "rules/r.yaml", rules)
+    assert response.status_code == 400
+    assert any(p["key"] == "functions" for p in response.data["problems"])
+
+
+ESCAPED_HEADERS = [
+    '"Bearer \\x24{SERVER_ONLY_KEY}"',
+    '"Bearer \\u0024{SERVER_ONLY_KEY}"',
+    '"Bearer $\\\n    {SERVER_ONLY_KEY}"',
+    "'Bearer ${SERVER_ONLY_KEY}'",
+]
+
+
+@pytest.mark.parametrize("header", ESCAPED_HEADERS)
+def test_an_escaped_variable_never_reads_the_servers_environment(
+    world: dict[str, Any], header: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SERVER_ONLY_KEY", "server-value-1234567890")
+    project, owner = world["project"], world["owner"]
+    set_secret(project, "BOT_KEY", "project-value-12345678", owner)
+    chatbot = (
+        "connector: rest\nparams:\n  base_url: http://bot.example\n"
+        f"  headers:\n    Authorization: {header}\n"
+        "  send_message: {path: /chat, payload_template: {message: '{user_msg}'}}\n"
+        "  response_path: reply\n"
+    )
+    save_file(project, "chatbot", "chatbot.yaml", chatbot, owner)
+    save_file(project, "profile", "profiles/order.yaml", PROFILE, owner)
+    settings = {"chatbot": "chatbot.yaml", "profiles": ["profiles"]}
+    response = api(
+        client_for(world["editor"]),
+        "post",
+        "/api/runs/",
+        {"project": project.pk, "job": "simulate", "settings": settings},
+    )
+    assert response.status_code == 400, header
+    text = json.dumps(response.data)
+    assert "${SERVER_ONLY_KEY} is not a secret of this project" in text
+    assert "params.headers.Authorization" in text
+    assert not Run.objects.exists()
+
+
+def test_variables_resolve_from_the_policys_secrets_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Even a reference that got past the launch check reads the job's secrets, never the
+    process environment."""
+    from sparring._policy import scoped
+    from sparring.connectors import ChatbotConfig, create_connector
+    from sparring.errors import ConfigError
+    from sparring.web._files import policy_for
+
+    monkeypatch.setenv("SERVER_ONLY_KEY", "server-value-1234567890")
+    config = ChatbotConfig.model_validate(
+        {
+            "connector": "rest",
+            "params": {
+                "base_url": "http://bot.example",
+                "headers": {"Authorization": "Bearer ${SERVER_ONLY_KEY}"},
+                "send_message": {"path": "/c", "payload_template": {"m": "{user_msg}"}},
+                "response_path": "reply",
+            },
+        }
+    )
+    with scoped(policy_for([], {"BOT_KEY": "x" * 12})), pytest.raises(ConfigError) as caught:
+        create_connector(config)
+    assert "SERVER_ONLY_KEY" in str(caught.value)
+    assert "server-value" not in str(caught.value)
+
+
+@pytest.mark.parametrize("spelling", ["true", "True", "yes", "on", 1])
+def test_code_settings_are_refused_whatever_their_spelling(
+    world: dict[str, Any], spelling: Any
+) -> None:
+    project, owner = world["project"], world["owner"]
+    save_file(project, "chatbot", "chatbot.yaml", "connector: scripted\nparams: {}\n", owner)
+    save_file(project, "rules", "rules/r.yaml", "rules: [{name: r, oracle: 'True'}]\n", owner)
+    run = Run.objects.create(project=project, job="simulate", path="/nowhere", status="finished")
+    response = api(
+        client_for(world["editor"]),
+        "post",
+        f"/api/runs/{run.pk}/apply/",
+        {"job": "check", "settings": {"rules": ["rules"], "trust_functions": spelling}},
+    )
+    assert response.status_code == 400, spelling
+    assert "trust_functions" in json.dumps(response.data)
