@@ -216,3 +216,25 @@ def guard_sockets(policy: NetworkPolicy) -> None:
             raise ConnectionRefusedError(f"refused: {reason}")
 
     sys.addaudithook(hook)
+
+
+def url_refusal(url: str, policy: NetworkPolicy | None = None) -> str | None:
+    """Why ``policy`` (default: the installed one) refuses requests to ``url``'s host
+    (``None``: allowed, or no policy); resolves the name now (no request is sent). For
+    checks before work starts — a job's ``model_base_url`` — that name the setting; the
+    transport and socket guards still check every request."""
+    policy = policy or _installed
+    if policy is None:
+        return None
+    parsed = httpx.URL(url)
+    if parsed.scheme not in ("http", "https") or not parsed.host:
+        return f"{url!r} is not an http(s) URL"
+    try:
+        addresses: list[IPAddress] = [ipaddress.ip_address(parsed.host.strip("[]"))]
+    except ValueError:
+        try:
+            infos = socket.getaddrinfo(parsed.host, parsed.port or 443, type=socket.SOCK_STREAM)
+        except OSError:
+            return f"cannot resolve {parsed.host}"
+        addresses = [ipaddress.ip_address(str(i[4][0]).split("%")[0]) for i in infos]
+    return policy.refusal(parsed.host, addresses)

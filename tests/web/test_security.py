@@ -147,3 +147,46 @@ def test_code_settings_are_refused_whatever_their_spelling(
     )
     assert response.status_code == 400, spelling
     assert "trust_functions" in json.dumps(response.data)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8080/v1",
+        "http://localhost:11434/v1",
+        "http://169.254.169.254/latest",
+        "http://10.1.2.3/v1",
+        "http://[::1]/v1",
+        "http://2130706433/v1",
+        "file:///etc/passwd",
+    ],
+)
+def test_a_model_base_url_the_ssrf_policy_refuses_is_refused_at_launch(
+    world: dict[str, Any], url: str
+) -> None:
+    """An editor cannot point the owner's model key at their own or an internal server."""
+    from sparring._ssrf import NetworkPolicy, install_policy, installed_policy
+
+    project, owner = world["project"], world["owner"]
+    save_file(project, "chatbot", "chatbot.yaml", "connector: scripted\nparams: {}\n", owner)
+    save_file(project, "profile", "profiles/order.yaml", PROFILE, owner)
+    settings = {
+        "chatbot": "chatbot.yaml",
+        "profiles": ["profiles"],
+        "model": "openai/gpt-4o-mini",
+        "model_base_url": url,
+    }
+    before = installed_policy()
+    install_policy(NetworkPolicy())  # as `sparring web` does, with no allow-list
+    try:
+        response = api(
+            client_for(world["editor"]),
+            "post",
+            "/api/runs/",
+            {"project": project.pk, "job": "simulate", "settings": settings},
+        )
+    finally:
+        install_policy(before)
+    assert response.status_code == 400, url
+    assert "settings.model_base_url" in json.dumps(response.data)
+    assert not Run.objects.exists()

@@ -35,6 +35,7 @@ from pydantic import JsonValue
 
 from sparring._policy import current_policy, install_policy, scoped
 from sparring._redact import redact_text
+from sparring._ssrf import url_refusal
 from sparring.errors import Problem, UserInputError
 from sparring.web._files import policy_for, server_problems, write_snapshot
 from sparring.web._secrets import secret_values
@@ -154,6 +155,9 @@ def _refused(settings: dict[str, JsonValue], fixed: frozenset[str] = frozenset()
     for key in settings:
         if key in REFUSED_KEYS or key in fixed:
             problems.append(Problem("", None, f"settings.{key}", "not offered by the dashboard"))
+    base_url = settings.get("model_base_url")
+    if isinstance(base_url, str) and base_url and (why := url_refusal(base_url)) is not None:
+        problems.append(Problem("", None, "settings.model_base_url", why))
     return problems
 
 
