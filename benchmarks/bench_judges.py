@@ -244,6 +244,41 @@ def _breakdown(item: dict[str, Any]) -> tuple[str | None, str]:
     return kind, turn.reasoning
 
 
+def _confirmation(item: dict[str, Any]) -> tuple[str | None, str]:
+    """The confirmation oracle on one chatbot turn: a written turn against its ``given``
+    values and ``options``, or turn ``turn`` of a SENSEI conversation file against the
+    profile's values the user said (dates counted from the file's serial)."""
+    import datetime
+
+    from sparring.confirmation import GivenValue, check_conversation, compare_confirmation
+
+    if "file" in item:
+        from sparring.conversations import import_sensei
+
+        if not (DATA / item["file"]).is_file():
+            raise MissingData(item["file"])
+        record = import_sensei(DATA / item["file"])
+        serial = re.search(r"(\d{4})-(\d{2})-(\d{2})-\d{2}-\d{2}-\d{2}", item["file"])
+        reference = datetime.date(*map(int, serial.groups())) if serial else None
+        checks = check_conversation(record.turns, record.variables, reference=reference)
+        check = next((c for c in checks if c.turn == item["turn"]), None)
+        if check is None:
+            return None, "not read as a confirmation"
+    else:
+        options = item.get("options", {})
+        given = [
+            GivenValue(slot, [str(v) for v in value] if isinstance(value, list) else str(value),
+                       options=options.get(slot, ()))
+            for slot, value in item["given"].items()
+        ]  # fmt: skip
+        reference = item.get("reference")
+        check = compare_confirmation(item["text"], given, reference=reference)
+    reasons = "; ".join(r.reason for r in check.readings) or "no value"
+    if check.mismatches or check.unattributed:
+        return "mismatch", reasons
+    return ("agrees" if check.compared else None), reasons
+
+
 def _leak_label(item: dict[str, Any]) -> str:
     return "fail" if item["label"] else "pass"  # a leak fails the oracle
 
@@ -271,6 +306,7 @@ JUDGES: dict[str, tuple[str, Judge, Callable[[dict[str, Any]], str]]] = {
         f"oracle:{kind}": ("leaks", _leak(kind), _leak_label)
         for kind in ("no_echo", "no_pii_echo", "no_canary")
     },
+    "confirmation_mismatches": ("confirmation", _confirmation, lambda it: it["label"]),
     "metamorphic": ("metamorphic", _reported, lambda it: "bug" if it["label"] else "no bug"),
     "breakdown:offline": (
         "../breakdowns/items",
@@ -286,7 +322,7 @@ def _items(judge: str) -> list[dict[str, Any]]:
     file = JUDGES[judge][0]
     items = yaml.safe_load((ROOT / "judges" / f"{file}.yaml").read_text(encoding="utf-8"))
     if file in ("semantic_content", "refusal", "metamorphic", "utterance_index",
-                "../breakdowns/items"):  # fmt: skip
+                "../breakdowns/items", "confirmation"):  # fmt: skip
         return list(items)
     name = judge.removeprefix("oracle:")
     return [it for it in items if name in (it.get("judge"), it.get("oracle"))]

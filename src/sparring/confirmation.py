@@ -27,6 +27,9 @@ question or an offer after the summary ("Would you like cola, water or beer?") s
 ``is_confirmation(text, act)`` says whether a chatbot turn confirms or summarises: its
 dialogue act is ``confirmation`` (``sparring.dialogue_acts``) or a sentence carries a
 generic confirmation cue ("confirmed", "your order:", "you have booked", "summary").
+Over a whole conversation, ``given_values(turns, variables, until=)`` says which of a
+profile's values the user actually said (and the options the chatbot offered for each),
+and ``check_conversation(turns, variables)`` compares every confirmation with them.
 
 Source: the user's check of the system's ``confirm`` act against its goal constraints in
 agenda-based user simulation (Schatzmann et al., NAACL 2007, §3: a wrong confirmation is
@@ -38,22 +41,34 @@ without a rule per bot. Used by the confirmation oracle (``check``'s
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, time
+from datetime import date
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
-from sparring.dialogue_acts import DialogueAct
-from sparring.values import Money, find_values
+from sparring._typed_text import (
+    DATE_STOP,
+    agree,
+    fold,
+    kind_of,
+    phrase,
+    readings,
+    readings_of,
+    show,
+)
+from sparring.dialogue_acts import DialogueAct, classify_dialogue_act, offered_options
+from sparring.values import find_values
 
 __all__ = [
     "ConfirmationCheck",
     "GivenValue",
     "SlotOutcome",
     "SlotReading",
+    "TurnLike",
+    "check_conversation",
     "compare_confirmation",
+    "given_values",
     "is_confirmation",
 ]
 
@@ -135,46 +150,23 @@ _CUES = re.compile(
     r"selection|choice|cart|basket)s?\b[^.?!]{0,40}?(?:\bis\b|\bare\b|\bhas been\b|\bwill be\b|:)|"
     r"you(?:'ve| have)? (?:chosen|selected|ordered|booked|requested|asked for|picked|reserved)|"
     r"(?:i|we)(?:'ve| have)? (?:booked|reserved|ordered|scheduled|registered|placed|added|noted)|"
+    r"(?:i|we)(?:'ve| have)? (?:received|got|recorded|noted|registered) your|"
     r"(?:booked|reserved|scheduled|registered|ordered) (?:for|on|at|under|from)|"
     r"here (?:is|are) your)",
     re.IGNORECASE,
 )
 _EMPTY_WORD = re.compile(r"(?<![\w'])(?:None|null|NULL|Null|undefined|NaN|nil|N/A)(?!\w| of\b)")
-_TEMPLATE = re.compile(r"\{\{\s*(\w+)\s*\}\}|\$\{\s*(\w+)\s*\}|\{\s*(\w+)\s*\}|%\((\w+)\)s")
-_NUMBER_WORDS = re.findall(
-    r"\w+", "zero one two three four five six seven eight nine ten eleven twelve"
+_RELATIVE = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|next|this|monday|tuesday|wednesday|thursday"
+    r"|friday|saturday|sunday|week|weekend)\b",
+    re.IGNORECASE,
 )
-_DATE_STOP = re.compile(r"(?<=\d)\.(?=\s|$)")
-_NUMERIC_DATE = re.compile(r"\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}")
-_YEAR = re.compile(r"^[^.?!\n]{0,16}?(?:\b(?:19|20)\d{2}\b|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})")
-_KINDS = {"int": "number", "float": "number", "number": "number", "money": "money"}
-_KINDS |= {"date": "date", "time": "time", "text": "text"}
-
-
-def _fold(text: str) -> str:
-    """``text`` lower-cased and without accents, of the same length (offsets hold)."""
-    out = []
-    for char in text.lower():
-        base = "".join(
-            c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)
-        )
-        out.append(base if len(base) == 1 else char)
-    return "".join(out)
-
-
-def _phrase(value: str) -> re.Pattern[str] | None:
-    """A pattern for ``value``'s words in folded text: any punctuation between them, a
-    plural ``s``/``es`` on each; ``None`` for a value without words."""
-    words = re.findall(r"\w+", _fold(value))
-    if not words:
-        return None
-    body = r"\W+".join(re.escape(w.removesuffix("s")) + r"(?:e?s)?" for w in words)
-    return re.compile(rf"(?<!\w){body}(?!\w)")
+_TEMPLATE = re.compile(r"\{\{\s*(\w+)\s*\}\}|\$\{\s*(\w+)\s*\}|\{\s*(\w+)\s*\}|%\((\w+)\)s")
 
 
 def _slot_words(slot: str) -> list[str]:
     """The words of a slot's name that can label it ("check_in_date" → check in date, date)."""
-    words = [w for w in re.split(r"[\W_]+", _fold(slot)) if w and not w.isdigit()]
+    words = [w for w in re.split(r"[\W_]+", fold(slot)) if w and not w.isdigit()]
     return [" ".join(words), words[-1]] if len(words) > 1 else words
 
 
@@ -194,13 +186,14 @@ def compare_confirmation(
 ) -> ConfirmationCheck:
     """Compare the values a confirmation turn states (``text``) with the user's (``given``:
     ``GivenValue``s, or a mapping slot → value). ``reference`` is the date relative dates
-    are counted from (default today); ``turn`` is recorded on each reading. One reading
+    are counted from, the conversation's (``None``: today, and a relative date the turn
+    does not repeat is *cannot tell*); ``turn`` is recorded on each reading. One reading
     per slot, in order (module docstring for the outcomes). Never raises."""
     values = [
         v if isinstance(v, GivenValue) else GivenValue(str(k), _as_value(v))
         for k, v in (given.items() if isinstance(given, Mapping) else enumerate(given))
     ]
-    reading = _Reading(text, reference or date.today(), turn)
+    reading = _Reading(text, reference or date.today(), turn, dated=reference is not None)
     return reading.run([v for v in values if _texts(v.value)])
 
 
@@ -216,9 +209,9 @@ def _texts(value: str | Sequence[str]) -> list[str]:
 class _Reading:
     """One comparison: the folded text with what was claimed blanked out."""
 
-    def __init__(self, text: str, reference: date, turn: int | None) -> None:
-        self.text, self.reference, self.turn = text, reference, turn
-        self.work = _fold(text)
+    def __init__(self, text: str, reference: date, turn: int | None, *, dated: bool) -> None:
+        self.text, self.reference, self.turn, self.dated = text, reference, turn, dated
+        self.work = fold(text)
         self.sentences = [(m.start(), m.end()) for m in _SENTENCE.finditer(text)]
         self.readback: set[int] = set()  # sentence indices that read values back
 
@@ -232,7 +225,7 @@ class _Reading:
             if self._literal(value):
                 results[value.slot] = self._make(value, SlotOutcome.AGREES, _joined(value))
         for value in values:
-            if value.slot not in results and (typed := self._typed_agree(value)) is not None:
+            if value.slot not in results and (typed := self._typed_agreement(value)) is not None:
                 results[value.slot] = self._make(value, SlotOutcome.AGREES, typed)
         for value in values:  # a list agrees only without options nobody asked for
             listed = not isinstance(value.value, str) and value.slot in results
@@ -253,7 +246,7 @@ class _Reading:
         the sentences they are in read values back."""
         spans = []
         for item in _texts(value.value):
-            pattern = _phrase(item)
+            pattern = phrase(item)
             match = pattern.search(self.work) if pattern else None
             if match is None:
                 return False
@@ -269,15 +262,15 @@ class _Reading:
         self._blank(start, end)
         self.readback.update(i for i, (s, e) in enumerate(self.sentences) if s <= start < e)
 
-    def _typed_agree(self, value: GivenValue) -> str | None:
-        kind = _kind(value, self.reference)
-        wanted = _readings(kind, _joined(value), self.reference)
+    def _typed_agreement(self, value: GivenValue) -> str | None:
+        kind = kind_of(value.value, value.kind, self.reference)
+        wanted = readings(kind, _joined(value), self.reference)
         if not wanted:
             return None
         for start, stated in self._candidates(kind, value):
-            if _agree(kind, wanted, _readings_of(kind, stated, self._at(start), self.reference)):
+            if agree(kind, wanted, readings_of(kind, stated, self._at(start), self.reference)):
                 self._claim(start, start + 1)
-                return str(_show(stated))
+                return str(show(stated))
         return None
 
     # -- candidates ----------------------------------------------------------------------
@@ -285,7 +278,7 @@ class _Reading:
     def _candidates(self, kind: str, value: GivenValue) -> list[tuple[int, Any]]:
         """Values of ``kind`` in the read-back sentences and not claimed: ``(offset,
         value)``; numbers and money only beside a word of the slot's name."""
-        source = _DATE_STOP.sub(" ", self.text) if kind == "date" else self.text
+        source = DATE_STOP.sub(" ", self.text) if kind == "date" else self.text
         search = {"number": "float"}.get(kind, kind)
         found = [
             (c.start, c.value)
@@ -309,9 +302,12 @@ class _Reading:
         )
 
     def _label_in(self, start: int, end: int, values: list[GivenValue]) -> bool:
-        piece = _fold(self.text[start:end])
+        """The sentence labels a slot ("Room: …") or, not being a question, names one
+        ("Return on 16/03/2027.")."""
+        piece = fold(self.text[start:end]).strip()
+        label = r"\s*[:=]" if piece.endswith("?") else ""
         return any(
-            re.search(rf"\b{re.escape(w)}\s*[:=]", piece)
+            re.search(rf"\b{re.escape(w)}\b{label}", piece)
             for v in values
             for w in _slot_words(v.slot)
         )
@@ -333,29 +329,47 @@ class _Reading:
     def _differs(self, value: GivenValue) -> SlotReading:
         labelled = self._label_value(value.slot)
         if labelled is not None and labelled[1] and not _EMPTY_WORD.fullmatch(labelled[1]):
-            stated, said = (
-                set(re.findall(r"\w+", _fold(t))) for t in (labelled[1], _joined(value))
-            )
+            stated, said = (set(re.findall(r"\w+", fold(t))) for t in (labelled[1], _joined(value)))
             if stated <= said or said <= stated:  # "Alice" for "Alice Smith"
                 return self._make(value, SlotOutcome.AGREES, labelled[1])
-            return self._make(value, SlotOutcome.DIFFERS, labelled[1], "the label")
-        kind = _kind(value, self.reference)
+            return self._make(value, SlotOutcome.DIFFERS, labelled[1], "after its label")
+        if not isinstance(value.value, str) and (partial := self._partial_list(value)):
+            return partial
+        kind = kind_of(value.value, value.kind, self.reference)
         if kind == "text":
             others = self._other_options(value)
         else:
-            others = [str(_show(v)) for _, v in self._candidates(kind, value)]
+            others = [str(show(v)) for _, v in self._candidates(kind, value)]
         if not others:
             return self._make(value, SlotOutcome.NOT_STATED, None)
+        if kind == "date" and not self.dated and _RELATIVE.search(_joined(value)):
+            how = f"{', '.join(others)} (a relative date, and the conversation's date unknown)"
+            return self._make(value, SlotOutcome.CANNOT_TELL, None, how)
         if len(others) > 1 and isinstance(value.value, str):
             return self._make(value, SlotOutcome.CANNOT_TELL, None, ", ".join(others))
         return self._make(value, SlotOutcome.DIFFERS, ", ".join(others))
 
+    def _partial_list(self, value: GivenValue) -> SlotReading | None:
+        """A list read back with some of the user's items and without others (a lost
+        topping): it differs, stating the items it kept and any other option."""
+        items = _texts(value.value)
+        matches = {item: (p.search(self.work) if (p := phrase(item)) else None) for item in items}
+        kept = [i for i, m in matches.items() if m is not None and self._in_readback(m.start())]
+        lost = [i for i in items if matches[i] is None]
+        if not kept or not lost:
+            return None
+        for item in kept:
+            if (match := matches[item]) is not None:
+                self._blank(*match.span())
+        stated = ", ".join(kept + self._other_options(value))
+        return self._make(value, SlotOutcome.DIFFERS, stated, f"without {', '.join(lost)}")
+
     def _other_options(self, value: GivenValue) -> list[str]:
-        given = {_fold(t) for t in _texts(value.value)}
+        given = {fold(t) for t in _texts(value.value)}
         found = []
         for option in sorted(value.options, key=len, reverse=True):
-            pattern = _phrase(option)
-            match = pattern.search(self.work) if pattern and _fold(option) not in given else None
+            pattern = phrase(option)
+            match = pattern.search(self.work) if pattern and fold(option) not in given else None
             if match and self._in_readback(match.start()):
                 found.append(option)
                 self._blank(*match.span())
@@ -394,11 +408,11 @@ class _Reading:
         self, value: GivenValue, outcome: SlotOutcome, stated: str | None, how: str = ""
     ) -> SlotReading:
         given = _joined(value)
-        kind = _kind(value, self.reference)
+        kind = kind_of(value.value, value.kind, self.reference)
         reason = {
             SlotOutcome.AGREES: f"{value.slot}: the confirmation states {stated!r}, as given",
             SlotOutcome.DIFFERS: f"{value.slot}: the user gave {given!r}, the confirmation "
-            f"states {stated!r}" + (f" (after {how})" if how else ""),
+            f"states {stated!r}" + (f" ({how})" if how else ""),
             SlotOutcome.EMPTY: f"{value.slot}: the user gave {given!r}, the confirmation "
             f"states it empty ({stated!r})",
             SlotOutcome.NOT_STATED: f"{value.slot}: not stated in the confirmation",
@@ -412,80 +426,94 @@ def _joined(value: GivenValue) -> str:
 
 
 def _same_name(slot: str, name: str) -> bool:
-    a, b = (re.sub(r"[\W_]+", "", _fold(x)) for x in (slot, name))
+    a, b = (re.sub(r"[\W_]+", "", fold(x)) for x in (slot, name))
     return bool(a and b) and (a in b or b in a)
 
 
 # -- typed values ---------------------------------------------------------------------------
 
 
-def _kind(value: GivenValue, reference: date) -> str:
-    """The kind of the user's value: the declared one, else told from the value (money,
-    date, time, number, else text); a list's items are text."""
-    declared = _KINDS.get((value.kind or "").lower())
-    if declared:
-        return declared
-    if not isinstance(value.value, str):
-        return "text"
-    said = value.value.strip()
-    if find_values("money", said, reference):
-        return "money"
-    if find_values("date", _DATE_STOP.sub(" ", said), reference):
-        return "date"
-    if find_values("time", said, reference) and re.search(r"\d|noon|midnight", said, re.I):
-        return "time"
-    if re.fullmatch(r"[-+]?\d+(?:[.,]\d+)?", said) or said.lower() in _NUMBER_WORDS:
-        return "number"
-    return "text"
+class TurnLike(Protocol):
+    """A conversation turn as ``check_conversation`` reads it: ``role`` (``user`` or
+    ``assistant``) and ``text``; ``buttons`` (objects with a ``text``) and ``dialogue_act``
+    are read when the object has them (``sparring.conversations.Turn`` does)."""
+
+    @property
+    def role(self) -> str: ...
+
+    @property
+    def text(self) -> str: ...
 
 
-def _readings(kind: str, said: str, reference: date) -> set[Any]:
-    """The readings of the user's value of ``kind`` (several for an ambiguous date/time)."""
-    if kind not in ("money", "number", "date", "time"):
-        return set()
-    source = _DATE_STOP.sub(" ", said) if kind == "date" else said
-    found = find_values({"number": "float"}.get(kind, kind), source, reference)
-    if not found:
-        return set()
-    return _readings_of(kind, found[0].value, said[found[0].start :], reference)
+def given_values(
+    turns: Sequence[TurnLike], variables: Mapping[str, Any], *, until: int | None = None
+) -> list[GivenValue]:
+    """The values among ``variables`` (slot → value; a list for several) that the user
+    said in ``turns[:until]``, in ``variables``' order: each with the 0-based turn that
+    first said it and, when the value is one of them, the options the chatbot offered in
+    the turn before (``sparring.dialogue_acts.offered_options``: its buttons or a written
+    list). A value the user never said is left out; of a list, the items the user's last
+    turn naming any of them names (a user may drop an item). Never raises."""
+    out = []
+    for slot, value in variables.items():
+        items = _texts(_as_value(value))
+        first = [_said_at(turns[:until], item) for item in items]
+        if not items or None in first:
+            continue
+        turn = min(i for i in first if i is not None)
+        options = _options(turns, turn, items)
+        said = _as_value(value) if isinstance(value, str) else _latest(turns[:until], items)
+        out.append(GivenValue(str(slot), said, None, options, turn))
+    return out
 
 
-def _readings_of(kind: str, value: Any, written: str, reference: date) -> set[Any]:
-    """A found value's readings: a date as ``(year or None, month, day)`` both ways when
-    its day and month can swap; a bare ``H:MM`` time as ``H`` and ``H+12``; money as
-    ``(amount in cents, currency)`` and ``(amount in cents, None)``."""
-    if kind == "date" and isinstance(value, date):
-        year = value.year if _YEAR.match(written) else None
-        out = {(year, value.month, value.day)}
-        if _NUMERIC_DATE.match(written) and value.day <= 12:
-            out.add((year, value.day, value.month))
-        return out
-    if kind == "time" and isinstance(value, time):
-        clock = re.match(r"\s*\d{1,2}:\d{2}(?!:?\d*\s*[ap]\.?\s?m)", written, re.I)
-        hours = {value.hour} | ({(value.hour + 12) % 24} if clock and value.hour <= 12 else set())
-        return {(h, value.minute) for h in hours}
-    if kind == "money" and isinstance(value, Money):
-        return {(round(value.amount * 100), value.currency)}
-    if kind == "number" and isinstance(value, int | float):
-        return {round(float(value), 6)}
-    return set()
+def check_conversation(
+    turns: Sequence[TurnLike], variables: Mapping[str, Any], *, reference: date | None = None
+) -> list[ConfirmationCheck]:
+    """Every chatbot turn that confirms or summarises (``is_confirmation``; the turn's
+    ``dialogue_act``, else classified from its text) compared with the values the user
+    gave before it (``given_values``); turns before any value are skipped. ``reference``
+    as in ``compare_confirmation``. Never raises."""
+    checks = []
+    for index, turn in enumerate(turns):
+        if turn.role != "assistant":
+            continue
+        act = getattr(turn, "dialogue_act", None) or classify_dialogue_act(turn.text)
+        if not is_confirmation(turn.text, act):
+            continue
+        given = given_values(turns, variables, until=index)
+        if given:
+            checks.append(compare_confirmation(turn.text, given, turn=index, reference=reference))
+    return checks
 
 
-def _agree(kind: str, wanted: set[Any], stated: set[Any]) -> bool:
-    """Whether a reading of the user's value and one of the stated value are the same: a
-    year or currency that one side does not state is not compared."""
-    if kind not in ("date", "money"):
-        return bool(wanted & stated)
-    same, loose = (slice(1, 3), 0) if kind == "date" else (slice(0, 1), 1)
-    return any(
-        a[same] == b[same] and (a[loose] is None or b[loose] is None or a[loose] == b[loose])
-        for a in wanted
-        for b in stated
+def _said_at(turns: Sequence[TurnLike], item: str) -> int | None:
+    pattern = phrase(item)
+    if pattern is None:
+        return None
+    return next(
+        (i for i, t in enumerate(turns) if t.role == "user" and pattern.search(fold(t.text))),
+        None,
     )
 
 
-def _show(value: Any) -> Any:
-    """A found value as a reading quotes it: ISO dates and times, whole numbers bare."""
-    if isinstance(value, date | time):
-        return value.isoformat()
-    return int(value) if isinstance(value, float) and value.is_integer() else value
+def _latest(turns: Sequence[TurnLike], items: list[str]) -> list[str]:
+    """The items the user's last turn naming any of them names: what the user asked for
+    last ("keep the pizza with pepperoni and mushrooms" drops the peppers)."""
+    patterns = [(item, phrase(item)) for item in items]
+    for turn in reversed(turns):
+        named = [i for i, p in patterns if turn.role == "user" and p and p.search(fold(turn.text))]
+        if named:
+            return named
+    return items
+
+
+def _options(turns: Sequence[TurnLike], said: int, items: list[str]) -> list[str]:
+    """The options of the chatbot turn before turn ``said``, when an item is one of them."""
+    before = next((t for t in reversed(turns[:said]) if t.role == "assistant"), None)
+    if before is None:
+        return []
+    buttons = [str(getattr(b, "text", b)) for b in getattr(before, "buttons", ()) or ()]
+    options = offered_options(before.text, buttons)
+    folded = {fold(o).strip() for o in options}
+    return options if any(fold(i).strip() in folded for i in items) else []

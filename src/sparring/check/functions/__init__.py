@@ -4,12 +4,14 @@ Importing this package registers the built-ins (``extract_float``, ``currency``,
 ``language``, ``length``, ``tone``, ``only_talks_about``, ``utterance_index``,
 ``chatbot_returns``, ``empty_responses``, ``repeated_answers``, ``conversation_length``,
 ``data_collected``, ``missing_slots``/``missing_outputs``, ``responds_in_same_language``,
-``semantic_content``, ``is_unique``, ``exists``, ``num_exist``) in the registry of
+``semantic_content``, ``is_unique``, ``exists``, ``num_exist``,
+``confirmation_mismatches``) in the registry of
 ``sparring.check._context``. Each takes the ``FunctionContext`` first; the evaluator binds
 it. Model-backed functions use ``context.model`` when set, else their offline strategy,
 else raise ``ModelRequired``. See docs/rule-functions.md.
 """
 
+from sparring.check.functions._confirmation import confirmation_mismatches
 from sparring.check.functions._extract import currency, extract_float, length
 from sparring.check.functions._global import exists, is_unique, num_exist
 from sparring.check.functions._interaction import (
@@ -51,6 +53,7 @@ BUILT_INS = (
     "reply_to",
     "turn_after",
     "numbers",
+    "confirmation_mismatches",
 )
 """Every built-in function name (SENSEI-check's, plus the paper's ``missing_outputs``)."""
 
@@ -60,6 +63,7 @@ __all__ = [
     "Meaning",
     "chatbot_returns",
     "compare_meaning",
+    "confirmation_mismatches",
     "conversation_length",
     "currency",
     "data_collected",
