@@ -190,3 +190,52 @@ def test_a_model_base_url_the_ssrf_policy_refuses_is_refused_at_launch(
     assert response.status_code == 400, url
     assert "settings.model_base_url" in json.dumps(response.data)
     assert not Run.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "said"),
+    [
+        ("SPARRING_WEB_FERNET_KEYS", "not-a-key", "key 1 is not a Fernet key"),
+        ("SPARRING_WEB_FERNET_KEYS", "q5xH8l3rPa9eQ1l3Sx2K7T0m6b0uYV0cTqS9b6xN1Zs=,x", "key 2"),
+        ("SPARRING_WEB_ALLOWED_HOSTS", "*", "wildcard"),
+        ("SPARRING_WEB_ALLOWED_HOSTS", "dash.example.org,*.example.org", "wildcard"),
+    ],
+)
+def test_the_production_gate_refuses_bad_keys_and_wildcard_hosts(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str, said: str
+) -> None:
+    from sparring.web._config import production_problems, read_config
+
+    monkeypatch.setenv("SPARRING_WEB_SECRET_KEY", "a-long-and-varied-secret-key-" + "x1y2z3" * 8)
+    monkeypatch.setenv("SPARRING_WEB_FERNET_KEYS", "q5xH8l3rPa9eQ1l3Sx2K7T0m6b0uYV0cTqS9b6xN1Zs=")
+    monkeypatch.setenv("SPARRING_WEB_ALLOWED_HOSTS", "dash.example.org")
+    assert production_problems(read_config(production=True)) == []  # the control
+    monkeypatch.setenv(variable, value)
+    messages = " ".join(p.message for p in production_problems(read_config(production=True)))
+    assert said in messages
+
+
+def test_runs_a_dead_server_left_running_are_settled_at_start(
+    world: dict[str, Any], tmp_path: Any
+) -> None:
+    from sparring.web import _worker
+    from sparring.web.models import RunJob
+
+    folder = tmp_path / "run-1"
+    folder.mkdir()
+    (folder / "manifest.json").write_text("{}")
+    project = world["project"]
+    resumable = Run.objects.create(
+        project=project, job="simulate", path=str(folder), status="running", handle="h1"
+    )
+    lost = Run.objects.create(
+        project=project, job="simulate", path=str(tmp_path / "none"), status="running"
+    )
+    applied = RunJob.objects.create(run=resumable, job="check", status="running")
+    assert _worker.settle_orphans() == (1, 2)
+    assert Run.objects.get(pk=resumable.pk).status == "stopped"
+    assert Run.objects.get(pk=lost.pk).status == "failed"
+    assert "server stopped" in Run.objects.get(pk=lost.pk).error
+    assert RunJob.objects.get(pk=applied.pk).status == "failed"
+    editor = client_for(world["editor"])
+    assert api(editor, "post", f"/api/runs/{resumable.pk}/resume/").status_code == 202

@@ -128,7 +128,8 @@ def weak_secret_key(key: str | None) -> str | None:
 
 def production_problems(config: WebConfig) -> list[Problem]:
     """What keeps ``config`` from serving anything but loopback: a weak or missing secret
-    key, no Fernet keys, no allowed hosts, debug on."""
+    key, no Fernet keys or one that is not a Fernet key, no allowed hosts or a wildcard
+    among them, debug on."""
     messages: list[str] = []
     if (weak := weak_secret_key(config.secret_key)) is not None:
         messages.append(weak)
@@ -137,11 +138,33 @@ def production_problems(config: WebConfig) -> list[Problem]:
             f"{ENV_FERNET_KEYS} is not set (generate one: python -c "
             '"from cryptography.fernet import Fernet; print(Fernet.generate_key().decode())")'
         )
+    messages += [
+        f"{ENV_FERNET_KEYS}: key {i} is not a Fernet key (32 url-safe base64-encoded bytes)"
+        for i, key in enumerate(config.fernet_keys, start=1)
+        if not _is_fernet_key(key)
+    ]
     if not config.allowed_hosts:
         messages.append(f"{ENV_ALLOWED_HOSTS} is not set (the host names clients use)")
+    wildcards = [h for h in config.allowed_hosts if h == "*" or "*" in h or h == "."]
+    if wildcards:
+        messages.append(
+            f"{ENV_ALLOWED_HOSTS} holds a wildcard ({', '.join(wildcards)}): name the hosts "
+            "clients use (a wildcard lets any Host header through: poisoned links)"
+        )
     if _flag(ENV_DEBUG, False):
         messages.append(f"{ENV_DEBUG} is on: debug pages leak settings and code")
     return [Problem("", None, "web", m) for m in messages]
+
+
+def _is_fernet_key(key: str) -> bool:
+    """Whether ``key`` is a usable Fernet key (``cryptography`` decides)."""
+    from cryptography.fernet import Fernet
+
+    try:
+        Fernet(key.encode())
+    except (ValueError, TypeError):
+        return False
+    return True
 
 
 def require_production(config: WebConfig, host: str) -> None:

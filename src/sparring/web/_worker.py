@@ -279,10 +279,12 @@ class Worker:
             self._verdicts[handle] = getattr(event, "verdict", None) or ""
 
     def start(self) -> None:
-        """Start the dispatcher thread (once) and re-queue runs left queued."""
+        """Start the dispatcher thread (once), settle runs a dead server left ``running``
+        (``settle_orphans``) and re-queue runs left queued."""
         with self._lock:
             if self._thread is not None:
                 return
+            settle_orphans()
             self._thread = threading.Thread(target=self._loop, name="sparring-web-worker")
             self._thread.daemon = True
             self._thread.start()
@@ -452,6 +454,29 @@ def _record_failure(model: type[Run] | type[RunJob], pk: int, exc: Exception) ->
         )
     except Exception:
         logger.exception("run %s could not be marked failed", pk)
+
+
+def settle_orphans() -> tuple[int, int]:
+    """Runs and applied jobs left ``running`` by a server that died (no process of this
+    one drives them): a run that has a run directory is marked ``stopped`` (Resume
+    finishes it; a job process also stops its job when its server goes), any other
+    ``failed`` with the reason. Returns (stopped, failed). Called once at start-up."""
+    now = datetime.now(UTC)
+    why = "the server stopped while this job ran; resume it if it is a run"
+    stopped = failed = 0
+    for run in Run.objects.filter(status=RunStatus.RUNNING):
+        resumable = bool(run.handle) and (Path(run.path) / "manifest.json").is_file()
+        status = RunStatus.STOPPED if resumable else RunStatus.FAILED
+        Run.objects.filter(pk=run.pk, status=RunStatus.RUNNING).update(
+            status=status, finished_at=now, error="" if resumable else why
+        )
+        stopped, failed = (stopped + 1, failed) if resumable else (stopped, failed + 1)
+    failed += RunJob.objects.filter(status=RunStatus.RUNNING).update(
+        status=RunStatus.FAILED, finished_at=now, error=why
+    )
+    if stopped or failed:
+        logger.warning("start-up: %s orphaned runs stopped, %s failed", stopped, failed)
+    return stopped, failed
 
 
 _worker: Worker | None = None
