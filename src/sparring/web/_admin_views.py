@@ -49,6 +49,11 @@ class SecretForm(forms.Form):
     value = forms.CharField(
         widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "off"})
     )
+    hosts = forms.CharField(
+        required=False,
+        help_text="Hosts it may be sent to, comma-separated, e.g. api.openai.com "
+        "(empty: any host — an editor could send it to a server of theirs)",
+    )
 
 
 class TokenForm(forms.Form):
@@ -142,7 +147,9 @@ def secrets(request: HttpRequest, pk: int) -> HttpResponse:
                 return redirect("secrets", pk=project.pk)
             if form.is_valid():
                 data = form.cleaned_data
-                saved = save_secret(request, project, data["name"], data["value"], request.user)
+                saved = save_secret(
+                    request, project, data["name"], data["value"], request.user, data["hosts"]
+                )
                 messages.success(request, f"{saved.name} saved ({saved.hint})")
                 return redirect("secrets", pk=project.pk)
         except Refused as exc:

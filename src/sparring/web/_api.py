@@ -288,7 +288,7 @@ class FileViewSet(
 class SecretSerializer(serializers.ModelSerializer[Secret]):
     class Meta:
         model = Secret
-        fields = ("id", "project", "name", "hint", "updated_at")
+        fields = ("id", "project", "name", "hint", "hosts", "updated_at")
         read_only_fields = fields
 
 
@@ -308,8 +308,14 @@ class SecretViewSet(mixins.ListModelMixin, mixins.DestroyModelMixin, ScopedViewS
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         project = project_for(request, Action.MANAGE, body(request).get("project"))
         with refused_as_400():
+            given = body(request)
             secret = save_secret(
-                request, project, body(request).get("name"), body(request).get("value"), me(request)
+                request,
+                project,
+                given.get("name"),
+                given.get("value"),
+                me(request),
+                given.get("hosts"),
             )
         return Response(SecretSerializer(secret).data, status=status.HTTP_201_CREATED)
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import re
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
+from urllib.parse import urlsplit
 
 from django.db import transaction
 
@@ -78,22 +79,51 @@ def policy_for(folders: list[Path], secrets: dict[str, str] | None = None) -> Ex
     return replace(DASHBOARD_POLICY.confined(folders), secrets=dict(secrets or {}))
 
 
-def server_problems(path: Path, name: str, secret_names: Iterable[str]) -> list[Problem]:
+def server_problems(
+    path: Path,
+    name: str,
+    secret_names: Iterable[str],
+    bound: Mapping[str, frozenset[str]] | None = None,
+) -> list[Problem]:
     """A chatbot.yaml's problems under the dashboard's rules, decided on the parsed file:
-    a connector that runs code (with the policy in force) and each ``${NAME}`` it reads
-    that is not one of the project's secrets (``secret_names``)."""
-    allowed = set(secret_names)
+    a connector that runs code (with the policy in force), each ``${NAME}`` it reads that
+    is not one of the project's secrets (``secret_names``), and each secret it reads that
+    is ``bound`` to hosts (by name) while its parameters name a URL elsewhere (or one
+    whose host is itself a variable)."""
+    allowed, bound = set(secret_names), bound or {}
     try:
         config = load_chatbot_config(path)
     except ConfigError as exc:
         return [_renamed(p, path, name) for p in exc.problems]
     problems: list[Problem] = []
+    targets = _url_hosts(config.params.model_dump(mode="json"), ())
     for variable, key in variable_references(config.params):
+        message = ""
         if variable not in allowed:
             message = f"${{{variable}}} is not a secret of this project (add it first)"
-            where = config_problem(config, ("params", *key), message)
-            problems.append(_renamed(where, path, name))
+        elif variable in bound:
+            elsewhere = sorted({h for h, _ in targets if h not in bound[variable]})
+            if elsewhere:
+                message = (
+                    f"${{{variable}}} may be sent only to {', '.join(sorted(bound[variable]))} "
+                    f"(its owner's binding); this chatbot.yaml sends to {', '.join(elsewhere)}"
+                )
+        if message:
+            problems.append(_renamed(config_problem(config, ("params", *key), message), path, name))
     return problems
+
+
+def _url_hosts(value: Any, key: tuple[str | int, ...]) -> list[tuple[str, tuple[str | int, ...]]]:
+    """The host of every absolute URL among the parsed parameter values (``"?"`` for one
+    whose host is not a plain name, e.g. a ``${NAME}``), with its key path."""
+    if isinstance(value, dict):
+        return [h for k, v in value.items() for h in _url_hosts(v, (*key, str(k)))]
+    if isinstance(value, list):
+        return [h for i, v in enumerate(value) for h in _url_hosts(v, (*key, i))]
+    if not isinstance(value, str) or "://" not in value:
+        return []
+    host = urlsplit(value.strip()).hostname or "?"
+    return [(host if re.fullmatch(r"[a-z0-9.\-\[\]:]+", host) else "?", key)]
 
 
 def _renamed(problem: Problem, path: Path, name: str) -> Problem:

@@ -36,6 +36,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, JsonValue
 
@@ -66,6 +67,8 @@ class JobSpec(BaseModel):
     run_dir: str
     roots: list[str]
     secrets: dict[str, str] = {}
+    secret_hosts: dict[str, list[str]] = {}
+    """The hosts each bound secret may be sent to (``sparring._policy``)."""
     ssrf_allow: list[str] | None = None
     """The operator's allow-list; ``None``: the server installed no SSRF guard."""
 
@@ -105,19 +108,26 @@ class ProcessExecutor:
         self._children: dict[str, _Child] = {}
         self._secrets: dict[str, str] = {}
         self._roots: list[Path] = []
+        self._hosts: dict[str, list[str]] = {}
 
-    def prepare(self, secrets: Mapping[str, str], roots: list[Path]) -> None:
-        """The secrets and path roots of the next job submitted."""
+    def prepare(
+        self,
+        secrets: Mapping[str, str],
+        roots: list[Path],
+        hosts: Mapping[str, frozenset[str]] | None = None,
+    ) -> None:
+        """The secrets, path roots and secrets' bound ``hosts`` of the next job submitted."""
         self._secrets, self._roots = dict(secrets), list(roots)
+        self._hosts = {k: sorted(v) for k, v in (hosts or {}).items()}
 
     def submit(self, job: str, settings: dict[str, JsonValue], run_dir: Path) -> str:
-        return self._start(
-            JobSpec(action="submit", job=job, settings=settings, **self._common(run_dir))
-        )
+        common = self._common(run_dir)
+        spec = JobSpec(action="submit", job=job, settings=settings, **common)
+        return self._start(spec, settings.get("model_base_url"))
 
     def resume(self, run_dir: Path) -> str:
         """Resume the run in ``run_dir`` in a new process; its handle."""
-        return self._start(JobSpec(action="resume", **self._common(run_dir)))
+        return self._start(JobSpec(action="resume", **self._common(run_dir)), _base_url(run_dir))
 
     def stop(self, handle: str) -> None:
         child = self._children.get(handle)
@@ -152,16 +162,17 @@ class ProcessExecutor:
             "run_dir": str(run_dir),
             "roots": [str(r) for r in self._roots],
             "secrets": self._secrets,
+            "secret_hosts": self._hosts,
             "ssrf_allow": allow,
         }
 
-    def _start(self, spec: JobSpec) -> str:
+    def _start(self, spec: JobSpec, base_url: Any = None) -> str:
         handle = uuid.uuid4().hex
         process = subprocess.Popen(
             [sys.executable, "-m", "sparring.web._job_process"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            env=job_environment(spec.secrets),
+            env=job_environment(_model_secrets(spec, base_url)),
             text=True,
             cwd=_existing(Path(spec.run_dir)),
         )
@@ -196,6 +207,29 @@ class ProcessExecutor:
         child.status = str(result.get("status") or "failed")
 
 
+def _model_secrets(spec: JobSpec, base_url: Any) -> dict[str, str]:
+    """The secrets a job's environment gets (where model providers read their keys): all
+    of the project's, but with a ``model_base_url`` none bound to other hosts — the model
+    client would send it there."""
+    if not isinstance(base_url, str) or not base_url:
+        return dict(spec.secrets)
+    host = (urlsplit(base_url).hostname or "").lower().rstrip(".")
+    return {
+        name: value
+        for name, value in spec.secrets.items()
+        if name not in spec.secret_hosts or host in spec.secret_hosts[name]
+    }
+
+
+def _base_url(run_dir: Path) -> Any:
+    """The ``model_base_url`` a run's manifest recorded (``None``: none, or unreadable)."""
+    try:
+        manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
+        return manifest.get("settings", {}).get("model_base_url")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
 def _existing(folder: Path) -> Path | None:
     """``folder`` or its nearest existing parent: the job process's working folder."""
     for candidate in (folder, *folder.parents):
@@ -228,7 +262,8 @@ def _install(spec: JobSpec) -> None:
     handler.setFormatter(_RedactingFormatter("%(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=logging.WARNING, handlers=[handler])
 
-    policy = _policy.ExecutionPolicy(run_code=False, secrets=dict(spec.secrets))
+    hosts = {name: frozenset(bound) for name, bound in spec.secret_hosts.items()}
+    policy = _policy.ExecutionPolicy(run_code=False, secrets=dict(spec.secrets), secret_hosts=hosts)
     _policy.install_policy(policy.confined([Path(r) for r in spec.roots]))
     if spec.ssrf_allow is not None:
         network = _ssrf.NetworkPolicy.from_entries(spec.ssrf_allow)

@@ -10,6 +10,7 @@ token's lifetime out of range. Nothing is changed then.
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -123,15 +124,42 @@ def check_secret_name(name: Any) -> str:
     return name
 
 
+_HOST_NAME = re.compile(
+    r"^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$"
+)
+
+
+def check_hosts(hosts: Any) -> list[str]:
+    """The host names of ``hosts`` (a comma-separated string or a list; empty: any host).
+    Raises ``Refused`` for a value that is not a host name (no scheme, path or wildcard)."""
+    if hosts is None or hosts == "":
+        return []
+    items = hosts.split(",") if isinstance(hosts, str) else hosts
+    if not isinstance(items, list) or not all(isinstance(h, str) for h in items):
+        raise Refused("hosts", "host names, comma-separated")
+    names = [h.strip().lower().rstrip(".") for h in items if h.strip()]
+    bad = [h for h in names if not _HOST_NAME.match(h)]
+    if bad:
+        raise Refused("hosts", f"not host names: {', '.join(bad)} (e.g. api.openai.com)")
+    return names
+
+
 def save_secret(
-    request: HttpRequest | None, project: Project, name: Any, value: Any, user: Any
+    request: HttpRequest | None,
+    project: Project,
+    name: Any,
+    value: Any,
+    user: Any,
+    hosts: Any = None,
 ) -> Secret:
-    """Encrypt and store (or replace) the project's secret ``name``; the log keeps its hint."""
+    """Encrypt and store (or replace) the project's secret ``name``, bound to ``hosts``
+    (``check_hosts``); the log keeps its hint and hosts."""
     name = check_secret_name(name)
     if not isinstance(value, str) or not value:
         raise Refused("value", "required")
-    secret = set_secret(project, name, value, user)
-    record("secret_set", request=request, project=project, name=name, hint=secret.hint)
+    bound = check_hosts(hosts)
+    secret = set_secret(project, name, value, user, bound)
+    record("secret_set", request=request, project=project, name=name, hint=secret.hint, hosts=bound)
     return secret
 
 

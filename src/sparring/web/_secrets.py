@@ -37,15 +37,26 @@ def hint(value: str) -> str:
     return "…" + value[-HINT_LENGTH:] if len(value) >= 3 * HINT_LENGTH else "…"
 
 
-def set_secret(project: Project, name: str, value: str, user: Any = None) -> Secret:
-    """Store ``value`` encrypted as the project's secret ``name`` (replacing an older one)."""
+def set_secret(
+    project: Project, name: str, value: str, user: Any = None, hosts: Iterable[str] = ()
+) -> Secret:
+    """Store ``value`` encrypted as the project's secret ``name`` (replacing an older one),
+    to be sent to ``hosts`` only (host names; none: any host)."""
     token = _fernet().encrypt(value.encode())
+    bound = ",".join(sorted({h.strip().lower().rstrip(".") for h in hosts if h.strip()}))
     secret, _ = Secret.objects.update_or_create(
         project=project,
         name=name,
-        defaults={"ciphertext": token, "hint": hint(value), "updated_by": user},
+        defaults={"ciphertext": token, "hint": hint(value), "updated_by": user, "hosts": bound},
     )
     return secret
+
+
+def secret_hosts(project: Project) -> dict[str, frozenset[str]]:
+    """The hosts each of the project's bound secrets may be sent to, by name (a secret
+    without hosts may go anywhere and is left out)."""
+    rows = Secret.objects.filter(project=project).exclude(hosts="")
+    return {name: frozenset(hosts.split(",")) for name, hosts in rows.values_list("name", "hosts")}
 
 
 def secret_values(secrets: Iterable[Secret]) -> dict[str, str]:

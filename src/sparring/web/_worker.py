@@ -38,7 +38,7 @@ from sparring._redact import redact_text
 from sparring._ssrf import url_refusal
 from sparring.errors import Problem, UserInputError
 from sparring.web._files import policy_for, server_problems, write_snapshot
-from sparring.web._secrets import secret_values
+from sparring.web._secrets import secret_hosts, secret_values
 from sparring.web.models import FileKind, Project, ProjectFile, Run, RunJob, RunStatus, Secret
 
 logger = logging.getLogger(__name__)
@@ -163,13 +163,15 @@ def _refused(settings: dict[str, JsonValue], fixed: frozenset[str] = frozenset()
 
 def _chatbot_problems(project: Project, files: dict[str, Path]) -> list[Problem]:
     """Each frozen chatbot.yaml's problems under the dashboard's policy (in force): a
-    connector that runs code, a ``${NAME}`` that is not one of the project's secrets."""
+    connector that runs code, a ``${NAME}`` that is not one of the project's secrets, a
+    secret bound to hosts sent elsewhere."""
     secrets = list(Secret.objects.filter(project=project).values_list("name", flat=True))
+    bound = secret_hosts(project)
     chatbots = ProjectFile.objects.filter(project=project, kind=FileKind.CHATBOT)
     problems: list[Problem] = []
     for name in chatbots.values_list("name", flat=True):
         if name in files:
-            problems += server_problems(files[name], name, secrets)
+            problems += server_problems(files[name], name, secrets, bound)
     return problems
 
 
@@ -389,7 +391,7 @@ class Worker:
                 yield values
             return
         values = secret_values(Secret.objects.filter(project=project))
-        prepare(values, roots)
+        prepare(values, roots, secret_hosts(project))
         try:
             yield values
         finally:

@@ -70,6 +70,20 @@ class Project(models.Model):
     members: models.ManyToManyField[Any, Any] = models.ManyToManyField(
         django_settings.AUTH_USER_MODEL, through="Membership", related_name="projects"
     )
+    max_conversations = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Conversations a run may plan (empty: the server's)."
+    )
+    max_concurrency = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Conversations at once (empty: the server's)."
+    )
+    max_run_seconds = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Seconds a job may run (empty: the server's)."
+    )
+    max_stored_mb = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Megabytes the project's runs may hold (empty: the server's).",
+    )
 
     class Meta:
         ordering: ClassVar[list[str]] = ["name", "id"]
@@ -187,6 +201,11 @@ class Secret(models.Model):
     name = models.CharField(max_length=100, help_text="The variable a job reads, OPENAI_API_KEY")
     ciphertext = models.BinaryField(editable=False)
     hint = models.CharField(max_length=8, editable=False, help_text="…abcd")
+    hosts = models.TextField(
+        blank=True,
+        default="",
+        help_text="Host names it may be sent to, comma-separated (empty: any host).",
+    )
     updated_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
