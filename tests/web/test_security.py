@@ -346,3 +346,125 @@ def test_a_model_base_url_elsewhere_withholds_bound_model_keys() -> None:
     assert set(_model_secrets(spec, None)) == {"OPENAI_API_KEY", "FREE"}
     assert set(_model_secrets(spec, "https://api.openai.com/v1")) == {"OPENAI_API_KEY", "FREE"}
     assert set(_model_secrets(spec, "https://evil.example/v1")) == {"FREE"}
+
+
+HUGE = PROFILE.replace("number: 2", "number: 10000")
+
+
+def test_a_run_past_the_quotas_is_refused_before_any_work(world: dict[str, Any]) -> None:
+    """10,000 conversations × repeat 1000 at concurrency 100,000: refused at launch, both
+    limits named, nothing queued, nothing planned."""
+    project, owner = world["project"], world["owner"]
+    save_file(project, "chatbot", "chatbot.yaml", "connector: scripted\nparams: {}\n", owner)
+    save_file(project, "profile", "profiles/order.yaml", HUGE, owner)
+    settings = {
+        "chatbot": "chatbot.yaml",
+        "profiles": ["profiles"],
+        "repeat": 1000,
+        "concurrency": 100000,
+    }
+    response = api(
+        client_for(world["editor"]),
+        "post",
+        "/api/runs/",
+        {"project": project.pk, "job": "simulate", "settings": settings},
+    )
+    assert response.status_code == 400
+    text = json.dumps(response.data)
+    assert "settings.concurrency" in text and "plans 10,000,000 conversations" in text
+    assert not Run.objects.exists()
+
+
+def test_an_owners_quota_is_kept_within_the_servers(
+    world: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sparring.web._quotas import project_limits
+
+    project = world["project"]
+    monkeypatch.setenv("SPARRING_WEB_MAX_CONVERSATIONS", "50")
+    project.max_conversations = 1
+    assert project_limits(project).conversations == 1
+    project.max_conversations = 10**6  # above the server's: the server's wins
+    assert project_limits(project).conversations == 50
+    save_file(
+        project, "chatbot", "chatbot.yaml", "connector: scripted\nparams: {}\n", world["owner"]
+    )
+    save_file(project, "profile", "profiles/order.yaml", PROFILE, world["owner"])
+    project.max_conversations = 1
+    project.save()
+    settings = {"chatbot": "chatbot.yaml", "profiles": ["profiles"]}
+    launch = {"project": project.pk, "job": "simulate", "settings": settings}
+    response = api(client_for(world["editor"]), "post", "/api/runs/", launch)
+    assert response.status_code == 400 and "plans 2 conversations" in json.dumps(response.data)
+    project.max_conversations = 2
+    project.save()
+    assert api(client_for(world["editor"]), "post", "/api/runs/", launch).status_code == 201
+
+
+def test_a_project_whose_runs_are_full_launches_nothing(world: dict[str, Any]) -> None:
+    from django.conf import settings as django_settings
+
+    project = world["project"]
+    save_file(
+        project, "chatbot", "chatbot.yaml", "connector: scripted\nparams: {}\n", world["owner"]
+    )
+    save_file(project, "profile", "profiles/order.yaml", PROFILE, world["owner"])
+    project.max_stored_mb = 1
+    project.save()
+    old = django_settings.RUNS_DIR / str(project.pk) / "1-old"
+    old.mkdir(parents=True)
+    (old / "conversations.jsonl").write_bytes(b"x" * (2 * 1024 * 1024))
+    settings = {"chatbot": "chatbot.yaml", "profiles": ["profiles"]}
+    launch = {"project": project.pk, "job": "simulate", "settings": settings}
+    response = api(client_for(world["editor"]), "post", "/api/runs/", launch)
+    assert response.status_code == 400 and "delete runs first" in json.dumps(response.data)
+
+
+def test_a_job_that_ignores_stop_is_ended_and_left_resumable() -> None:
+    """A job busy planning (here: a process that never reads its stop) is ended after the
+    grace period; the run is ``stopped``, not stuck at ``running``."""
+    import sys
+    import time
+
+    from sparring.web._job_process import ProcessExecutor
+
+    deaf = [sys.executable, "-c", "import sys, time\nsys.stdin.readline()\ntime.sleep(120)"]
+    executor = ProcessExecutor(stop_grace=0.2, command=deaf)
+    handle = executor.submit("simulate", {}, __import__("pathlib").Path("/nonexistent/run"))
+    assert executor.status(handle) == "running"
+    executor.stop(handle)
+    for _ in range(300):  # the process ends after its grace; wait for the reader to see it
+        if executor.status(handle) != "running":
+            break
+        time.sleep(0.1)
+    assert executor.status(handle) == "stopped"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_job_past_its_run_time_is_stopped_with_the_reason(world: dict[str, Any]) -> None:
+    from sparring.web import _worker
+
+    class Endless:
+        """An executor whose job runs until it is asked to stop."""
+
+        def __init__(self) -> None:
+            self.stopped: list[str] = []
+
+        def submit(self, job: str, settings: dict[str, Any], run_dir: Any) -> str:
+            return "h1"
+
+        def stop(self, handle: str) -> None:
+            self.stopped.append(handle)
+
+        def status(self, handle: str) -> str:
+            return "stopped" if self.stopped else "running"
+
+    project = world["project"]
+    project.max_run_seconds = 1
+    project.save()
+    run = Run.objects.create(project=project, job="simulate", path="/nowhere", status="queued")
+    executor = Endless()
+    _worker.Worker(executor=executor).run_one(run.pk)
+    ended = Run.objects.get(pk=run.pk)
+    assert executor.stopped == ["h1"]
+    assert ended.status == "stopped" and "1 s (quota)" in ended.error

@@ -79,7 +79,12 @@ from sparring.profiles._placeholders import (
     placeholder,
     placeholder_words,
 )
-from sparring.profiles._planner import PlannedConversation, fill_goals, plan_conversations
+from sparring.profiles._planner import (
+    PlannedConversation,
+    fill_goals,
+    plan_conversations,
+    planned_count,
+)
 from sparring.profiles._selectors import Selector, parse_selector
 from sparring.profiles._types import (
     CustomType,
@@ -151,6 +156,7 @@ __all__ = [
     "placeholder",
     "placeholder_words",
     "plan_conversations",
+    "planned_count",
     "profile_files",
     "read_output_type",
     "read_persona",

@@ -170,6 +170,23 @@ def plan_size_problems(profile: Profile, today: date | None = None) -> list[Prob
     return []
 
 
+def planned_count(profile: Profile, today: date | None = None) -> int:
+    """How many conversations ``profile`` plans, counted without a model or a generator
+    file, so before any work: ``conversation.number`` when it is a number, else the
+    combinations it names with value lists counted as written (an ``any(...)`` item or a
+    generator counts as one value: a lower bound). What a server's quota checks."""
+    number = profile.conversation.number
+    if isinstance(number, int):
+        return number
+    today = today or date.today()
+    values = {v.name: _known_values(v, today) for v in profile.variables}
+    selectors = {v.name: v.function for v in profile.variables}
+    group = pairwise_names(selectors, values)
+    forward = forward_count(forward_chains(selectors), values)
+    pairwise = len(values[group[0]]) * len(values[group[1]]) if len(group) > 1 else 0
+    return int(number.count(forward, pairwise))
+
+
 def _known_values(variable: Variable, today: date) -> Sequence[Any]:
     data = variable.data
     if isinstance(data, RangeData):

@@ -58,6 +58,10 @@ KEPT_VARIABLES = (
 """The server's variables a job process keeps (none holds a secret of the server)."""
 
 
+STOP_GRACE_SECONDS = 30.0
+"""Seconds a job has to stop cleanly after a stop request before its process is ended."""
+
+
 class JobSpec(BaseModel):
     """What a job process is told on its standard input."""
 
@@ -92,6 +96,7 @@ class _Child:
     verdict: str = ""
     error: str = ""
     error_type: str = ""
+    stop_requested: bool = False
     reader: threading.Thread | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -103,8 +108,16 @@ class ProcessExecutor:
     runs one job at a time); ``on_event(handle, event)`` receives a ``finished`` event
     (``kind``, ``verdict``) when the job ends."""
 
-    def __init__(self, on_event: Any = None) -> None:
+    def __init__(
+        self,
+        on_event: Any = None,
+        *,
+        stop_grace: float = STOP_GRACE_SECONDS,
+        command: list[str] | None = None,
+    ) -> None:
         self._on_event = on_event
+        self._grace = stop_grace
+        self._command = command or [sys.executable, "-m", "sparring.web._job_process"]
         self._children: dict[str, _Child] = {}
         self._secrets: dict[str, str] = {}
         self._roots: list[Path] = []
@@ -130,13 +143,20 @@ class ProcessExecutor:
         return self._start(JobSpec(action="resume", **self._common(run_dir)), _base_url(run_dir))
 
     def stop(self, handle: str) -> None:
+        """Ask the job to stop cleanly; a job that has not ended ``stop_grace`` seconds
+        later (one busy planning, a bot that never answers) has its process ended — what
+        finished is kept and the run is ``stopped`` (resumable) either way."""
         child = self._children.get(handle)
-        if child is not None and child.process.stdin is not None:
-            try:
+        if child is None or child.stop_requested:
+            return
+        child.stop_requested = True
+        if child.process.stdin is not None:
+            with contextlib.suppress(BrokenPipeError, ValueError, OSError):
                 child.process.stdin.write("stop\n")
                 child.process.stdin.flush()
-            except (BrokenPipeError, ValueError, OSError):
-                pass
+        timer = threading.Timer(self._grace, _end, args=(child.process,))
+        timer.daemon = True
+        timer.start()
 
     def status(self, handle: str) -> str | None:
         child = self._children.get(handle)
@@ -169,7 +189,7 @@ class ProcessExecutor:
     def _start(self, spec: JobSpec, base_url: Any = None) -> str:
         handle = uuid.uuid4().hex
         process = subprocess.Popen(
-            [sys.executable, "-m", "sparring.web._job_process"],
+            self._command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=job_environment(_model_secrets(spec, base_url)),
@@ -200,11 +220,24 @@ class ProcessExecutor:
         child.verdict = str(result.get("verdict") or "")
         child.error = str(result.get("error") or "")
         child.error_type = str(result.get("error_type") or "")
-        if not result:
+        if not result and child.stop_requested:
+            result = {"status": "stopped"}  # ended after its grace: what finished is kept
+        elif not result:
             child.error = f"the job process ended with exit code {code} and no result"
         if self._on_event is not None and result.get("status") == "finished":
             self._on_event(handle, _Finished(verdict=child.verdict))
         child.status = str(result.get("status") or "failed")
+
+
+def _end(process: subprocess.Popen[str]) -> None:
+    """End a job process that outlived its stop request: SIGTERM, then SIGKILL."""
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        process.kill()
 
 
 def _model_secrets(spec: JobSpec, base_url: Any) -> dict[str, str]:

@@ -38,6 +38,7 @@ from sparring._redact import redact_text
 from sparring._ssrf import url_refusal
 from sparring.errors import Problem, UserInputError
 from sparring.web._files import policy_for, server_problems, write_snapshot
+from sparring.web._quotas import Overrun, launch_problems
 from sparring.web._secrets import secret_hosts, secret_values
 from sparring.web.models import FileKind, Project, ProjectFile, Run, RunJob, RunStatus, Secret
 
@@ -119,10 +120,10 @@ def _paths_of(value: Any) -> list[Path]:
     return []
 
 
-def check_paths(job: str, settings: dict[str, JsonValue], allowed: list[Path]) -> None:
+def check_paths(job: str, settings: dict[str, JsonValue], allowed: list[Path]) -> Any:
     """Type ``settings`` as ``job``'s ``JobSettings`` (located errors, ``settings.<key>``)
     and refuse every path that is not inside ``allowed`` folders: the server never reads
-    or writes its own files for a user. Raises ``UserInputError``."""
+    or writes its own files for a user; the typed settings. Raises ``UserInputError``."""
     from sparring.jobs import find_job
 
     try:
@@ -139,6 +140,7 @@ def check_paths(job: str, settings: dict[str, JsonValue], allowed: list[Path]) -
                 problems.append(Problem("", None, f"settings.{key}", message))
     if problems:
         raise UserInputError(problems)
+    return typed
 
 
 def _as_setting(problem: Problem) -> Problem:
@@ -190,7 +192,9 @@ def prepare_settings(
         if problems:
             raise UserInputError(problems)
         prepared = {k: _paths_inside(v, files, inputs) for k, v in settings.items()}
-        check_paths(job, prepared, [inputs, run_dir])
+        typed = check_paths(job, prepared, [inputs, run_dir])
+        if problems := launch_problems(project, typed):
+            raise UserInputError(problems)
     return prepared
 
 
@@ -217,7 +221,9 @@ def prepare_applied(applied: RunJob, settings: dict[str, JsonValue]) -> dict[str
     prepared = {k: _paths_inside(v, files, inputs) for k, v in settings.items()}
     prepared[APPLIED_TARGET] = str(Path(applied.run.path))
     with scoped(policy_for([inputs, Path(applied.run.path)])):
-        check_paths(applied.job, prepared, [inputs, Path(applied.run.path)])
+        typed = check_paths(applied.job, prepared, [inputs, Path(applied.run.path)])
+        if problems := launch_problems(applied.run.project, typed):
+            raise UserInputError(problems)
     return prepared
 
 
@@ -403,15 +409,19 @@ class Worker:
     ) -> dict[str, Any]:
         """Submit a job with ``project``'s secrets in the environment and the dashboard's
         policy in force (paths inside ``roots``, ``${NAME}`` from those secrets only), mark
-        ``rows`` running, wait for its end; the fields that say how it ended."""
+        ``rows`` running, wait for its end (stopping it at the project's run-time or
+        stored-size quota, ``_quotas``); the fields that say how it ended."""
+        overrun, reason = Overrun(project), None
         with self._isolated(project, roots) as values:
             handle = submit()
             _update(rows, handle=handle, status=RunStatus.RUNNING)
             status = self.executor.status(handle)
             while status is None or status == _RUNNING:
                 time.sleep(_POLL_SECONDS)
+                if reason is None and (reason := overrun.check()) is not None:
+                    self.executor.stop(handle)  # a quota ends it as a Stop does
                 status = self.executor.status(handle)
-            error = _failure(self.executor, handle, values)
+            error = reason or _failure(self.executor, handle, values)
         return {
             "status": str(status),
             "error": error,
