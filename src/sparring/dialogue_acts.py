@@ -31,7 +31,7 @@ from enum import StrEnum
 
 from sparring.fallback import is_fallback
 
-__all__ = ["DialogueAct", "classify_dialogue_act", "offered_options"]
+__all__ = ["DialogueAct", "classify_dialogue_act", "is_closing_question", "offered_options"]
 
 
 class DialogueAct(StrEnum):
@@ -208,3 +208,29 @@ def _items(listing: str, *, trim_first: bool = False) -> list[str]:
         parts[0] = " ".join(parts[0].split()[-width:])
     items = [p for p in parts if len(p.split()) <= 5]
     return items if len(items) == len(parts) else []
+
+
+_CLOSING_QUESTION = re.compile(
+    r"\b(?:anything|something|aught) (?:else|more|further)\b|"
+    r"\bany (?:other|more|further) (?:questions?|requests?|queries|help|things?)\b|"
+    r"\b(?:how|what) else\b|"
+    r"\bhow are (?:you|things)\b|\bhow(?:'s| is) (?:it going|your day)\b",
+    re.IGNORECASE,
+)
+"""The cues of a question that asks for no value: an offer of more help ("Anything else I
+can do for you?", "Can I help with anything else?", "Is there anything else?", "Any other
+questions?", "How else can I help?") or a pleasantry ("How are you?"). An opener ("What
+can I do for you?") is not one: it asks for the task."""
+
+
+def is_closing_question(sentence: str) -> bool:
+    """Whether ``sentence`` is a question that asks for no value: an offer of more help at
+    the end of a task or a pleasantry (``_CLOSING_QUESTION``'s
+    cues), and it offers no options ("Anything else: a drink or a dessert?" does). Such a
+    question is no slot, parameter or goal: exploration and the user simulator treat it
+    as the end of a task (ISO 24617-2's social obligations management functions, §5.2.2:
+    a pleasantry or an offer of help carries no task content). Never raises."""
+    text = sentence.strip()
+    if not text.endswith("?") or len(text.split()) > 14:
+        return False
+    return _CLOSING_QUESTION.search(text) is not None and len(offered_options(text)) < 2

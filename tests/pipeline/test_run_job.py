@@ -4,6 +4,7 @@ pizzeria, from Python and from the command line."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -78,6 +79,11 @@ def test_the_cli_fails_a_bot_that_breaks_a_default_rule(tmp_path: Path) -> None:
     assert outcome.exit_code == 1, outcome.output
     assert "no_empty_buttons_or_links" in outcome.output
     assert "coverage" in outcome.output
+    # the console says why: the first failures, each with its conversation, before FAIL
+    why = outcome.output[outcome.output.index("first failures") : outcome.output.index("FAIL:")]
+    failures = [line for line in why.splitlines() if "✗" in line]
+    assert failures and all("no_empty_buttons_or_links" in line for line in failures)
+    assert all(re.search(r"\S+/\d+", line) for line in failures)  # a conversation id
 
 
 def test_a_run_does_not_overwrite_an_earlier_one(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ import typer
 
 from sparring.check import CheckJob, CheckResult, CheckSettings, print_report
 from sparring.cli._app import app, console
+from sparring.cli._failures import check_failures, print_first_failures
 from sparring.cli._jobs import exit_with, print_outcome, print_written_report, run_job
 from sparring.cli._options import (
     MODEL_ENVVARS,
@@ -55,5 +56,7 @@ def check_command(
     if result.stored is not None:
         console.print(f"Verdicts stored in {result.stored}", highlight=False)
     print_written_report(run)
+    if run.outcome.verdict == "fail":
+        print_first_failures(check_failures(result.report))
     print_outcome(run.outcome)
     exit_with(run)

@@ -11,6 +11,7 @@ import typer
 from sparring._terminal import escape
 from sparring.check import print_report
 from sparring.cli._app import app, console
+from sparring.cli._failures import check_failures, print_first_failures
 from sparring.cli._jobs import exit_with, print_outcome, print_written_report, run_job
 from sparring.cli._options import MODEL_ENVVARS, MODEL_FLAGS, SettingsValues, settings_options
 from sparring.cli._progress import percent
@@ -46,6 +47,8 @@ def run_command(
     run = run_job(RunJob(), values, out, resume=resume)
     _print(run.result)
     print_written_report(run)
+    if run.outcome.verdict == "fail" and run.result.check is not None:
+        print_first_failures(check_failures(run.result.check.report))
     print_outcome(run.outcome)
     exit_with(run, "sparring run --resume {run}")
 

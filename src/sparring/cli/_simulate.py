@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from sparring.cli._app import app, console
+from sparring.cli._failures import print_first_failures, record_failures
 from sparring.cli._health import warn_about_notes
 from sparring.cli._jobs import exit_with, print_outcome, print_written_report, run_job
 from sparring.cli._options import (
@@ -69,6 +70,7 @@ def simulate_command(
     _print(result)
     print_written_report(run)
     warn_about_notes(result.store.iter_records())
+    print_first_failures(record_failures(result.store.iter_records()))
     if not run.outcome.passed:
         print_outcome(run.outcome)
     exit_with(run, "sparring simulate --resume {run}")

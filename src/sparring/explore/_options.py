@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from sparring.connectors import Reply
+from sparring.dialogue_acts import is_closing_question
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _LIST_LINE = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+(.{1,60}?)\s*$", re.MULTILINE)
@@ -102,7 +103,12 @@ def parameter_name(question: str | None, fallback: str = "choice") -> str:
 
 
 def _question(text: str) -> str | None:
-    sentences = [s.strip() for s in _SENTENCE.split(text) if s.strip()]
+    """The last question of ``text`` that asks for something, else its last sentence;
+    a closing question or a pleasantry ("Anything else I can do for you?", "How are
+    you?": ``sparring.dialogue_acts.is_closing_question``) is no question to answer."""
+    sentences = [
+        s.strip() for s in _SENTENCE.split(text) if s.strip() and not is_closing_question(s)
+    ]
     asked = [s for s in sentences if s.endswith("?")]
     if asked:
         return asked[-1]
