@@ -57,6 +57,22 @@ BOTS = {
 }
 
 
+TASKS = {
+    "dental": ["I'd like to book an appointment", "whitening", "9 March", "3:30 pm", "Ana Costa"],
+    "bank": [
+        "I want to make a transfer",
+        "250 euros",
+        "Maria Lopez",
+        "1234 5678",
+        "tomorrow",
+        "yes",
+    ],
+    "train": ["A ticket please", "from London", "to York", "12/03/2027", "2", "first", "16:50"],
+    "carrental": ["I want to rent a car", "Downtown", "March 12", "March 15", "a van", "Ana Costa"],
+}
+"""User turns that complete each bot's task; the bot's last reply is its confirmation."""
+
+
 def load(name: str) -> ModuleType:
     """The bot's module (loaded once per process, under a name of its own)."""
     bot = BOTS[name]

@@ -12,20 +12,8 @@ import yaml
 
 from tests import bots
 
-TASKS = {
-    "dental": ["I'd like to book an appointment", "whitening", "9 March", "3:30 pm", "Ana Costa"],
-    "bank": [
-        "I want to make a transfer",
-        "250 euros",
-        "Maria Lopez",
-        "1234 5678",
-        "tomorrow",
-        "yes",
-    ],
-    "train": ["A ticket please", "from London", "to York", "12/03/2027", "2", "first", "16:50"],
-    "carrental": ["I want to rent a car", "Downtown", "March 12", "March 15", "a van", "Ana Costa"],
-}
-"""A dialogue that completes each bot's task; its last reply is the confirmation."""
+TASKS = bots.TASKS
+
 
 CORRECT = {
     "dental": (

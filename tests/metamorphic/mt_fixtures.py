@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
+from sparring import __version__
+from sparring.conversations import ConversationRecord, RunManifest, RunStore, Turn
 from sparring.metamorphic._answerability import DialogueAnalysis, RoundAnalysis, SeedDialogue
 from sparring.types import Strategy
 
@@ -185,3 +188,23 @@ def write_bot(folder: Path, bot: str = "StoryBot", **kwargs: object) -> Path:
         + ("  kwargs:\n" + lines if lines else "")
     )
     return chatbot
+
+
+def make_run(folder: Path, conversations: dict[str, list[tuple[str, str]]]) -> Path:
+    """A run of seed conversations (question, reply) rounds; the replies are replayed."""
+    now = datetime.now(UTC)
+    store = RunStore.create(
+        folder, RunManifest(run_id="seeds", created_at=now, sparring_version=__version__)
+    )
+    for name, rounds in conversations.items():
+        turns = [
+            Turn(role=role, text=text)  # type: ignore[arg-type]
+            for question, answer in rounds
+            for role, text in (("user", question), ("assistant", answer))
+        ]
+        store.write(
+            ConversationRecord(
+                id=name, profile="pizza", turns=turns, variables={"size": "large"}, started_at=now
+            )
+        )
+    return folder

@@ -4,16 +4,14 @@ exit codes, user-written relations evaluated by check."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from mt_fixtures import hand_analyser, write_bot
+from mt_fixtures import hand_analyser, make_run, write_bot
 from typer.testing import CliRunner
 
-from sparring import __version__
 from sparring.check import check, load_rules
-from sparring.conversations import ConversationRecord, RunManifest, RunStore, Turn
+from sparring.conversations import RunStore
 from sparring.errors import ConfigError, UserInputError
 from sparring.metamorphic import (
     MetamorphicSettings,
@@ -70,25 +68,6 @@ def test_a_bot_ignoring_context_violates_mr2(tmp_path: Path, coqa_file: Path) ->
     assert result.metrics.bugs_per_test_case == pytest.approx(
         len(result.bugs) / result.metrics.effective_test_cases
     )
-
-
-def make_run(folder: Path, conversations: dict[str, list[tuple[str, str]]]) -> Path:
-    now = datetime.now(UTC)
-    store = RunStore.create(
-        folder, RunManifest(run_id="seeds", created_at=now, sparring_version=__version__)
-    )
-    for name, rounds in conversations.items():
-        turns = [
-            Turn(role=role, text=text)  # type: ignore[arg-type]
-            for question, answer in rounds
-            for role, text in (("user", question), ("assistant", answer))
-        ]
-        store.write(
-            ConversationRecord(
-                id=name, profile="pizza", turns=turns, variables={"size": "large"}, started_at=now
-            )
-        )
-    return folder
 
 
 PIZZA = [

@@ -249,7 +249,15 @@ async def _metamorphic(
     similarity = Similarity(method, THRESHOLDS[method])
     isolated = {s.id: (len(s.dialogue.rounds) - 1 if settings.context_probe else 0) for s in seeds}
     judge = Judge(
-        result, by_seed, analysis_of, similarity, store, settings.source_replays, isolated
+        result,
+        by_seed,
+        analysis_of,
+        similarity,
+        store,
+        settings.source_replays,
+        isolated,
+        acts=(settings.fallback_guard, settings.state_guard),
+        fallback=config.info.fallback,
     )
     judge.follow_ups = {f.id: f for f in follow_ups}
     for record in store.iter_records():

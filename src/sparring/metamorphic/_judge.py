@@ -21,6 +21,8 @@ from collections.abc import Callable
 from datetime import date
 
 from sparring.conversations import ConversationRecord, RunStore
+from sparring.fallback import FallbackConfig
+from sparring.metamorphic._acts import ActGuard, understood_alone
 from sparring.metamorphic._answerability import DialogueAnalysis
 from sparring.metamorphic._perturb import FollowUp
 from sparring.metamorphic._relations import Similarity, check_follow_up, typed_values
@@ -43,8 +45,16 @@ class Judge:
         store: RunStore,
         source_replays: int = 1,
         isolated: dict[str, int] | None = None,
+        acts: tuple[bool, bool] = (False, False),
+        fallback: str | None = None,
     ) -> None:
+        """``acts``: read the bot's fallbacks and pending questions (``_acts.ActGuard``),
+        the chatbot's ``fallback`` phrase (chatbot.yaml's ``info.fallback``) read with each
+        seed's profile override; ``(False, False)`` compares replies as text (MORTAR's)."""
         self.result = result
+        self.acts = acts
+        self.fallback = fallback
+        self.guards: dict[str, ActGuard] = {}
         self.source_replays = source_replays
         self.sources: dict[str, dict[str, list[str | None]]] = {}
         self.unstable: dict[str, set[int]] = {}
@@ -112,6 +122,15 @@ class Judge:
                 if reply is not None:
                     self.alternatives.setdefault(seed, {}).setdefault(index, []).append(reply)
         self.dependent[seed] = self._dependent(first, isolated)
+        if any(self.acts):
+            record = self.seeds[seed].record
+            override = record.fallback if record is not None else None
+            config = FallbackConfig.of(self.fallback, override)
+            probed = self.isolated_expected.get(seed, 0) > 0
+            alone = understood_alone(first, isolated, config) if probed else None
+            similar = self.similarity.similar
+            fallbacks, states = self.acts
+            self.guards[seed] = ActGuard(config, similar, alone, fallbacks, states)
         for waiting in self.waiting.pop(seed, []):
             self._judge(waiting, seed)
         self._confirm(seed)
@@ -192,7 +211,10 @@ class Judge:
                 self.unstable.get(seed_id, set()),
                 self.dependent.get(seed_id, set()),
                 self.varying.get(seed_id, {}),
+                self.guards.get(seed_id),
             )
+            guard = self.guards.get(seed_id)
+            guarded = guard.note() if guard is not None else ""
             bugs = [c for c in checks if not c.passed and not self._explained(c)]
             summary.checks, summary.bugs = len(checks), len(bugs)
             self.checked[record.id] = [(c.source_round, c.relation == "EX") for c in checks]
@@ -206,6 +228,8 @@ class Judge:
                     "to MR1 only after the same rounds as in the source"
                 )
                 summary.note = f"{summary.note}; {note}" if summary.note else note
+            if guarded:
+                summary.note = f"{summary.note}; {guarded}" if summary.note else guarded
             if not checks:
                 summary.note = summary.note or (
                     "no round got replies on both sides" if record.errors else "no relation applied"

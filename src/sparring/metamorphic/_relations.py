@@ -16,6 +16,12 @@ After MORTAR (Guo et al., arXiv 2412.15557, §3.4), with the answerability of ev
   — amounts of money, e-mail addresses, phone numbers, times (``sparring.values``) — save
   the kinds whose values already differ between the replays of the source (``varying``).
 
+The bot's acts are read, not only its words (``_acts``): where both replies are its
+fallback, MR1/MR3 pass and MR2/MR4 are not asserted; where one is, in another context than
+the other's, to an utterance the bot does not understand alone, none is; and MR1, MR3 and
+EX on a round whose earlier rounds changed need the bot in the same state before it (the
+same pending question, or none).
+
 A round whose question is only a social act (a greeting, thanks, a farewell: "Hello",
 "Thanks!", "Bye") asks for nothing: any polite reply is right, so no relation is checked
 on it (ALICE answers a second "Hello" with "How are you?", which is no bug).
@@ -44,6 +50,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from datetime import date
 
+from sparring.metamorphic._acts import ActGuard
 from sparring.metamorphic._answerability import DialogueAnalysis, RoundAnswerability
 from sparring.metamorphic._perturb import FollowUp
 from sparring.metamorphic._result import Level, RelationCheck, Severity
@@ -74,6 +81,10 @@ class Similarity:
     def __init__(self, method: str, threshold: float) -> None:
         self.method = method
         self.threshold = threshold
+
+    def similar(self, a: str, b: str) -> bool:
+        """Whether ``a`` and ``b`` are similar (at or above the threshold)."""
+        return self(a, b) >= self.threshold
 
     def __call__(self, a: str, b: str) -> float:
         a, b = mask_volatile(a).strip(), mask_volatile(b).strip()
@@ -114,13 +125,15 @@ def check_follow_up(
     unstable: Collection[int] = (),
     dependent: Collection[int] = (),
     varying: Mapping[int, Collection[str]] | None = None,
+    guard: ActGuard | None = None,
 ) -> list[RelationCheck]:
     """Every relation check on one follow-up (passed and violated). ``source_replies``
     holds the source reply per source round, ``replies`` the follow-up's per round
     (``None`` where the chatbot gave none: not checked); rounds from the ``unstable``
     source rounds (replies that vary between replays of the source) are not checked;
     ``varying`` gives, per source round, the value kinds EX leaves out (they differ
-    between the source replays)."""
+    between the source replays); ``guard`` reads the bot's acts (``None``: replies compared
+    as text, MORTAR's way)."""
     source = analysis.follow_up(range(len(analysis.rounds)))
     rounds = analysis.follow_up(follow_up.order)
     out: list[RelationCheck] = []
@@ -133,19 +146,47 @@ def check_follow_up(
         same = verdict.answerable == source[index].answerable
         moved = list(follow_up.order[:position]) != list(range(index))
         context_kept = set(follow_up.order[:position]) >= set(range(index))
+        before = (
+            (
+                source_replies[index - 1] if index else None,
+                replies[position - 1] if position else None,
+            )
+            if moved
+            else None
+        )
         if not (same and index in dependent and moved) and (same or not context_kept):
-            out.append(_similar_check(base, "MR1" if same else "MR2", same, similarity, gold))
+            relation = "MR1" if same else "MR2"
+            decision = _decide(guard, relation, index, (reference, reply), before)
+            if decision[0] != "skip":
+                out.append(_similar_check(base, relation, same, similarity, gold, decision[1]))
         if follow_up.order[:position].count(index) == 0:
             skip = (varying or {}).get(index, ())
             exact = _exact_check(base, follow_up.order, position, reference_date, skip)
-            if exact is not None:
+            if (
+                exact is not None
+                and _decide(guard, "EX", index, (reference, reply), before)[0] == "judge"
+            ):
                 out.append(exact)
     kept = [
         None if i in unstable or is_social(rounds[position].question) else r
         for position, (i, r) in enumerate(zip(follow_up.order, replies, strict=False))
     ]
-    out.extend(_group_checks(follow_up, rounds, kept, similarity, gold, dependent))
+    out.extend(_group_checks(follow_up, rounds, kept, similarity, gold, dependent, guard))
     return out
+
+
+def _decide(
+    guard: ActGuard | None,
+    relation: str,
+    source_round: int,
+    replies: tuple[str, str],
+    before: tuple[str | None, str | None] | None,
+) -> tuple[str, str]:
+    """The guard's decision (``judge``/``pass``/``skip``, and why) on ``replies``
+    (reference, reply), ``before`` them the bot's replies where the earlier rounds differ."""
+    if guard is None:
+        return "judge", ""
+    return guard.decide(relation, source_round, replies, before)
 
 
 def _base(
@@ -181,15 +222,19 @@ def _similar_check(
     must_match: bool,
     similarity: Similarity,
     gold: Sequence[str] | None,
+    as_fallback: str = "",
 ) -> RelationCheck:
+    """The similarity check; ``as_fallback`` (the guard's reason) passes it as one act."""
     reference, reply = str(base["reference"]), str(base["reply"])
     score = similarity(reference, reply)
     passed = score >= similarity.threshold if must_match else score < similarity.threshold
+    passed = passed or bool(as_fallback)
     wanted = "similar to" if must_match else "different from"
     reason = (
         f"answerability {'kept' if base['source_answerable'] == base['answerable'] else 'changed'}"
         f" ({base['answerability_reason']}): reply must be {wanted} the reference; "
         f"{similarity.method} similarity {score:.2f} vs threshold {similarity.threshold}"
+        + (f"; {as_fallback}" if as_fallback else "")
     )
     level = None
     graded = None if passed else severity(score, similarity.threshold, must_match)
@@ -271,10 +316,37 @@ def _group_checks(
     similarity: Similarity,
     gold: Sequence[str] | None,
     dependent: Collection[int] = (),
+    guard: ActGuard | None = None,
 ) -> list[RelationCheck]:
     """MR3 and MR4 over the occurrences of each duplicated source round (MR3 not for a
-    ``dependent`` one: each occurrence has other rounds before it)."""
-    out: list[RelationCheck] = []
+    ``dependent`` one: each occurrence has other rounds before it); ``guard`` reads the
+    bot's acts (the occurrences always have other rounds before them)."""
+
+    def pair(reference_position: int, position: int, relation: str) -> RelationCheck | None:
+        decision = _decide(
+            guard,
+            relation,
+            follow_up.order[position],
+            (str(replies[reference_position]), str(replies[position])),
+            (
+                replies[reference_position - 1] if reference_position else None,
+                replies[position - 1] if position else None,
+            ),
+        )
+        if decision[0] == "skip":
+            return None
+        return _pair(
+            follow_up,
+            rounds,
+            replies,
+            (reference_position, position),
+            relation,
+            similarity,
+            gold,
+            decision[1],
+        )
+
+    out: list[RelationCheck | None] = []
     positions: dict[int, list[int]] = {}
     for position, index in enumerate(follow_up.order):
         if replies[position] is not None:
@@ -292,40 +364,40 @@ def _group_checks(
                 index = follow_up.order[no]
                 kept = set(follow_up.order[:no]) >= set(range(index))
                 if len(first_of) == 2 and not kept:  # the other group's first: MR4 with the first
-                    out.append(
-                        _pair(follow_up, rounds, replies, first, position, "MR4", similarity, gold)
-                    )
+                    out.append(pair(first, position, "MR4"))
                 continue
-            relation_ref = first_of[answerable]
             if follow_up.order[position] in dependent:
                 continue
-            out.append(
-                _pair(follow_up, rounds, replies, relation_ref, position, "MR3", similarity, gold)
-            )
-    return out
+            out.append(pair(first_of[answerable], position, "MR3"))
+    return [check for check in out if check is not None]
 
 
 def _pair(
     follow_up: FollowUp,
     rounds: Sequence[RoundAnswerability],
     replies: Sequence[str | None],
-    reference_position: int,
-    position: int,
+    positions: tuple[int, int],
     relation: str,
     similarity: Similarity,
     gold: Sequence[str] | None,
+    as_fallback: str = "",
 ) -> RelationCheck:
+    """MR3 or MR4 between the occurrences at ``positions`` (the reference's first);
+    ``as_fallback`` (the guard's reason) passes it as one act."""
+    reference_position, position = positions
     verdict, other = rounds[position], rounds[reference_position]
     reference, reply = str(replies[reference_position]), str(replies[position])
     must_match = relation == "MR3"
     score = similarity(reference, reply)
     passed = score >= similarity.threshold if must_match else score < similarity.threshold
+    passed = passed or bool(as_fallback)
     graded = None if passed else severity(score, similarity.threshold, must_match)
     wanted = "similar to" if must_match else "different from"
     reason = (
         f"the same question asked again, answerable {other.answerable} then {verdict.answerable}:"
         f" reply must be {wanted} the one at round {reference_position}; "
         f"{similarity.method} similarity {score:.2f} vs threshold {similarity.threshold}"
+        + (f"; {as_fallback}" if as_fallback else "")
     )
     return RelationCheck(
         relation=relation,

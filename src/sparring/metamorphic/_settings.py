@@ -31,7 +31,12 @@ class MetamorphicSettings(JobSettings):
     story, if any) — a round whose reply then differs from its source reply depends on its
     context for this bot (a task bot's state: "how much will it cost" before and after the
     order), so MR1 and MR3 are not asserted on it where a perturbation changed the rounds
-    before it.
+    before it; ``fallback_guard``: a fallback reply is read as an act, not text
+    (``_acts``): both replies the fallback, MR1/MR3 pass and MR2/MR4 are not asserted; one
+    the fallback, in another context, to an utterance the bot does not understand alone,
+    nothing is asserted (``False``: compared as text, MORTAR's way); ``state_guard``: MR1,
+    MR3 and EX on a round whose earlier rounds changed only where the bot's pending
+    question before it is the same (or there is none on both sides).
     """
 
     job: ClassVar[str] = "metamorphic"
@@ -63,6 +68,16 @@ class MetamorphicSettings(JobSettings):
         True,
         description="Also ask each source round alone; rounds whose reply then changes depend "
         "on their context (a task bot's state) and keep MR1/MR3 only where it is unchanged.",
+    )
+    fallback_guard: bool = Field(
+        True,
+        description="Read fallback replies as an act: no context relation fires on a fallback "
+        "to an utterance the bot did not understand.",
+    )
+    state_guard: bool = Field(
+        True,
+        description="Hold a moved round to MR1/MR3/EX only where the bot's pending question "
+        "before it is the same (a task bot's state).",
     )
     probe: bool = Field(True, description="Check the chatbot answers before starting.")
 

@@ -1,0 +1,154 @@
+"""The bot's dialogue acts in the relations that compare replies across contexts.
+
+MORTAR's relations (Guo et al., arXiv 2412.15557, §3.4) compare reply texts and take the
+context to be the user's earlier rounds. A task bot's reply also depends on what *it* was
+doing: the fallback says it did not understand the utterance in that state, and a pending
+question (the system act it last performed — request, offer, confirmation, yes/no
+question, in the terms of agenda-based user simulation, Schatzmann et al., NAACL 2007,
+§3) is part of the context the next utterance is read in. ``ActGuard`` reads both from
+the replies themselves (``sparring.fallback``, ``sparring.dialogue_acts``), with no
+per-bot wording:
+
+- **Both replies are the fallback** (``fallbacks``). The bot understood the utterance in
+  neither context, so the context cannot have shaped the reply: MR2 and MR4 (the reply
+  must change with the context) are not asserted, and MR1 and MR3 (the reply must stay)
+  pass as the same act even where the texts differ ("Sorry, I didn't understand that.
+  Say 'help'…" and "Sorry, I didn't catch that. Which room type…?").
+- **One reply is the fallback, in another context than the other's** (``fallbacks``), to
+  an utterance the bot does not understand on its own (asked alone by the context probe
+  it also gets the fallback, or nothing is known of it alone): whether it is understood
+  depends on the context (a stray "single", or "single" after "which room type?"), so no
+  relation comparing the two contexts is asserted, EX included (a value never taken in
+  cannot be computed). Where the utterance *is* understood alone ("What are your
+  prices?"), a bare fallback in another context stays a bug, and with the same rounds
+  before it (text noise) a fallback on one side is a robustness bug (METAL).
+- **Another pending question** (``states``). MR1, MR3 and EX on a round whose earlier
+  rounds changed are asserted only where the bot was in the same state before it: no
+  pending question on either side, or similar ones. After "When should it go out?" the
+  utterance "Yes, confirm" rightly gets another reply than after "Shall I send it?". And
+  MR2 and MR4, which compare answers, are not asserted where both replies are the bot's
+  own questions (a slot asked again in both contexts): neither answers from the context.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from typing import Literal
+
+from sparring.dialogue_acts import DialogueAct, classify_dialogue_act
+from sparring.fallback import FallbackConfig, is_fallback
+
+Decision = Literal["judge", "pass", "skip"]
+SAME_REPLY = ("MR1", "MR3", "EX")
+"""Relations that want the same reply (values); MR2 and MR4 want another one."""
+_PENDING = (
+    DialogueAct.REQUEST,
+    DialogueAct.OFFER,
+    DialogueAct.CONFIRMATION,
+    DialogueAct.YES_NO_QUESTION,
+)
+
+
+def is_fallback_act(text: str, config: FallbackConfig) -> bool:
+    """Whether the chatbot reply ``text`` is the fallback act (the configured phrase or a
+    generic "did not understand" one, ``sparring.fallback``)."""
+    match = is_fallback(text, config)
+    return classify_dialogue_act(text, fallback=match is not None) == DialogueAct.FALLBACK
+
+
+def pending_question(text: str | None, config: FallbackConfig) -> bool:
+    """Whether the chatbot reply ``text`` leaves a question pending: a request, offer,
+    confirmation or yes/no question, or a fallback that asks again (``reprompt``)."""
+    if not text:
+        return False
+    match = is_fallback(text, config)
+    if match is not None:
+        return match.reprompt
+    return classify_dialogue_act(text) in _PENDING
+
+
+@dataclass
+class ActGuard:
+    """How the relations read the bot's acts for one seed (see the module docstring).
+
+    ``config``: the chatbot's fallback (chatbot.yaml's ``info.fallback``, the seed's
+    profile override); ``understood_alone``: the source rounds whose reply asked alone (or
+    as the first round) is no fallback, ``None`` when nothing was asked alone (no context
+    probe); ``similar``: the similarity test of two replies; ``fallbacks`` and ``states``
+    switch the two readings; ``counts`` what was decided, for the follow-up's note.
+    """
+
+    config: FallbackConfig
+    similar: Callable[[str, str], bool]
+    understood_alone: Collection[int] | None = None
+    fallbacks: bool = True
+    states: bool = True
+    counts: Counter[str] = field(default_factory=Counter)
+
+    def decide(
+        self,
+        relation: str,
+        source_round: int,
+        replies: tuple[str, str],
+        before: tuple[str | None, str | None] | None,
+    ) -> tuple[Decision, str]:
+        """``judge`` (compare as usual), ``pass`` or ``skip`` (not asserted), and why, for
+        the ``replies`` (reference, reply) of ``relation`` on ``source_round``; ``before``
+        holds the bot's replies just before each (``None`` for a reply that opened the
+        conversation) when the earlier rounds differ, ``None`` when they are the same."""
+        if self.fallbacks:
+            decision = self._fallback(relation, source_round, replies, before is not None)
+            if decision[0] != "judge":
+                self.counts[decision[1]] += 1
+                return decision
+        asking = self.states and relation not in SAME_REPLY
+        if asking and all(pending_question(r, self.config) for r in replies):
+            reason = "both replies are the bot's own questions: neither answers from context"
+            self.counts[reason] += 1
+            return "skip", reason
+        if self.states and before is not None and relation in SAME_REPLY:
+            first, second = (pending_question(b, self.config) for b in before)
+            same = first == second and (not first or self.similar(str(before[0]), str(before[1])))
+            if not same:
+                reason = "answered in another state of the bot (another pending question)"
+                self.counts[reason] += 1
+                return "skip", reason
+        return "judge", ""
+
+    def _fallback(
+        self, relation: str, source_round: int, replies: tuple[str, str], moved: bool
+    ) -> tuple[Decision, str]:
+        reference_fb, reply_fb = (is_fallback_act(r, self.config) for r in replies)
+        if reference_fb and reply_fb:
+            if relation in ("MR1", "MR3"):
+                return "pass", "both replies are the bot's fallback: the same dialogue act"
+            return "skip", "both replies are the fallback: the context shaped neither"
+        if not (reference_fb or reply_fb) or not moved:
+            return "judge", ""
+        alone = self.understood_alone
+        if alone is not None and source_round in alone:
+            return "judge", ""
+        return "skip", "a fallback to an utterance the bot does not understand alone"
+
+    def note(self) -> str:
+        """What the guard decided on the follow-up judged last ('' when nothing); resets."""
+        parts = [f"{n} × {reason}" for reason, n in sorted(self.counts.items())]
+        self.counts.clear()
+        return f"bot acts: {'; '.join(parts)}" if parts else ""
+
+
+def understood_alone(
+    source: list[str | None], alone: dict[int, str | None], config: FallbackConfig
+) -> set[int]:
+    """The source rounds the bot understands with no context: round 0 by its source reply,
+    the others by their reply asked alone (the context probe), when that is no fallback."""
+    out = set()
+    first = source[0] if source else None
+    if first is not None and not is_fallback_act(first, config):
+        out.add(0)
+    for index, reply in alone.items():
+        if reply is not None and not is_fallback_act(reply, config):
+            out.add(index)
+    return out

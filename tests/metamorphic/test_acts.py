@@ -1,0 +1,121 @@
+"""The bot's acts in the relations (issue 31): a fallback to an utterance the bot did not
+understand, and a pending question of the bot's own, are read as acts. Unit checks on the
+hand-worked story, then the job on the free-text test bots of ``tests/bots``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mt_fixtures import anna_analysis, hand_analyser, make_run
+
+from sparring.fallback import FallbackConfig
+from sparring.metamorphic import (
+    FollowUp,
+    MetamorphicSettings,
+    Similarity,
+    check_follow_up,
+    metamorphic_job,
+)
+from sparring.metamorphic._acts import ActGuard, pending_question
+from tests import bots
+
+SIMILARITY = Similarity("tf-idf", 0.25)
+FALLBACK = "Sorry, I didn't understand that. You can say 'help' to see what I can do."
+CONFIG = FallbackConfig.of(FALLBACK)
+
+
+def guard(alone: set[int] | None = None, **switches: bool) -> ActGuard:
+    return ActGuard(CONFIG, SIMILARITY.similar, alone, **switches)
+
+
+def story_follow_up(order: list[int], perturbation: str = "drs") -> FollowUp:
+    questions = [anna_analysis().rounds[i].question for i in order]
+    return FollowUp(
+        id="anna@x", seed="anna", perturbation=perturbation, order=order, questions=questions
+    )
+
+
+def test_both_replies_the_fallback_no_context_relation_fires() -> None:
+    """Round 2 loses its referent (MR2 wants another reply) but the bot fell back on it in
+    the source too: the context shaped neither reply. MORTAR's reading (no guard) calls it
+    a bug."""
+    source = ["Anna has a red bike.", "It is red.", FALLBACK]
+    replies = [FALLBACK, "Anna has a red bike.", "It is red."]
+    follow_up = story_follow_up([2, 0, 1])
+    as_text = check_follow_up(follow_up, anna_analysis(), source, replies, SIMILARITY)
+    assert [(c.relation, c.passed) for c in as_text if c.position == 0] == [("MR2", False)]
+    read = check_follow_up(
+        follow_up, anna_analysis(), source, replies, SIMILARITY, guard=guard({0, 1})
+    )
+    assert [c.position for c in read] == [1, 2] and all(c.passed for c in read)
+
+
+def test_a_fallback_that_asks_again_is_the_same_act_as_the_bare_fallback() -> None:
+    acts = guard()
+    reprompt = "Sorry, I didn't catch that. Which room type would you like: single or double?"
+    decision, reason = acts.decide("MR1", 3, (FALLBACK, reprompt), ("Hello!", None))
+    assert (decision, "same dialogue act" in reason) == ("pass", True)
+    assert pending_question(reprompt, CONFIG) and not pending_question(FALLBACK, CONFIG)
+
+
+def test_one_side_fallback_depends_on_whether_the_utterance_is_understood_alone() -> None:
+    """A stray "single" gets the fallback in any context but one that asked for it: not
+    asserted. "What are your prices?", understood alone, falling back elsewhere with the
+    bot in the same state is the bot failing it: still judged (a bug)."""
+    replies = ("What date would you like to check in?", FALLBACK)
+    same_state = ("Goodbye!", "Goodbye!")
+    assert guard({0})._fallback("MR1", 4, replies, True)[0] == "skip"
+    assert guard({0, 4}).decide("MR1", 4, replies, same_state)[0] == "judge"
+    assert guard(None).decide("MR1", 4, replies, same_state)[0] == "skip"  # not probed
+    # text noise (the same rounds before): a fallback on one side is a robustness bug
+    assert guard(set()).decide("MR1", 4, replies, None)[0] == "judge"
+    assert guard({0}, fallbacks=False).decide("MR1", 4, replies, same_state)[0] == "judge"
+
+
+def test_a_round_answered_in_another_state_of_the_bot_is_not_held_to_mr1() -> None:
+    acts = guard({0, 1, 2})
+    replies = ("How much would you like to send?", "Done! 250 EUR is on its way.")
+    asked_date = ("Hello, how can I help?", "Please check: 250 EUR to Maria. Shall I send it?")
+    assert acts.decide("MR1", 2, replies, asked_date)[0] == "skip"
+    assert acts.decide("MR1", 2, replies, (None, None))[0] == "judge"  # same (no) state
+    assert guard({0, 1, 2}, states=False).decide("MR1", 2, replies, asked_date)[0] == "judge"
+    both_ask = ("Which branch would you like?", "Which branch would you like?")
+    assert acts.decide("MR2", 2, both_ask, asked_date)[0] == "skip"
+    assert "bot acts:" in acts.note() and acts.note() == ""
+
+
+SEEDS = {  # each bot's task, an FAQ, and a stray slot value it rightly falls back on
+    "dental": [*bots.TASKS["dental"], "cleaning", "How much is a check-up?"],
+    "bank": [*bots.TASKS["bank"], "When are your branches open?", "Maria Lopez"],
+}
+
+
+def run(tmp_path: Path, name: str, bugs: list[str], label: str, **kwargs: object) -> list[str]:
+    rounds = [(question, "…") for question in SEEDS[name]]
+    seeds = make_run(tmp_path / f"seeds-{name}-{label}", {"task": rounds})
+    settings = MetamorphicSettings(
+        seeds=seeds,
+        chatbot=bots.python_chatbot(name, bugs, tmp_path),
+        similarity="tf-idf",
+        seed=1,
+        **kwargs,  # type: ignore[arg-type]
+    )
+    result = metamorphic_job(settings, tmp_path / f"{name}-{label}", analyser=hand_analyser)
+    assert sum(f.checks for f in result.follow_ups) >= 5  # relations were checked
+    return [f"{b.relation} {b.question!r}: {b.reference!r} / {b.reply!r}" for b in result.bugs]
+
+
+def test_correct_task_bots_get_no_bug_where_replies_compared_as_text_do(tmp_path: Path) -> None:
+    for name in ("dental", "bank"):
+        assert run(tmp_path, name, [], "acts") == [], name
+        as_text = run(tmp_path, name, [], "text", fallback_guard=False, state_guard=False)
+        assert as_text, f"{name}: the reading of acts is what removes the false reports"
+
+
+def test_a_seeded_bug_the_job_can_see_is_still_caught(tmp_path: Path) -> None:
+    """The bank bot's ``wrong_faq`` is consistent, and metamorphic relations cannot see a
+    consistent wrong answer; a bot whose reply changes with the order of context-free
+    rounds can be seen. Text noise on the dental bot: "How much is a check-up?" misspelt
+    gets the fallback after the same rounds, a robustness bug the acts do not hide."""
+    bugs = run(tmp_path, "dental", [], "typos", perturbations=["typos", "char-noise"])
+    assert any("check-up" in b and "not sure I follow" in b for b in bugs), bugs
