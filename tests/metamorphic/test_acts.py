@@ -64,7 +64,7 @@ def test_one_side_fallback_depends_on_whether_the_utterance_is_understood_alone(
     bot in the same state is the bot failing it: still judged (a bug)."""
     replies = ("What date would you like to check in?", FALLBACK)
     same_state = ("Goodbye!", "Goodbye!")
-    assert guard({0})._fallback("MR1", 4, replies, True)[0] == "skip"
+    assert guard({0})._not_understood("MR1", 4, replies, True)[0] == "skip"
     assert guard({0, 4}).decide("MR1", 4, replies, same_state)[0] == "judge"
     assert guard(None).decide("MR1", 4, replies, same_state)[0] == "skip"  # not probed
     # text noise (the same rounds before): a fallback on one side is a robustness bug

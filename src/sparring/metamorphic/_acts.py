@@ -99,7 +99,7 @@ class ActGuard:
         holds the bot's replies just before each (``None`` for a reply that opened the
         conversation) when the earlier rounds differ, ``None`` when they are the same."""
         if self.fallbacks:
-            decision = self._fallback(relation, source_round, replies, before is not None)
+            decision = self._not_understood(relation, source_round, replies, before is not None)
             if decision[0] != "judge":
                 self.counts[decision[1]] += 1
                 return decision
@@ -117,7 +117,7 @@ class ActGuard:
                 return "skip", reason
         return "judge", ""
 
-    def _fallback(
+    def _not_understood(
         self, relation: str, source_round: int, replies: tuple[str, str], moved: bool
     ) -> tuple[Decision, str]:
         reference_fb, reply_fb = (is_fallback_act(r, self.config) for r in replies)
