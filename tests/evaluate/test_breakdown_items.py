@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "benchmarks" / "breakdowns"
 sys.path.insert(0, str(FOLDER))
 from breakdown_faq_bot import BuggyFaqBot, FaqBot  # noqa: E402
-from breakdown_faq_scripts import BUGGY_SCRIPTS, CORRECT_SCRIPTS, play  # noqa: E402
+from breakdown_faq_scripts import BUGGY_SCRIPTS, CORRECT_SCRIPTS, FAULTS, play  # noqa: E402
 from make_breakdown_items import faq_items  # noqa: E402
 
 
@@ -78,9 +78,11 @@ def test_the_offline_detector_flags_nothing_on_the_correct_faq_bot() -> None:
     ]
     assert len(turns) >= 40 and not any(t.breakdown for t in turns)
     assert all(t.breakdown is None and t.score is not None for t in turns)
-    buggy = [
-        t
-        for name, script in BUGGY_SCRIPTS.items()
-        for t in detector.judge(play(BuggyFaqBot(), script, name), info, [CHATBOT_CRASH]).turns
-    ]
-    assert [t.error_types for t in buggy if t.breakdown] == [[CHATBOT_CRASH]]
+    labelled = []
+    for name, script in BUGGY_SCRIPTS.items():
+        conversation = play(BuggyFaqBot(), script, name)
+        for t in detector.judge(conversation, info, [CHATBOT_CRASH]).turns:
+            if t.breakdown:  # every label is a seeded fault's turn
+                assert conversation.turns[t.turn - 1].text in FAULTS, t.reasoning
+                labelled.append(t.error_types)
+    assert [CHATBOT_CRASH] in labelled and len(labelled) >= 2

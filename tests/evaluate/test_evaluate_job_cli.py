@@ -132,10 +132,10 @@ def test_offline_evaluation_says_it_ranks_and_what_it_is_worth(run: Path) -> Non
     assert "--model" in result.output.splitlines()[-1]
     line = next(x for x in result.output.splitlines() if x.startswith("breakdowns by offline"))
     assert "(offline strategy): 0 turns labelled, 3 ranked, unscored" in line
-    assert "does not label" in line and "AUC" in line
+    assert "labels the breakdowns its typed detectors see" in line and "AUC" in line
     assert "3 (3 ranked by score, not labelled)" in result.output  # the unscored turns row
     stored = json.loads((run / "evaluations" / "breakdowns-offline.json").read_text())
-    assert stored["quality"]["labels"] is False and stored["quality"]["measurements"]
+    assert stored["quality"]["labels"] is True and stored["quality"]["measurements"]
     turns = stored["conversations"][0]["turns"]
     assert [t["breakdown"] for t in turns] == [None, None, None]
     assert all(0 <= t["score"] <= 1 for t in turns)

@@ -25,7 +25,12 @@ from sparring.evaluate._classifier import (
 )
 from sparring.evaluate._detectors import BREAKDOWN_DETECTORS, make_detector
 from sparring.evaluate._features import FEATURE_NAMES, FEATURE_SET_VERSION
-from sparring.evaluate._offline import LEXICAL_ERROR_TYPES, RANKED, OfflineBreakdownDetector
+from sparring.evaluate._offline import (
+    CLASSIFIER_WEIGHT,
+    LEXICAL_ERROR_TYPES,
+    RANKED,
+    OfflineBreakdownDetector,
+)
 from sparring.evaluate._results import CHATBOT_CRASH, BreakdownDetector, quality_of
 from sparring.types import Strategy
 
@@ -88,10 +93,17 @@ async def test_every_assistant_turn_is_ranked_with_a_score_and_left_unscored() -
         assert t.reasoning.startswith(RANKED) and "P(breakdown)" in t.reasoning
         assert t.error_types == []
     assert result.conversation == "c" and result.detector == "offline"
-    assert detector.labels is False and quality_of(detector) is shipped_classifier().quality
+    assert detector.labels is False  # the classifier ranks; the typed detectors label
+    quality = quality_of(detector)
+    assert quality is not None and quality.labels and "typed detectors" in quality.summary
+    shipped = shipped_classifier().quality
+    assert shipped is not None and shipped.measurements[0] in quality.measurements
     labelled = await OfflineBreakdownDetector(threshold=0.5).detect(conv, INFO, [])
-    assert [t.score for t in labelled.turns] == [t.score for t in result.turns]
     assert all(t.breakdown is not None for t in labelled.turns)
+    # labelled at a threshold the score is 1 − the classifier's P; the ranking weighs it
+    # (no hint here), so both order the turns alike
+    scores, ranks = [t.score or 0 for t in labelled.turns], [t.score or 0 for t in result.turns]
+    assert (scores[0] < scores[1]) == (ranks[0] < ranks[1]) and scores != ranks
 
 
 async def test_zero_chatbot_turns() -> None:
@@ -126,25 +138,29 @@ async def test_a_200_turn_conversation() -> None:
     assert len(result.turns) == 100 and all(t.score is not None for t in result.turns)
 
 
-async def test_lexical_error_types_only_when_in_the_taxonomy() -> None:
+async def test_typed_error_types_only_when_in_the_taxonomy() -> None:
     said = "Please choose a ticket type: one way, round trip or multi-city trip."
     conv = record("Hi", said, "Round trip", said, "I said round trip!", said)
-    always = OfflineBreakdownDetector(threshold=0.0)  # every turn a breakdown
-    named = await always.detect(conv, INFO, list(LEXICAL_ERROR_TYPES))
+    named = await OfflineBreakdownDetector().detect(conv, INFO, list(LEXICAL_ERROR_TYPES))
     assert [t.error_types for t in named.turns] == [[], ["redundancy"], ["redundancy"]]
-    assert "repeats turn 1" in named.turns[1].reasoning
-    unnamed = await always.detect(conv, INFO, ["ignore question"])
+    assert [t.breakdown for t in named.turns] == [None, True, True]
+    assert "re-ask: asks again" in named.turns[1].reasoning
+    unnamed = await OfflineBreakdownDetector().detect(conv, INFO, ["ignore question"])
+    assert [t.breakdown for t in unnamed.turns] == [None, True, True]  # still breakdowns
     assert all(t.error_types == [] for t in unnamed.turns)
-    assert "repeats turn 1" in unnamed.turns[1].reasoning  # still said in the reasoning
-    never = await OfflineBreakdownDetector(threshold=1.0).detect(
-        conv, INFO, list(LEXICAL_ERROR_TYPES)
-    )
-    assert all(t.breakdown is False and t.error_types == [] for t in never.turns)
+    # a typed finding labels whatever the classifier's threshold
+    never = await OfflineBreakdownDetector(threshold=1.0).detect(conv, INFO, [])
+    assert [t.breakdown for t in never.turns] == [False, True, True]
 
 
-async def test_ignored_question_and_lack_of_brevity_types() -> None:
+async def test_ignored_question_and_lack_of_brevity_are_hints() -> None:
     long = " ".join(["blah"] * 80)
     conv = record("What time is the last train to Boston?", "I like cats a lot.", "ok", long)
+    ranked = await OfflineBreakdownDetector().detect(conv, INFO, list(LEXICAL_ERROR_TYPES))
+    assert [t.breakdown for t in ranked.turns] == [None, None]  # hints never label
+    assert "ignored question (hint" in ranked.turns[0].reasoning
+    assert "long reply (hint" in ranked.turns[1].reasoning
+    # labelled at a threshold (experiments), the hints give the breakdown its types
     result = await OfflineBreakdownDetector(threshold=0.0).detect(
         conv, INFO, list(LEXICAL_ERROR_TYPES)
     )
@@ -171,7 +187,8 @@ def test_a_custom_classifier_is_used() -> None:
         threshold=0.6,
     )
     result = OfflineBreakdownDetector(zero).judge(record("Hi", "Hello"), INFO, [])
-    assert result.turns[0].score == 0.5 and result.turns[0].breakdown is None
+    ranked = 1.0 - CLASSIFIER_WEIGHT * 0.5  # the ranking: its P(breakdown), weighted
+    assert result.turns[0].score == ranked and result.turns[0].breakdown is None
     labelling = zero.model_copy(update={"labels": True})
     result = OfflineBreakdownDetector(labelling).judge(record("Hi", "Hello"), INFO, [])
     assert result.turns[0].score == 0.5 and result.turns[0].breakdown is False
@@ -184,19 +201,22 @@ async def test_sensei_wild_conversations(shared_data: Path) -> None:
     records = list(load_conversations(folder))
     assert len(records) > 50
     detector = OfflineBreakdownDetector()
-    judged = 0
+    judged = languages = 0
     for conv in records:
         result = await detector.detect(conv, INFO, [*LEXICAL_ERROR_TYPES, CHATBOT_CRASH])
         chatbot_turns = {i for i, t in enumerate(conv.turns) if t.role == "assistant"}
         assert chatbot_turns <= {t.turn for t in result.turns}
         for t in result.turns:
             assert t.score is not None
-            if CHATBOT_CRASH in t.error_types:
-                assert t.breakdown and t.score == 0.0
+            if t.breakdown:  # labelled only by a typed detector (a crash is one), with why
+                assert t.score == 0.0 and ": " in t.reasoning
             else:  # ranked, not labelled
                 assert t.breakdown is None
+            # Ada answered an English-speaking Erasmus student in Spanish
+            if "ada_erasmus" in conv.id and "language:" in t.reasoning:
+                languages += 1
         judged += len(result.turns)
-    assert judged > 150
+    assert judged > 150 and languages >= 2
 
 
 async def test_senseis_failure_placeholder_is_a_crash_without_judgement() -> None:

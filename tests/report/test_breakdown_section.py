@@ -98,10 +98,10 @@ def test_an_offline_ranking_is_shown_as_turns_to_review_with_its_quality(
     evaluate_job(EvaluateSettings(run=path))
     html = render_report(RunView.open(path))
     part = section(html)
-    assert "No breakdown was labelled: the offline detector labels only chatbot crashes" in part
+    assert "No breakdown was labelled: the offline detector labels only the breakdowns" in part
     assert "Turns to review: the offline detector" in part and "Not verdicts" in part
     assert (
         part.count('<div class="why">unscored: the offline detector ranks') == 6
     )  # every chatbot turn
-    assert "offline · offline detector ranks turns and does not label them" in part
+    assert "offline · labels the breakdowns its typed detectors see" in part
     assert "6 turns ranked, not labelled" in html

@@ -10,8 +10,8 @@ import pytest
 
 from sparring.connectors import Reply
 from sparring.conversations import ErrorCode
+from sparring.leaks import template_leak
 from sparring.simulate import AgendaSimulator, RunnerLimits, run_conversation
-from sparring.simulate._leaks import template_leak
 from sparring.simulate._spec import ConversationSpec, StopCondition
 
 from .fakes import FakeConnector

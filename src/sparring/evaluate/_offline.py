@@ -1,39 +1,36 @@
-"""The offline breakdown detector: hand-made features and the shipped classifier.
+"""The offline breakdown detector: typed detectors that label, and a ranking for the rest.
 
-Every chatbot turn is scored from the turns before it (``sparring.evaluate._features``)
-by the logistic regression trained on the DBDC3 English development data
-(``sparring.evaluate._classifier``; Higashinaka et al. 2017): ``score`` = 1 − P(breakdown).
+Every chatbot turn is first read by the typed detectors (``sparring.evaluate._typed``): an
+error or empty reply, an unfilled template, the fallback after an in-scope user turn, a
+slot asked again, a repetition, a reply in another language. Those measured at precision
+≥ 0.9 on labelled task-bot turns **label** the turn a breakdown of their ChatChecker type
+(Mayr et al. 2025, §3.2), with what they saw as the reasoning; the others are hints.
 
-Whether that score becomes a label is measured, not assumed (``_calibration``): on
-chatbots it was not trained on (DBDC3 corpora held out) and on task-oriented dialogues
-(ChatChecker's annotated ones) it falls short of the targets, so the shipped model
-**ranks turns and does not label them**: each turn is *unscored* (``breakdown`` ``None``)
-with its score to sort by and the reason. A model file with ``labels`` true, or an
-explicit ``threshold``, labels turns at the threshold instead.
+Every other turn is *unscored* (``breakdown`` ``None``) and **ranked**: ``score`` = 1 −
+the ranking probability, a noisy-OR of the shipped classifier's P(breakdown) (hand-made
+features, ``_features``, and a logistic regression trained on DBDC3's English development
+data, ``_classifier``; Higashinaka et al. 2017), weighted by ``CLASSIFIER_WEIGHT``, and of
+each hint that fired, weighted by its measured precision (``ranking_probability``). The
+classifier alone does not label: on chatbots it was not trained on it falls short
+(``_calibration``). A model file with ``labels`` true, or an explicit ``threshold``,
+labels the remaining turns at the threshold instead (its score is then 1 − the
+classifier's P; hints become the error types of the turns it labels).
 
-The lexical cues are written in ``reasoning`` — ``redundancy`` (repeats an earlier
-chatbot turn), ``ignore question`` (the user asked and the reply does not address it)
-and ``lack of brevity`` (a very long reply), as Higashinaka et al.'s "Integrated taxonomy
-of errors in chat-oriented dialogue systems" (SIGDIAL 2021) and ChatChecker (Mayr et al.
-2025, §3.2) name them — and become error types only on turns labelled breakdowns.
-
-A turn where the chatbot failed (a conversation error with code 500 or 504) is labelled
-``CHATBOT_CRASH`` without judging: a breakdown with score 0, in both modes. A crash after a
-user turn, with no chatbot turn recorded, is put at the index the missing reply would
-have had.
+A turn where the chatbot failed (``sparring.conversations.crash_turns``: a 500/504
+failure, an empty reply, SENSEI's failure placeholder) is labelled ``CHATBOT_CRASH``: a
+breakdown with score 0, in both modes; a crash after a user turn, with no chatbot turn
+recorded, is put at the index the missing reply would have had.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sparring.connectors import ChatbotInfo
-from sparring.conversations import ConversationRecord, Turn, crash_turns
+from sparring.conversations import ConversationRecord
 from sparring.evaluate._classifier import BreakdownClassifier, shipped_classifier
 from sparring.evaluate._detectors import breakdown_detector
-from sparring.evaluate._features import (
-    ConversationFeatures,
-    LexicalFindings,
-    conversation_features,
-)
+from sparring.evaluate._features import ConversationFeatures, conversation_features
 from sparring.evaluate._results import (
     CHATBOT_CRASH,
     BreakdownDetector,
@@ -41,8 +38,16 @@ from sparring.evaluate._results import (
     TurnBreakdown,
 )
 from sparring.evaluate._taxonomy import Taxonomy
+from sparring.evaluate._typed import (
+    DialogueView,
+    Finding,
+    TypedDetector,
+    said,
+    typed_findings,
+    typed_quality,
+)
 from sparring.precision import JudgeQuality
-from sparring.types import SENSEI_BUTTONS_HEADER, Strategy, TextModel
+from sparring.types import Strategy, TextModel
 
 REDUNDANCY = "redundancy"
 IGNORE_QUESTION = "ignore question"
@@ -50,10 +55,15 @@ LACK_OF_BREVITY = "lack of brevity"
 LEXICAL_ERROR_TYPES = (REDUNDANCY, IGNORE_QUESTION, LACK_OF_BREVITY)
 """The taxonomy names the offline detector can decide."""
 RANKED = (
-    "unscored: the offline detector ranks turns and does not label them (too unreliable "
-    "on chatbots it was not trained on; see its measured figures)"
+    "unscored: the offline detector ranks turns no typed detector labels (its learned "
+    "score is too unreliable to label them on chatbots it was not trained on; see its "
+    "measured figures)"
 )
 """The reason written on every turn the offline detector ranks without labelling."""
+CLASSIFIER_WEIGHT = 0.5
+"""How much the chit-chat classifier's P(breakdown) counts in the ranking (0..1)."""
+HINT_WEIGHT = 0.5
+"""The weight of a hint whose precision was not measured (0..1)."""
 
 
 class OfflineBreakdownDetector:
@@ -86,8 +96,12 @@ class OfflineBreakdownDetector:
 
     @property
     def quality(self) -> JudgeQuality | None:
-        """The measured figures shipped with the model (``None`` when it has none)."""
-        return self.classifier.quality
+        """What its verdicts are worth: the typed detectors' measured labels and the
+        ranking's figures (``typed_quality``); with a classifier that labels at a
+        threshold, that classifier's own figures (``None`` when it has none)."""
+        if self.labels:
+            return self.classifier.quality
+        return typed_quality(self.classifier.quality)
 
     async def detect(
         self, record: ConversationRecord, chatbot: ChatbotInfo, taxonomy: list[str]
@@ -99,7 +113,7 @@ class OfflineBreakdownDetector:
         self, record: ConversationRecord, chatbot: ChatbotInfo, taxonomy: list[str]
     ) -> ConversationBreakdowns:
         """``detect`` without the event loop (the work is CPU-bound and short)."""
-        crashes = crash_turns(record)
+        view = DialogueView.of(record, chatbot)
         result = ConversationBreakdowns(
             conversation=record.id, profile=record.profile, detector=self.name
         )
@@ -107,16 +121,18 @@ class OfflineBreakdownDetector:
             features = record_features(record, chatbot)
             classifier = self.classifier
             threshold = classifier.threshold if self._threshold is None else self._threshold
-            labels = self.labels
             probabilities = classifier.probabilities(features.matrix)
-            for turn, p, found in zip(
-                features.turns, probabilities, features.findings, strict=True
-            ):
-                if turn not in crashes:
-                    result.turns.append(
-                        self._turn(turn, float(p), threshold if labels else None, found, taxonomy)
-                    )
-        result.turns.extend(self._crash(turn, message) for turn, message in crashes.items())
+            for turn, p in zip(features.turns, probabilities, strict=True):
+                found = typed_findings(view, turn)
+                result.turns.append(
+                    self._turn(turn, float(p), threshold if self.labels else None, found, taxonomy)
+                )
+        judged = {t.turn for t in result.turns}
+        result.turns.extend(
+            self._crash(turn, message)
+            for turn, message in view.crashes.items()
+            if turn not in judged
+        )
         result.turns.sort(key=lambda t: t.turn)
         return result
 
@@ -125,31 +141,42 @@ class OfflineBreakdownDetector:
         turn: int,
         p: float,
         threshold: float | None,
-        found: LexicalFindings,
+        found: list[tuple[TypedDetector, Finding]],
         taxonomy: list[str],
     ) -> TurnBreakdown:
-        """One turn: labelled at ``threshold``, or ranked (unscored) when it is ``None``."""
-        breakdown = None if threshold is None else p >= threshold
-        if threshold is None:
-            reasons = [f"{RANKED}; P(breakdown) {p:.2f}"]
-        else:
-            reasons = [f"P(breakdown) {p:.2f} {'≥' if breakdown else '<'} {threshold:.2f}"]
+        """One turn: a breakdown when a labelling typed detector found one; else labelled
+        at ``threshold``, or ranked (unscored) when it is ``None`` — its rank raised by the
+        hints (``ranking_probability``)."""
+        labelled = [f for d, f in found if d.labels]
+        hints = [f for d, f in found if not d.labels]
         types: list[str] = []
-        decided = (
-            (REDUNDANCY, found.repeats is not None, f"repeats turn {found.repeats}"),
-            (IGNORE_QUESTION, found.ignored_question, "does not address the user's question"),
-            (LACK_OF_BREVITY, found.long_reply, "very long reply"),
-        )
-        for name, present, why in decided:
-            if present:
-                reasons.append(why)
-                if breakdown and name in taxonomy:
-                    types.append(name)
+        if labelled:
+            allowed = {*taxonomy, CHATBOT_CRASH}
+            types = [f.error_type for f in labelled if f.error_type in allowed]
+            return TurnBreakdown(
+                turn=turn,
+                breakdown=True,
+                score=0.0,
+                error_types=list(dict.fromkeys(types)),
+                reasoning="; ".join(f"{f.detector}: {f.reason}" for _, f in found),
+                detector=self.name,
+                strategy=self.strategy,
+            )
+        if threshold is None:
+            breakdown = None
+            rank = ranking_probability(p, [d for d, _ in found])
+            reasons = [f"{RANKED}; P(breakdown) {rank:.2f}"]
+        else:  # labelled at the threshold: the classifier's own score, hints as types
+            breakdown, rank = p >= threshold, p
+            reasons = [f"P(breakdown) {p:.2f} {'≥' if breakdown else '<'} {threshold:.2f}"]
+            if breakdown:
+                types = [f.error_type for f in hints if f.error_type in taxonomy]
+        reasons += [f"{f.detector} (hint, not a label): {f.reason}" for f in hints]
         return TurnBreakdown(
             turn=turn,
             breakdown=breakdown,
-            score=round(1.0 - p, 4),
-            error_types=types,
+            score=round(1.0 - rank, 4),
+            error_types=list(dict.fromkeys(types)),
             reasoning="; ".join(reasons),
             detector=self.name,
             strategy=self.strategy,
@@ -167,20 +194,25 @@ class OfflineBreakdownDetector:
         )
 
 
+def ranking_probability(p: float, hints: Sequence[TypedDetector]) -> float:
+    """The ranking's P(breakdown) of an unlabelled turn: a noisy-OR of the classifier's
+    ``p`` (weighted by ``CLASSIFIER_WEIGHT``: learned on chit-chat, it carries little to
+    task bots) and each hint that fired, weighted by its measured precision (``HINT_WEIGHT``
+    when not measured)."""
+    keep = 1.0 - CLASSIFIER_WEIGHT * p
+    for hint in hints:
+        keep *= 1.0 - (hint.precision if hint.precision is not None else HINT_WEIGHT)
+    return 1.0 - keep
+
+
 def record_features(record: ConversationRecord, chatbot: ChatbotInfo) -> ConversationFeatures:
     """The features of ``record``'s chatbot turns: what the turn said (its messages, else
     its text without SENSEI's rendering of the buttons — a long button list is no long
     reply) and the fallback phrase (the record's, else the chatbot's). Training computes
     them through here too."""
     roles = [t.role for t in record.turns]
-    texts = [_said(t) for t in record.turns]
+    texts = [said(t) for t in record.turns]
     return conversation_features(roles, texts, record.fallback or chatbot.fallback)
-
-
-def _said(turn: Turn) -> str:
-    if turn.messages:
-        return " ".join(turn.messages)
-    return turn.text.split(SENSEI_BUTTONS_HEADER, 1)[0].strip()
 
 
 @breakdown_detector("offline")

@@ -215,7 +215,11 @@ class Breakdowns(ReportSection):
         html = render_template(
             "breakdowns.html.j2",
             detector=main.detector,
-            ranks=main.quality is not None and not main.quality.labels,
+            ranks=any(
+                t.breakdown is None and t.score is not None
+                for c in main.conversations
+                for t in c.turns
+            ),
             ranked=ranked_items(main, records),
             detectors=rows,
             plot=heatmap(counts),

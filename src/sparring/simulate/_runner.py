@@ -29,13 +29,13 @@ from sparring.conversations import (
 from sparring.dialogue_acts import DialogueAct, classify_dialogue_act
 from sparring.errors import BudgetExceeded, ChatbotFailure, ModelError
 from sparring.fallback import FallbackConfig, is_fallback
+from sparring.leaks import template_leak
 from sparring.llm import Meter, Model
 from sparring.profiles import read_output_type
 from sparring.simulate._base import ChangesGoals, Exchange, ExplainsGoals, UserSimulator
 from sparring.simulate._extract import extract_outputs_offline
 from sparring.simulate._extract_answers import QUESTION_OF_KIND
 from sparring.simulate._extract_llm import extract_outputs_llm
-from sparring.simulate._leaks import template_leak
 from sparring.simulate._matching import overlap
 from sparring.simulate._similarity import RepetitionTracker
 from sparring.simulate._spec import ConversationSpec, OutputSpec

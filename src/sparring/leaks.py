@@ -6,6 +6,8 @@ A chatbot that fills its answers from templates shows a defect when a slot is em
 checks every chatbot reply and records the first leak of a conversation as a generic
 failure (code 1004, ``template_leak``) with its turn; the conversation goes on. On by
 default; ``--no-template-check`` (``SimulateSettings.template_check``) turns it off.
+``evaluate``'s typed breakdown detectors label such a turn too (a neutral module: both
+stages read it).
 
 What counts (case-sensitive where English uses the word): ``None`` as a word that is not
 the English pronoun (not at the start of a sentence, not before "of", "at all", "left",

@@ -1,0 +1,470 @@
+"""Typed offline breakdown detectors: the breakdowns a program can see in a task bot's turn.
+
+Each detector looks at one chatbot turn in its context (the turns before it, never after)
+and says why the turn is a breakdown of one type of ChatChecker's taxonomy (Mayr, Schimpf,
+Bohné 2025, §3.2, table 1, after Higashinaka et al., SIGDIAL 2021), or nothing:
+
+- ``error reply`` → ``chatbot crash``: an empty reply, the chatbot's failure (500/504,
+  ``crash_turns``), or an error text ("Internal Server Error", a traceback);
+- ``template`` → ``lack of information``: an unfilled or null slot
+  (``sparring.leaks.template_leak``: ``{name}``, ``None``…);
+- ``fallback`` → ``task performance failure``: the fallback (``sparring.fallback``) after
+  an in-scope user turn — an answer to the chatbot's own question, or words of the
+  chatbot's domain (chatbot.yaml's name, description, task);
+- ``re-ask`` → ``redundancy``: the chatbot asks again for what the user's last turn gave
+  it — the same question answered by a value of its kind, or one of the options offered;
+- ``repetition`` → ``repetition``: the reply repeats an earlier chatbot reply (normalised
+  text, or ≥ 0.9 similar) when the user said something new and did not ask for a repeat;
+- ``ignored question`` → ``ignore question``: the user asked, the reply shares no content
+  word, no value of the kind asked, no yes/no;
+- ``language`` → ``uninterpretable``: the reply is confidently in another language than
+  everything the user wrote before it;
+- ``long reply`` → ``lack of brevity``: more than 60 words (measured no better than the
+  base rate — 0.21 on the labelled task-bot turns, 0.06 on ChatChecker's study-goal
+  turns —, so it is written in the reasoning and weighs nothing in the ranking).
+
+A detector labels only where its measured precision is high (``TypedDetector.labels``: ≥ 0.9 on the
+labelled task-bot turns of ``benchmarks/breakdowns/``; docs/breakdowns-offline.md gives
+the figures); the others are *hints*: written in the reasoning and raising the turn's
+ranking score, never a label.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from functools import cached_property
+
+from sparring.connectors import ChatbotInfo
+from sparring.conversations import ConversationRecord, Turn, crash_turns
+from sparring.dialogue_acts import DialogueAct, classify_dialogue_act, offered_options
+from sparring.evaluate._features import (
+    LONG_REPLY_WORDS,
+    answers_with_value,
+    answers_yes_no,
+    content_words,
+    is_question,
+    is_yes_no_question,
+    words,
+)
+from sparring.evaluate._results import CHATBOT_CRASH
+from sparring.fallback import FallbackConfig, is_fallback
+from sparring.leaks import template_leak
+from sparring.precision import JudgeQuality, Measurement
+from sparring.similarity import indel_similarity, normalize_text
+from sparring.types import SENSEI_BUTTONS_HEADER
+from sparring.values import find_values
+
+REPEAT_SIMILARITY = 0.9
+"""Indel similarity (0..1) from which a reply repeats an earlier one."""
+LANGUAGE_CONFIDENCE = 0.5
+"""Lingua's confidence (0..1, relative among ``COMMON_LANGUAGES``) each side needs before
+the user's and the reply's languages are said to differ."""
+MIN_LANGUAGE_LETTERS = 25
+"""Letters a turn needs before its language is read (shorter turns decide nothing)."""
+
+_ERROR_TEXT = re.compile(
+    r"internal server error|traceback \(most recent call last\)|\b(?:bad gateway|"
+    r"service unavailable|gateway time-?out)\b|\b(?:an?|unexpected|unknown) (?:internal )?"
+    r"error (?:has )?occurred\b|\bsomething went wrong\b|\berror (?:code )?5\d\d\b|"
+    r"^\s*(?:error|exception)\s*:",
+    re.IGNORECASE,
+)
+_COLON_LIST = re.compile(r":\s*([^:.?!]+(?:,|\bor\b)[^:.?!]+)[.?!]?\s*$")
+_LIST_SPLIT = re.compile(r",\s*(?:or\s+|and\s+)?|\s+or\s+")
+_REQUEST = re.compile(
+    r"^(?:please\s+)?(?:tell me|give me|provide|enter|type|specify|choose|select|pick)\b",
+    re.IGNORECASE,
+)
+_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.IGNORECASE)
+_POLAR_ACTS = frozenset({DialogueAct.YES_NO_QUESTION, DialogueAct.CONFIRMATION})
+_ACKNOWLEDGE = re.compile(
+    r"^\s*(?:ok(?:ay)?|great|perfect|fine|thanks?|thank you|no thanks|nothing else|"
+    r"that's (?:all|it)|good)\b",
+    re.IGNORECASE,
+)
+_CAPABILITIES = re.compile(
+    r"\bi (?:can|could) only\b|\bi can(?:not|'t|’t) help with\b|\bi(?:'m| am) only able\b|"
+    r"\bi can help (?:you )?with\b|\bi(?:'m| am) (?:only )?(?:able|here) to help with\b",
+    re.IGNORECASE,
+)
+"""A statement of what the chatbot can do: said again to every request it cannot serve,
+which is no repetition."""
+_REPEAT_ASKED = re.compile(
+    r"\b(?:repeat|again|say that|come again|pardon|what\?|sorry\?|huh)\b", re.IGNORECASE
+)
+_ASKED_KIND: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b(?:e-?mail)\b", re.I), "email"),
+    (re.compile(r"\b(?:phone|telephone|mobile) (?:number)?\b", re.I), "phone"),
+    (re.compile(r"\bwhat time\b|\bat what time\b|\btime (?:would|do|should)\b", re.I), "time"),
+    (re.compile(r"\b(?:date|day|when)\b", re.I), "date"),
+    (re.compile(r"\bhow many\b|\bnumber of\b", re.I), "int"),
+    (re.compile(r"\bbudget\b|\bhow much\b", re.I), "money"),
+)
+"""What a chatbot's question asks for, read lexically, as a value kind of
+``sparring.values`` (the first that matches)."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One typed detector's finding on one chatbot turn: the ``detector``'s name, the
+    taxonomy ``error_type`` and the ``reason`` (what was seen, quoting the text)."""
+
+    detector: str
+    error_type: str
+    reason: str
+
+
+@dataclass
+class DialogueView:
+    """What the typed detectors read of one conversation: ``roles`` and ``texts`` (what
+    each turn said: its messages, without SENSEI's button block), ``buttons`` per turn,
+    the chatbot's ``fallback`` configuration and its ``domain`` words (name, description,
+    task), and ``today`` for relative dates."""
+
+    roles: list[str]
+    texts: list[str]
+    buttons: list[list[str]]
+    fallback: FallbackConfig
+    domain: set[str]
+    crashes: dict[int, str] = field(default_factory=dict)
+    today: date = field(default_factory=date.today)
+
+    @classmethod
+    def of(cls, record: ConversationRecord, chatbot: ChatbotInfo) -> DialogueView:
+        """The view of ``record`` for the chatbot ``chatbot`` (its ``info``)."""
+        about = " ".join(x for x in (chatbot.name, chatbot.description, chatbot.task) if x)
+        return cls(
+            roles=[t.role for t in record.turns],
+            texts=[said(t) for t in record.turns],
+            buttons=[[b.text for b in t.buttons] for t in record.turns],
+            fallback=FallbackConfig.of(chatbot.fallback, record.fallback),
+            domain=_stems(about),
+            crashes=crash_turns(record),
+        )
+
+    def user_before(self, i: int) -> int | None:
+        """The user turn right before chatbot turn ``i`` (none when a chatbot turn is
+        between them)."""
+        j = i - 1
+        return j if j >= 0 and self.roles[j] == "user" else None
+
+    def bot_before(self, i: int) -> int | None:
+        """The chatbot turn before turn ``i`` (``None`` at the start)."""
+        return next((j for j in range(i - 1, -1, -1) if self.roles[j] == "assistant"), None)
+
+    @cached_property
+    def fallbacks(self) -> dict[int, bool]:
+        """Whether each chatbot turn is the fallback."""
+        return {
+            i: is_fallback(t, self.fallback) is not None
+            for i, t in enumerate(self.texts)
+            if self.roles[i] == "assistant"
+        }
+
+    def act(self, i: int) -> DialogueAct:
+        """The dialogue act of chatbot turn ``i`` (``sparring.dialogue_acts``)."""
+        return classify_dialogue_act(self.texts[i], self.buttons[i], fallback=self.fallbacks[i])
+
+
+def said(turn: Turn) -> str:
+    """What a turn said: its messages joined, else its text without SENSEI's rendering of
+    the buttons."""
+    if turn.messages:
+        return " ".join(turn.messages)
+    return turn.text.split(SENSEI_BUTTONS_HEADER, 1)[0].strip()
+
+
+_SUFFIXES = ("ings", "ing", "ed", "es", "s")
+
+
+def _stem(word: str) -> str:
+    """A crude stem: an inflection stripped, then the first six letters ("bookings",
+    "booking", "books" and "booked" share one)."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            word = word[: -len(suffix)]
+            break
+    return word[:6]
+
+
+def _stems(text: str) -> set[str]:
+    return {_stem(w) for w in content_words(text)}
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= limit else flat[: limit - 1] + "…")
+
+
+def error_reply(view: DialogueView, i: int) -> str | None:
+    """The chatbot failed at turn ``i``: a crash (``crash_turns``) or an error text."""
+    if i in view.crashes:
+        return view.crashes[i]
+    hit = _ERROR_TEXT.search(view.texts[i])
+    return f"the reply is an error message: {_quote(hit.group(0))}" if hit else None
+
+
+def template(view: DialogueView, i: int) -> str | None:
+    """Turn ``i`` shows an unfilled or null slot."""
+    leak = template_leak(view.texts[i])
+    return f"the reply shows an unfilled slot {leak!r}" if leak is not None else None
+
+
+def _answers(view: DialogueView, question: int, answer: int) -> str | None:
+    """How user turn ``answer`` answers chatbot turn ``question``'s question, else
+    ``None``: one of the options offered, a value of the kind asked, a yes/no."""
+    asked, reply = view.texts[question], view.texts[answer]
+    low = normalize_text(reply)
+    for option in _options(view, question):
+        wanted = normalize_text(option)
+        if wanted and re.search(rf"\b{re.escape(wanted)}\b", low):
+            return f"one of the options offered ({option!r})"
+    kind = next((k for p, k in _ASKED_KIND if p.search(asked)), None)
+    if kind is not None and (find_values(kind, reply, view.today) or _weekday(kind, reply)):
+        return f"a {kind} as asked"
+    polar = is_yes_no_question(asked) or view.act(question) in _POLAR_ACTS
+    if polar and (answers_yes_no(reply) or _ACKNOWLEDGE.match(reply)):
+        return f"an answer to its yes/no question ({reply.strip()!r})"
+    return None
+
+
+def _weekday(kind: str, text: str) -> bool:
+    """A bare weekday ("Friday") answers a question for a date."""
+    return kind == "date" and _WEEKDAY.search(text) is not None
+
+
+def fallback(view: DialogueView, i: int) -> str | None:
+    """Turn ``i`` is the fallback (or only says what the chatbot can do), though the user's
+    turn before it was in scope: it answered the chatbot's question, or used words of the
+    chatbot's domain."""
+    user = view.user_before(i)
+    refused = view.fallbacks.get(i) or _CAPABILITIES.search(view.texts[i]) is not None
+    if not refused or user is None or not words(view.texts[user]):
+        return None
+    asker = view.bot_before(user)
+    if asker is not None and not view.fallbacks.get(asker) and is_question(view.texts[asker]):
+        how = _answers(view, asker, user)
+        if how is not None:
+            return f"the fallback after the user answered the chatbot's question with {how}"
+    shared = sorted(w for w in content_words(view.texts[user]) if _stem(w) in view.domain)
+    if shared:
+        return f"the fallback after an in-domain request ({', '.join(shared[:3])})"
+    return None
+
+
+def reask(view: DialogueView, i: int) -> str | None:
+    """Turn ``i`` asks for what the user's turn before it just gave: the chatbot's
+    previous question asked again (≥ 0.8 similar) after the user answered it, or a
+    question offering an option the user had named."""
+    user = view.user_before(i)
+    if user is None or view.act(i) not in (DialogueAct.REQUEST, DialogueAct.OFFER):
+        return None
+    question = _last_question(view.texts[i])
+    asker = view.bot_before(user)
+    if asker is not None and question and not view.fallbacks.get(asker):
+        before = _last_question(view.texts[asker])
+        if before and indel_similarity(question, before) >= 0.8:
+            how = _answers(view, asker, user)
+            if how is not None:
+                return f"asks again {_quote(question)} though the user answered with {how}"
+    options = _options(view, i)
+    named = [o for o in options if _names(view.texts[user], o)]
+    if len(named) == 1 and len(options) >= 2:
+        return f"asks to choose among {len(options)} options though the user said {named[0]!r}"
+    return None
+
+
+def _options(view: DialogueView, i: int) -> list[str]:
+    """The options chatbot turn ``i`` offers (``offered_options``), or the list after a
+    colon in its last sentence ("Please choose a ticket type: one way, round trip or
+    multi-city trip.")."""
+    options = offered_options(view.texts[i], view.buttons[i])
+    if options:
+        return options
+    listed = _COLON_LIST.search(view.texts[i])
+    if listed is None:
+        return []
+    items = [p.strip(" .'\"") for p in _LIST_SPLIT.split(listed.group(1))]
+    return items if len(items) >= 2 and all(0 < len(p.split()) <= 4 for p in items) else []
+
+
+def _names(text: str, option: str) -> bool:
+    wanted = normalize_text(option)
+    return bool(wanted) and re.search(rf"\b{re.escape(wanted)}\b", normalize_text(text)) is not None
+
+
+def _last_question(text: str) -> str:
+    """The last sentence of ``text`` that asks: a question, or a request ("Please
+    choose…")."""
+    sentences = [s.strip() for s in re.split(r"(?<=[.?!])\s+|\n+", text) if s.strip()]
+    asking = [s for s in sentences if s.endswith("?") or _REQUEST.match(s)]
+    return asking[-1] if asking else ""
+
+
+def repetition(view: DialogueView, i: int) -> str | None:
+    """Turn ``i`` repeats an earlier chatbot reply (the same text, ≥ 0.9 similar, or
+    contained in it) although the user said something new (its turn differs from the one
+    the earlier reply answered), did not ask for a repeat, and the reply does not address
+    the new turn (no content word shared, no value of the kind asked). Fallbacks and
+    statements of what the chatbot can do are not repetitions."""
+    text, user = view.texts[i], view.user_before(i)
+    if len(words(text)) < 4 or view.fallbacks.get(i) or user is None:
+        return None
+    said_now = view.texts[user]
+    if _REPEAT_ASKED.search(said_now) or _CAPABILITIES.search(text):
+        return None
+    if _stems(said_now) & _stems(text) or answers_with_value(said_now, text):
+        return None
+    for j in range(i - 2, -1, -1):
+        if view.roles[j] != "assistant" or view.fallbacks.get(j):
+            continue
+        if _repeats(text, view.texts[j]):
+            prompt = view.user_before(j)
+            if prompt is not None and _same_request(view.texts[prompt], said_now):
+                return None  # the user asked the same again: the same reply is right
+            return f"repeats chatbot turn {j} ({_quote(text)}) though the user said something new"
+    return None
+
+
+def _same_request(earlier: str, now: str) -> bool:
+    """The user said the same again: ≥ 0.8 similar, or the same content words for the most
+    part (half the stems of the shorter one shared)."""
+    if indel_similarity(earlier, now) >= 0.8:
+        return True
+    a, b = _stems(earlier), _stems(now)
+    return bool(a and b) and len(a & b) / min(len(a), len(b)) >= 0.5
+
+
+def _repeats(text: str, earlier: str) -> bool:
+    """``text`` is ``earlier`` again: the same normalised text, ≥ ``REPEAT_SIMILARITY``
+    similar, or contained in it."""
+    now, before = normalize_text(text), normalize_text(earlier)
+    if not now or not before:
+        return False
+    return now == before or now in before or indel_similarity(text, earlier) >= REPEAT_SIMILARITY
+
+
+def ignored_question(view: DialogueView, i: int) -> str | None:
+    """The user's turn before ``i`` asked a question the reply does not address: no
+    content word shared, no value of the kind asked, no yes/no to a yes/no question."""
+    user = view.user_before(i)
+    if user is None or not is_question(view.texts[user]) or view.fallbacks.get(i):
+        return None
+    asked, reply = view.texts[user], view.texts[i]
+    if content_words(asked) & content_words(reply) or answers_with_value(asked, reply):
+        return None
+    if is_yes_no_question(asked) and answers_yes_no(reply):
+        return None
+    return f"does not address the user's question {_quote(asked)}"
+
+
+def language(view: DialogueView, i: int) -> str | None:
+    """Turn ``i`` (≥ ``MIN_LANGUAGE_LETTERS`` letters) is in another language than the user
+    wrote in: Lingua's reading of everything the user said before it and of the reply, each
+    with confidence ≥ ``LANGUAGE_CONFIDENCE``, differ."""
+    from sparring.language import identify_language
+
+    users = " ".join(view.texts[j] for j in range(i) if view.roles[j] == "user")
+    if _letters(view.texts[i]) < MIN_LANGUAGE_LETTERS or _letters(users) < MIN_LANGUAGE_LETTERS:
+        return None
+    spoken, sure = identify_language(users)
+    reply, confident = identify_language(view.texts[i])
+    if spoken is None or reply is None or reply == spoken:
+        return None
+    if min(sure, confident) < LANGUAGE_CONFIDENCE:
+        return None
+    return f"the reply is in {reply.title()}, the user wrote {spoken.title()}"
+
+
+def long_reply(view: DialogueView, i: int) -> str | None:
+    """Turn ``i`` has more than ``LONG_REPLY_WORDS`` words (Higashinaka et al. 2021, "lack
+    of brevity")."""
+    count = len(words(view.texts[i]))
+    return f"a long reply ({count} words)" if count > LONG_REPLY_WORDS else None
+
+
+def _letters(text: str) -> int:
+    return sum(c.isalpha() for c in text)
+
+
+@dataclass(frozen=True)
+class TypedDetector:
+    """One typed detector: its ``name``, the taxonomy ``error_type`` it gives, whether it
+    ``labels`` (measured precision ≥ 0.9) or only hints, its measured ``precision`` (``None``:
+    not measured) and the function ``find(view, turn) -> reason | None``."""
+
+    name: str
+    error_type: str
+    labels: bool
+    precision: float | None
+    find: Callable[[DialogueView, int], str | None]
+
+
+TYPED_DETECTORS: tuple[TypedDetector, ...] = (
+    TypedDetector("error reply", CHATBOT_CRASH, True, 1.0, error_reply),
+    TypedDetector("template", "lack of information", True, 1.0, template),
+    TypedDetector("fallback", "task performance failure", True, 1.0, fallback),
+    TypedDetector("re-ask", "redundancy", True, 1.0, reask),
+    TypedDetector("repetition", "repetition", True, 1.0, repetition),
+    TypedDetector("ignored question", "ignore question", False, 0.45, ignored_question),
+    TypedDetector("language", "uninterpretable", True, 1.0, language),
+    TypedDetector("long reply", "lack of brevity", False, 0.0, long_reply),
+)
+"""Every typed detector, in the order their findings are written."""
+SUPERSEDED: dict[str, set[str]] = {"repetition": {"re-ask"}, "ignored question": {"fallback"}}
+"""A finding dropped when a more specific one fired on the same turn (a slot question asked
+again is a redundancy more than a repetition)."""
+
+
+def typed_findings(
+    view: DialogueView, i: int, detectors: Sequence[TypedDetector] = TYPED_DETECTORS
+) -> list[tuple[TypedDetector, Finding]]:
+    """What each of ``detectors`` finds on chatbot turn ``i`` of ``view``."""
+    found = []
+    for detector in detectors:
+        reason = detector.find(view, i)
+        if reason is not None:
+            found.append((detector, Finding(detector.name, detector.error_type, reason)))
+    names = {d.name for d, _ in found}
+    return [(d, f) for d, f in found if not SUPERSEDED.get(d.name, set()) & names]
+
+
+TASK_BOT_FIGURES = Measurement(
+    data="858 labelled task-bot turns of benchmarks/breakdowns/task_items.yaml: slot bots of "
+    "two domains, the shared hotel bot, the FAQ bot (each correct and with seeded faults) "
+    "and 247 of ChatChecker's study-goal turns",
+    labels="by construction (seeded faults, in-scope fallbacks), ChatChecker's GPT-4o for "
+    "the study-goal turns (silver)",
+    turns=858,
+    auc=0.80,
+    precision=1.0,
+    recall=0.45,
+    flagged=87 / 858,
+)
+"""The typed detectors' labels and the ranking, measured by
+``benchmarks/bench_typed_breakdowns.py`` (2026-11-28)."""
+
+
+def typed_quality(ranking: JudgeQuality | None) -> JudgeQuality:
+    """What the offline detector's verdicts are worth: the typed detectors' labels (their
+    measured precision) and the ``ranking``'s measurements (the classifier's, when
+    shipped) beside the task-bot figures."""
+    labelling = [d for d in TYPED_DETECTORS if d.labels]
+    names = ", ".join(d.name for d in labelling)
+    return JudgeQuality(
+        judge="offline",
+        labels=True,
+        precision={"breakdown": TASK_BOT_FIGURES.precision or 0.0},
+        recall={"breakdown": TASK_BOT_FIGURES.recall or 0.0},
+        items=TASK_BOT_FIGURES.turns,
+        measured_on=TASK_BOT_FIGURES.data,
+        summary=f"labels the breakdowns its typed detectors see ({names}): precision "
+        f"{TASK_BOT_FIGURES.precision:.2f}, recall {TASK_BOT_FIGURES.recall:.2f} on "
+        f"{TASK_BOT_FIGURES.turns} labelled task-bot turns; ranks the other turns, unscored "
+        f"(AUC {TASK_BOT_FIGURES.auc:.2f} on those task bots, 0.49 on ChatChecker's "
+        "study-goal turns, silver labels); python benchmarks/bench_typed_breakdowns.py",
+        measurements=[TASK_BOT_FIGURES, *(ranking.measurements if ranking else [])],
+    )
