@@ -104,16 +104,16 @@ async def test_max_reply_bytes_is_the_users_setting(loopback: LoopbackServer) ->
 
 async def test_an_in_process_answer_over_the_limit_is_too_large() -> None:
     with pytest.raises(ReplyTooLarge):
-        await _send(_python("bots:huge"))
+        await _send(_python("python_bots:huge"))
 
 
 async def test_an_in_process_answer_nested_too_deeply_is_a_bad_payload() -> None:
     with pytest.raises(BadPayload, match="nested deeper"):
-        await _send(_python("bots:deep"))
+        await _send(_python("python_bots:deep"))
 
 
 async def test_an_in_process_surrogate_is_replaced_in_messages_and_buttons() -> None:
-    reply = await _send(_python("bots:surrogate"))
+    reply = await _send(_python("python_bots:surrogate"))
     assert reply.messages == ["bad \ufffd text"]
     assert reply.buttons[0].text == "\ufffd"
     assert reply.notes == [SURROGATE_NOTE]
@@ -123,11 +123,11 @@ async def test_an_in_process_surrogate_is_replaced_in_messages_and_buttons() -> 
 @pytest.mark.parametrize(
     ("target", "said"),
     [
-        ("bots:exits", "SystemExit(0)"),
-        ("bots:exits_with_3", "SystemExit(3)"),
-        ("bots:interrupts", "KeyboardInterrupt"),
-        ("bots:async_exits", "SystemExit(0)"),
-        ("bots:hard_exit", "os._exit(3)"),
+        ("python_bots:exits", "SystemExit(0)"),
+        ("python_bots:exits_with_3", "SystemExit(3)"),
+        ("python_bots:interrupts", "KeyboardInterrupt"),
+        ("python_bots:async_exits", "SystemExit(0)"),
+        ("python_bots:hard_exit", "os._exit(3)"),
     ],
 )
 async def test_a_bot_that_exits_is_a_crash_not_the_end_of_the_job(target: str, said: str) -> None:
@@ -138,18 +138,18 @@ async def test_a_bot_that_exits_is_a_crash_not_the_end_of_the_job(target: str, s
 async def test_a_frozen_synchronous_bot_times_out() -> None:
     started = time.perf_counter()
     with pytest.raises(ChatbotTimeout):
-        await _send(_python("bots:frozen", timeout=0.3))
+        await _send(_python("python_bots:frozen", timeout=0.3))
     assert time.perf_counter() - started < 5
 
 
 async def test_a_frozen_greeting_times_out() -> None:
     with pytest.raises(ChatbotTimeout):
-        await _python("bots:FrozenGreeting", timeout=0.3).open()
+        await _python("python_bots:FrozenGreeting", timeout=0.3).open()
 
 
 async def test_a_frozen_constructor_times_out_after_start_timeout() -> None:
     with pytest.raises(ChatbotTimeout, match=r"no new conversation within 0\.3 s"):
-        await _python("bots:FrozenInit", start_timeout=0.3).open()
+        await _python("python_bots:FrozenInit", start_timeout=0.3).open()
 
 
 def test_a_process_with_a_frozen_bot_exits_when_its_job_ends() -> None:
@@ -163,7 +163,7 @@ def test_a_process_with_a_frozen_bot_exits_when_its_job_ends() -> None:
         async def main():
             config = ChatbotConfig.model_validate(
                 {"connector": "python",
-                 "params": {"target": "bots:frozen", "path": ".", "timeout": 0.2}})
+                 "params": {"target": "python_bots:frozen", "path": ".", "timeout": 0.2}})
             connector = create_connector(config, base_dir=".")
             for _ in range(8):
                 conversation = await connector.open()
