@@ -35,6 +35,7 @@ def test_a_run_tests_the_pizzeria_end_to_end(tmp_path: Path) -> None:
     assert result.check is not None
     names = {r.rule for r in result.check.report.results}
     assert {"no_repeated_answers", "replies_in_user_language", "no_empty_buttons_or_links"} <= names
+    assert {"confirmation_mismatch", "task_completed"} <= names
     assert result.exit_code == result.check.outcome.code == 0
     saved = read_coverage(root)
     assert saved is not None and saved == result.coverage

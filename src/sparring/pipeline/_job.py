@@ -317,11 +317,26 @@ def _keep_exploration(explored: ExplorationResult, root: Path) -> Path:
 
 
 def _generated_rules(model: ExplorationModel, settings: RunSettings, tested: Path) -> list[Path]:
-    """The rules written from the exploration into ``tested/rules``: each identifier the
-    bot hands out at the end of a task (``ExplorationModel.transaction_ids``, named as the
+    """The rules written from the exploration into ``tested/rules``: each generated
+    profile's task reaches the bot's confirmation or answer (``task_completed``, check's
+    ``task_steps_missing``: else the failure names the step that did not); each identifier
+    the bot hands out at the end of a task (``ExplorationModel.transaction_ids``, named as the
     generated profiles name the output) is unique across the conversations; with a model,
     the bot stays on the explored topics (SENSEI-check's ``only_talks_about``, LLM only)."""
-    rules = [
+    rules: list[dict[str, object]] = [
+        {
+            "name": "task_completed",
+            "description": (
+                "Each generated profile's task reaches the chatbot's confirmation or answer; "
+                "a failure names the step that did not happen"
+            ),
+            "active": True,
+            "conversations": 1,
+            "oracle": "not task_steps_missing()",
+            "yields": '"; ".join(task_steps_missing())',
+        }
+    ]
+    rules += [
         {
             "name": f"unique_{name}",
             "description": f"Every task gets its own {name.replace('_', ' ')}",

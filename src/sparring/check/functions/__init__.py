@@ -5,7 +5,7 @@ Importing this package registers the built-ins (``extract_float``, ``currency``,
 ``chatbot_returns``, ``empty_responses``, ``repeated_answers``, ``conversation_length``,
 ``data_collected``, ``missing_slots``/``missing_outputs``, ``responds_in_same_language``,
 ``semantic_content``, ``is_unique``, ``exists``, ``num_exist``,
-``confirmation_mismatches``) in the registry of
+``confirmation_mismatches``, ``task_steps_missing``) in the registry of
 ``sparring.check._context``. Each takes the ``FunctionContext`` first; the evaluator binds
 it. Model-backed functions use ``context.model`` when set, else their offline strategy,
 else raise ``ModelRequired``. See docs/rule-functions.md.
@@ -26,6 +26,7 @@ from sparring.check.functions._meaning import Meaning, compare_meaning, numbers_
 from sparring.check.functions._plugins import GROUP, load_functions_file, load_plugin_functions
 from sparring.check.functions._repetition import repeated_answers
 from sparring.check.functions._semantic import only_talks_about, semantic_content, utterance_index
+from sparring.check.functions._task import task_steps_missing
 from sparring.check.functions._tone import tone
 from sparring.check.functions._turns import numbers, reply_to, turn_after
 from sparring.similarity import similarities, similarity_method
@@ -54,6 +55,7 @@ BUILT_INS = (
     "turn_after",
     "numbers",
     "confirmation_mismatches",
+    "task_steps_missing",
 )
 """Every built-in function name (SENSEI-check's, plus the paper's ``missing_outputs``)."""
 
@@ -86,6 +88,7 @@ __all__ = [
     "semantic_content",
     "similarities",
     "similarity_method",
+    "task_steps_missing",
     "tone",
     "turn_after",
     "utterance_index",
