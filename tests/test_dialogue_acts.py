@@ -13,7 +13,7 @@ CASES = [
     ("Could you please tell me your name?", (), DialogueAct.REQUEST),
     ("What date would you like?", (), DialogueAct.REQUEST),
     ("Would you like any other toppings?", (), DialogueAct.YES_NO_QUESTION),
-    ("Your pizza is ready. Anything else?", (), DialogueAct.YES_NO_QUESTION),
+    ("Your pizza is ready. Anything else?", (), DialogueAct.CLOSING_QUESTION),
     ("Your order is a small pizza with ham. Is that correct?", (), DialogueAct.CONFIRMATION),
     ("Ok, I have received your request for 08-07-2025 at 13:00. See you then!", (),
      DialogueAct.CLOSING),

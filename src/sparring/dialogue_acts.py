@@ -12,7 +12,10 @@ offer, inform, bye), plus the two a black-box tester needs (fallback, closing):
 - ``confirmation``: it asks the user to confirm something it states ("…, is that right?");
 - ``offer``: it offers options (two or more buttons, or a question listing options:
   "(Physical examination, Vaccination, …)", "small, medium or large?");
-- ``yes_no_question``: a polar question ("Would you like a drink?", "Anything else?");
+- ``closing_question``: the question a task bot asks when a task is done ("Anything else I
+  can do for you?", "Can I help you with anything else?", "Is there anything else?"): the
+  user answers it with the next goal, or closes when none is left;
+- ``yes_no_question``: a polar question ("Would you like a drink?", "Any more toppings?");
 - ``request``: it asks for a value ("What is your name?", "Please tell me the date");
 - ``closing``: a farewell with no question ("See you then!", "Goodbye");
 - ``inform``: anything else (an answer, a statement).
@@ -41,6 +44,7 @@ class DialogueAct(StrEnum):
     YES_NO_QUESTION = "yes_no_question"
     OFFER = "offer"
     CONFIRMATION = "confirmation"
+    CLOSING_QUESTION = "closing_question"
     INFORM = "inform"
     FALLBACK = "fallback"
     CLOSING = "closing"
@@ -130,6 +134,8 @@ def classify_dialogue_act(
 
 
 def _question_act(sentence: str) -> DialogueAct:
+    if is_closing_question(sentence):
+        return DialogueAct.CLOSING_QUESTION
     if _REQUEST_IN_POLAR.match(sentence):
         return DialogueAct.REQUEST
     if _POLAR_START.match(sentence) or _ANYTHING_ELSE.search(sentence):

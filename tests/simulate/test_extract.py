@@ -602,3 +602,12 @@ def test_offline_reads_a_street_address_for_an_address_output() -> None:
         {"address": {"type": "str", "description": "the shop's address"}}, turns
     )
     assert found["address"].value == "23 Main Street, NY" and found["address"].method == "address"
+
+
+def test_offline_reads_an_id_right_after_its_head_noun() -> None:
+    turns = [
+        Turn(role="user", text="09:10"),
+        Turn(role="assistant", text="Booked: 3 passengers. Total: £102.60. Ticket number RG4102."),
+    ]
+    outputs = {"ticket_number": {"type": "str", "description": "the ticket number of the trip"}}
+    assert extract_outputs_offline(outputs, turns)["ticket_number"].value == "RG4102"

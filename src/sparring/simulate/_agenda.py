@@ -43,8 +43,15 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable
+from datetime import date
 from typing import Any
 
+from sparring.confirmation import (
+    GivenValue,
+    SlotOutcome,
+    compare_confirmation,
+    is_confirmation,
+)
 from sparring.connectors import Reply
 from sparring.dialogue_acts import DialogueAct, classify_dialogue_act, offered_options
 from sparring.profiles import is_placeholder, placeholder_words
@@ -67,8 +74,10 @@ from sparring.simulate._phrasing import (
     strip_scaffolding,
 )
 from sparring.simulate._placeholders import adapt_goal, ask_for_options, offered_value
+from sparring.simulate._slots import fits, form_of, question_kinds
 from sparring.simulate._spec import ConversationSpec, render_value
 from sparring.simulate._styles import apply_style, change_your_mind, needs_model
+from sparring.values import item_values
 
 ABILITIES = frozenset({"phrasing", "directives", "acts", "evidence"})
 """Abilities ``disabled`` may name (see the module docstring)."""
@@ -92,7 +101,17 @@ _ASKS_FOR = {
     "date": re.compile(r"\b(?:day|date)\b|\bwhen\b", re.I),
 }
 """Questions that ask for a time or a date, whatever the variable is called."""
-_CONFIRMING = frozenset({DialogueAct.CONFIRMATION, DialogueAct.CLOSING, DialogueAct.INFORM})
+_CONFIRMING = frozenset(
+    {
+        DialogueAct.CONFIRMATION,
+        DialogueAct.CLOSING,
+        DialogueAct.INFORM,
+        DialogueAct.CLOSING_QUESTION,
+    }
+)
+_CLOSES = frozenset({DialogueAct.CLOSING, DialogueAct.CONFIRMATION, DialogueAct.CLOSING_QUESTION})
+_ITEM_KINDS = ("money", "time", "date")
+"""Kinds of value a list of items gives one of each (a price list, opening hours)."""
 _ASKING = frozenset({DialogueAct.REQUEST, DialogueAct.OFFER})
 _YES, _NO = "Yes, please.", "No, thanks."
 
@@ -284,10 +303,14 @@ class AgendaSimulator:
         act = act or self.dialogue_act(reply, exchange.fallback)
         asked = self._asked_variable(reply) if act in _ASKING else None
         listed = self._listed_variable(reply.text) if act is DialogueAct.INFORM else None
+        if listed is not None and _itemised(reply.text):
+            listed = None  # "single $80, double $120, suite $250": information, no choice
         if listed is not None:  # "I can tell you the price of tune-up, new tire and new seat"
             act, asked = DialogueAct.OFFER, listed
+        if "evidence" not in self.disabled:
+            self._check_read_back(reply.text, act)
         self._settle()
-        closing = act in (DialogueAct.CLOSING, DialogueAct.CONFIRMATION)
+        closing = act in _CLOSES
         if closing and "evidence" not in self.disabled:  # a list of options confirms nothing
             self._confirmed_ahead(reply.text)
         active = self._active()
@@ -297,14 +320,18 @@ class AgendaSimulator:
             if act is not DialogueAct.FALLBACK:
                 active.status = "done"
             return act, asked
-        active.observe(act, reply.text, self.values, asked)
+        active.observe(act, reply.text, asked)
         if active.status == "active" and act is not DialogueAct.FALLBACK:
             if reply.text == active.last_reply and act is DialogueAct.INFORM:
                 active.fail(f"the chatbot gave the same answer again: {reply.text[:160]!r}")
                 self.notes.append(f"moved on from goal {active.text!r}: {active.reason}")
             active.last_reply = reply.text
         if active.status == "active" and active.turns >= MAX_GOAL_TURNS:
-            active.fail(f"no evidence in the chatbot's replies after {active.turns} turns")
+            active.fail(
+                active.why_not()
+                if active.unconfirmed is not None
+                else f"no evidence in the chatbot's replies after {active.turns} turns"
+            )
             self.notes.append(f"moved on from goal {active.text!r}: {active.reason}")
         return act, asked
 
@@ -349,9 +376,9 @@ class AgendaSimulator:
 
     def _settle(self) -> None:
         """Goals whose every value the chatbot asked for and took are met (their values
-        need not be said again)."""
+        need not be said again), unless a confirmation contradicted one of them."""
         for goal in self.goals:
-            open_ = goal.status in ("pending", "active")
+            open_ = goal.status in ("pending", "active") and goal.unconfirmed is None
             if open_ and goal.variables and goal.variables <= self.answered:
                 goal.given |= goal.variables
                 goal.status = "done"
@@ -429,7 +456,27 @@ class AgendaSimulator:
             return "Yes, that's right."
         if act is DialogueAct.YES_NO_QUESTION:
             return self._yes_no(text)
+        if act is DialogueAct.CLOSING_QUESTION:
+            return self._closing_question(text)
         return None
+
+    def _closing_question(self, text: str) -> str | None:
+        """ "Anything else I can do for you?": the next goal when the agenda holds one (the
+        active goal, its values given, is met: the chatbot moved on), else goodbye."""
+        if "directives" in self.disabled:
+            return _YES
+        active = self._active()
+        if active is not None and active.variables <= active.given:
+            active.status, active.evidence = "done", text[:200]
+        if self._active() is not None:
+            return None  # the active goal still waits: say it again (the caller's next goal)
+        pending = [g for g in self.goals if g.status == "pending"]
+        if pending:
+            return self._activate(pending[0])
+        if "evidence" in self.disabled:
+            return None
+        self._goodbye = True
+        return "No, thanks. Goodbye!"
 
     def _answer(self, reply: Reply, asked: str | None) -> str | None:
         """The value the chatbot asks for: a goal variable (its offered option if any), or a
@@ -542,29 +589,58 @@ class AgendaSimulator:
         return _NO
 
     def _correction(self, text: str, act: DialogueAct) -> str | None:
-        """ "No, I asked for X" (once per variable) when the chatbot states another option
-        of a variable the user gave and not the user's value, or confirms a goal with
-        another of its values but without this one ("… for tomorrow at 10:00 for None")."""
-        given = set(self.answered).union(*(g.given for g in self.goals if not g.question))
-        for name in sorted(given - self._corrected):
-            value = self.values.get(name)
-            if value is None or values_mentioned(value, text):
-                continue
-            others = [render_value(o) for o in self._others(name)]
-            wrong = len(any_mentioned(others, text)) == 1
-            if wrong or (act in _CONFIRMING and self._confirms_goal_of(name, text)):
+        """ "No, I asked for X" (once per variable) when the chatbot's confirmation states
+        another value than the user's for a variable the user gave, or states it empty."""
+        for name in self._read_back(text, act)[0]:
+            if name not in self._corrected:
                 self._corrected.add(name)
-                return f"No, I asked for {render_value(value)}"
+                return f"No, I asked for {render_value(self.values[name])}"
         return None
 
-    def _confirms_goal_of(self, name: str, text: str) -> bool:
-        """Whether ``text`` states another value of a goal that carries ``name``."""
-        return any(
-            values_mentioned(self.values[other], text)
-            for goal in self.goals
-            if name in goal.variables
-            for other in goal.variables - {name}
-            if self.values.get(other) is not None
+    def _check_read_back(self, text: str, act: DialogueAct) -> None:
+        """Goals whose values a confirmation contradicts wait (reopened if met); goals
+        contradicted before whose values it now states as given are met."""
+        wrong, agreed = self._read_back(text, act)
+        for goal in self.goals:
+            if goal.status == "failed":
+                continue
+            names = sorted(goal.variables & set(wrong))
+            if names:
+                goal.contradicted(names, text)
+            elif goal.unconfirmed is not None and set(goal.unconfirmed[0]) <= agreed:
+                goal.confirmed(text)
+
+    def _read_back(self, text: str, act: DialogueAct) -> tuple[list[str], frozenset[str]]:
+        """The variables the user gave whose value a confirmation or summary in ``text``
+        contradicts, and those it states as given (``sparring.confirmation``: typed
+        comparison, abstaining when it cannot tell which stated value is a variable's);
+        nothing for a turn that confirms nothing."""
+        if act not in _CONFIRMING or not is_confirmation(text, act):
+            return [], frozenset()
+        given = set(self.answered).union(*(g.given for g in self.goals if not g.question))
+        values = [
+            GivenValue(
+                name,
+                _as_given(self.values[name]),
+                options=[render_value(o) for o in self.spec.alternatives.get(name, [])],
+            )
+            for name in sorted(given)
+            if self.values.get(name) is not None and not is_placeholder(self.values[name])
+        ]
+        if not values:
+            return [], frozenset()
+        check = compare_confirmation(text, values)
+        wrong = [r.slot for r in check.mismatches]
+        unread = [r.slot for r in check.readings if r.outcome is SlotOutcome.NOT_STATED]
+        agreed = frozenset(r.slot for r in check.readings if r.outcome is SlotOutcome.AGREES)
+        # "A small pizza then. Is that correct?": the one other option of a variable stated
+        # and not the user's value, where no sentence reads values back by its own cues
+        return wrong + [n for n in unread if self._other_option_instead(n, text)], agreed
+
+    def _other_option_instead(self, name: str, text: str) -> bool:
+        others = [render_value(o) for o in self._others(name)]
+        return (
+            not values_mentioned(self.values[name], text) and len(any_mentioned(others, text)) == 1
         )
 
     def _listed_variable(self, text: str) -> str | None:
@@ -590,11 +666,15 @@ class AgendaSimulator:
         else one asked again."""
         question = _last_question(reply.text)
         options = offered_options(reply.text, [b.text for b in reply.buttons])
+        kinds = question_kinds(question)
         scores: list[tuple[float, bool, str]] = []
         for name, value in self.values.items():
             if value is None or self._has_it(name, question, options):
                 continue
+            if not fits(value, kinds):
+                continue  # "What's your name?" is never answered with a phone number
             score = overlap(name.replace("_", " "), question) * 2
+            score += 2 if _compound_named(name, question) else 0
             known = [render_value(v) for v in self.spec.alternatives.get(name, [])]
             # "We can service or repair your bike. Which one would you like?"
             listing = " ; ".join(options) or question
@@ -607,6 +687,8 @@ class AgendaSimulator:
             kind = value_kind_of(value) if not isinstance(value, list | tuple) else None
             if kind is not None and _ASKS_FOR[kind].search(question):
                 score += 1.5
+            elif kinds and form_of(value) in kinds:
+                score += 1.5  # a phone number for "Which number can we reach you on?"
             if score > 0.9:
                 scores.append((score, name not in self.answered, name))
         if not scores:
@@ -691,3 +773,26 @@ def _flat_values(variables: dict[str, Any]) -> list[Any]:
 
 def _norm(value: Any) -> str:
     return re.sub(r"\s+", " ", str(value)).strip().lower()
+
+
+def _itemised(text: str) -> bool:
+    """Whether ``text`` lists items with one value each (a price list): information, not
+    an offer to choose (``sparring.values.item_values``)."""
+    today = date.today()
+    return any(item_values(kind, text, today) for kind in _ITEM_KINDS)
+
+
+def _as_given(value: Any) -> str | list[str]:
+    return [str(v) for v in value] if isinstance(value, list | tuple) else str(value)
+
+
+def _compound_named(name: str, question: str) -> bool:
+    """Whether a part of the variable's name is two words of the question written as one
+    ("pickup" for "When will you pick the car up?", "checkin" for "check in")."""
+    said = set(re.findall(r"[a-z]+", question.lower()))
+    for part in re.findall(r"[a-z]+", name.lower()):
+        if part in said:
+            continue
+        if any(part[:i] in said and part[i:] in said for i in range(3, len(part) - 1)):
+            return True
+    return False

@@ -382,6 +382,7 @@ _CUE = re.compile(
     r"\s*(?:(?<!\d)[:=](?!\d)|\s-\s|\b(?:is|are|was|were|will be|would be|reads)\b)\s*", re.I
 )
 _CODE_LIKE = re.compile(r"[\w-]*\d[\w-]*")
+_CODE_AFTER = re.compile(r"\s+#?([A-Za-z]{0,6}-?\d[\w-]*)(?=[\s.,;!?]|$)")
 _SHORT_ANSWER = 8
 """Words at most in a direct answer to a question that names the output ("Paris.")."""
 
@@ -478,9 +479,13 @@ def _restated(answer: str, keywords: _Keywords, as_list: bool) -> str | None:
 
 
 def _cued_phrase(text: str, head_at: int, first_at: int) -> str | None:
-    """The text after the first copula/colon that follows the head noun (an id-like first
-    token alone), or the text before a trailing ``is your <keywords>``."""
+    """An id right after the head noun ("Ticket number RG4102"), else the text after the
+    first copula/colon that follows the head noun (an id-like first token alone), or the
+    text before a trailing ``is your <keywords>``."""
     word_end = head_at + len(_WORD.match(text, head_at).group())  # type: ignore[union-attr]
+    code = _CODE_AFTER.match(text, word_end)
+    if code is not None:  # "Ticket number RG4102.": an id right after the head noun
+        return code.group(1)
     cue = _CUE.search(text, word_end)
     if cue is not None and is_state(text[cue.end() :]):
         # "your small pizza with ham is on its way": the state is no value; the subject is

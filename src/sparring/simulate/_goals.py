@@ -1,10 +1,14 @@
 """Goals of the agenda user, tracked by evidence.
 
-A goal is met when the chatbot's replies show it, not when any reply that is not the
-fallback arrives: a goal with variables is met once every one of its variables has been
-given and a later reply that asks for none of them mentions every one of its values
-(dates and times in any writing); a goal without variables (a question) is met by a
-reply that is not the fallback and does not ask for one of the user's values first. Each
+A goal is met when the chatbot answers or confirms after the user gave its values (the
+agenda-based user simulation of Schatzmann et al., NAACL 2007, §3: a goal constraint is
+popped once the system has it): a goal with variables is met once every one of its
+variables has been given and a later reply that asks for none of them informs, confirms or
+closes — "The price would be around 1200.0$" answers a price request without repeating
+the request's values — unless that reply's confirmation contradicts one of its values
+(``sparring.confirmation``; then the goal waits, and the reason is kept). A goal without
+variables (a question) is met by a reply that is not the fallback and does not ask for one
+of the user's values first. Each
 goal counts the fallbacks it received; after ``GIVE_UP`` of them, or ``MAX_GOAL_TURNS``
 user turns without evidence, the user moves on and the goal records why it failed.
 """
@@ -12,10 +16,9 @@ user turns without evidence, the user moves on and the goal records why it faile
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from sparring.dialogue_acts import DialogueAct
-from sparring.simulate._matching import values_mentioned, when_part_mentioned
 
 GIVE_UP = 3
 """Fallbacks on one goal after which the user moves on (the SENSEI paper, §4)."""
@@ -23,8 +26,17 @@ MAX_GOAL_TURNS = 6
 """User turns spent on one goal without evidence after which the user moves on."""
 
 GoalStatus = Literal["pending", "active", "done", "failed"]
-_ANSWERS = frozenset({DialogueAct.INFORM, DialogueAct.OFFER, DialogueAct.CLOSING})
-_SETTLES = frozenset({DialogueAct.INFORM, DialogueAct.CLOSING, DialogueAct.CONFIRMATION})
+_ANSWERS = frozenset(
+    {DialogueAct.INFORM, DialogueAct.OFFER, DialogueAct.CLOSING, DialogueAct.CLOSING_QUESTION}
+)
+_SETTLES = frozenset(
+    {
+        DialogueAct.INFORM,
+        DialogueAct.CLOSING,
+        DialogueAct.CONFIRMATION,
+        DialogueAct.CLOSING_QUESTION,
+    }
+)
 
 
 @dataclass
@@ -50,15 +62,15 @@ class Goal:
     last_reply: str | None = None
     """The chatbot's last reply while this goal was active."""
     unconfirmed: tuple[list[str], str] | None = None
-    """The variables the chatbot's last statement of this goal left out, and that reply."""
+    """The variables whose values the chatbot's last statement contradicted, and that reply."""
 
     def fail(self, reason: str) -> None:
         self.status, self.reason = "failed", reason
 
-    def observe(self, act: DialogueAct, reply: str, values: dict[str, Any],
-                asked: str | None) -> None:  # fmt: skip
-        """Update the goal from one chatbot reply (its act, text, the user's values and the
-        variable the reply asks for, if any)."""
+    def observe(self, act: DialogueAct, reply: str, asked: str | None) -> None:
+        """Update the goal from one chatbot reply: its act, its text and the variable it
+        asks for (if any). A goal a confirmation contradicted (``unconfirmed``, set by the
+        simulator) waits for a confirmation that states the user's values."""
         if self.status != "active" or act is DialogueAct.FALLBACK:
             return
         if not self.variables or self.question:  # answered unless it asks for a value first
@@ -67,21 +79,22 @@ class Goal:
             return
         if asked in self.variables or not self.variables <= self.given:
             return
-        known = [v for v in sorted(self.variables) if values.get(v) is not None]
-        missing = [v for v in known if not values_mentioned(values[v], reply)]
-        if known and not missing:  # it states every value of this goal
+        if self.unconfirmed is None and act in _SETTLES:
+            self._met(reply)  # it answers or confirms after the user gave every value
+
+    def contradicted(self, names: list[str], reply: str) -> None:
+        """A confirmation stated another value than the user's for ``names``: a goal that
+        carries one of them is not met (a met one is reopened) until a confirmation states
+        the user's values."""
+        self.unconfirmed = (names, reply[:200])
+        if self.status == "done":
+            self.status = "pending"
+
+    def confirmed(self, reply: str) -> None:
+        """A confirmation stated the user's values for the contradicted ones: met."""
+        self.unconfirmed = None
+        if self.status in ("pending", "active"):
             self._met(reply)
-        elif (
-            known
-            and act is DialogueAct.CLOSING
-            and all(when_part_mentioned(values[v], reply) for v in missing)
-        ):  # it closes the task with the date or time of a value said in one breath
-            self._met(reply)  # ("Monday check-up" → "… for 30-11-2026 for physical examination")
-        elif act in _SETTLES and len(missing) < len(known):  # a statement that drops one
-            if self.unconfirmed is not None and self.unconfirmed[0] == missing:
-                self._met(reply)  # said twice in its own words (synonyms): taken as met
-            else:
-                self.unconfirmed = (missing, reply[:200])
 
     def _met(self, reply: str) -> None:
         self.status, self.evidence = "done", reply[:200]
@@ -94,7 +107,7 @@ class Goal:
             return "never reached within the turn limit"
         if self.unconfirmed is not None:
             names, reply = self.unconfirmed
-            return f"the chatbot confirmed it without {', '.join(names)}: {reply!r}"
+            return f"the chatbot stated another {', '.join(names)} than the user's: {reply!r}"
         missing = sorted(self.variables - self.given)
         if missing:
             return f"the chatbot never took {', '.join(missing)}"

@@ -1,0 +1,162 @@
+"""The agenda user reacts to what the chatbot did (its dialogue act), not to string
+matches: a price list is information, an answer meets a goal whose values were given, a
+request is answered with a value of the requested type, a correct confirmation is not
+contradicted, a closing question gets the next goal or a goodbye."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from sparring.connectors import Reply
+from sparring.simulate import AgendaSimulator, run_conversation
+from sparring.simulate._slots import fits, form_of, question_kinds
+from sparring.simulate._spec import ConversationSpec, StopCondition
+
+from .fakes import FakeConnector
+
+PRICES = "A single room costs $80 per night, a double room $120 and a suite $250."
+
+
+def _spec(
+    goals: list[str],
+    templates: list[str],
+    variables: dict[str, Any],
+    alternatives: dict[str, list[Any]] | None = None,
+) -> ConversationSpec:
+    return ConversationSpec(
+        id="p/0", profile="p", goals=tuple(goals), goal_templates=tuple(templates),
+        variables=variables, alternatives=alternatives or {},
+        stop=StopCondition("all_answered", limit=8),
+    )  # fmt: skip
+
+
+async def _talk(
+    spec: ConversationSpec, bot: Callable[[str, int], str], simulator: AgendaSimulator | None = None
+) -> tuple[list[str], Any]:
+    simulator = simulator or AgendaSimulator(spec, random.Random(0))
+    connector = FakeConnector(lambda text, turn: Reply(messages=[bot(text, turn)]))
+    record = await run_conversation(spec, connector, simulator)
+    return [t.text for t in record.turns if t.role == "user"], record
+
+
+async def test_a_price_list_is_information_not_an_offer() -> None:
+    def bot(text: str, turn: int) -> str:
+        low = text.lower()
+        if "cost" in low or "price" in low or "much" in low:
+            return PRICES
+        if "check-in" in low or "check in" in low:
+            return "Check-in is from 3 pm."
+        return "Sorry, I didn't understand that."
+
+    spec = _spec(
+        ["how much does a suite room cost?", "what time is check-in?"],
+        ["how much does a {{room}} room cost?", "what time is check-in?"],
+        {"room": "suite"}, {"room": ["single", "double", "suite"]},
+    )  # fmt: skip
+    users, record = await _talk(spec, bot)
+    assert not any(u.lower().startswith("suite") for u in users)  # never "suite, please."
+    assert any("check-in" in u.lower() for u in users)
+    assert record.errors == []
+
+
+async def test_an_answer_after_the_values_were_given_meets_the_goal() -> None:
+    """The photography shop: the estimate repeats none of the goal's values."""
+
+    def bot(text: str, turn: int) -> str:
+        if turn == 0:
+            return "How many pictures do you want photographed?"
+        return "The price would be around 1200.0$"
+
+    spec = _spec(
+        ["an estimate to photograph pictures"], ["an estimate to photograph {{number}} pictures"],
+        {"number": "3"},
+    )  # fmt: skip
+    users, record = await _talk(spec, bot)
+    assert users.count("3") == 1
+    assert record.errors == [] and users[-1] == "Thank you, goodbye!"
+
+
+async def test_a_request_is_answered_with_a_value_of_its_type() -> None:
+    def bot(text: str, turn: int) -> str:
+        return ["What's your name?", "And a phone number to reach you?", "Booked, thanks!"][
+            min(turn, 2)
+        ]
+
+    spec = _spec(
+        ["book a table, my phone is (212) 555-1234, I am Ann Lee"],
+        ["book a table, my phone is {{phone}}, I am {{name}}"],
+        {"phone": "(212) 555-1234", "name": "Ann Lee"},
+    )  # fmt: skip
+    users, _ = await _talk(spec, bot)
+    assert "555" not in users[1] and "Ann Lee" in users[1]
+    assert "555-1234" in users[2]
+
+
+async def test_a_correct_confirmation_is_not_contradicted_a_wrong_one_is() -> None:
+    def bot_saying(room: str) -> Callable[[str, int], str]:
+        def bot(text: str, turn: int) -> str:
+            if turn == 0:
+                return "Which room type would you like: single, double or suite?"
+            if turn == 1:
+                return f"Your booking is confirmed: a {room} room. Your reference is SV-1."
+            return "Goodbye!"
+
+        return bot
+
+    spec = _spec(["book a suite room"], ["book a {{room}} room"], {"room": "suite"},
+                 {"room": ["single", "double", "suite"]})  # fmt: skip
+    users, record = await _talk(spec, bot_saying("suite"))
+    assert not any(u.startswith("No,") for u in users) and record.errors == []
+    simulator = AgendaSimulator(spec, random.Random(0))
+    users, record = await _talk(spec, bot_saying("double"), simulator)
+    assert "No, I asked for suite" in users
+    assert "another room than the user's" in simulator.goal_failures()["book a suite room"]
+
+
+async def test_a_closing_question_gets_the_next_goal_then_a_goodbye() -> None:
+    def bot(text: str, turn: int) -> str:
+        low = text.lower()
+        if "price" in low:
+            return "A room is $80. Anything else I can do for you?"
+        if "check-in" in low:
+            return "Check-in is from 3 pm. Anything else I can do for you?"
+        return "Goodbye!"
+
+    spec = _spec(["what is the price?", "when is check-in?"],
+                 ["what is the price?", "when is check-in?"], {})  # fmt: skip
+    users, record = await _talk(spec, bot)
+    assert "check-in" in users[1].lower()
+    assert users[2] == "No, thanks. Goodbye!" and len(users) == 3
+    assert record.errors == []
+
+
+def test_question_kinds_and_value_forms() -> None:
+    assert question_kinds("What's your name?") == {"name"}
+    assert question_kinds("What date would you like to check in?") == {"date"}
+    assert question_kinds("How many guests?") == {"number"}
+    assert question_kinds("Which room type would you like?") == frozenset()
+    assert [form_of(v) for v in ("555-22344", "a@b.co", "tomorrow", "5 pm", "3", "Ann Lee")] == [
+        "phone", "email", "date", "time", "number", None,
+    ]  # fmt: skip
+    assert not fits("555-22344", question_kinds("What's your name?"))
+    assert fits("Ann Lee", question_kinds("What's your name?"))
+    assert fits("10:00", question_kinds("When would you like to come?"))
+    assert not fits("tomorrow", question_kinds("How many people?"))
+
+
+async def test_two_dates_each_answered_to_its_own_question() -> None:
+    """ "pick the car up" names the variable ``pickup``: its date, not the return date."""
+
+    def bot(text: str, turn: int) -> str:
+        questions = ["On which date will you pick the car up?", "And when will you return it?"]
+        return questions[turn] if turn < 2 else "Reserved, thanks!"
+
+    spec = _spec(
+        ["rent a car from 2027-04-02 to April 20"],
+        ["rent a car from {{pickup}} to {{return_date}}"],
+        {"return_date": "April 20", "pickup": "2027-04-02"},
+    )
+    users, _ = await _talk(spec, bot)
+    assert users[1:3] == ["2027-04-02", "April 20"]
