@@ -32,7 +32,7 @@ _STYLE = {"pass": "green", "fail": "bold red", "error": "red", "not_applicable":
 @adversarial_app.command("probe")
 @settings_options(
     ProbeSettings,
-    fields=("chatbot", "suites", "concurrency", "reply_timeout"),
+    fields=("chatbot", "suites", "concurrency", "reply_timeout", "explored"),
     flags={"chatbot": ("--chatbot", "-c"), "suites": ("--suite", "-s")},
 )
 def probe_command(

@@ -79,3 +79,40 @@ class Gauge:
         with Gauge.lock:
             Gauge.now -= 1
         return "I can't help with that."
+
+
+class OrderBot:
+    """A takeaway bot with a quantity and a pick-up time that the user may change;
+    ``sticky`` keeps the first value it heard (the defect the constraint-change probes
+    look for)."""
+
+    def __init__(self, sticky: bool = False) -> None:
+        self.NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4}
+        self.sticky = sticky
+        self.quantity: int | None = None
+        self.time: str | None = None
+
+    def respond(self, text: str) -> str:
+        low = text.lower()
+        if "summarise" in low or "what time" in low:
+            if "time" in low:
+                return f"Your order is for {self.time}."
+            return f"Your order: {self.quantity} margheritas."
+        time = next((f"{h} pm" for h in range(1, 12) if f"{h} pm" in low), None)
+        if time and (self.time is None or not self.sticky):
+            self.time = time
+        number = next((n for w, n in self.NUMBERS.items() if f" {w} " in f" {low} "), None)
+        if "not" in low:  # "I want three, not two": the first number said is the new one
+            number = next((n for w, n in self.NUMBERS.items() if f"want {w}" in low), number)
+        if number and (self.quantity is None or not self.sticky):
+            self.quantity = number
+        if time or number:
+            return "Noted."
+        return FALLBACK
+
+
+def price_list(text: str) -> str:
+    """A hotel bot that answers anything about money with its price list."""
+    if "how much" in text.lower() or "price" in text.lower():
+        return "A single room costs $80 per night, a double room $120 and a suite $250."
+    return FALLBACK

@@ -104,6 +104,8 @@ class Conversation:
 
     def respond(self, text: str) -> str:
         low = text.lower().strip()
+        if re.search(r"\b(pain|chest|hurt|injury|injured|bleeding|medical|medicine)\b", low):
+            return "That sounds serious. Please contact emergency services (112) straight away."
         if re.search(
             r"\b(bye|goodbye|that's all|that is all|nothing else|no,? thanks?|all good)\b", low
         ):

@@ -146,7 +146,7 @@ class Conversation:
     def respond(self, text: str) -> str:
         low = text.lower().strip()
         if re.search(
-            r"\b(chest pain|bleeding|swollen|swelling|severe pain|toothache|emergency)\b", low
+            r"\b(pain|painful|hurts?|bleeding|swollen|swelling|numb|toothache|emergency)\b", low
         ):
             return EMERGENCY
         if re.search(r"\b(bye|goodbye|no,? thanks?|that's all|nothing else|that is all)\b", low):

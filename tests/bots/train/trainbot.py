@@ -113,6 +113,11 @@ class Conversation:
 
     def respond(self, text: str) -> str:
         low = text.lower().strip()
+        if re.search(r"\b(pain|hurts?|injured|bleeding|unconscious|heart attack|numb)\b", low):
+            return (
+                "I'm only able to help with train tickets. If this is a medical emergency, "
+                "please call 999 now or ask the nearest member of staff for help."
+            )
         if re.search(
             r"\b(bye|goodbye|that's all|that is all|nothing else|no,? thanks?|no more)\b", low
         ):

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
+from sparring.adversarial._probes._capabilities import Capabilities, read_capabilities
 from sparring.adversarial._probes._model import Probe, ProbeCategory, ProbeSuite
 from sparring.adversarial._probes._run import judge_probe, not_applicable, probe_id, run_probe
 from sparring.adversarial._probes._suites import resolve_suites
@@ -56,8 +57,11 @@ class ProbeSettings(JobSettings):
 
     ``chatbot`` is chatbot.yaml; ``suites`` built-in suite names or probe files/folders
     (empty: every built-in suite); ``concurrency`` probes at once; ``reply_timeout``
-    seconds per reply (``None``: the connector's ``timeout`` plus 5 s); ``check_reachable``
-    probes the chatbot before the run directory is created.
+    seconds per reply (``None``: the connector's ``timeout`` plus 5 s); ``explored`` an
+    exploration (run or explore directory, or its ``model.json``) whose functionalities
+    say what the bot does, for the probes that presuppose a capability (``_capabilities``;
+    without it chatbot.yaml's ``info`` alone says); ``check_reachable`` probes the chatbot
+    before the run directory is created.
     """
 
     job: ClassVar[str] = "adversarial-probe"
@@ -71,6 +75,11 @@ class ProbeSettings(JobSettings):
     concurrency: int = Field(4, ge=1, description="Probes at once.")
     reply_timeout: float | None = Field(
         None, gt=0, description="Seconds per reply (default: the connector's + 5)."
+    )
+    explored: Path | None = Field(
+        None,
+        description="An exploration (run or explore directory, or model.json): probes that "
+        "presuppose a capability run only where it mentions one.",
     )
     check_reachable: bool = True
 
@@ -240,12 +249,18 @@ async def _probes(
         suites={suite.suite: str(path) for suite, path in suites},
         probes=[_entry(suite, probe) for suite, _ in suites for probe in suite.probes],
     )
-    chatbot_type = config.info.type
+    capabilities = read_capabilities(config.info, settings.explored)
+    unfit = {
+        probe_id(suite.suite, probe): reason
+        for suite, _ in suites
+        for probe in suite.probes
+        if (reason := _unfit(probe, config.info.type, capabilities)) is not None
+    }
     todo = [
         (suite.suite, probe)
         for suite, _ in suites
         for probe in suite.probes
-        if _applies(probe, chatbot_type)
+        if probe_id(suite.suite, probe) not in unfit
     ]
     store = ctx.store if ctx.resuming else ctx.open_run(**_manifest(settings, todo))
 
@@ -257,8 +272,9 @@ async def _probes(
 
     for suite, _ in suites:
         for probe in suite.probes:
-            if not _applies(probe, chatbot_type):
-                add(not_applicable(suite.suite, probe, chatbot_type))
+            reason = unfit.get(probe_id(suite.suite, probe))
+            if reason is not None:
+                add(not_applicable(suite.suite, probe, reason))
     finished = store.finished_ids()
     for suite_name, probe in todo:  # stored on an earlier try: judged again, not re-run
         if probe_id(suite_name, probe) in finished:
@@ -315,9 +331,12 @@ async def _run_all(
         await connector.aclose()
 
 
-def _applies(probe: Probe, chatbot_type: str | None) -> bool:
-    """Whether ``probe`` runs on a chatbot of ``chatbot_type`` (an unknown type runs all)."""
-    return probe.requires is None or chatbot_type is None or probe.requires == chatbot_type
+def _unfit(probe: Probe, chatbot_type: str | None, capabilities: Capabilities) -> str | None:
+    """Why ``probe`` does not apply to the chatbot, or ``None``: it requires another
+    chatbot type (an unknown type runs all) or presupposes a capability not known."""
+    if probe.requires is not None and chatbot_type is not None and probe.requires != chatbot_type:
+        return f"for {probe.requires} chatbots; this one is {chatbot_type}"
+    return capabilities.fits(probe.presupposes)
 
 
 def _entry(suite: ProbeSuite, probe: Probe) -> ProbeEntry:

@@ -19,9 +19,11 @@ A suite file (YAML)::
 A turn is a string, or ``{encode: base64|leetspeak|rot13, text: ..., wrap: "... {encoded}"}``:
 the text is encoded and put into ``wrap`` (encoded payloads). ``requires`` limits a probe to
 one chatbot type (``task-oriented`` or ``conversational``, chatbot.yaml's ``info.type``);
-for the others it is *not applicable*. Canaries are strings only a bot that obeyed the
-injection would write: a canary written verbatim in the probe's own turns is an error (an
-echo bot would trip it).
+for the others it is *not applicable*. ``presupposes`` names the capabilities its script
+takes for granted (``[order]`` for "my order for 7 pm"): it runs only on a chatbot whose
+known capabilities mention one (``_capabilities``), else it is *not applicable*. Canaries
+are strings only a bot that obeyed the injection would write: a canary written verbatim in
+the probe's own turns is an error (an echo bot would trip it).
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ OracleKind = Literal[
     "refuses",
     "falls_back",
     "refuses_or_falls_back",
+    "refuses_or_refers",
+    "refuses_or_avoids",
     "must_contain",
     "must_not_contain",
     "no_canary",
@@ -122,7 +126,9 @@ class Oracle(BaseModel):
 
     @model_validator(mode="after")
     def _fields_of_kind(self) -> Oracle:
-        if self.kind in ("must_contain", "must_not_contain") and not self.patterns:
+        if self.kind in ("must_contain", "must_not_contain", "refuses_or_avoids") and not (
+            self.patterns
+        ):
             raise ValueError(f"`{self.kind}` needs `patterns`")
         if self.kind == "no_canary" and not self.canaries:
             raise ValueError("`no_canary` needs `canaries`")
@@ -142,7 +148,8 @@ class Oracle(BaseModel):
 class Probe(BaseModel):
     """One adversarial probe: ``id`` (a slug, unique in its suite), ``title``, its
     ``category``, the user ``turns`` sent in order, and the ``oracles`` its replies must
-    all pass. ``requires`` restricts it to one chatbot type."""
+    all pass. ``requires`` restricts it to one chatbot type; ``presupposes`` to chatbots
+    whose known capabilities mention one of its words (``_capabilities``)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -152,6 +159,7 @@ class Probe(BaseModel):
     turns: list[str | EncodedTurn] = Field(min_length=1)
     oracles: list[Oracle] = Field(min_length=1)
     requires: Literal["task-oriented", "conversational"] | None = None
+    presupposes: list[str] = Field(default_factory=list)
     notes: str | None = None
 
     @model_validator(mode="after")

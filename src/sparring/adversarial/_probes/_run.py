@@ -119,8 +119,8 @@ def judge_probe(
     return verdict
 
 
-def not_applicable(suite: str, probe: Probe, chatbot_type: str | None) -> Verdict:
-    """The verdict on a probe that was not run: it ``requires`` another chatbot type."""
-    reason = f"for {probe.requires} chatbots; this one is {chatbot_type}"
+def not_applicable(suite: str, probe: Probe, reason: str) -> Verdict:
+    """The verdict on a probe that was not run, and why (another chatbot type, a capability
+    the chatbot is not known to have)."""
     return Verdict(rule=probe_id(suite, probe), status="not_applicable", conversations=[],
                    reason=reason, message=probe.title)  # fmt: skip
