@@ -18,22 +18,33 @@ which replaces with ``***``:
   ``http://***@host``) and the value of credential-like query parameters (``api_key``,
   ``apikey``, ``key``, ``token``, ``access_token``, ``auth``, ``password``, ``secret``,
   ``client_secret``, ``signature``, ``sig``);
-- **authorization values**: ``Bearer …``, ``Basic …`` and ``Token …`` credentials.
+- **authorization values**: ``Bearer …`` and ``Token …`` followed by a credential-shaped
+  token (``credential_shaped``: letters with digits, or 20 and more characters of more
+  than one kind, as keys, JWTs and session tokens are), and ``Basic …`` followed by
+  base64 of ``user:password`` — never an ordinary word ("Basic analytics", "Token ring").
 
-Secrets are replaced longest first; shorter than ``MIN_SECRET_LENGTH`` characters they
-are ignored (they would blank unrelated text).
+Only secrets change: known values shorter than ``MIN_SECRET_LENGTH`` characters are
+ignored (they would blank ordinary words), and the shapes above match credentials, not
+prose. Secrets are replaced longest first. Each replacement is counted by kind
+(``known``, ``url_userinfo``, ``query``, ``authorization``) in the ``counting()`` block
+around it: the job runner keeps a run's counts in its manifest (``redactions``).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import contextvars
 import os
 import re
 import threading
-from collections.abc import Iterable, Mapping
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 REDACTED = "***"
-MIN_SECRET_LENGTH = 4
+MIN_SECRET_LENGTH = 8
 
 _CREDENTIAL_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.IGNORECASE)
 _CREDENTIAL_HEADER = re.compile(
@@ -46,10 +57,71 @@ _QUERY_SECRET = re.compile(
     r"|pwd|secret|client[_-]?secret|signature|sig)=)[^&#\s\"'<>]+",
     re.IGNORECASE,
 )
-_AUTHORIZATION = re.compile(r"\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}")
+_AUTHORIZATION = re.compile(r"\b(Bearer|Basic|Token)(\s+)([A-Za-z0-9._~+/=-]{8,})")
 
 _lock = threading.Lock()
 _known: set[str] = set()
+_counts: contextvars.ContextVar[Counter[str] | None] = contextvars.ContextVar(
+    "sparring_redactions", default=None
+)
+
+
+@contextmanager
+def counting(start: Mapping[str, int] | None = None) -> Iterator[Counter[str]]:
+    """Count every redaction made in this context (tasks and threads started from it
+    included) while the block runs, from ``start`` (a resumed run's counts)."""
+    counter: Counter[str] = Counter(start or {})
+    token = _counts.set(counter)
+    try:
+        yield counter
+    finally:
+        _counts.reset(token)
+
+
+def current_counts() -> dict[str, int]:
+    """The redactions counted so far in this context's ``counting()`` block ({} outside)."""
+    counter = _counts.get()
+    return dict(counter) if counter is not None else {}
+
+
+def _count(kind: str, n: int) -> None:
+    counter = _counts.get()
+    if counter is not None and n:
+        counter[kind] += n
+
+
+def credential_shaped(token: str) -> bool:
+    """Whether ``token`` looks like a credential rather than a word: at least 8 characters
+    with letters and digits, or at least 20 of more than one kind (lower, upper, digit,
+    ``-._~+/=``), e.g. ``sk-…``, a JWT, a session id."""
+    if len(token) < 8:
+        return False
+    kinds = [
+        any(c.islower() for c in token),
+        any(c.isupper() for c in token),
+        any(c.isdigit() for c in token),
+        any(c in "-._~+/=" for c in token),
+    ]
+    has_letters = kinds[0] or kinds[1]
+    return (has_letters and kinds[2]) or (len(token) >= 20 and sum(kinds) >= 2)
+
+
+def _basic_credential(token: str) -> bool:
+    """Whether ``token`` is base64 of ``user:password`` (HTTP Basic)."""
+    try:
+        decoded = base64.b64decode(token, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return b":" in decoded and all(32 <= b < 127 for b in decoded)
+
+
+def _authorization(match: re.Match[str]) -> str:
+    scheme, space, token = match.group(1), match.group(2), match.group(3)
+    secret = _basic_credential(token) if scheme == "Basic" else credential_shaped(token)
+    if not secret:
+        return match.group(0)
+    _count("authorization", 1)
+    return f"{scheme}{space}{REDACTED}"
 
 
 def add_secrets(values: Iterable[str | None]) -> None:
@@ -94,11 +166,14 @@ def redact_text(text: str) -> str:
         known = set(_known)
     secrets = sorted(known.union(environment_secrets()), key=len, reverse=True)
     for secret in secrets:
-        if secret in text:
+        if len(secret) >= MIN_SECRET_LENGTH and secret in text:
+            _count("known", text.count(secret))
             text = text.replace(secret, REDACTED)
-    text = _URL_USERINFO.sub(rf"\1{REDACTED}@", text)
-    text = _QUERY_SECRET.sub(rf"\1{REDACTED}", text)
-    return _AUTHORIZATION.sub(rf"\1 {REDACTED}", text)
+    text, n = _URL_USERINFO.subn(rf"\1{REDACTED}@", text)
+    _count("url_userinfo", n)
+    text, n = _QUERY_SECRET.subn(rf"\1{REDACTED}", text)
+    _count("query", n)
+    return _AUTHORIZATION.sub(_authorization, text)
 
 
 def redact(value: Any) -> Any:

@@ -315,6 +315,9 @@ class RunManifest(BaseModel):
     outcome: Outcome | None = None
     """The job's verdict and reasons once it ended (the report reads it; ``None``: not
     decided yet, or a run written before 0.3)."""
+    redactions: dict[str, int] = Field(default_factory=dict)
+    """Secrets removed from what the job wrote and printed, by kind (``known``,
+    ``url_userinfo``, ``query``, ``authorization``; ``sparring._redact``), across resumes."""
 
     @classmethod
     def for_job(cls, job: str, settings: BaseModel, run_id: str, **fields: Any) -> RunManifest:

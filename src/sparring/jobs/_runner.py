@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from sparring._redact import counting, current_counts
 from sparring.conversations import RunManifest, RunStore
 from sparring.errors import Problem, UnknownName, UserInputError
 from sparring.jobs import outcome as outcomes
@@ -162,6 +163,21 @@ async def _drive(
     stop: StopSignal | None,
     report: bool = True,
 ) -> JobRun[Any]:
+    """Run the job with its redactions counted (``sparring._redact.counting``, from a
+    resumed run's counts) for its manifest."""
+    with counting(store.manifest.redactions if store is not None else None):
+        return await _drive_counted(spec, settings, out, store, on_event, stop, report)
+
+
+async def _drive_counted(
+    spec: Job,
+    settings: JobSettings,
+    out: Path | None,
+    store: RunStore | None,
+    on_event: OnEvent | None,
+    stop: StopSignal | None,
+    report: bool = True,
+) -> JobRun[Any]:
     signal = stop or StopSignal()
     recorder = ProgressRecorder(spec.name)
 
@@ -262,9 +278,11 @@ def _end(
 
 
 def _save(store: RunStore, status: JobStatus, decided: Outcome | None) -> None:
-    """Keep the manifest's status (and, once decided, the outcome) current; a manifest that
-    cannot be written is logged, never the job's failure."""
-    store.manifest = store.manifest.model_copy(update={"status": status, "outcome": decided})
+    """Keep the manifest's status (and, once decided, the outcome) and the redactions
+    counted so far current; a manifest that cannot be written is logged, never the job's
+    failure."""
+    update = {"status": status, "outcome": decided, "redactions": current_counts()}
+    store.manifest = store.manifest.model_copy(update=update)
     try:
         store.save_manifest()
     except OSError as exc:
