@@ -451,9 +451,9 @@ def given_values(
     """The values among ``variables`` (slot → value; a list for several) that the user
     said in ``turns[:until]``, in ``variables``' order: each with the 0-based turn that
     first said it and, when the value is one of them, the options the chatbot offered in
-    the turn before (``sparring.dialogue_acts.offered_options``: its buttons or a written
-    list). A value the user never said is left out; of a list, the items the user's last
-    turn naming any of them names (a user may drop an item). Never raises."""
+    the turn before when it asked (``sparring.dialogue_acts.offered_options``: its buttons
+    or a written list). A value the user never said is left out; of a list, the items the
+    user's last turn naming any of them names (a user may drop an item). Never raises."""
     out = []
     for slot, value in variables.items():
         items = _texts(_as_value(value))
@@ -509,11 +509,15 @@ def _latest(turns: Sequence[TurnLike], items: list[str]) -> list[str]:
 
 
 def _options(turns: Sequence[TurnLike], said: int, items: list[str]) -> list[str]:
-    """The options of the chatbot turn before turn ``said``, when an item is one of them."""
+    """The options of the chatbot turn before turn ``said`` when it asked (an offer or a
+    request) and an item is one of them."""
     before = next((t for t in reversed(turns[:said]) if t.role == "assistant"), None)
     if before is None:
         return []
     buttons = [str(getattr(b, "text", b)) for b in getattr(before, "buttons", ()) or ()]
+    act = getattr(before, "dialogue_act", None) or classify_dialogue_act(before.text, buttons)
+    if act not in (DialogueAct.OFFER, DialogueAct.REQUEST):
+        return []  # a list in an answer ("we have branches at A, B or C.") is no offer
     options = offered_options(before.text, buttons)
     folded = {fold(o).strip() for o in options}
     return options if any(fold(i).strip() in folded for i in items) else []

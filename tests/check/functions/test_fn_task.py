@@ -48,10 +48,11 @@ def test_a_task_that_reaches_the_confirmation_passes(tmp_path: Path) -> None:
     assert judged(tmp_path, done)[0] == "pass"
 
 
-def test_a_step_the_chatbot_never_took_is_named(tmp_path: Path) -> None:
+def test_a_step_the_chatbot_refused_though_it_offered_it_fails_named(tmp_path: Path) -> None:
+    offered = [*TABLE[:3], ("assistant", "Which day: friday or saturday?"), ("user", "friday")]
     refused = booking(
         [
-            *TABLE,
+            *offered,
             ("assistant", "Sorry, I didn't understand that."),
             ("user", "on friday please"),
             ("assistant", "Sorry, I didn't understand that."),
@@ -62,13 +63,26 @@ def test_a_step_the_chatbot_never_took_is_named(tmp_path: Path) -> None:
     assert "step 'on {{day}}' (turn 4): not taken" in why and "didn't understand" in why
 
 
-def test_a_step_the_user_never_got_to_is_named_with_the_last_reply(tmp_path: Path) -> None:
-    stuck = booking([*TABLE[:3], ("assistant", "For how many people?")])
-    status, why = judged(tmp_path, stuck)
-    assert status == "fail"
-    assert why.startswith("step 'for {{people}} people' (turn 2): not taken")
+def test_a_stop_the_chatbot_is_not_shown_guilty_of_is_unscored_naming_the_step(
+    tmp_path: Path,
+) -> None:
+    # "friday" was the profile's, not offered: refusing it may be right
+    made_up = booking([*TABLE, ("assistant", "Sorry, I didn't understand that.")])
+    status, why = judged(tmp_path, made_up)
+    assert status == "unscored" and "step 'on {{day}}' (turn 4): not taken" in why
+    # the user never got to a step
     lost = booking(TABLE[:2])
-    assert judged(tmp_path, lost)[1].startswith("step 'for {{people}} people': the user never gave")
+    status, why = judged(tmp_path, lost)
+    assert status == "unscored" and "step 'for {{people}} people': the user never gave" in why
+    # the chatbot asks for more than the profile holds
+    more = booking([*TABLE, ("assistant", "And under what name?")])
+    status, why = judged(tmp_path, more)
+    assert status == "unscored" and "no confirmation or answer after turn 4" in why
+
+
+def test_a_chatbot_that_stops_replying_fails(tmp_path: Path) -> None:
+    status, why = judged(tmp_path, booking(TABLE))
+    assert status == "fail" and why.endswith("no reply followed")
 
 
 def test_a_question_answered_passes_and_one_unanswered_fails(tmp_path: Path) -> None:
@@ -76,7 +90,7 @@ def test_a_question_answered_passes_and_one_unanswered_fails(tmp_path: Path) -> 
     answered = record("q", turns=[*asked, ("assistant", "We open at 19:00 every evening.")])
     answered.goal_templates = ["when do you open?"]
     assert judged(tmp_path, answered)[0] == "pass"
-    unanswered = record("q", turns=[*asked, ("assistant", "Sorry, I did not understand.")])
+    unanswered = record("q", turns=asked)
     unanswered.goal_templates = ["when do you open?"]
     status, why = judged(tmp_path, unanswered)
     assert status == "fail" and why.startswith("no confirmation or answer after turn 0")

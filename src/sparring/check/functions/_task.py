@@ -7,8 +7,12 @@ step with a variable needs the user to say its value (``sparring.confirmation.gi
 and the chatbot to take it (its next reply is no fallback and does not ask the same
 question again); after the last value the chatbot must confirm or answer (a turn that
 ``sparring.confirmation.is_confirmation`` reads as one, or whose dialogue act is an
-inform). The failure names the first step that did not happen and the chatbot's reply at
-that point. Strategy: offline, from the recorded dialogue acts and the user's values.
+inform). Where the task stopped, the verdict names the first step that did not happen and
+the chatbot's reply at that point: a failure when the chatbot is shown at fault (it refused
+a value it had just offered, or stopped replying), else *unscored* (a placeholder value, a
+value the user never gave or the profile made up, a chatbot asking for more than the
+profile holds: the profile or the simulated user may be at fault). Strategy: offline, from
+the recorded dialogue acts (classified where not recorded) and the user's values.
 Source: task success as the share of dialogues whose goal the system fulfilled (Walker et
 al., PARADISE, 1997, §2); here per step, to say where a task stopped.
 """
@@ -17,10 +21,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from sparring.check._context import FunctionContext, rule_function
-from sparring.check._safety import NotApplicable
+from sparring.check._safety import NotApplicable, Unscored
 from sparring.check.functions._common import conversation_of, note
 from sparring.confirmation import GivenValue, given_values, is_confirmation
 from sparring.conversations import ConversationRecord, Turn
@@ -30,6 +34,7 @@ from sparring.profiles import is_placeholder
 _VARIABLE = re.compile(r"\{\{\s*(\w+)\s*\}\}")
 _ANSWERS = ("inform", "confirmation")
 _QUOTE = 120
+_SILENT = "no reply followed"
 
 
 def _quote(text: str) -> str:
@@ -52,7 +57,7 @@ def _taken(turns: Sequence[Turn], said: list[int]) -> tuple[bool, str]:
     for index in said:
         found = _reply_after(turns, index)
         if found is None:
-            return False, "the chatbot never replied"
+            return False, _SILENT
         _, reply = found
         question = _asked_before(turns, index)
         repeated = question is not None and reply.text.strip() == question.text.strip()
@@ -72,11 +77,20 @@ def _steps(record: ConversationRecord) -> list[tuple[str, list[str]]]:
     return steps
 
 
-def _missing(record: ConversationRecord) -> tuple[list[str], list[int]]:
-    """The step that did not happen (one sentence) and its turns; none: the turn of the
-    confirmation or answer. A confirmation after the last value the user gave completes
-    the task even if a step's value was said otherwise ("marinara" for "marinera"); an
-    answer completes it only when every step was taken."""
+class _Stop(NamedTuple):
+    """Where a task stopped: the sentence naming the step, its turns, and whether the
+    chatbot is shown at fault (it refused a value it offered itself, or stopped replying)."""
+
+    reason: str
+    turns: list[int]
+    chatbot_at_fault: bool
+
+
+def _stopped(record: ConversationRecord) -> _Stop | int:
+    """Where the task stopped, or the turn of the confirmation or answer that completed it.
+    A confirmation after the last value the user gave completes the task even if a step's
+    value was said otherwise ("marinara" for "marinera"); an answer completes it only when
+    every step was taken."""
     turns = record.turns
     values = {
         name: value
@@ -93,38 +107,48 @@ def _missing(record: ConversationRecord) -> tuple[list[str], list[int]]:
     ]
     confirmed = [i for i in after if is_confirmation(turns[i].text, acts[i])]
     if confirmed:
-        return [], confirmed[:1]
+        return confirmed[0]
     problem = _first_problem(record, values, given)
     if problem is not None:
         return problem
     answered = [i for i in after if acts[i] in _ANSWERS]
     if answered:
-        return [], answered[:1]
+        return answered[0]
     found = _reply_after(turns, last)
-    said = f"the chatbot replied {_quote(found[1].text)}" if found else "no reply followed"
-    return [f"no confirmation or answer after turn {last}: {said}"], [last]
+    if found is None:
+        return _Stop(
+            f"no confirmation or answer after turn {last}: no reply followed", [last], True
+        )
+    offered = any(g.options and g.turn == last for g in given.values())
+    refused = acts[found[0]] == "fallback" and offered
+    reason = (
+        f"no confirmation or answer after turn {last}: the chatbot replied {_quote(found[1].text)}"
+    )
+    return _Stop(reason, [last], refused)
 
 
 def _first_problem(
     record: ConversationRecord, values: dict[str, Any], given: dict[str, GivenValue]
-) -> tuple[list[str], list[int]] | None:
+) -> _Stop | None:
     """The first step whose value the user never gave or the chatbot did not take."""
     turns = record.turns
     for template, names in _steps(record):
         for name in names:
             said = _quote(str(record.variables[name]))
             if name not in values:
-                return [f"step {template!r}: its value {said} is a placeholder, "
-                        "so the user had nothing to say (the profile's problem)"], []  # fmt: skip
+                reason = f"step {template!r}: its value {said} is a placeholder"
+                return _Stop(reason + ", so the user had nothing to say", [], False)
             if name not in given:
                 reply = _asked_before(turns, len(turns))
                 where = f"; the chatbot's last reply: {_quote(reply.text)}" if reply else ""
-                return [f"step {template!r}: the user never gave {said}{where}"], []
+                return _Stop(f"step {template!r}: the user never gave {said}{where}", [], False)
             turn = given[name].turn or 0
             again = [i for i in range(turn + 1, len(turns)) if _says(turns[i], given[name].value)]
             ok, refusal = _taken(turns, [turn, *again])
             if not ok:
-                return [f"step {template!r} (turn {turn}): not taken — {refusal}"], [turn]
+                reason = f"step {template!r} (turn {turn}): not taken — {refusal}"
+                silent = refusal == _SILENT
+                return _Stop(reason, [turn], silent or bool(given[name].options))
     return None
 
 
@@ -138,12 +162,23 @@ def _says(turn: Turn, value: str | Sequence[str]) -> bool:
 def task_steps_missing(context: FunctionContext) -> list[str]:
     """The step of the profile's task that did not happen, as one sentence naming the step
     (its goal), the 0-based turn and the chatbot's reply there; an empty list (falsy) when
-    every step was taken and the chatbot confirmed or answered. Raises ``NotApplicable``
-    for a conversation without goals."""
+    the chatbot confirmed or answered (module docstring).
+
+    A stop fails only when the chatbot is shown at fault: it refused a value it had just
+    offered as an option, or stopped replying. Otherwise (a placeholder value, a value the
+    user never gave, a value the profile made up and the chatbot refused, a chatbot asking
+    for more than the profile holds) it raises ``Unscored`` naming the step: the profile or
+    the simulated user may be at fault. Raises ``NotApplicable`` without goals."""
     record = conversation_of(context, "task_steps_missing")
     if not (record.goal_templates or record.goals):
         raise NotApplicable("the profile has no goals")
-    missing, turns = _missing(record)
-    reason = "; ".join(missing) or f"the chatbot confirmed or answered at turn {turns[0]}"
-    note(context, "task_steps_missing", reason=reason, turns=turns)
-    return missing
+    stopped = _stopped(record)
+    if isinstance(stopped, int):
+        reason = f"the chatbot confirmed or answered at turn {stopped}"
+        note(context, "task_steps_missing", reason=reason, turns=[stopped])
+        return []
+    if not stopped.chatbot_at_fault:
+        raise Unscored(f"the task stopped: {stopped.reason} (cannot tell whether the chatbot, "
+                       "the profile or the simulated user is at fault)")  # fmt: skip
+    note(context, "task_steps_missing", reason=stopped.reason, turns=stopped.turns)
+    return [stopped.reason]
