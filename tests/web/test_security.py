@@ -468,3 +468,14 @@ def test_a_job_past_its_run_time_is_stopped_with_the_reason(world: dict[str, Any
     ended = Run.objects.get(pk=run.pk)
     assert executor.stopped == ["h1"]
     assert ended.status == "stopped" and "1 s (quota)" in ended.error
+
+
+def test_only_the_owner_sets_the_projects_quotas(world: dict[str, Any]) -> None:
+    project = world["project"]
+    url = f"/api/projects/{project.pk}/"
+    editor = api(client_for(world["editor"]), "patch", url, {"max_concurrency": 64})
+    assert editor.status_code == 403
+    owner = api(client_for(world["owner"]), "patch", url, {"max_concurrency": 2})
+    assert owner.status_code == 200 and owner.data["max_concurrency"] == 2
+    project.refresh_from_db()
+    assert project.max_concurrency == 2

@@ -122,8 +122,20 @@ class ProjectSerializer(serializers.ModelSerializer[Project]):
 
     class Meta:
         model = Project
-        fields = ("id", "name", "description", "public", "created_at", "role")
+        fields = (
+            "id",
+            "name",
+            "description",
+            "public",
+            "created_at",
+            "role",
+            "max_conversations",
+            "max_concurrency",
+            "max_run_seconds",
+            "max_stored_mb",
+        )
         read_only_fields = ("id", "created_at", "role")
+        """The ``max_*`` quotas: the owner's (PATCH), capped by the server's (``_quotas``)."""
 
     def get_role(self, project: Project) -> str | None:
         request = self.context.get("request")
