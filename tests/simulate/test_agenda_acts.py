@@ -160,3 +160,22 @@ async def test_two_dates_each_answered_to_its_own_question() -> None:
     )
     users, _ = await _talk(spec, bot)
     assert users[1:3] == ["2027-04-02", "April 20"]
+
+
+async def test_a_value_said_in_a_goal_is_not_the_one_asked_next() -> None:
+    """ "To Maria Lopez" was said as a goal: the account number question gets the number."""
+
+    def bot(text: str, turn: int) -> str:
+        questions = [
+            "Who is the money for? Please give the recipient's full name.",
+            "What's the recipient's 8-digit account number?",
+        ]
+        return questions[turn] if turn < 2 else "Done! Reference: NB-1."
+
+    spec = _spec(
+        ["send 50 euros", "to Maria Lopez", "account number 12345678"],
+        ["send {{amount}} euros", "to {{recipient}}", "account number {{account}}"],
+        {"amount": "50", "recipient": "Maria Lopez", "account": "12345678"},
+    )
+    users, _ = await _talk(spec, bot)
+    assert "Maria Lopez" in users[1] and "12345678" in users[2]

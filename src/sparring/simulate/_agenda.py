@@ -667,6 +667,7 @@ class AgendaSimulator:
         question = _last_question(reply.text)
         options = offered_options(reply.text, [b.text for b in reply.buttons])
         kinds = question_kinds(question)
+        given = set(self.answered).union(*(g.given for g in self.goals))
         scores: list[tuple[float, bool, str]] = []
         for name, value in self.values.items():
             if value is None or self._has_it(name, question, options):
@@ -690,7 +691,7 @@ class AgendaSimulator:
             elif kinds and form_of(value) in kinds:
                 score += 1.5  # a phone number for "Which number can we reach you on?"
             if score > 0.9:
-                scores.append((score, name not in self.answered, name))
+                scores.append((score, name not in given, name))
         if not scores:
             return None
         return max(scores, key=lambda s: (s[1], s[0]))[2]
