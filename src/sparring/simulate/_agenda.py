@@ -1,27 +1,41 @@
-"""The offline, agenda-based user simulator.
+"""The offline, agenda-based user simulator: its policy, which user act comes next.
 
 After Schatzmann et al., "Agenda-Based User Simulation for Bootstrapping a POMDP Dialogue
-System" (NAACL 2007): the user's goals form a stack-like agenda. Each turn the simulator
-reads the chatbot's dialogue act (``sparring.dialogue_acts``) and reacts as a person
-would:
+System" (NAACL 2007): the user's goals form a stack-like agenda, and each turn the user
+reacts to the system's dialogue act. Four small parts, none with per-bot branches:
 
-- a **request** or an **offer** about one of its goal variables (matched tolerant of
-  inflection, ``_matching``): the value in a natural phrase, or the offered option that
-  names it, typed as the chatbot wrote it (buttons pressed only with ``press_buttons``);
-  a request for something the profile's ``context`` states ("your name is John Doe"):
-  that fact;
-- a **yes/no question** or a **confirmation request**: the profile's context directives
-  first ("if asked for more toppings, reply 'No'", ``_directives``); "No, I asked for a
-  medium" where the chatbot states another value than the user's; "Yes" to what the goals
-  want, the next goal to "anything else?", and "No, thanks." to extras nobody asked for;
-- otherwise the next goal of the agenda, said naturally (``_phrasing``: scaffolding such
-  as "First," or ", after ordering the toppings" dropped, seeded phrasings, interaction
-  styles applied after).
+- **state** (``_agenda_state``): the goals, the values the user wants and gave, what the
+  chatbot's confirmations said about them; goal evidence in ``_goals``;
+- **act classification** (``sparring.dialogue_acts``), tied to the user's goal by
+  ``_agenda_policy`` (which variable a request or an offer asks for, typed by ``_slots``);
+- **policy** (this module): which user act answers the chatbot's act;
+- **realisation** (``_phrasing``, ``_styles``): the words.
 
-Goals are tracked by evidence with a fallback counter each (``_goals``); a goal the
-chatbot does not understand ``GIVE_UP`` times is recorded as failed with its reason and the
-user moves on. When every goal is met the user says goodbye once and ends the
-conversation. With a seed, the same conversation is produced every time.
+The policy, by the chatbot's act:
+
+- **request(slot)** or **offer(options)** of one of its goal variables: the value, of
+  the kind the question asks for (never a phone number to "What's your name?"), or the
+  offered option that names it, typed as the chatbot wrote it (buttons pressed only with
+  ``press_buttons``); a request for something the profile's ``context`` states ("your name
+  is John Doe"): that fact;
+- **confirm(values)**, or a statement that reads values back: checked against the user's
+  values (``sparring.confirmation``) and contradicted once, only where it differs ("No, I
+  asked for suite"); a correct one gets "Yes, that's right." when it asks;
+- **yes/no question**: the profile's context directives first ("if asked for more
+  toppings, reply 'No'", ``_directives``); "Yes" to what the goals want, "No, thanks." to
+  extras nobody asked for;
+- **closing question** ("Anything else I can do for you?"): the next goal, or a goodbye
+  when the agenda is empty;
+- **inform** (an answer, a price list — information, not an offer to choose), **closing**:
+  the next goal of the agenda, said naturally (``_phrasing``: scaffolding such as "First,"
+  or ", after ordering the toppings" dropped, seeded phrasings, interaction styles applied
+  after);
+- **fallback**: the value again in other words, then the goal again; a goal the chatbot
+  does not understand ``GIVE_UP`` times is recorded as failed with its reason.
+
+A goal is met when the chatbot answers or confirms after the user gave its values
+(``_goals``). When every goal is met the user says goodbye once and ends the conversation.
+With a seed, the same conversation is produced every time.
 
 A persona's agenda behaviours (``spec.behaviours``, see ``_persona_plan``) make the user
 harder to serve: ``vague_answers`` answers the first question about each goal variable
@@ -43,18 +57,18 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable
-from datetime import date
 from typing import Any
 
-from sparring.confirmation import (
-    GivenValue,
-    SlotOutcome,
-    compare_confirmation,
-    is_confirmation,
-)
 from sparring.connectors import Reply
 from sparring.dialogue_acts import DialogueAct, classify_dialogue_act, offered_options
 from sparring.profiles import is_placeholder, placeholder_words
+from sparring.simulate._agenda_policy import (
+    ASKS_FOR,
+    asked_variable,
+    last_question,
+    listed_variable,
+)
+from sparring.simulate._agenda_state import CONFIRMING, AgendaState, norm
 from sparring.simulate._base import Exchange
 from sparring.simulate._directives import read_context
 from sparring.simulate._goals import GIVE_UP, MAX_GOAL_TURNS, Goal
@@ -74,10 +88,8 @@ from sparring.simulate._phrasing import (
     strip_scaffolding,
 )
 from sparring.simulate._placeholders import adapt_goal, ask_for_options, offered_value
-from sparring.simulate._slots import fits, form_of, question_kinds
 from sparring.simulate._spec import ConversationSpec, render_value
 from sparring.simulate._styles import apply_style, change_your_mind, needs_model
-from sparring.values import item_values
 
 ABILITIES = frozenset({"phrasing", "directives", "acts", "evidence"})
 """Abilities ``disabled`` may name (see the module docstring)."""
@@ -96,22 +108,7 @@ _CHANGES = (
 )
 _VALUE_AGAIN = ("{v}", "{v}, please.", "I'd like {v}.", "It's {v}.")
 _GOODBYE = "Thank you, goodbye!"
-_ASKS_FOR = {
-    "time": re.compile(r"\b(?:time|hour)\b|\bwhen\b", re.I),
-    "date": re.compile(r"\b(?:day|date)\b|\bwhen\b", re.I),
-}
-"""Questions that ask for a time or a date, whatever the variable is called."""
-_CONFIRMING = frozenset(
-    {
-        DialogueAct.CONFIRMATION,
-        DialogueAct.CLOSING,
-        DialogueAct.INFORM,
-        DialogueAct.CLOSING_QUESTION,
-    }
-)
 _CLOSES = frozenset({DialogueAct.CLOSING, DialogueAct.CONFIRMATION, DialogueAct.CLOSING_QUESTION})
-_ITEM_KINDS = ("money", "time", "date")
-"""Kinds of value a list of items gives one of each (a price list, opening hours)."""
 _ASKING = frozenset({DialogueAct.REQUEST, DialogueAct.OFFER})
 _YES, _NO = "Yes, please.", "No, thanks."
 
@@ -140,19 +137,22 @@ class AgendaSimulator:
         self.persona_alone = task is not None and spec.goals == (task,) and is_instruction(task)
         """A persona playing alone whose task is an instruction: never sent (_persona_agenda)."""
         goals = () if self.persona_alone else spec.goals
-        self.goals = [self._goal(g, templates.get(g, g)) for g in goals]
+        self.state = AgendaState(
+            [self._goal(g, templates.get(g, g)) for g in goals],
+            dict(spec.variables),
+            spec.alternatives,
+        )
+        """The user's state: goals, the values wanted and given (``_agenda_state``)."""
         for goal in self.goals:
             adapted = adapt_goal(goal, spec.variables)
             if adapted is not None:
                 self.notes.append(adapted)
         self._said: list[str] = []
         self.context = read_context(spec.context if "directives" not in self.disabled else ())
-        self.answered: set[str] = set()
         self._last_utterance: str | None = None
         self._last_value: str | None = None
         self._value_tries = 0
         self._mind_changed = False
-        self._corrected: set[str] = set()
         self._goodbye = False
         self._asked_options: set[str] = set()
         self._questions: list[str] = []
@@ -168,8 +168,6 @@ class AgendaSimulator:
             if needs_model(style):
                 self.notes.append(f"interaction style '{style}' needs a model; not applied")
         self._protected = [render_value(v) for v in spec.variables.values() if v is not None]
-        self.values: dict[str, Any] = dict(spec.variables)
-        """What the user wants now (``change_goal`` may change one value)."""
         self.changed_variables: dict[str, Any] = {}
         self.behaviours = set(spec.behaviours)
         self._vague_asked: set[str] = set()
@@ -179,6 +177,19 @@ class AgendaSimulator:
             if not spec.variables:
                 self.notes.append(f"behaviour '{behaviour}' needs a goal variable; not applied")
 
+    @property
+    def goals(self) -> list[Goal]:
+        return self.state.goals
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """What the user wants now (``change_goal`` may change one value)."""
+        return self.state.values
+
+    @property
+    def answered(self) -> set[str]:
+        return self.state.answered
+
     def _goal(self, text: str, template: str) -> Goal:
         names = frozenset(_TEMPLATE_VARIABLE.findall(template)) & set(self.spec.variables)
         said = [text] if "phrasing" in self.disabled else goal_utterances(text)
@@ -187,7 +198,7 @@ class AgendaSimulator:
         if len(said) == 1:
             said += rephrasings(said[0])
         core = strip_scaffolding(text)
-        value_only = len(names) == 1 and _norm(core) == _norm(
+        value_only = len(names) == 1 and norm(core) == norm(
             render_value(self.spec.variables[next(iter(names))])
         )  # "{{greeting}}": any answer meets it, the chatbot need not repeat it
         if value_only and "phrasing" not in self.disabled:  # the profile's words, verbatim
@@ -223,7 +234,7 @@ class AgendaSimulator:
         if utterance is None:
             return None
         self._last_utterance = utterance
-        active = self._active()
+        active = self.state.active()
         if active is not None:
             active.turns += 1
         for style in self.text_styles:
@@ -239,14 +250,14 @@ class AgendaSimulator:
         if reply is None:
             return self._next_goal()
         act, asked = self.observe(exchange)
-        self._questions.append(_last_question(reply.text))
+        self._questions.append(last_question(reply.text))
         if act is DialogueAct.FALLBACK:
             return self._after_fallback()
         self._last_value, self._value_tries = None, 0
         answer = self._react(act, reply, asked)
         if answer is not None:
             return answer
-        active = self._active()
+        active = self.state.active()
         if act in _ASKING and active is not None and active.variables <= active.given:
             active.status = "done"  # the chatbot took it and asks the next thing
             active.evidence = f"the chatbot moved on: {reply.text[:160]}"
@@ -265,7 +276,7 @@ class AgendaSimulator:
         person with no preference picks one rather than leave mid-task: the first, then
         the next one the bot has not been given for this question."""
         options = offered_options(reply.text, [b.text for b in reply.buttons])
-        question = _last_question(reply.text)
+        question = last_question(reply.text)
         if not options or not self._free_to_pick(options, question):
             return None
         tried = self._picked_any.setdefault(question, [])
@@ -301,19 +312,17 @@ class AgendaSimulator:
             return DialogueAct.INFORM, None
         act = exchange.act if "acts" not in self.disabled else None
         act = act or self.dialogue_act(reply, exchange.fallback)
-        asked = self._asked_variable(reply) if act in _ASKING else None
-        listed = self._listed_variable(reply.text) if act is DialogueAct.INFORM else None
-        if listed is not None and _itemised(reply.text):
-            listed = None  # "single $80, double $120, suite $250": information, no choice
+        asked = asked_variable(self.state, reply) if act in _ASKING else None
+        listed = listed_variable(self.state, reply.text) if act is DialogueAct.INFORM else None
         if listed is not None:  # "I can tell you the price of tune-up, new tire and new seat"
             act, asked = DialogueAct.OFFER, listed
         if "evidence" not in self.disabled:
-            self._check_read_back(reply.text, act)
-        self._settle()
+            self.state.check_read_back(reply.text, act)
+        self.state.settle()
         closing = act in _CLOSES
         if closing and "evidence" not in self.disabled:  # a list of options confirms nothing
-            self._confirmed_ahead(reply.text)
-        active = self._active()
+            self.state.confirmed_ahead(reply.text)
+        active = self.state.active()
         if active is None:
             return act, asked
         if "evidence" in self.disabled:
@@ -341,7 +350,7 @@ class AgendaSimulator:
         if self._last_value is not None and self._value_tries < len(_VALUE_AGAIN) - 1:
             self._value_tries += 1
             return _VALUE_AGAIN[self._value_tries].format(v=self._last_value)
-        active = self._active()
+        active = self.state.active()
         if active is None:
             return self._next_goal()
         active.fallbacks += 1
@@ -352,67 +361,24 @@ class AgendaSimulator:
         active.phrasing += 1
         return active.utterances[active.phrasing % len(active.utterances)]
 
-    def _active(self) -> Goal | None:
-        return next((g for g in self.goals if g.status == "active"), None)
-
     def _next_goal(self) -> str | None:
-        active = self._active()
+        active = self.state.active()
         if active is not None:
             active.status = "done" if "evidence" in self.disabled else active.status
             if active.status == "active":
                 return active.utterances[active.phrasing % len(active.utterances)]
-        self._settle()
+        self.state.settle()
         pending = [g for g in self.goals if g.status == "pending"]
         if not pending:
             return self._goodbye_once()
         chosen = pending if self.all_at_once else pending[:1]
         for goal in chosen:
-            self._start(goal)
+            self.state.start(goal)
         if len(chosen) > 1:
             for goal in chosen[1:]:
                 goal.status = "done"  # said at once; the chatbot's replies judge the first
             return " ".join(g.utterances[0] for g in chosen)
         return chosen[0].utterances[0]
-
-    def _settle(self) -> None:
-        """Goals whose every value the chatbot asked for and took are met (their values
-        need not be said again), unless a confirmation contradicted one of them."""
-        for goal in self.goals:
-            open_ = goal.status in ("pending", "active") and goal.unconfirmed is None
-            if open_ and goal.variables and goal.variables <= self.answered:
-                goal.given |= goal.variables
-                goal.status = "done"
-                goal.evidence = "its values were taken when the chatbot asked for them"
-
-    def _confirmed_ahead(self, text: str) -> None:
-        """Pending goals whose every value the chatbot's statement gives are met: the user
-        said them earlier in one breath ("tomorrow 6 pm Physical examination") and the
-        confirmation shows them ("… for 26-11-2026 at 18:00 …"); asking again would start
-        the task over."""
-        for goal in self.goals:
-            if goal.status != "pending" or not goal.variables or goal.question:
-                continue
-            values = [self.values.get(v) for v in goal.variables]
-            if all(v is not None for v in values) and all(
-                values_mentioned(v, text) for v in values
-            ):
-                goal.given |= goal.variables
-                goal.status, goal.evidence = "done", text[:200]
-
-    def _activate(self, goal: Goal) -> str:
-        """Make ``goal`` the active one and return its first phrasing; the goal active so
-        far is met if all its values were given (the chatbot moved on), else pending."""
-        active = self._active()
-        if active is not None:
-            moved_on = active.variables <= active.given
-            active.status = "done" if moved_on else "pending"
-        self._start(goal)
-        return goal.utterances[0]
-
-    def _start(self, goal: Goal) -> None:
-        """``goal`` becomes active; the values its utterance says count as given."""
-        goal.status = "active"
-        goal.given |= {v for v in goal.variables if values_mentioned(self.values[v], goal.text)}
 
     def _goodbye_once(self) -> str | None:
         if self._goodbye or "evidence" in self.disabled:
@@ -444,10 +410,10 @@ class AgendaSimulator:
 
     def _react(self, act: DialogueAct, reply: Reply, asked: str | None) -> str | None:
         text = reply.text
-        directed = self.context.answer_for(_last_question(text))
+        directed = self.context.answer_for(last_question(text))
         if act in {DialogueAct.YES_NO_QUESTION, DialogueAct.CONFIRMATION} and directed:
             return directed
-        correction = self._correction(text, act) if act in _CONFIRMING else None
+        correction = self._correction(text, act) if act in CONFIRMING else None
         if correction is not None:
             return correction
         if act in {DialogueAct.REQUEST, DialogueAct.OFFER}:
@@ -465,14 +431,14 @@ class AgendaSimulator:
         active goal, its values given, is met: the chatbot moved on), else goodbye."""
         if "directives" in self.disabled:
             return _YES
-        active = self._active()
+        active = self.state.active()
         if active is not None and active.variables <= active.given:
             active.status, active.evidence = "done", text[:200]
-        if self._active() is not None:
+        if self.state.active() is not None:
             return None  # the active goal still waits: say it again (the caller's next goal)
         pending = [g for g in self.goals if g.status == "pending"]
         if pending:
-            return self._activate(pending[0])
+            return self.state.activate(pending[0])
         if "evidence" in self.disabled:
             return None
         self._goodbye = True
@@ -483,7 +449,7 @@ class AgendaSimulator:
         fact of the context; ``None`` when it asks for nothing the user knows."""
         options = offered_options(reply.text, [b.text for b in reply.buttons])
         if asked is None:
-            fact = self.context.fact_for(_last_question(reply.text))
+            fact = self.context.fact_for(last_question(reply.text))
             if fact is not None:
                 return fact.value
             return None
@@ -494,8 +460,8 @@ class AgendaSimulator:
             self._vague_pending = asked
             return self.rng.choice(_VAGUE)
         option = best_option(self.values[asked], options) if options else None
-        question = _last_question(reply.text)
-        when_asked = any(p.search(question) for p in _ASKS_FOR.values())
+        question = last_question(reply.text)
+        when_asked = any(p.search(question) for p in ASKS_FOR.values())
         if (
             option is not None
             and not values_mentioned(self.values[asked], option)
@@ -504,12 +470,12 @@ class AgendaSimulator:
             and (when_asked or not only_when_besides(self.values[asked], option))
         ):
             option = None  # "Water" for "2 bottles of water": the user's own words stay
-        together = self._when_together(asked, _last_question(reply.text))
+        together = self._when_together(asked, last_question(reply.text))
         if together is not None:
             return together
         if option is not None and self.press_buttons:
             self.answered.add(asked)
-            self._mark_given(asked)
+            self.state.mark_given(asked)
             return _press(reply, option)
         return self._give(asked, option)
 
@@ -533,7 +499,7 @@ class AgendaSimulator:
 
     def _when_together(self, asked: str, question: str) -> str | None:
         """ "tomorrow at 10:00" when the chatbot asks for the date and the time at once."""
-        if not (_ASKS_FOR["date"].search(question) and _ASKS_FOR["time"].search(question)):
+        if not (ASKS_FOR["date"].search(question) and ASKS_FOR["time"].search(question)):
             return None
         kinds = {n: value_kind_of(v) for n, v in self.values.items() if isinstance(v, str)}
         day = [n for n, k in kinds.items() if k == "date"]
@@ -546,7 +512,7 @@ class AgendaSimulator:
     def _give(self, name: str, said_as: str | None = None) -> str:
         """The value of variable ``name`` (``change your mind``: after another one)."""
         self.answered.add(name)
-        self._mark_given(name)
+        self.state.mark_given(name)
         value = said_as or render_value(self.values[name])
         self._last_value = value
         if self.change_mind and not self._mind_changed:
@@ -556,26 +522,21 @@ class AgendaSimulator:
                 return change_your_mind(value, value, other, self.rng)
         return value
 
-    def _mark_given(self, name: str) -> None:
-        for goal in self.goals:
-            if name in goal.variables:
-                goal.given.add(name)
-
     def _yes_no(self, text: str) -> str:
         """Yes to what the goals want, the next goal to "anything else?", else no."""
         if "directives" in self.disabled:
             return _YES
-        question = _last_question(text)
+        question = last_question(text)
         pending = [g for g in self.goals if g.status == "pending"]
         for goal in pending:
             if overlap(question, goal.text) >= 0.5 or any_mentioned(
                 [self.values.get(v) for v in goal.variables], question
             ):
-                return "Yes. " + self._activate(goal)
+                return "Yes. " + self.state.activate(goal)
         anything_else = re.search(r"\b(?:anything|something) (?:else|more)\b", question, re.I)
         if anything_else and pending:
-            return "Yes. " + self._activate(pending[0])
-        active = self._active()
+            return "Yes. " + self.state.activate(pending[0])
+        active = self.state.active()
         if anything_else and active is not None and active.variables <= active.given:
             active.status, active.evidence = "done", text[:200]  # the chatbot moved on
             active = None
@@ -591,119 +552,11 @@ class AgendaSimulator:
     def _correction(self, text: str, act: DialogueAct) -> str | None:
         """ "No, I asked for X" (once per variable) when the chatbot's confirmation states
         another value than the user's for a variable the user gave, or states it empty."""
-        for name in self._read_back(text, act)[0]:
-            if name not in self._corrected:
-                self._corrected.add(name)
+        for name in self.state.read_back(text, act)[0]:
+            if name not in self.state.corrected:
+                self.state.corrected.add(name)
                 return f"No, I asked for {render_value(self.values[name])}"
         return None
-
-    def _check_read_back(self, text: str, act: DialogueAct) -> None:
-        """Goals whose values a confirmation contradicts wait (reopened if met); goals
-        contradicted before whose values it now states as given are met."""
-        wrong, agreed = self._read_back(text, act)
-        for goal in self.goals:
-            if goal.status == "failed":
-                continue
-            names = sorted(goal.variables & set(wrong))
-            if names:
-                goal.contradicted(names, text)
-            elif goal.unconfirmed is not None and set(goal.unconfirmed[0]) <= agreed:
-                goal.confirmed(text)
-
-    def _read_back(self, text: str, act: DialogueAct) -> tuple[list[str], frozenset[str]]:
-        """The variables the user gave whose value a confirmation or summary in ``text``
-        contradicts, and those it states as given (``sparring.confirmation``: typed
-        comparison, abstaining when it cannot tell which stated value is a variable's);
-        nothing for a turn that confirms nothing."""
-        if act not in _CONFIRMING or not is_confirmation(text, act):
-            return [], frozenset()
-        given = set(self.answered).union(*(g.given for g in self.goals if not g.question))
-        values = [
-            GivenValue(
-                name,
-                _as_given(self.values[name]),
-                options=[render_value(o) for o in self.spec.alternatives.get(name, [])],
-            )
-            for name in sorted(given)
-            if self.values.get(name) is not None and not is_placeholder(self.values[name])
-        ]
-        if not values:
-            return [], frozenset()
-        check = compare_confirmation(text, values)
-        wrong = [r.slot for r in check.mismatches]
-        unread = [r.slot for r in check.readings if r.outcome is SlotOutcome.NOT_STATED]
-        agreed = frozenset(r.slot for r in check.readings if r.outcome is SlotOutcome.AGREES)
-        # "A small pizza then. Is that correct?": the one other option of a variable stated
-        # and not the user's value, where no sentence reads values back by its own cues
-        return wrong + [n for n in unread if self._other_option_instead(n, text)], agreed
-
-    def _other_option_instead(self, name: str, text: str) -> bool:
-        others = [render_value(o) for o in self._others(name)]
-        return (
-            not values_mentioned(self.values[name], text) and len(any_mentioned(others, text)) == 1
-        )
-
-    def _listed_variable(self, text: str) -> str | None:
-        """A variable of the active goal (else of the next pending one, unless that goal
-        is a question of its own: "how much is a {{size}} pizza") two or more of whose
-        options a statement lists (the chatbot offers them without asking: "I can tell you
-        the price of tune-up, new tire and new seat")."""
-        active = self._active()
-        pending = next((g for g in self.goals if g.status == "pending"), None)
-        pending = pending if pending is not None and not pending.question else None
-        goal = active if active is not None and active.variables else pending
-        for name in sorted(goal.variables) if goal is not None else ():
-            known = [render_value(v) for v in self.spec.alternatives.get(name, [])]
-            mentioned = any_mentioned(known, text)
-            chosen = {_norm(v) for v in _flat_values({name: self.values.get(name)})}
-            if len(mentioned) >= 2 and any(_norm(m) not in chosen for m in mentioned):
-                return name  # options beside the user's own: a list, not a confirmation
-        return None
-
-    def _asked_variable(self, reply: Reply) -> str | None:
-        """The variable the reply asks about: named (inflection-tolerant), or two of its
-        options offered, or an offered option naming its value; one not given yet first,
-        else one asked again."""
-        question = _last_question(reply.text)
-        options = offered_options(reply.text, [b.text for b in reply.buttons])
-        kinds = question_kinds(question)
-        given = set(self.answered).union(*(g.given for g in self.goals))
-        scores: list[tuple[float, bool, str]] = []
-        for name, value in self.values.items():
-            if value is None or self._has_it(name, question, options):
-                continue
-            if not fits(value, kinds):
-                continue  # "What's your name?" is never answered with a phone number
-            score = overlap(name.replace("_", " "), question) * 2
-            score += 2 if _compound_named(name, question) else 0
-            known = [render_value(v) for v in self.spec.alternatives.get(name, [])]
-            # "We can service or repair your bike. Which one would you like?"
-            listing = " ; ".join(options) or question
-            listed = len(any_mentioned(known, listing))
-            if not listed and len(any_mentioned(known, reply.text)) >= 2:
-                listed = len(any_mentioned(known, reply.text))  # a list before the question
-            score += min(listed, 3) if listed >= 2 else 0  # one value named is no offer
-            if options and best_option(value, options) is not None:
-                score += 2
-            kind = value_kind_of(value) if not isinstance(value, list | tuple) else None
-            if kind is not None and _ASKS_FOR[kind].search(question):
-                score += 1.5
-            elif kinds and form_of(value) in kinds:
-                score += 1.5  # a phone number for "Which number can we reach you on?"
-            if score > 0.9:
-                scores.append((score, name not in given, name))
-        if not scores:
-            return None
-        return max(scores, key=lambda s: (s[1], s[0]))[2]
-
-    def _has_it(self, name: str, question: str, options: list[str]) -> bool:
-        """The chatbot already has ``name``: the user gave it and the question names it
-        outside a list of options ("Which toppings would you like on your custom
-        pizza?" asks for toppings, not the pizza again)."""
-        value = self.values[name]
-        if name not in self.answered or is_placeholder(value):
-            return False
-        return values_mentioned(value, question) and best_option(value, options) is None
 
     # --- persona behaviours -------------------------------------------------------------
 
@@ -721,11 +574,11 @@ class AgendaSimulator:
         """``change_goal``: a variable already given changes to another option (once)."""
         if "change_goal" not in self.behaviours or self.changed_variables:
             return None
-        given = [n for n in self.spec.variables if n in self.answered and self._others(n)]
+        given = [n for n in self.spec.variables if n in self.answered and self.state.others(n)]
         if not given:
             return None
         name = self.rng.choice(given)
-        new = self.rng.choice(self._others(name))
+        new = self.rng.choice(self.state.others(name))
         old, value = render_value(self.values[name]), render_value(new)
         self.values[name] = self.changed_variables[name] = new
         self.answered.discard(name)  # asked again, the user gives the new value
@@ -738,13 +591,8 @@ class AgendaSimulator:
         return self.rng.choice(_CHANGES).format(name=label, value=value)
 
     def _alternative(self, name: str) -> str | None:
-        others = self._others(name)
+        others = self.state.others(name)
         return render_value(self.rng.choice(others)) if others else None
-
-    def _others(self, name: str) -> list[Any]:
-        """The options of variable ``name`` other than the value the user wants now."""
-        chosen = {_norm(v) for v in _flat_values({name: self.values[name]})}
-        return [v for v in self.spec.alternatives.get(name, []) if _norm(v) not in chosen]
 
 
 def _press(reply: Reply, option: str) -> str:
@@ -753,47 +601,3 @@ def _press(reply: Reply, option: str) -> str:
         if button.text == option and button.link and button.link.startswith("/"):
             return button.link
     return option
-
-
-def _last_question(text: str) -> str:
-    """The last sentence of ``text`` that asks something (else the whole text)."""
-    sentences = [s.strip() for s in re.split(r"(?<=[.?!])\s+|\n+", text) if s.strip()]
-    asking = [s for s in sentences if "?" in s]
-    return asking[-1] if asking else text
-
-
-def _flat_values(variables: dict[str, Any]) -> list[Any]:
-    out: list[Any] = []
-    for value in variables.values():
-        if isinstance(value, list | tuple):
-            out.extend(value)
-        elif value is not None:
-            out.append(value)
-    return out
-
-
-def _norm(value: Any) -> str:
-    return re.sub(r"\s+", " ", str(value)).strip().lower()
-
-
-def _itemised(text: str) -> bool:
-    """Whether ``text`` lists items with one value each (a price list): information, not
-    an offer to choose (``sparring.values.item_values``)."""
-    today = date.today()
-    return any(item_values(kind, text, today) for kind in _ITEM_KINDS)
-
-
-def _as_given(value: Any) -> str | list[str]:
-    return [str(v) for v in value] if isinstance(value, list | tuple) else str(value)
-
-
-def _compound_named(name: str, question: str) -> bool:
-    """Whether a part of the variable's name is two words of the question written as one
-    ("pickup" for "When will you pick the car up?", "checkin" for "check in")."""
-    said = set(re.findall(r"[a-z]+", question.lower()))
-    for part in re.findall(r"[a-z]+", name.lower()):
-        if part in said:
-            continue
-        if any(part[:i] in said and part[i:] in said for i in range(3, len(part) - 1)):
-            return True
-    return False
