@@ -29,12 +29,19 @@ agenda simulator's completion on the shared third-party bots (see
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
 
 from sparring.fallback import is_fallback
 
-__all__ = ["DialogueAct", "classify_dialogue_act", "is_closing_question", "offered_options"]
+__all__ = [
+    "ANALYSIS_CHARS",
+    "DialogueAct",
+    "analysis_window",
+    "classify_dialogue_act",
+    "is_closing_question",
+    "offered_options",
+]
 
 
 class DialogueAct(StrEnum):
@@ -50,11 +57,20 @@ class DialogueAct(StrEnum):
     CLOSING = "closing"
 
 
+ANALYSIS_CHARS = 4_000
+"""Characters of a chatbot turn (its last ones) that the dialogue act and the offered
+options are read from (``analysis_window``)."""
+LIST_CHARS = 400
+"""Characters before a question mark (or a "which one") in which a list of options
+written in words ("small, medium or large?") is looked for."""
+_CUT_SEARCH = 80
+"""Characters at the start of the window searched for a line or word boundary to cut at."""
+
 _SENTENCE = re.compile(r"(?<=[.?!])\s+|\n+")
 _CONFIRM_CUES = re.compile(
     r"\b(?:is (?:that|this|it|everything) (?:correct|right|ok(?:ay)?|fine)|"
     r"(?:can|could) you confirm|do you (?:confirm|agree)|shall i (?:confirm|proceed|place|book)|"
-    r"should i (?:proceed|confirm|place|book)|(?:please )?confirm\b[^.?!]*\?|right\?$|"
+    r"should i (?:proceed|confirm|place|book)|right\?$|"
     r"correct\?$|am i right)",
     re.IGNORECASE,
 )
@@ -88,23 +104,28 @@ _CLOSING_CUES = re.compile(
     r"we'll contact you|we will contact you|talk (?:to you )?soon)\b",
     re.IGNORECASE,
 )
-_PAREN_LIST = re.compile(r"\(([^()]*,[^()]*)\)")
+_CONFIRM_WORD = re.compile(r"\bconfirm\b", re.IGNORECASE)
+_CLAUSE = re.compile(r"[^.?!]+[.?!]?")
+_QUESTION_MARK = re.compile(r"\?")
+_PAREN_LIST = re.compile(r"\(([^(),]*,[^()]*)\)")
 _LIST_AFTER = re.compile(
     r"(?:options?\s+(?:are|is)|choose (?:between|from|among)|we (?:have|offer|sell)|"
     r"available(?: \w+)? (?:are|is)|(?:pick|select) (?:one|from)|you can (?:choose|pick|have))"
-    r"(?:\s+(?:are|is|includes?))?\s*:?\s*(?:(?:from|between|among|one of|any of|either)\s+)?"
+    r"(?:\s+(?:are|is|includes?))?\s*+:?\s*+(?:(?:from|between|among|one of|any of|either)\s+)?"
     r"([^.?!]+)",
     re.IGNORECASE,
 )
-_OR_LIST = re.compile(r"([\w' -]+(?:,\s*[\w' -]+)*,?\s+or\s+[\w' -]+)\?", re.IGNORECASE)
-_WHICH_ONE = re.compile(
-    r"\b(?:we|I)\s+(?:can|could)\s+([^.?!]+?\s+or\s+[^.?!]+?)\s*[.,]\s*"
-    r"(?:which|what)\s+(?:one|of\s+(?:them|these|those))\b",
-    re.IGNORECASE,
+_LIST_CHARS_REVERSED = re.compile(r"[\w' ,\s-]*")
+"""The characters of a list written in words, matched on the reversed text before a
+question mark (anchored: one pass)."""
+_OR_WORD = re.compile(r"\sor\s+\S", re.IGNORECASE)
+_WE_CAN = re.compile(r"\b(?:we|I)\s+(?:can|could)\s+", re.IGNORECASE)
+_WHICH_ONE_CUE = re.compile(
+    r"[.,]\s*(?:which|what)\s+(?:one|of\s+(?:them|these|those))\b", re.IGNORECASE
 )
 """Alternatives said before a "which one" question ("We can service or repair your bike.
 Which one would you like?")."""
-_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.+?)\s*$", re.MULTILINE)
+_BULLET = re.compile(r"[ \t]*(?:[-*•]|\d+[.)])[ \t]+(?=\S)")
 _SPLIT_LIST = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 
 
@@ -113,14 +134,17 @@ def classify_dialogue_act(
 ) -> DialogueAct:
     """The dialogue act of one chatbot turn: its ``text`` (messages joined by newlines) and
     the texts of its ``buttons``; ``fallback`` is the caller's own fallback decision (e.g.
-    similarity to the profile's fallback phrase), which wins. Never raises."""
+    similarity to the profile's fallback phrase), which wins. Reads the last
+    ``ANALYSIS_CHARS`` characters of ``text`` (``analysis_window``), in time linear in
+    them. Never raises."""
     if fallback:
         return DialogueAct.FALLBACK
+    text = analysis_window(text)
     sentences = [s.strip() for s in _SENTENCE.split(text) if s.strip()]
     asking = [s for s in sentences if s.endswith("?") or _REQUEST_CUES.match(s)]
     if not buttons and is_fallback(text) is not None:
         return DialogueAct.FALLBACK
-    if any(_CONFIRM_CUES.search(s) for s in asking):
+    if any(_CONFIRM_CUES.search(s) or _asks_to_confirm(s) for s in asking):
         return DialogueAct.CONFIRMATION
     if len(buttons) >= 2 or (asking and len(offered_options(text)) >= 2):
         return DialogueAct.OFFER
@@ -131,6 +155,28 @@ def classify_dialogue_act(
     if len(buttons) == 1:
         return DialogueAct.OFFER
     return DialogueAct.INFORM
+
+
+def analysis_window(text: str) -> str:
+    """The part of a chatbot turn's ``text`` that its analyses read: the last
+    ``ANALYSIS_CHARS`` characters, cut at a line or word boundary when one is near
+    (chatbots answer, then ask: the question is at the end). A bot's reply may be up to
+    a megabyte (``ReplyLimits.max_bytes``); reading a bounded part keeps every analysis
+    of a reply within a constant time, whatever its length (issue 36)."""
+    if len(text) <= ANALYSIS_CHARS:
+        return text
+    tail = text[-ANALYSIS_CHARS:]
+    cut = max(tail.find("\n", 0, _CUT_SEARCH), tail.find(" ", 0, _CUT_SEARCH))
+    return tail[cut + 1 :] if cut >= 0 else tail
+
+
+def _asks_to_confirm(sentence: str) -> bool:
+    """Whether a clause of ``sentence`` that ends with a question mark says "confirm"
+    ("Please confirm your booking for 2 people?")."""
+    return any(
+        clause.endswith("?") and _CONFIRM_WORD.search(clause)
+        for clause in _CLAUSE.findall(sentence)
+    )
 
 
 def _question_act(sentence: str) -> DialogueAct:
@@ -150,19 +196,42 @@ def offered_options(text: str, buttons: Sequence[str] = ()) -> list[str]:
     or B. Which one …?". Each option is its exact span: words after the list's cue ("choose
     from cheese, …" → cheese), a qualifier after it ("chicken available" → chicken) and the
     list's head noun ("small, medium and big sizes" → big) are left out. Empty when it
-    offers none; never raises."""
+    offers none. Reads the last ``ANALYSIS_CHARS`` characters of ``text`` in time linear
+    in them (a list written in words is looked for in the ``LIST_CHARS`` before its
+    question); never raises."""
     if buttons:
         return [b.strip() for b in buttons if b.strip()]
-    bullets = _BULLET.findall(text)
+    text = analysis_window(text)
+    bullets = [b.rstrip(".;,") for b in _bullets(text)]
     if len(bullets) >= 2:
-        return [b.rstrip(".;,") for b in bullets]
-    for pattern in (_PAREN_LIST, _LIST_AFTER, _OR_LIST, _WHICH_ONE):
-        for match in pattern.finditer(text):
-            items = _items(match.group(1), trim_first=pattern is _OR_LIST)
-            if len(items) >= 2:
-                outside = text[: match.start(1)] + " " + text[match.end(1) :]
-                return _exact_spans(items, outside)
+        return bullets
+    for items, start, end in _written_lists(text):
+        if len(items) >= 2:
+            outside = text[:start] + " " + text[end:]
+            return _exact_spans(items, outside)
     return []
+
+
+def _written_lists(text: str) -> Iterator[tuple[list[str], int, int]]:
+    """The lists written in words in ``text`` with their spans, in the order they are
+    tried: parenthesised, after a cue, "A, B or C?" (in the ``LIST_CHARS`` before each
+    question mark) and "We can A or B. Which one …" (before each "which one"). The pieces
+    read before each question mark are bounded and disjoint: linear in ``text``."""
+    for pattern in (_PAREN_LIST, _LIST_AFTER):
+        for match in pattern.finditer(text):
+            yield _items(match.group(1)), match.start(1), match.end(1)
+    readers: tuple[tuple[Callable[[str], _Listing | None], re.Pattern[str]], ...] = (
+        (_or_list, _QUESTION_MARK),
+        (_which_one, _WHICH_ONE_CUE),
+    )
+    for read, ends in readers:
+        previous = 0
+        for match in ends.finditer(text):
+            start = max(previous, match.start() - LIST_CHARS)
+            found = read(text[start : match.start()])
+            previous = match.end()
+            if found is not None:
+                yield found[0], start + found[1], start + found[2]
 
 
 _TAIL = re.compile(
@@ -199,9 +268,52 @@ def _forms(word: str) -> set[str]:
     return forms
 
 
+_Listing = tuple[list[str], int, int]
+"""A list written in words: its items and the span of its text."""
+
+
+def _or_list(before: str) -> _Listing | None:
+    """The list "A, B or C" written at the end of ``before`` (the text before a question
+    mark: "Do you want small, medium or large" → small, medium, large): the longest run
+    of word characters, spaces, commas, hyphens and apostrophes ending it (a line break
+    only after a comma), whose last item follows "or"."""
+    run = _LIST_CHARS_REVERSED.match(before[::-1])
+    listing = run.group()[::-1] if run else ""
+    lines = listing.split("\n")
+    kept = [lines.pop()]
+    while lines and lines[-1].rstrip().endswith(","):
+        kept.insert(0, lines.pop())
+    listing = "\n".join(kept).lstrip(" ,\t\r\n")
+    if not listing or not _OR_WORD.search(" " + listing.rsplit(",", 1)[-1]):
+        return None
+    return _items(listing, trim_first=True), len(before) - len(listing), len(before)
+
+
+def _which_one(before: str) -> _Listing | None:
+    """The alternatives of "We can A or B. Which one …?": what follows the first "we
+    can"/"I could" of the sentence that ends ``before`` (the text before "which one")."""
+    start = max(before.rfind(mark) for mark in ".?!") + 1
+    offer = _WE_CAN.search(before, start)
+    listing = before[offer.end() :].rstrip() if offer else ""
+    if offer is None or not _OR_WORD.search(listing):
+        return None
+    return _items(listing), offer.end(), offer.end() + len(listing)
+
+
+def _bullets(text: str) -> list[str]:
+    """The texts of the bulleted or numbered lines of ``text``."""
+    out = []
+    for line in text.splitlines():
+        marker = _BULLET.match(line)
+        if marker:
+            out.append(line[marker.end() :].strip())
+    return out
+
+
 def _items(listing: str, *, trim_first: bool = False) -> list[str]:
     """The items of a written list; ``trim_first`` keeps of the first item only as many
     trailing words as the last item has ("Do you want small, medium or large" → small)."""
+    listing = " ".join(listing.split())
     commas = [p.strip() for p in listing.split(",") if p.strip()]
     if len(commas) >= 3:  # "A and B, C, D or E": commas separate, "and"/"or" may be inside
         parts = [re.sub(r"^(?:and|or)\s+", "", p, flags=re.IGNORECASE) for p in commas]

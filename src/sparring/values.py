@@ -77,7 +77,10 @@ class Candidate:
     value: Any
 
 
-_NUM = r"\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d+)?"
+_NUM = r"\d{1,3}(?:[.,]\d{3}){1,8}(?:[.,]\d{1,2})?|\d{1,24}(?:[.,]\d{1,12})?"
+"""A number as written (``1,250.50``, ``12.5``, ``3``); at most 24 digits before the decimal
+mark, so a run of thousands of digits in a reply is no value (and costs linear time to
+pass over, not the quadratic time of parsing each of its tails)."""
 _SYM = r"US\$|C\$|A\$|R\$|[$€£¥₹]"
 _CODES = r"USD|EUR|GBP|JPY|INR|CHF|CAD|AUD|MXN|BRL|CNY"
 _MONEY = re.compile(
@@ -104,9 +107,9 @@ _CLOCK = re.compile(
 )
 _UNITS = {"h": 3600, "ho": 3600, "hr": 3600, "m": 60, "mi": 60, "s": 1, "se": 1}
 _DURATION = re.compile(
-    rf"(?:\b|(?<=\d))(?P<n>\d+(?:[.,]\d+)?|{'|'.join(sorted(_WORD_NUMBERS, key=len)[::-1])})"
+    rf"(?:\b|(?<=\d))(?P<n>\d{{1,9}}(?:[.,]\d{{1,9}})?|{'|'.join(sorted(_WORD_NUMBERS, key=len)[::-1])})"
     r"\s*(?P<u>hours?|hrs?|minutes?|mins?|seconds?|secs?)\b"
-    r"(?:\s*(?:and\s*)?(?P<n2>\d+)\s*(?P<u2>minutes?|mins?|seconds?|secs?)\b)?",
+    r"(?:\s*(?:and\s*)?(?P<n2>\d{1,9})\s*(?P<u2>minutes?|mins?|seconds?|secs?)\b)?",
     re.I,
 )
 _MONTHS = (
@@ -135,7 +138,9 @@ _YES = re.compile(
     r"|of course|absolutely|true)\b",
     re.I,
 )
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+"""An e-mail address; it starts where a run of its characters starts (the lookbehind), so a
+long run with no ``@`` is passed over once, not once per character."""
 _STREET_TYPES = (
     r"street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|square|sq|"
     r"plaza|court|ct|highway|hwy|parkway|pkwy|terrace|alley|row|close|crescent"

@@ -20,4 +20,8 @@ def respond(text: str) -> str:
         os._exit(3)
     if mode == "frozen":
         threading.Event().wait()  # never set
+    if mode == "long":  # plain words, then a question: what an LLM-backed bot may answer
+        chars = int(os.environ.get("HOSTILE_CHARS", "8000"))
+        words = "the clinic opens early and closes late on weekdays "
+        return (words * (chars // len(words) + 1))[:chars] + " anything else?"
     return f"You said: {text}"
