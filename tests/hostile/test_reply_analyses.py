@@ -27,7 +27,7 @@ from sparring.cli import app
 from sparring.connectors._boundary import DEFAULT_MAX_REPLY_BYTES
 from sparring.dialogue_acts import classify_dialogue_act, offered_options
 from sparring.fallback import is_fallback
-from sparring.simulate._leaks import template_leak
+from sparring.leaks import template_leak
 from sparring.values import find_values, item_values
 
 HERE = Path(__file__).parent
