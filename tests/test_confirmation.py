@@ -11,8 +11,10 @@ from sparring.confirmation import (
     GivenValue,
     SlotOutcome,
     compare_confirmation,
+    given_values,
     is_confirmation,
 )
+from sparring.conversations import Turn
 from sparring.dialogue_acts import DialogueAct
 
 REFERENCE = date(2026, 11, 28)
@@ -50,6 +52,8 @@ def test_a_wrong_option_differs_with_both_values_and_the_turn() -> None:
         ("12/03/2027", "12 March 2027"),  # numeric day first
         ("2027-03-12", "March 12th, 2027"),
         ("tomorrow", "29/11/2026"),  # relative to the reference date
+        ("next Monday", "30/11/2026"),  # the coming Monday …
+        ("next Monday", "7 December 2026"),  # … or the one after: people say both
         ("12 March", "12/03/2027"),  # a year said on one side only
         ("17:00", "5 PM"),  # 24- and 12-hour clocks
         ("5 pm", "17:00"),
@@ -168,3 +172,29 @@ def test_is_confirmation_by_act_or_generic_cue() -> None:
     assert is_confirmation("You have ordered two pizzas.")
     assert not is_confirmation("A single room costs $80 per night, a double room $120.")
     assert not is_confirmation("Which room type would you like: single, double or suite?")
+
+
+def test_a_value_the_chatbot_refused_is_not_given_the_next_answer_is() -> None:
+    said = [
+        ("assistant", "And what time would you prefer? We see patients until 4:30 pm."),
+        ("user", "6 pm"),
+        ("assistant", "Our last appointment starts at 4:30 pm. What time would you prefer?"),
+        ("user", "10:30 am"),
+        ("assistant", "May I have the patient's full name, please?"),
+    ]
+    turns = [Turn(role=r, text=t) for r, t in said]  # type: ignore[arg-type]
+    variables = {"time": "6 pm", "time_2": "10:30 am"}
+    assert [(g.slot, g.turn) for g in given_values(turns, variables)] == [("time_2", 3)]
+    everything = given_values(turns, variables, refused=True)
+    assert [(g.slot, g.turn) for g in everything] == [("time", 1), ("time_2", 3)]
+
+
+def test_a_relative_date_is_held_only_against_the_conversations_calendar() -> None:
+    text = "All set! Your check-up is booked for {} at 10:30 AM."
+    near = outcomes(text.format("Monday, 30 November 2026"), {"day": "tomorrow"})
+    assert near["day"] == ("differs", "2026-11-30")
+    # a chatbot whose clock says another year (a demo's fixed "today"): cannot tell
+    far = outcomes(text.format("Tuesday, 2 March 2027"), {"day": "tomorrow"})
+    assert far["day"][0] == "cannot_tell"
+    unknown = compare_confirmation(text.format("30/11/2026"), {"day": "tomorrow"})
+    assert unknown.readings[0].outcome is SlotOutcome.CANNOT_TELL

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from datetime import date, time
+from datetime import date, time, timedelta
 from typing import Any
 
 from sparring.values import Money, find_values
@@ -18,6 +18,13 @@ _NUMBER_WORDS = re.findall(
 DATE_STOP = re.compile(r"(?<=\d)\.(?=\s|$)")
 _NUMERIC_DATE = re.compile(r"\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}")
 _YEAR = re.compile(r"^[^.?!\n]{0,16}?(?:\b(?:19|20)\d{2}\b|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})")
+_RELATIVE_DAY = re.compile(
+    r"\b(?:today|tomorrow|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+    re.IGNORECASE,
+)
+_NEXT_WEEKDAY = re.compile(
+    r"\bnext\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", re.IGNORECASE
+)
 _KINDS = {"int": "number", "float": "number", "number": "number", "money": "money"}
 _KINDS |= {"date": "date", "time": "time", "text": "text"}
 
@@ -64,14 +71,22 @@ def kind_of(value: str | Sequence[str], declared: str | None, reference: date) -
 
 
 def readings(kind: str, said: str, reference: date) -> set[Any]:
-    """The readings of the user's value of ``kind`` (several for an ambiguous date/time)."""
+    """The readings of the user's value of ``kind`` (several for an ambiguous date/time:
+    "next Monday" is the coming Monday or the one a week later, as people say both)."""
     if kind not in ("money", "number", "date", "time"):
         return set()
     source = DATE_STOP.sub(" ", said) if kind == "date" else said
     found = find_values({"number": "float"}.get(kind, kind), source, reference)
     if not found:
         return set()
-    return readings_of(kind, found[0].value, said[found[0].start :], reference)
+    value, written = found[0].value, said[found[0].start :]
+    out = readings_of(kind, value, written, reference)
+    if kind == "date" and isinstance(value, date) and _RELATIVE_DAY.search(said):
+        out = {(value.year, value.month, value.day)}  # resolved: its year is known
+        if _NEXT_WEEKDAY.search(said):  # "next Monday": the coming one or the one after
+            later = value + timedelta(days=7)
+            out.add((later.year, later.month, later.day))
+    return out
 
 
 def readings_of(kind: str, value: Any, written: str, reference: date) -> set[Any]:

@@ -10,7 +10,8 @@ slot, what the turn states and compares it *typed*, never as raw strings:
   ("2 guests", "guests: 2"), since a lone number may be any figure (a reference, a price);
 - dates by day and month (and year when both state one; a numeric date whose day and month
   can be read either way matches either reading): ``12/03/2027`` = ``12 March 2027``;
-  relative dates ("tomorrow") against ``reference``;
+  relative dates ("tomorrow") against ``reference``, only when a stated date lies within
+  a week of it (else the chatbot's clock is not the conversation's: cannot tell);
 - times across 12/24-hour clocks (``5 PM`` = ``17:00``; a bare ``5:00`` is 5:00 or 17:00);
 - options and other text by normalised text (case, accents, punctuation, a plural ``s``).
 
@@ -58,6 +59,7 @@ from sparring._typed_text import (
     show,
 )
 from sparring.dialogue_acts import DialogueAct, classify_dialogue_act, offered_options
+from sparring.similarity import indel_similarity, normalize_text
 from sparring.values import find_values
 
 __all__ = [
@@ -161,6 +163,11 @@ _RELATIVE = re.compile(
     r"|friday|saturday|sunday|week|weekend)\b",
     re.IGNORECASE,
 )
+_CALENDAR_DAYS = 7
+"""Days within which a stated date is read on the conversation's calendar (a relative
+date the user gave is compared with it)."""
+_SAME_QUESTION = 0.8
+"""Indel similarity at which a chatbot's question is the one it asked before (a re-ask)."""
 _TEMPLATE = re.compile(r"\{\{\s*(\w+)\s*\}\}|\$\{\s*(\w+)\s*\}|\{\s*(\w+)\s*\}|%\((\w+)\)s")
 
 
@@ -336,18 +343,30 @@ class _Reading:
         if not isinstance(value.value, str) and (partial := self._partial_list(value)):
             return partial
         kind = kind_of(value.value, value.kind, self.reference)
-        if kind == "text":
-            others = self._other_options(value)
-        else:
-            others = [str(show(v)) for _, v in self._candidates(kind, value)]
+        found = [] if kind == "text" else [v for _, v in self._candidates(kind, value)]
+        others = self._other_options(value) if kind == "text" else [str(show(v)) for v in found]
         if not others:
             return self._make(value, SlotOutcome.NOT_STATED, None)
-        if kind == "date" and not self.dated and _RELATIVE.search(_joined(value)):
-            how = f"{', '.join(others)} (a relative date, and the conversation's date unknown)"
+        if (
+            kind == "date"
+            and _RELATIVE.search(_joined(value))
+            and not self._same_calendar(_joined(value), found)
+        ):
+            how = f"{', '.join(others)} (a relative date, and the chatbot's calendar unknown)"
             return self._make(value, SlotOutcome.CANNOT_TELL, None, how)
         if len(others) > 1 and isinstance(value.value, str):
             return self._make(value, SlotOutcome.CANNOT_TELL, None, ", ".join(others))
         return self._make(value, SlotOutcome.DIFFERS, ", ".join(others))
+
+    def _same_calendar(self, said: str, stated: list[Any]) -> bool:
+        """Whether a relative date ("tomorrow") can be held against the dates stated: the
+        conversation's date is known and a stated date lies within ``_CALENDAR_DAYS`` of
+        it — a chatbot whose clock is set elsewhere (a demo's fixed "today") cannot be."""
+        expected = find_values("date", said, self.reference)
+        if not self.dated or not expected:
+            return False
+        days = [abs((d - expected[0].value).days) for d in stated if isinstance(d, date)]
+        return any(n <= _CALENDAR_DAYS for n in days)
 
     def _partial_list(self, value: GivenValue) -> SlotReading | None:
         """A list read back with some of the user's items and without others (a lost
@@ -446,18 +465,24 @@ class TurnLike(Protocol):
 
 
 def given_values(
-    turns: Sequence[TurnLike], variables: Mapping[str, Any], *, until: int | None = None
+    turns: Sequence[TurnLike],
+    variables: Mapping[str, Any],
+    *,
+    until: int | None = None,
+    refused: bool = False,
 ) -> list[GivenValue]:
     """The values among ``variables`` (slot → value; a list for several) that the user
     said in ``turns[:until]``, in ``variables``' order: each with the 0-based turn that
     first said it and, when the value is one of them, the options the chatbot offered in
     the turn before when it asked (``sparring.dialogue_acts.offered_options``: its buttons
     or a written list). A value the user never said is left out; of a list, the items the
-    user's last turn naming any of them names (a user may drop an item). Never raises."""
+    user's last turn naming any of them names (a user may drop an item). A value the
+    chatbot refused (its next reply a fallback, or the same question again) is not given
+    (the user's next answer to that question is) unless ``refused``. Never raises."""
     out = []
     for slot, value in variables.items():
         items = _texts(_as_value(value))
-        first = [_said_at(turns[:until], item) for item in items]
+        first = [_said_at(turns[:until], item, refused) for item in items]
         if not items or None in first:
             continue
         turn = min(i for i in first if i is not None)
@@ -487,14 +512,39 @@ def check_conversation(
     return checks
 
 
-def _said_at(turns: Sequence[TurnLike], item: str) -> int | None:
+def _said_at(turns: Sequence[TurnLike], item: str, refused: bool) -> int | None:
+    """The first user turn that says ``item`` and (unless ``refused``) whose value the
+    chatbot took."""
     pattern = phrase(item)
     if pattern is None:
         return None
     return next(
-        (i for i, t in enumerate(turns) if t.role == "user" and pattern.search(fold(t.text))),
+        (
+            i
+            for i, t in enumerate(turns)
+            if t.role == "user" and pattern.search(fold(t.text)) and (refused or _taken(turns, i))
+        ),
         None,
     )
+
+
+def _taken(turns: Sequence[TurnLike], index: int) -> bool:
+    """Whether the chatbot took what user turn ``index`` said: its next reply is no
+    fallback and does not ask the question before it again ("What time would you
+    prefer?" after "6 pm" refuses it); no reply yet counts as taken."""
+    reply = next((t for t in turns[index + 1 :] if t.role == "assistant"), None)
+    if reply is None:
+        return True
+    if (getattr(reply, "dialogue_act", None) or classify_dialogue_act(reply.text)) == "fallback":
+        return False
+    asked = next((t for t in reversed(turns[:index]) if t.role == "assistant"), None)
+    again, before = (_last_question(t.text) if t else "" for t in (reply, asked))
+    return not (again and before and indel_similarity(again, before) >= _SAME_QUESTION)
+
+
+def _last_question(text: str) -> str:
+    questions = [m.group().strip() for m in _SENTENCE.finditer(text) if "?" in m.group()]
+    return normalize_text(questions[-1]) if questions else ""
 
 
 def _latest(turns: Sequence[TurnLike], items: list[str]) -> list[str]:

@@ -56,7 +56,8 @@ _STATEMENT = re.compile(
     r"|(?:I|we)\s+can(?=\s+(?!help|assist|tell|give|show|not\b|only\b|t\b)))\b)\s*:?\s*(?P<tail>[^.!?\n]+)",
     re.IGNORECASE,
 )
-_COLON = re.compile(r":\s*(?P<tail>[^:.!?\n]+)")
+_COLON = re.compile(r"(?<!\d):(?!\d)\s*(?P<tail>[^:.!?\n]+)")
+"""A list after a colon ("I can help with: a, b"); a colon between digits is a clock (4:30)."""
 _PARENS = re.compile(r"\((?P<tail>[^()]+)\)")
 _SPLIT = re.compile(r"\s*(?:,|;|\bor\b|\band\b|/)\s*", re.IGNORECASE)
 _LEADING = re.compile(

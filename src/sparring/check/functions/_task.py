@@ -97,7 +97,7 @@ def _stopped(record: ConversationRecord) -> _Stop | int:
         for name, value in record.variables.items()
         if value is not None and not (isinstance(value, str) and is_placeholder(value))
     }
-    given = {g.slot: g for g in given_values(turns, values)}
+    given = {g.slot: g for g in given_values(turns, values, refused=True)}
     last = max((g.turn or 0 for g in given.values()), default=0)
     acts = [t.dialogue_act or classify_dialogue_act(t.text) for t in turns]
     after = [
