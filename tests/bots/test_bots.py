@@ -10,6 +10,8 @@ import httpx
 import pytest
 import yaml
 
+from sparring.check import load_rules
+from sparring.profiles import load_profile
 from tests import bots
 
 TASKS = bots.TASKS
@@ -50,6 +52,15 @@ def test_each_bot_has_three_seeded_bugs_and_its_files(name: str) -> None:
     config = yaml.safe_load((bot.folder / "chatbot.yaml").read_text())
     assert config["info"]["fallback"]
     assert list(bot.profiles.glob("*.yaml")) and list(bot.rules.glob("*.yaml"))
+
+
+@pytest.mark.parametrize("name", sorted(bots.BOTS))
+def test_profiles_and_rules_load(name: str) -> None:
+    """What a new user wrote from the docs is valid for sparring (no located error)."""
+    bot = bots.BOTS[name]
+    for path in sorted(bot.profiles.glob("*.yaml")):
+        assert load_profile(path).test_name, path
+    assert len(load_rules(sorted(bot.rules.glob("*.yaml"))).active) >= 4
 
 
 def test_dental_bugs() -> None:
