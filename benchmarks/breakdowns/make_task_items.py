@@ -184,6 +184,124 @@ def hotel_label(
     return {"breakdown": False, "why": "correct: does what was asked"}
 
 
+TEST_BOT_SCRIPTS: dict[str, dict[str, list[str]]] = {
+    "dental": {
+        "faq": ["Hi", "How much is a cleaning?", "What are your opening hours?",
+                "Where are you?", "Do you take insurance?", "bye"],
+        "filling": ["I'd like an appointment", "a filling", "next Friday", "Friday",
+                    "10 am", "Tom Hill"],
+        "check-up": ["hello", "I need a check-up", "12/03/2027", "11 am", "Jo Park"],
+    },
+    "bank": {
+        "faq": ["I lost my card", "What are the branch opening hours?",
+                "What fees do you charge?", "Tell me about savings", "bye"],
+        "transfer": ["hi", "send money please", "100 euros", "John Smith", "9876 5432",
+                     "today", "yes"],
+    },
+    "train": {
+        "faq": ["How much is a ticket?", "Can I bring my bike?", "What about luggage?",
+                "Can I get a refund?", "bye"],
+        "leeds": ["a ticket from Leeds to Edinburgh", "15/03/2027", "1", "standard", "09:00"],
+        "past-date": ["A ticket please", "from London", "to York", "12/02/2027", "2",
+                      "first", "16:50"],
+    },
+    "carrental": {
+        "faq": ["What are your rates?", "What do I need to rent a car?",
+                "Is insurance included?", "What about fuel?", "bye"],
+        "suv": ["I want to rent a car", "Airport", "March 20", "March 22", "an SUV",
+                "Lee Chan"],
+        "compact": ["hi, I need a car", "Downtown", "April 2", "April 5", "compact",
+                    "Sam Roe"],
+    },
+}  # fmt: skip
+"""Scripts for ``tests/bots`` beside their ``TASKS``, written from their README (domains
+and topics), not from their code: every user turn is in scope."""
+
+
+def test_bot_conversations() -> list[dict[str, Any]]:
+    """The test bots of ``tests/bots`` (held out: written by another session, never tuned
+    for), correct and with each seeded bug alone, on their task and the scripts above.
+    Labels by construction: with a bug, a reply that differs from the correct bot's on the
+    same script (references of four digits or more masked) is that bug's breakdown (a
+    raised error is a crash); in either variant the fallback (chatbot.yaml's, or a "Sorry,
+    I didn't catch that" re-prompt) after these in-scope turns is a breakdown; all else
+    none."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        import tests.bots as bots
+    finally:
+        sys.path.remove(str(ROOT))
+    out = []
+    for name, bot in bots.BOTS.items():
+        module = bots.load(name)
+        config = yaml.safe_load((bot.folder / "chatbot.yaml").read_text(encoding="utf-8"))
+        info = config["info"]
+        scripts = {"task": bots.TASKS[name], **TEST_BOT_SCRIPTS[name]}
+        for script_name, script in scripts.items():
+            correct = play_test_bot(module.Conversation(), script)
+            for bug in (None, *sorted(module.BUGS)):
+                replies = (
+                    correct if bug is None else play_test_bot(module.Conversation([bug]), script)
+                )
+                labels, turns = {}, []
+                for n, (text, (reply, crashed)) in enumerate(zip(script, replies, strict=False)):
+                    turns += [("user", text), ("assistant", reply)]
+                    why = test_bot_label(reply, crashed, correct[n][0], bug, module.BUGS, info)
+                    labels[len(turns) - 1] = {"breakdown": why.startswith("breakdown"), "why": why}
+                if bug is not None and replies == correct:
+                    continue
+                errors = [
+                    {"code": 500, "message": "the bot raised", "turn": len(turns) - 1}
+                    if replies and replies[-1][1]
+                    else None
+                ]
+                out.append(
+                    {"id": f"tests-bots/{name}/{bug or 'correct'}/{script_name}",
+                     "source": "test-bots", "domain": name, "variant": bug or "correct",
+                     "chatbot": info, "turns": turn_dicts(turns),
+                     "errors": [e for e in errors if e], "labels": labels}
+                )  # fmt: skip
+    return out
+
+
+def play_test_bot(conversation: Any, script: list[str]) -> list[tuple[str, bool]]:
+    """The bot's replies to ``script`` (``(text, crashed)``; a raised error ends it with an
+    empty reply, as sparring records a crash)."""
+    replies: list[tuple[str, bool]] = []
+    for text in script:
+        try:
+            replies.append((conversation.respond(text), False))
+        except Exception:  # a seeded crash (HTTP 500 when served)
+            replies.append(("", True))
+            break
+    return replies
+
+
+REPROMPT = re.compile(r"(?:sorry|hmm)[,.!]? i didn't (?:catch|get|understand)", re.IGNORECASE)
+"""A test bot's own "I did not understand" before it asks again (its reprompt)."""
+
+
+def _masked(text: str) -> str:
+    """``text`` with numbers of four digits or more masked: a reference drawn from a
+    counter the bot shares between conversations differs run to run, not by a bug."""
+    return re.sub(r"\d{4,}", "#", text)
+
+
+def test_bot_label(
+    reply: str, crashed: bool, correct: str, bug: str | None, bugs: dict[str, str], info: Any
+) -> str:
+    """Why a test bot's reply is, or is not, a breakdown (``test_bot_conversations``)."""
+    if crashed:
+        return f"breakdown: seeded bug {bug}: {bugs[bug or '']} (the bot raised)"
+    if bug is not None and _masked(reply) != _masked(correct):
+        return (
+            f"breakdown: seeded bug {bug}: {bugs[bug]} (the reply differs from the correct bot's)"
+        )
+    if reply.startswith(info["fallback"].split(".")[0]) or REPROMPT.match(reply):
+        return "breakdown: the fallback (or 'didn't catch that' re-prompt) after an in-scope turn"
+    return "correct: the reply of the correct bot to an in-scope turn"
+
+
 def faq_conversations() -> list[dict[str, Any]]:
     """The FAQ bot's conversations (``breakdown_faq_scripts``), labelled by its faults."""
     out = []
@@ -237,7 +355,12 @@ def chatchecker_items() -> list[dict[str, Any]]:
 
 
 def main() -> None:
-    conversations = [*slot_conversations(), *hotel_conversations(), *faq_conversations()]
+    conversations = [
+        *slot_conversations(),
+        *hotel_conversations(),
+        *faq_conversations(),
+        *test_bot_conversations(),
+    ]
     chatchecker = chatchecker_items() if STUDY_GOAL.is_dir() else []
     header = (
         "# Labelled task-bot turns for the typed breakdown detectors: written by\n"

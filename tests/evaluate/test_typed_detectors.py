@@ -152,3 +152,14 @@ def test_the_labelled_slot_bot_turns_are_what_the_bots_say_and_labels_stay_preci
             hits = fired[detector.name]
             assert sum(hits) / len(hits) >= 0.9, detector.name
     assert {"template", "fallback", "re-ask", "repetition", "language"} <= set(fired)
+
+
+def test_a_confirmation_that_contradicts_the_users_choice() -> None:
+    offer = "Which room type would you like: single, double or suite?"
+    start = ("book a room", offer, "a suite please", "What date?")
+    double = "Your booking is confirmed: a double room, checking in on 12/08/2027."
+    suite = "Your booking is confirmed: a suite room, checking in on 12/08/2027."
+    assert found(record(*start, "12/08/2027", double), 5) == ["confirmation"]
+    assert found(record(*start, "12/08/2027", suite), 5) == []
+    changed = record(*start, "12/08/2027, and make it a double after all", double)
+    assert found(changed, 5) == []  # the user's latest choice is the one confirmed

@@ -17,6 +17,8 @@ Bohné 2025, §3.2, table 1, after Higashinaka et al., SIGDIAL 2021), or nothing
   text, or ≥ 0.9 similar) when the user said something new and did not ask for a repeat;
 - ``ignored question`` → ``ignore question``: the user asked, the reply shares no content
   word, no value of the kind asked, no yes/no;
+- ``confirmation`` → ``contradiction``: a confirmation (``sparring.confirmation``) states
+  another option than the one the user chose among those the chatbot offered;
 - ``language`` → ``uninterpretable``: the reply is confidently in another language than
   everything the user wrote before it;
 - ``long reply`` → ``lack of brevity``: more than 60 words (measured no better than the
@@ -36,6 +38,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from sparring.connectors import ChatbotInfo
 from sparring.conversations import ConversationRecord, Turn, crash_turns
@@ -56,6 +59,9 @@ from sparring.precision import JudgeQuality, Measurement
 from sparring.similarity import indel_similarity, normalize_text
 from sparring.types import SENSEI_BUTTONS_HEADER
 from sparring.values import find_values
+
+if TYPE_CHECKING:
+    from sparring.confirmation import GivenValue
 
 REPEAT_SIMILARITY = 0.9
 """Indel similarity (0..1) from which a reply repeats an earlier one."""
@@ -308,7 +314,8 @@ def repetition(view: DialogueView, i: int) -> str | None:
     """Turn ``i`` repeats an earlier chatbot reply (the same text, ≥ 0.9 similar, or
     contained in it) although the user said something new (its turn differs from the one
     the earlier reply answered), did not ask for a repeat, and the reply does not address
-    the new turn (no content word shared, no value of the kind asked). Fallbacks and
+    the new turn (no content word shared, no value of the kind asked); a question asked
+    again when no user turn since answered it is a re-prompt, no repetition. Fallbacks and
     statements of what the chatbot can do are not repetitions."""
     text, user = view.texts[i], view.user_before(i)
     if len(words(text)) < 4 or view.fallbacks.get(i) or user is None:
@@ -322,11 +329,27 @@ def repetition(view: DialogueView, i: int) -> str | None:
         if view.roles[j] != "assistant" or view.fallbacks.get(j):
             continue
         if _repeats(text, view.texts[j]):
+            if _reprompt(view, i):
+                return None  # a question asked again, no answer since: a re-prompt
             prompt = view.user_before(j)
             if prompt is not None and _same_request(view.texts[prompt], said_now):
                 return None  # the user asked the same again: the same reply is right
             return f"repeats chatbot turn {j} ({_quote(text)}) though the user said something new"
     return None
+
+
+def _reprompt(view: DialogueView, i: int) -> bool:
+    """Whether chatbot turn ``i`` asks again a question that no user turn answered since
+    the chatbot last asked it (≥ 0.8 similar; a fallback that asks it counts)."""
+    question = _last_question(view.texts[i])
+    if not question:
+        return False
+    for k in range(i - 2, -1, -1):
+        before = _last_question(view.texts[k]) if view.roles[k] == "assistant" else ""
+        if before and indel_similarity(question, before) >= 0.8:
+            users = [u for u in range(k + 1, i) if view.roles[u] == "user"]
+            return all(_answers(view, k, u) is None for u in users)
+    return False
 
 
 def _same_request(earlier: str, now: str) -> bool:
@@ -379,6 +402,46 @@ def language(view: DialogueView, i: int) -> str | None:
     return f"the reply is in {reply.title()}, the user wrote {spoken.title()}"
 
 
+def confirmation(view: DialogueView, i: int) -> str | None:
+    """Turn ``i`` confirms or summarises (``sparring.confirmation.is_confirmation``) and
+    states another value than the user gave for a choice: the option the user's latest
+    turn named, of options the chatbot offered before (``compare_confirmation`` says
+    *differs*; it abstains where it cannot tell which value is the slot's)."""
+    from sparring.confirmation import compare_confirmation, is_confirmation
+
+    if not is_confirmation(view.texts[i], view.act(i)):
+        return None
+    given = _chosen_options(view, i)
+    if not given:
+        return None
+    check = compare_confirmation(view.texts[i], given, turn=i)
+    wrong = [r for r in check.mismatches if r.outcome == "differs"]
+    if not wrong:
+        return None
+    first = wrong[0]
+    return f"the confirmation states {first.stated!r} where the user chose {first.given!r}"
+
+
+def _chosen_options(view: DialogueView, i: int) -> list[GivenValue]:
+    """For each set of options the chatbot offered before turn ``i``, the one the user's
+    latest turn naming exactly one of them chose."""
+    from sparring.confirmation import GivenValue
+
+    given: dict[tuple[str, ...], GivenValue] = {}
+    for j in range(i):
+        if view.roles[j] != "assistant":
+            continue
+        options = tuple(_options(view, j))
+        if len(options) < 2 or options in given:
+            continue
+        for k in range(i - 1, j, -1):
+            named = [o for o in options if view.roles[k] == "user" and _names(view.texts[k], o)]
+            if len(named) == 1:
+                given[options] = GivenValue(f"choice {j}", named[0], "text", options, k)
+                break
+    return list(given.values())
+
+
 def long_reply(view: DialogueView, i: int) -> str | None:
     """Turn ``i`` has more than ``LONG_REPLY_WORDS`` words (Higashinaka et al. 2021, "lack
     of brevity")."""
@@ -409,8 +472,9 @@ TYPED_DETECTORS: tuple[TypedDetector, ...] = (
     TypedDetector("fallback", "task performance failure", True, 1.0, fallback),
     TypedDetector("re-ask", "redundancy", True, 1.0, reask),
     TypedDetector("repetition", "repetition", True, 1.0, repetition),
-    TypedDetector("ignored question", "ignore question", False, 0.45, ignored_question),
+    TypedDetector("ignored question", "ignore question", False, 0.44, ignored_question),
     TypedDetector("language", "uninterpretable", True, 1.0, language),
+    TypedDetector("confirmation", "contradiction", True, 1.0, confirmation),
     TypedDetector("long reply", "lack of brevity", False, 0.0, long_reply),
 )
 """Every typed detector, in the order their findings are written."""
@@ -433,16 +497,16 @@ def typed_findings(
 
 
 TASK_BOT_FIGURES = Measurement(
-    data="858 labelled task-bot turns of benchmarks/breakdowns/task_items.yaml: slot bots of "
-    "two domains, the shared hotel bot, the FAQ bot (each correct and with seeded faults) "
-    "and 247 of ChatChecker's study-goal turns",
+    data="1,080 labelled task-bot turns of benchmarks/breakdowns/task_items.yaml: slot bots "
+    "of two domains, the shared hotel bot, the FAQ bot, the four test bots of tests/bots "
+    "(each correct and with seeded faults) and 247 of ChatChecker's study-goal turns",
     labels="by construction (seeded faults, in-scope fallbacks), ChatChecker's GPT-4o for "
     "the study-goal turns (silver)",
-    turns=858,
-    auc=0.80,
+    turns=1080,
+    auc=0.82,
     precision=1.0,
-    recall=0.45,
-    flagged=87 / 858,
+    recall=0.44,
+    flagged=round(99 / 1080, 4),
 )
 """The typed detectors' labels and the ranking, measured by
 ``benchmarks/bench_typed_breakdowns.py`` (2026-11-28)."""
@@ -464,7 +528,7 @@ def typed_quality(ranking: JudgeQuality | None) -> JudgeQuality:
         summary=f"labels the breakdowns its typed detectors see ({names}): precision "
         f"{TASK_BOT_FIGURES.precision:.2f}, recall {TASK_BOT_FIGURES.recall:.2f} on "
         f"{TASK_BOT_FIGURES.turns} labelled task-bot turns; ranks the other turns, unscored "
-        f"(AUC {TASK_BOT_FIGURES.auc:.2f} on those task bots, 0.49 on ChatChecker's "
+        f"(AUC {TASK_BOT_FIGURES.auc:.2f} on those task bots, 0.53 on ChatChecker's "
         "study-goal turns, silver labels); python benchmarks/bench_typed_breakdowns.py",
         measurements=[TASK_BOT_FIGURES, *(ranking.measurements if ranking else [])],
     )
