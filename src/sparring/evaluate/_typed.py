@@ -85,7 +85,9 @@ _REQUEST = re.compile(
     re.IGNORECASE,
 )
 _WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.IGNORECASE)
-_POLAR_ACTS = frozenset({DialogueAct.YES_NO_QUESTION, DialogueAct.CONFIRMATION})
+_POLAR_ACTS = frozenset(
+    {DialogueAct.YES_NO_QUESTION, DialogueAct.CONFIRMATION, DialogueAct.CLOSING_QUESTION}
+)
 _ACKNOWLEDGE = re.compile(
     r"^\s*(?:ok(?:ay)?|great|perfect|fine|thanks?|thank you|no thanks|nothing else|"
     r"that's (?:all|it)|good)\b",
