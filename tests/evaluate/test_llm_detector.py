@@ -4,7 +4,6 @@ bounded concurrency; empty, long and undescribed conversations; Ghassel's prompt
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
@@ -183,10 +182,8 @@ async def test_turns_run_concurrently_within_the_models_concurrency() -> None:
 
     model.scripted.complete = counting  # type: ignore[method-assign]
     texts = [f"line {i}" for i in range(24)]
-    started = asyncio.get_running_loop().time()
     result = await ChatCheckerDetector(model).detect(record(*texts), PIZZA, names(PIZZA))
-    assert len(result.turns) == 12 and peak == 3
-    assert asyncio.get_running_loop().time() - started < 12 * 0.05
+    assert len(result.turns) == 12 and peak == 3  # concurrent, within the model's limit
 
 
 @pytest.mark.parametrize(
