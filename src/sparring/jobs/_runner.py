@@ -90,7 +90,8 @@ async def start_async(
     spec = find_job(job)
     typed = spec.settings_type.from_values(settings)
     target = Path(out) if out is not None else (new_run_dir() if spec.creates_run else None)
-    return await _drive(spec, typed, target, None, on_event, stop, report)
+    with counting():  # the run's redactions, for its manifest
+        return await _drive(spec, typed, target, None, on_event, stop, report)
 
 
 async def resume_async(
@@ -121,7 +122,8 @@ async def resume_async(
         typed = spec.settings_type.from_values(
             {**typed.model_dump(), **changes}, str(store.path / MANIFEST)
         )
-    return await _drive(spec, typed, store.path, store, on_event, stop, report)
+    with counting(store.manifest.redactions):  # from the counts the run has so far
+        return await _drive(spec, typed, store.path, store, on_event, stop, report)
 
 
 def start(
@@ -155,21 +157,6 @@ def resume(
 
 
 async def _drive(
-    spec: Job,
-    settings: JobSettings,
-    out: Path | None,
-    store: RunStore | None,
-    on_event: OnEvent | None,
-    stop: StopSignal | None,
-    report: bool = True,
-) -> JobRun[Any]:
-    """Run the job with its redactions counted (``sparring._redact.counting``, from a
-    resumed run's counts) for its manifest."""
-    with counting(store.manifest.redactions if store is not None else None):
-        return await _drive_counted(spec, settings, out, store, on_event, stop, report)
-
-
-async def _drive_counted(
     spec: Job,
     settings: JobSettings,
     out: Path | None,
