@@ -8,9 +8,12 @@ Run from the project root (needs Debian's ``redis-server`` and ``sparring[celery
 
 1. Overhead: N conversations (default 2,000) × 5 user turns against a loopback bot that
    answers after 200 ms, total concurrency 40: one in-process run (``simulate_job``,
-   concurrency 40) vs the same run on 4 ``sparring worker`` processes × 10. Target: the
-   distributed run within 1.25× of the in-process time. Workers are started (and ready)
-   before the clock starts; the coordinator's probe, planning and summary are timed.
+   concurrency 40) vs the same run on 2 ``sparring worker`` processes × 20 (issue 34).
+   Target: the distributed run within 1.25× of the in-process time. Workers are started
+   (and ready) before the clock starts; the coordinator's probe, planning and summary are
+   timed. Then a worker lost: the same run on 2 fresh workers × 20, one of them killed
+   (SIGKILL of its process group) 10 s in; the time to finish against the undisturbed
+   distributed run (target: under 2×), with the chunks reclaimed and the re-executions.
 2. The per-conversation figures the sizing in docs/distributed.md is computed from: Redis
    commands per conversation (``INFO stats`` before and after the distributed run), bytes
    of a record as it travels back, the coordinator's record write rate (``RunStore.write``
@@ -31,6 +34,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -48,10 +52,12 @@ LATENCY = 0.2
 CHUNK = 20
 
 
-def _workers(folder: Path, broker: str, count: int, concurrency: int) -> list[Worker]:
-    env = {"BOT_TOKEN": TOKEN}
+def _workers(
+    folder: Path, broker: str, count: int, concurrency: int, roots: tuple[Path, ...]
+) -> list[Worker]:
+    env = {"BOT_TOKEN": TOKEN, "SPARRING_CHUNK_SIZE": str(CHUNK)}
     started = [
-        Worker(folder / f"w{i}", broker, concurrency=concurrency, env=env).start()
+        Worker(folder / f"w{i}", broker, concurrency=concurrency, env=env, roots=roots).start()
         for i in range(count)
     ]
     for worker in started:
@@ -83,13 +89,23 @@ def overhead(root: Path, conversations: int) -> dict[str, Any]:
         local_seconds = time.perf_counter() - started
         assert local.summary.conversations == conversations
 
-        workers = _workers(root, server.url, 4, 10)
+        workers = _workers(root / "pair", server.url, 2, 20, (root,))
         before = _commands(server.url)
         started = time.perf_counter()
         run = simulate_distributed(settings, root / "spread")
         spread_seconds = time.perf_counter() - started
         commands = _commands(server.url) - before
         assert not run.incomplete and len(RunStore.open(root / "spread")) == conversations
+        for worker in workers:
+            worker.stop()
+        workers = _workers(root / "lost", server.url, 2, 20, (root,))
+        started = time.perf_counter()
+        timer = threading.Timer(10.0, workers[0].kill)
+        timer.start()
+        lost = simulate_distributed(settings, root / "lost-run")
+        lost_seconds = time.perf_counter() - started
+        timer.cancel()
+        assert not lost.incomplete and len(RunStore.open(root / "lost-run")) == conversations
     finally:
         for worker in workers:
             worker.stop()
@@ -114,7 +130,12 @@ def overhead(root: Path, conversations: int) -> dict[str, Any]:
         "chunk_result_bytes": int(statistics.mean(sizes) * CHUNK),
         "coordinator_writes_per_second": round(len(records) / write_seconds, 1),
         "conversations_per_second_per_slot": round(conversations / spread_seconds / 40, 3),
+        "worker_slots": 40,
         "re_executed": run.stats.re_executed,
+        "one_worker_killed_10s_in_seconds": round(lost_seconds, 1),
+        "killed_vs_undisturbed": round(lost_seconds / spread_seconds, 3),
+        "killed_reclaimed_chunks": lost.stats.reclaimed,
+        "killed_re_executed": lost.stats.re_executed,
     }
 
 
@@ -141,7 +162,7 @@ def mutation(root: Path, mutants: int) -> dict[str, Any]:
     figures: dict[str, Any] = {"mutants": mutants}
     try:
         for count in (1, 2):
-            workers = _workers(root / f"mutate-{count}", server.url, count, 1)
+            workers = _workers(root / f"mutate-{count}", server.url, count, 1, (root, REPO))
             try:
                 marks: dict[str, float] = {}
                 started = time.perf_counter()

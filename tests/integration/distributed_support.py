@@ -14,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -37,7 +38,9 @@ class RedisServer:
     """``redis-server`` on a free loopback port; ``appendonly`` keeps the data over a
     restart (as a broker in production should)."""
 
-    def __init__(self, folder: Path, *, appendonly: bool = False) -> None:
+    def __init__(
+        self, folder: Path, *, appendonly: bool = False, extra: tuple[str, ...] = ()
+    ) -> None:
         binary = shutil.which("redis-server")
         if binary is None:
             pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
@@ -45,6 +48,7 @@ class RedisServer:
         self.folder = folder
         self.port = free_port()
         self.appendonly = appendonly
+        self.extra = extra
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -55,7 +59,7 @@ class RedisServer:
         self.folder.mkdir(parents=True, exist_ok=True)
         args = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
         args += ["--dir", str(self.folder), "--daemonize", "no", "--maxmemory-policy", "noeviction"]
-        args += ["--appendonly", "yes" if self.appendonly else "no"]
+        args += ["--appendonly", "yes" if self.appendonly else "no", *self.extra]
         log = (self.folder / "redis.log").open("ab")
         self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
         import redis
@@ -65,6 +69,8 @@ class RedisServer:
         def answers() -> bool:
             try:
                 return bool(client.ping())
+            except redis.AuthenticationError:
+                return True  # a password is required: it answers
             except redis.ConnectionError:
                 return False
 
@@ -125,7 +131,8 @@ class LoopbackBot:
 
 
 class Worker:
-    """``sparring worker`` in its own folder, ``HOME`` and process group."""
+    """``sparring worker`` in its own folder, ``HOME`` and process group, allowed to read
+    the files under ``roots`` (default the folder's parent); ``extra`` arguments."""
 
     def __init__(
         self,
@@ -135,8 +142,12 @@ class Worker:
         concurrency: int = 10,
         env: Mapping[str, str] | None = None,
         queue: str | None = None,
+        roots: tuple[Path, ...] = (),
+        extra: tuple[str, ...] = (),
     ) -> None:
         self.folder = folder
+        self.roots = roots or (folder.parent,)
+        self.extra = extra
         self.broker = broker
         self.concurrency = concurrency
         self.env = dict(env or {})
@@ -151,6 +162,8 @@ class Worker:
         args = [sys.executable, "-m", "sparring", "worker", "--broker", self.broker]
         args += ["--concurrency", str(self.concurrency)]
         args += ["--queues", self.queue] if self.queue else []
+        args += [a for root in self.roots for a in ("--allow-root", str(root))]
+        args += list(self.extra)
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 args,
@@ -260,3 +273,38 @@ def essence(record: Any) -> tuple[Any, ...]:
         tuple(e.code for e in record.errors),
         record.finish_reason,
     )
+
+
+def stored_once(run: Path) -> list[Any]:
+    """The run's records, asserting each planned conversation is stored exactly once."""
+    from sparring.conversations import RunStore
+
+    store = RunStore.open(run)
+    records = list(store.iter_records())
+    ids = [r.id for r in records]
+    assert len(ids) == len(set(ids))
+    assert sorted(ids) == sorted(store.manifest.planned)
+    return records
+
+
+def in_thread(call: Any) -> tuple[threading.Thread, dict[str, Any]]:
+    """Run ``call()`` in a daemon thread; its ``result`` or ``error`` lands in the box."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["result"] = call()
+        except BaseException as exc:  # the test reports it
+            box["error"] = exc
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    return thread, box
+
+
+def wait_for(condition: Any, timeout: float, what: str = "condition") -> None:
+    """Poll ``condition`` every 0.1 s; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)

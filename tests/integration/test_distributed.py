@@ -8,6 +8,7 @@ coordinator runs in the test process (``simulate_distributed``) except where it 
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import subprocess
@@ -19,7 +20,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from distributed_support import LoopbackBot, RedisServer, Worker, essence, write_project
+from distributed_support import (
+    LoopbackBot,
+    RedisServer,
+    Worker,
+    essence,
+    in_thread,
+    stored_once,
+    wait_for,
+    write_project,
+)
 
 pytest.importorskip("celery")
 
@@ -31,6 +41,7 @@ pytestmark = pytest.mark.integration
 TOKEN = "bot-token-4f1c9e-never-in-a-message"
 PROVIDER_KEY = "sk-test-provider-key-8d2a71"
 CHUNK = "5"
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +65,12 @@ def workers(
     """Two workers × 10 conversations, each with its own folder and HOME."""
     env = {"BOT_TOKEN": TOKEN, "OPENAI_API_KEY": PROVIDER_KEY}
     started = [
-        Worker(tmp_path_factory.mktemp(f"worker{i}"), redis_server.url, env=env).start()
+        Worker(
+            tmp_path_factory.mktemp(f"worker{i}"),
+            redis_server.url,
+            env=env,
+            roots=(tmp_path_factory.getbasetemp(), REPO),
+        ).start()
         for i in range(2)
     ]
     try:
@@ -80,15 +96,6 @@ def _settings(profiles: Path, chatbot: Path, concurrency: int = 20) -> SimulateS
     return SimulateSettings(profiles=[profiles], chatbot=chatbot, seed=7, concurrency=concurrency)
 
 
-def _stored_once(run: Path) -> list[Any]:
-    store = RunStore.open(run)
-    records = list(store.iter_records())
-    ids = [r.id for r in records]
-    assert len(ids) == len(set(ids))
-    assert sorted(ids) == sorted(store.manifest.planned)
-    return records
-
-
 def test_two_workers_store_every_conversation_once_as_in_process(
     cluster_env: RedisServer, bot: LoopbackBot, workers: list[Worker], tmp_path: Path
 ) -> None:
@@ -101,8 +108,8 @@ def test_two_workers_store_every_conversation_once_as_in_process(
 
     assert not run.incomplete and not run.stats.failed_chunks
     assert run.stats.chunks == 40 and run.stats.re_executed == 0
-    spread = {r.id: essence(r) for r in _stored_once(tmp_path / "spread")}
-    here = {r.id: essence(r) for r in _stored_once(tmp_path / "local")}
+    spread = {r.id: essence(r) for r in stored_once(tmp_path / "spread")}
+    here = {r.id: essence(r) for r in stored_once(tmp_path / "local")}
     assert spread == here
     assert all(len(r.turns) >= 8 for r in RunStore.open(tmp_path / "spread").iter_records())
 
@@ -126,11 +133,11 @@ def test_a_chunk_delivered_twice_is_stored_once(
     run = simulate_distributed(_settings(profiles, chatbot), tmp_path / "run", send=twice)
 
     assert len(sent) == 6 and not run.incomplete
-    records = _stored_once(tmp_path / "run")
+    records = stored_once(tmp_path / "run")
     assert all(r.turns and not r.errors for r in records)
     local = simulate_job(_settings(profiles, chatbot), tmp_path / "local")
     assert local.summary.conversations == 30
-    assert {essence(r) for r in records} == {essence(r) for r in _stored_once(tmp_path / "local")}
+    assert {essence(r) for r in records} == {essence(r) for r in stored_once(tmp_path / "local")}
     # a second delivery of a finished chunk is skipped; one that overlapped the first
     # re-runs conversations, and each is counted
     assert run.stats.re_executed == len(run.stats.re_executed_ids) <= 30
@@ -156,17 +163,23 @@ def test_task_messages_carry_no_secret(
     )
     coordinator.start()
     client = redis.Redis.from_url(cluster_env.url)
-    bodies: list[bytes] = []
+    queued: list[bytes] = []
     for _ in range(300):
-        bodies = client.lrange("secrets-test", 0, -1)  # type: ignore[assignment]
-        if len(bodies) == 2:
+        queued = client.lrange("secrets-test", 0, -1)  # type: ignore[assignment]
+        if len(queued) == 2:
             break
         threading.Event().wait(0.1)
-    assert len(bodies) == 2, "the two chunk messages were not queued"
-    raw = b"\n".join(bodies)
-    assert b"order/0" in raw or b"order\\/0" in raw  # the captured messages are the chunks
+    assert len(queued) == 2, "the two chunk messages were not queued"
+    # kombu's Redis envelope: JSON whose body is base64 — decode it, and read the headers
+    # and properties too, so the whole message is searched, not a truncated repr
+    envelopes = [json.loads(m) for m in queued]
+    bodies = [base64.b64decode(e["body"]) for e in envelopes]
+    messages = [json.loads(b)[0][0] for b in bodies]
+    assert {i for m in messages for i in m["ids"]} == {f"order/{n}" for n in range(10)}
+    searched = b"\n".join([*bodies, *(json.dumps(e).encode() for e in envelopes)])
+    assert messages[0]["settings"]["chatbot"] == str(chatbot)  # the decoded settings
     for secret in (TOKEN, PROVIDER_KEY):
-        assert secret.encode() not in raw
+        assert secret.encode() not in searched
     env = {"BOT_TOKEN": TOKEN, "OPENAI_API_KEY": PROVIDER_KEY}
     worker = Worker(tmp_path / "worker", cluster_env.url, env=env, queue="secrets-test").start()
     try:
@@ -175,7 +188,7 @@ def test_task_messages_carry_no_secret(
         worker.stop()
     run = result["run"]
     # the worker's own token reached the bot, which refuses requests without it
-    assert not run.incomplete and all(not r.errors for r in _stored_once(tmp_path / "run"))
+    assert not run.incomplete and all(not r.errors for r in stored_once(tmp_path / "run"))
 
 
 CRASH_BOT = """\
@@ -226,35 +239,14 @@ def test_a_chunk_that_always_crashes_its_worker_fails_after_k_attempts(
     assert "incomplete" in result.output.lower() and "5 planned conversations" in result.output
 
 
-def _in_thread(call: Any) -> tuple[threading.Thread, dict[str, Any]]:
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["result"] = call()
-        except BaseException as exc:  # the test reports it
-            box["error"] = exc
-
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    return thread, box
-
-
-def _wait_for(condition: Any, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.1)
-
-
 def test_a_worker_killed_mid_run_loses_nothing(
     cluster_env: RedisServer, bot: LoopbackBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from sparring.distributed import simulate_distributed
 
     monkeypatch.setenv("SPARRING_QUEUE", "kill-test")
-    monkeypatch.setenv("SPARRING_VISIBILITY_TIMEOUT", "8")
-    env = {"BOT_TOKEN": TOKEN, "SPARRING_VISIBILITY_TIMEOUT": "8"}
+    monkeypatch.delenv("SPARRING_VISIBILITY_TIMEOUT", raising=False)  # 1,800 s
+    env = {"BOT_TOKEN": TOKEN}
     pair = [
         Worker(tmp_path / f"w{i}", cluster_env.url, env=env, queue="kill-test").start()
         for i in range(2)
@@ -265,14 +257,14 @@ def test_a_worker_killed_mid_run_loses_nothing(
         profiles, chatbot = write_project(tmp_path, bot.url, conversations=60)
         before = bot.senders()
         stored: list[str] = []
-        thread, box = _in_thread(
+        thread, box = in_thread(
             lambda: simulate_distributed(
                 _settings(profiles, chatbot),
                 tmp_path / "run",
                 on_event=lambda event: stored.append(getattr(event, "item_id", "")),
             )
         )
-        _wait_for(lambda: len([i for i in stored if i]) >= 10, 120)
+        wait_for(lambda: len([i for i in stored if i]) >= 10, 120)
         time.sleep(0.8)  # records come back a chunk at a time: let both be mid-chunk
         pair[0].kill()
         thread.join(timeout=300)
@@ -280,8 +272,9 @@ def test_a_worker_killed_mid_run_loses_nothing(
         for worker in pair:
             worker.stop()
     run = box["result"]
-    assert not run.incomplete and len(_stored_once(tmp_path / "run")) == 60
+    assert not run.incomplete and len(stored_once(tmp_path / "run")) == 60
     assert run.stats.re_executed >= 1  # the lost worker's chunk ran again elsewhere
+    assert run.stats.reclaimed >= 1  # when its lease ran out, not the visibility timeout
     seen = len(bot.senders() - before)
     assert 60 <= seen <= 60 + run.stats.extra_starts
 
@@ -298,7 +291,7 @@ def test_a_killed_coordinator_resumes_with_only_the_missing(
     args += ["--out", str(out), "--seed", "7", "--broker", cluster_env.url]
     coordinator = subprocess.Popen(args, env={**os.environ, "SPARRING_CHUNK_SIZE": CHUNK})
     conversations = out / "conversations"
-    _wait_for(lambda: conversations.is_dir() and len(list(conversations.iterdir())) >= 40, 300)
+    wait_for(lambda: conversations.is_dir() and len(list(conversations.iterdir())) >= 40, 300)
     coordinator.kill()
     coordinator.wait(timeout=30)
     written = len(list(conversations.iterdir()))
@@ -306,7 +299,7 @@ def test_a_killed_coordinator_resumes_with_only_the_missing(
 
     run = resume_distributed(out)
 
-    assert not run.incomplete and len(_stored_once(out)) == 200
+    assert not run.incomplete and len(stored_once(out)) == 200
     # the workers' session stopped starting conversations when the resume began: only
     # those in flight then can have started twice
     assert run.stats.extra_starts <= sum(w.concurrency for w in workers)
@@ -330,14 +323,14 @@ def test_a_redis_restart_mid_run_completes(
             worker.wait_ready()
         profiles, chatbot = write_project(tmp_path, bot.url, conversations=80)
         stored: list[str] = []
-        thread, box = _in_thread(
+        thread, box = in_thread(
             lambda: simulate_distributed(
                 _settings(profiles, chatbot),
                 tmp_path / "run",
                 on_event=lambda event: stored.append(getattr(event, "item_id", "")),
             )
         )
-        _wait_for(lambda: len([i for i in stored if i]) >= 15, 120)
+        wait_for(lambda: len([i for i in stored if i]) >= 15, 120)
         server.stop()
         time.sleep(2)
         server.start()
@@ -347,7 +340,7 @@ def test_a_redis_restart_mid_run_completes(
             worker.stop()
         server.stop()
     assert "error" not in box, box.get("error")
-    assert not box["result"].incomplete and len(_stored_once(tmp_path / "run")) == 80
+    assert not box["result"].incomplete and len(stored_once(tmp_path / "run")) == 80
 
 
 def test_requests_per_minute_holds_across_three_workers(
@@ -433,7 +426,7 @@ def test_the_celery_executor_runs_a_submitted_simulate_on_the_workers(
     handle = executor.submit("simulate", settings, tmp_path / "run")
 
     assert executor.wait(handle, timeout=300) is JobStatus.FINISHED, executor.error(handle)
-    records = _stored_once(tmp_path / "run")
+    records = stored_once(tmp_path / "run")
     assert len(records) == 12 and all(not r.errors for r in records)
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert summary["distributed"]["chunks"] == 3  # the conversations went to the workers

@@ -15,7 +15,7 @@ from sparring.cli._app import app, console
 from sparring.cli._jobs import exit_with, print_outcome, print_written_report, run_job
 from sparring.cli._options import MODEL_ENVVARS, MODEL_FLAGS, SettingsValues, settings_options
 from sparring.cli._progress import percent
-from sparring.cli._worker import BrokerOption, remote_mutants
+from sparring.cli._worker import BrokerOption, InProcessOption, remote_mutants
 from sparring.jobs import check_output_paths, new_run_dir
 from sparring.jobs import outcome as outcomes
 from sparring.mutation import (
@@ -61,6 +61,7 @@ def mutate_command(
         Path | None, typer.Option(help="Finish a stopped or interrupted mutate run.")
     ] = None,
     broker: BrokerOption = None,
+    in_process: InProcessOption = False,
 ) -> None:
     """Mutation testing: build and serve each mutant of the project, run the same profiles
     (same seed) and rules as on the original, and count the mutants the rules kill.
@@ -83,7 +84,7 @@ def mutate_command(
         given = {**values, "serve_command": serve_command} if serve_command else values
         settings = MutateSettings.from_values(given, "options")
     folder = resume or out or new_run_dir()
-    job = MutateJob(run_one=remote_mutants(broker, folder) if broker else None)
+    job = MutateJob(run_one=remote_mutants(broker, folder) if broker and not in_process else None)
     changes = {k: values[k] for k in CHANGED_ON_RESUME if k in values} if resume else None
     try:
         with terminating_signals():

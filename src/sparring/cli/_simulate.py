@@ -18,7 +18,7 @@ from sparring.cli._options import (
     SettingsValues,
     settings_options,
 )
-from sparring.cli._worker import BrokerOption, remote_simulate
+from sparring.cli._worker import BrokerOption, InProcessOption, remote_simulate
 from sparring.conversations import render_summary
 from sparring.jobs import check_output_paths
 from sparring.simulate import (
@@ -45,6 +45,7 @@ def simulate_command(
         typer.Option(help="Finish an interrupted run directory (with its own settings)."),
     ] = None,
     broker: BrokerOption = None,
+    in_process: InProcessOption = False,
 ) -> None:
     """Simulate users from PROFILES (and/or --persona files) against the chatbot under test.
 
@@ -59,7 +60,7 @@ def simulate_command(
     settings = None if resumed else SimulateSettings.from_values(values, OPTIONS)
     changes = {k: v for k, v in values.items() if k == "concurrency"} if resumed else None
     run = run_job(
-        SimulateJob(remote=remote_simulate(broker) if broker else None),
+        SimulateJob(remote=remote_simulate(broker) if broker and not in_process else None),
         settings,
         out,
         resume=resume,

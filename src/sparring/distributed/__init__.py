@@ -5,12 +5,13 @@
 (``simulate_distributed``, ``resume_distributed``); ``sparring mutate --broker`` runs one
 mutant per task (``mutate_distributed``, ``resume_mutate_distributed``). The run directory
 stays with the coordinator; workers need the test project (profiles, ``chatbot.yaml``) at
-the same path and their own secrets. See docs/distributed.md.
+the same path, under a folder their operator allowed, and their own secrets; they run
+nothing a message commands (``WorkerPolicy``). See docs/distributed.md.
 
 Importing this package imports Celery: only the worker and ``--broker`` paths do.
 """
 
-from sparring.distributed._cluster import BROKER_VARIABLE, REDIS_VARIABLE, Cluster
+from sparring.distributed._cluster import BROKER_VARIABLE, REDIS_VARIABLE, Cluster, check_cluster
 from sparring.distributed._coordinator import (
     ChunkFailure,
     Coordinator,
@@ -24,6 +25,7 @@ from sparring.distributed._mutate import (
     remote_mutants,
     resume_mutate_distributed,
 )
+from sparring.distributed._policy import Refused, WorkerPolicy
 from sparring.distributed._simulate import (
     DistributedRun,
     RemoteSimulate,
@@ -31,7 +33,7 @@ from sparring.distributed._simulate import (
     simulate_distributed,
 )
 from sparring.distributed._state import RunState, SharedLimiter, connect, run_key
-from sparring.distributed._worker import run_worker
+from sparring.distributed._worker import run_worker, worker_processes
 
 __all__ = [
     "BROKER_VARIABLE",
@@ -43,10 +45,13 @@ __all__ = [
     "DistributedRun",
     "DistributedStats",
     "DistributedSummary",
+    "Refused",
     "RemoteMutants",
     "RemoteSimulate",
     "RunState",
     "SharedLimiter",
+    "WorkerPolicy",
+    "check_cluster",
     "connect",
     "mutate_distributed",
     "remote_mutants",
@@ -55,4 +60,5 @@ __all__ = [
     "run_key",
     "run_worker",
     "simulate_distributed",
+    "worker_processes",
 ]

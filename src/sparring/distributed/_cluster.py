@@ -9,7 +9,8 @@ counts); default the broker when it is a Redis, required with RabbitMQ.
 task, default 20), ``SPARRING_MAX_ATTEMPTS`` (deliveries of a chunk before it is marked
 failed, default 3), ``SPARRING_VISIBILITY_TIMEOUT`` (seconds before Redis hands a chunk
 whose worker vanished to another worker, default 1800; a chunk must finish well within
-it, or it is run twice).
+it, or it is run twice), ``SPARRING_LEASE_SECONDS`` (how long a worker counts as alive
+after its last heartbeat — the time to notice a lost worker; default 15).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ DEFAULT_QUEUE = "sparring"
 DEFAULT_CHUNK_SIZE = 20
 DEFAULT_MAX_ATTEMPTS = 3
 DEFAULT_VISIBILITY_TIMEOUT = 1800.0
+DEFAULT_LEASE_SECONDS = 15.0
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,9 @@ class Cluster:
     ``broker`` and ``redis`` are URLs (they may hold a password: never put them in a task
     message or a run directory); ``chunk_size`` conversations per task; ``max_attempts``
     deliveries of one chunk (K) before it is marked failed; ``visibility_timeout`` seconds
-    (Redis broker) before an unacknowledged chunk goes to another worker.
+    (Redis broker) before an unacknowledged chunk goes to another worker;
+    ``lease_seconds`` a worker counts as alive after its last heartbeat (it beats every
+    third of it): the coordinator sends the chunks a worker held again once it ran out.
     """
 
     broker: str
@@ -45,6 +49,7 @@ class Cluster:
     chunk_size: int = DEFAULT_CHUNK_SIZE
     max_attempts: int = DEFAULT_MAX_ATTEMPTS
     visibility_timeout: float = DEFAULT_VISIBILITY_TIMEOUT
+    lease_seconds: float = DEFAULT_LEASE_SECONDS
 
     @classmethod
     def from_env(cls, broker: str | None = None, env: Mapping[str, str] | None = None) -> Cluster:
@@ -71,6 +76,7 @@ class Cluster:
             visibility_timeout=_number(
                 env, "SPARRING_VISIBILITY_TIMEOUT", DEFAULT_VISIBILITY_TIMEOUT, float
             ),
+            lease_seconds=_number(env, "SPARRING_LEASE_SECONDS", DEFAULT_LEASE_SECONDS, float),
         )
 
 
@@ -88,3 +94,30 @@ def _number(env: Mapping[str, str], name: str, default: N, kind: type[N]) -> N:
     if value <= 0:
         raise UserInputError(f"{name}={text!r} must be positive")
     return value
+
+
+def check_cluster(cluster: Cluster) -> None:
+    """Raise ``UserInputError`` (one line, no password) when the broker or the run's
+    Redis cannot be reached or refuses the credentials — before a run or a worker starts,
+    instead of retrying for minutes."""
+    from sparring.distributed._state import check_reachable
+
+    if cluster.broker.startswith(("redis://", "rediss://")):
+        check_reachable(cluster.broker, what="the broker")
+    else:
+        _check_broker(cluster.broker)
+    if cluster.redis != cluster.broker:
+        check_reachable(cluster.redis)
+
+
+def _check_broker(url: str) -> None:
+    from kombu.connection import Connection
+    from kombu.utils.url import maybe_sanitize_url
+
+    try:
+        with Connection(url, connect_timeout=5) as connection:  # type: ignore[no-untyped-call]
+            connection.ensure_connection(max_retries=1)
+    except Exception as exc:  # kombu raises the transport's own errors
+        raise UserInputError(
+            f"cannot reach the broker at {maybe_sanitize_url(url)}: {exc}"
+        ) from None

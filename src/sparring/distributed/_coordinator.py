@@ -3,21 +3,36 @@ chunks, enqueue them, write the records as they come back, say what happened.
 
 The run directory is the truth: the coordinator writes each record with ``RunStore``
 keyed by conversation id, so a record delivered twice is stored once, and what it sends
-is always "the planned conversations that have no record". A chunk that comes back
-``error`` is sent again until it was delivered K times; one reported ``failed`` (its
-worker was lost K times) stays failed and the run is incomplete. When nothing comes back
-for ``2 × visibility_timeout`` (at least 60 s) the chunks still out are sent again
-(messages lost with a Redis that restarted without persistence).
+is always "the planned conversations that have no record". Each session has a random
+id; its chunks are named ``<session>-c<n>`` and each sending of a chunk has a fresh
+delivery token that must own the chunk for a worker to run it (``_state``). Once a
+second the coordinator
+
+- reclaims the chunks held by a worker that stopped beating (lost with its machine, a
+  SIGKILL; ``_heartbeat``) and sends them again, so a lost worker costs about
+  ``lease_seconds``; with a Redis broker, a chunk neither queued nor held for
+  ``lease_seconds`` (taken by a worker lost before it said so) is sent again too;
+- notices the run's state is gone (a Redis restarted without persistence, or emptied:
+  the session key is missing) and sends every chunk still out again;
+- says, when nothing happens, how many workers consume the queue (``_watch``).
+
+A chunk that comes back ``error`` or ``refused`` is sent again until it was sent K times;
+one reported ``failed`` (started K+1 times) stays failed and the run is incomplete. When
+nothing comes back for ``2 × visibility_timeout`` (at least 60 s) the chunks still out
+are sent again (messages lost with a broker that is not the state's Redis).
+``abandon()`` (Ctrl-C) makes ``run`` return within a second; ``--resume`` collects.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import redis
 from celery import Celery
 from pydantic import BaseModel, Field, ValidationError
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -26,7 +41,11 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from sparring.conversations import ConversationRecord, RunStore, RunSummary, natural_key
 from sparring.distributed._app import SIMULATE_CHUNK
 from sparring.distributed._cluster import Cluster
-from sparring.distributed._state import RunState
+from sparring.distributed._messages import ChunkMessage, new_token, sender
+from sparring.distributed._policy import file_digests
+from sparring.distributed._state import RunState, connect
+from sparring.distributed._watch import WorkerWatch
+from sparring.simulate import SimulateSettings
 
 logger = logging.getLogger(__name__)
 
@@ -52,7 +71,10 @@ class DistributedStats(BaseModel):
     delivered twice: the chatbot may have seen such a conversation twice), with
     ``extra_starts`` the starts beyond the first and ``re_executed_ids`` the first
     1,000 of them; ``failed_chunks`` the chunks given up after K deliveries;
-    ``missing`` the planned conversations with no record (the run is incomplete).
+    ``missing`` the planned conversations with no record (the run is incomplete);
+    ``reclaimed`` chunks sent again because the worker holding them was lost,
+    ``resent_after_state_lost`` chunks sent again because the run's state in Redis was
+    gone, ``resent_after_stall`` because nothing came back for long.
     """
 
     chunks: int = 0
@@ -63,6 +85,8 @@ class DistributedStats(BaseModel):
     re_executed_ids: list[str] = Field(default_factory=list)
     failed_chunks: list[ChunkFailure] = Field(default_factory=list)
     resent_after_stall: int = 0
+    reclaimed: int = 0
+    resent_after_state_lost: int = 0
     corrupt_results: int = 0
     missing: int = 0
 
@@ -77,7 +101,9 @@ class DistributedSummary(RunSummary):
 class _Chunk:
     name: str
     ids: list[str]
-    attempts: int = 0
+    sent: int = 0
+    token: str = ""
+    unheld_since: float | None = None
 
 
 @dataclass
@@ -85,6 +111,8 @@ class _Progress:
     written: int = 0
     failed: list[ChunkFailure] = field(default_factory=list)
     resent: int = 0
+    reclaimed: int = 0
+    state_lost: int = 0
     corrupt: int = 0
 
 
@@ -98,7 +126,8 @@ class Coordinator:
     ``settings`` is the run's stored settings (JSON, the manifest's); ``send`` enqueues one
     chunk message (default: ``app.send_task``; tests may wrap it, e.g. to deliver a chunk
     twice). ``stop`` is polled between results: when it returns ``True`` the coordinator
-    returns with what came back (chunks still out keep running; ``--resume`` collects).
+    returns with what came back (chunks still out keep running; ``--resume`` collects);
+    ``abandon()`` does the same from another thread.
     """
 
     def __init__(
@@ -120,60 +149,82 @@ class Coordinator:
         self.on_record = on_record
         self.stop = stop
         self.send: Send = self._send_task
+        self.session = new_token()
+        self._abandoned = threading.Event()
         self._finished = store.finished_ids()
         self._planned = set(store.manifest.planned)
         self._progress = _Progress()
+        self._files = file_digests(SimulateSettings.model_validate(settings))
+        self._watch = WorkerWatch(app, cluster.queue)
+        self._broker = _redis_broker(cluster, state)
 
     def missing(self) -> list[str]:
         """The planned conversations with no record, in planned order."""
         return [i for i in self.store.manifest.planned if i not in self._finished]
 
+    def abandon(self) -> None:
+        """Make ``run`` return within a second (thread-safe): the chunks out are left to
+        the workers, whose records the next session collects."""
+        self._abandoned.set()
+
     def run(self) -> DistributedStats:
         """Start a session, collect what earlier sessions left, enqueue the missing
         conversations and wait for them; return the session's figures. Raises
         ``redis.ConnectionError`` when Redis stays unreachable for about a minute."""
-        epoch = self.state.new_epoch()
+        self.state.open_session(self.session)
         self._drain()
         missing = self.missing()
         size = self.cluster.chunk_size
         chunks = {
             name: _Chunk(name, missing[i : i + size])
             for n, i in enumerate(range(0, len(missing), size))
-            for name in [f"e{epoch}-c{n}"]
+            for name in [f"{self.session}-c{n}"]
         }
-        for chunk in chunks.values():
-            self._enqueue(chunk, epoch)
-        self._collect(chunks, epoch)
+        self._enqueue(list(chunks.values()))
+        self._collect(chunks)
         return self._stats(len(chunks))
 
     def _send_task(self, payload: dict[str, Any]) -> None:
         self.app.send_task(SIMULATE_CHUNK, args=[payload], queue=self.cluster.queue)
 
-    def _enqueue(self, chunk: _Chunk, epoch: int) -> None:
-        chunk.attempts += 1
-        self.send(
-            {
-                "run": self.state.key,
-                "epoch": epoch,
-                "chunk": chunk.name,
-                "ids": chunk.ids,
-                "settings": self.settings,
-                "max_attempts": self.cluster.max_attempts,
-            }
-        )
+    def _enqueue(self, chunks: list[_Chunk]) -> None:
+        """Send each of ``chunks`` with a fresh delivery token that owns it."""
+        for chunk in chunks:
+            chunk.sent += 1
+            chunk.token = new_token()
+        self.state.own({chunk.name: chunk.token for chunk in chunks})
+        for chunk in chunks:
+            message = ChunkMessage(
+                run=self.state.key,
+                session=self.session,
+                chunk=chunk.name,
+                token=chunk.token,
+                ids=chunk.ids,
+                settings=self.settings,
+                max_attempts=self.cluster.max_attempts,
+                files=self._files,
+                **sender(),
+            )
+            self.send(message.model_dump(mode="json"))
 
     def _drain(self) -> None:
         """Write the records that came back after an earlier session stopped."""
         while (result := self.state.pop_result(timeout=0.01)) is not None:
             self._write(result)
 
-    def _collect(self, chunks: dict[str, _Chunk], epoch: int) -> None:
+    def _stopping(self) -> bool:
+        return self._abandoned.is_set() or (self.stop is not None and self.stop())
+
+    def _collect(self, chunks: dict[str, _Chunk]) -> None:
         out = dict(chunks)
         stall = max(60.0, 2 * self.cluster.visibility_timeout)
-        last = time.monotonic()
-        while out and not (self.stop is not None and self.stop()):
+        last = checked = time.monotonic()
+        while out and not self._stopping():
             try:
                 result = self.state.pop_result(timeout=POLL_SECONDS)
+                if time.monotonic() - checked >= POLL_SECONDS:
+                    checked = time.monotonic()
+                    self._check(out, active=result is not None)
             except (RedisConnectionError, RedisTimeoutError) as exc:
                 logger.warning("Redis unreachable (%s); waiting", exc)
                 time.sleep(POLL_SECONDS)
@@ -182,32 +233,94 @@ class Coordinator:
                 if time.monotonic() - last > stall:
                     logger.warning("nothing came back for %.0f s: sending %d chunks again",
                                    stall, len(out))  # fmt: skip
-                    for chunk in out.values():
-                        self._enqueue(chunk, epoch)
+                    self._enqueue(list(out.values()))
                     self._progress.resent += len(out)
                     last = time.monotonic()
                 continue
             last = time.monotonic()
             self._write(result)
             pending = out.get(str(result.get("chunk")))
-            if pending is not None and result.get("epoch") == epoch:
-                self._settle(pending, result, out, epoch)
+            if pending is not None and result.get("token") == pending.token:
+                self._settle(pending, result, out)
 
-    def _settle(
-        self, chunk: _Chunk, result: dict[str, Any], out: dict[str, _Chunk], epoch: int
-    ) -> None:
+    def _check(self, out: dict[str, _Chunk], *, active: bool) -> None:
+        """Once a second: the state lost, workers lost, workers missing."""
+        session = self.state.session()
+        if session is None:
+            logger.warning(
+                "the run's state in Redis is gone (restarted without persistence, or "
+                "emptied): sending the %d chunks still out again",
+                len(out),
+            )
+            self.state.open_session(self.session)
+            self._enqueue(list(out.values()))
+            self._progress.state_lost += len(out)
+            return
+        if session != self.session:
+            logger.error("another coordinator session (%s) took this run over: stopping", session)
+            self.abandon()
+            return
+        held = self.state.holders()
+        lost = [out[c] for c, t in self.state.lost() if c in out and out[c].token == t]
+        lost += self._vanished(out, {chunk for chunk, _ in held})
+        for chunk in lost:
+            if chunk.sent >= self.cluster.max_attempts:
+                self._fail(chunk, chunk.sent, "its worker was lost on each delivery")
+                del out[chunk.name]
+        again = [chunk for chunk in lost if chunk.name in out]
+        if again:
+            logger.warning("lost a worker (it stopped beating): sending %s again",
+                           ", ".join(c.name for c in again))  # fmt: skip
+            self._enqueue(again)
+            self._progress.reclaimed += len(again)
+        self._watch.tick(active or bool(held))
+
+    def _vanished(self, out: dict[str, _Chunk], held: set[str]) -> list[_Chunk]:
+        """The chunks out that are neither queued nor held by a worker for
+        ``lease_seconds``: taken from the queue by a worker lost before it could say so
+        (the broker keeps them unacknowledged until its visibility timeout)."""
+        now = time.monotonic()
+        if self._queued() != 0:
+            for chunk in out.values():
+                chunk.unheld_since = None
+            return []
+        gone = []
+        for chunk in out.values():
+            if chunk.name in held:
+                chunk.unheld_since = None
+            elif chunk.unheld_since is None:
+                chunk.unheld_since = now
+            elif now - chunk.unheld_since > self.cluster.lease_seconds:
+                chunk.unheld_since = None
+                gone.append(chunk)
+        return gone
+
+    def _queued(self) -> int | None:
+        """Messages waiting in the run's queue (a Redis broker: the queue's list;
+        ``None`` for another broker: not known)."""
+        if self._broker is None:
+            return None
+        return int(self._broker.llen(self.cluster.queue))
+
+    def _fail(self, chunk: _Chunk, attempts: int, error: str) -> None:
+        self._progress.failed.append(
+            ChunkFailure(chunk=chunk.name, ids=chunk.ids, attempts=attempts, error=error)
+        )
+
+    def _settle(self, chunk: _Chunk, result: dict[str, Any], out: dict[str, _Chunk]) -> None:
         status = result.get("status")
-        attempts = int(result.get("attempt") or chunk.attempts)
+        attempts = int(result.get("attempt") or chunk.sent)
         if status == "done" and not [i for i in chunk.ids if i not in self._finished]:
             del out[chunk.name]
-        elif status == "failed" or attempts >= self.cluster.max_attempts:
-            error = str(result.get("error") or "its records did not come back whole")
-            self._progress.failed.append(ChunkFailure(
-                chunk=chunk.name, ids=chunk.ids, attempts=attempts, error=error
-            ))  # fmt: skip
+        elif status == "failed" or chunk.sent >= self.cluster.max_attempts:
+            self._fail(
+                chunk, attempts, str(result.get("error") or "its records did not come back whole")
+            )
             del out[chunk.name]
         else:
-            self._enqueue(chunk, epoch)
+            if status == "refused":
+                logger.warning("chunk %s %s", chunk.name, result.get("error"))
+            self._enqueue([chunk])
 
     def _write(self, result: dict[str, Any]) -> None:
         """Store every new record of ``result`` (never twice, never an unplanned id)."""
@@ -238,6 +351,8 @@ class Coordinator:
             re_executed_ids=again[:MAX_IDS_LISTED],
             failed_chunks=self._progress.failed,
             resent_after_stall=self._progress.resent,
+            reclaimed=self._progress.reclaimed,
+            resent_after_state_lost=self._progress.state_lost,
             corrupt_results=self._progress.corrupt,
             missing=len(self.missing()),
         )
@@ -246,3 +361,10 @@ class Coordinator:
     def written(self) -> int:
         """Records this coordinator wrote."""
         return self._progress.written
+
+
+def _redis_broker(cluster: Cluster, state: RunState) -> redis.Redis | None:
+    """A client of the broker when it is a Redis (the state's own when they are one)."""
+    if not cluster.broker.startswith(("redis://", "rediss://")):
+        return None
+    return state.client if cluster.broker == cluster.redis else connect(cluster.broker)

@@ -19,6 +19,8 @@ from celery import Celery
 
 from sparring.distributed._app import MUTATE_ONE, make_app
 from sparring.distributed._cluster import Cluster
+from sparring.distributed._messages import MutantMessage, new_token, sender
+from sparring.distributed._policy import file_digests
 from sparring.distributed._state import RunState, connect, run_key
 from sparring.mutation import (
     Mutant,
@@ -34,30 +36,36 @@ POLL_SECONDS = 1.0
 
 class RemoteMutants:
     """The ``run_one`` of a mutate job whose mutants run on a cluster: each call sends
-    one task and waits for its result, sending it again after an ``error`` until it was
-    delivered K times."""
+    one task and waits for its result, sending it again (with a fresh delivery token)
+    after an ``error``, a refusal or a lost worker (it stopped beating) until it was sent
+    K times. A new session of the run's state (``_state``): tasks of earlier sessions
+    are skipped by the workers."""
 
     def __init__(self, app: Celery, cluster: Cluster, state: RunState) -> None:
         self.app = app
         self.cluster = cluster
         self.state = state
-        self.epoch = state.new_epoch()
+        self.session = new_token()
+        state.open_session(self.session)
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._tokens: dict[str, str] = {}
         self._poller: asyncio.Task[None] | None = None
 
     async def __call__(
         self, settings: MutateSettings, mutant: Mutant, false_positives: list[str]
     ) -> MutantResult:
-        payload = {
+        fields = {
             "run": self.state.key,
-            "epoch": self.epoch,
+            "session": self.session,
             "mutant": mutant.id,
             "settings": settings.model_dump(mode="json"),
             "false_positives": false_positives,
             "max_attempts": self.cluster.max_attempts,
+            "files": await asyncio.to_thread(file_digests, settings),
+            **sender(),
         }
         for sent in range(1, self.cluster.max_attempts + 1):
-            outcome = await self._send(payload)
+            outcome = await self._send(fields)
             if outcome.get("status") == "done":
                 result = MutantResult.model_validate(outcome["result"])
                 return result.model_copy(
@@ -67,25 +75,53 @@ class RemoteMutants:
                 break
         return _error(mutant, str(outcome.get("error") or "no result came back"))
 
-    async def _send(self, payload: dict[str, Any]) -> dict[str, Any]:
+    async def _send(self, fields: dict[str, Any]) -> dict[str, Any]:
+        mutant = str(fields["mutant"])
+        token = self._tokens[mutant] = new_token()
+        message = MutantMessage(token=token, **fields)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[dict[str, Any]] = loop.create_future()
-        self._waiting[payload["mutant"]] = future
-        await asyncio.to_thread(
-            self.app.send_task, MUTATE_ONE, args=[payload], queue=self.cluster.queue
-        )
+        self._waiting[mutant] = future
+
+        def send() -> None:
+            self.state.own({f"{self.session}/{mutant}": token})
+            payload = message.model_dump(mode="json")
+            self.app.send_task(MUTATE_ONE, args=[payload], queue=self.cluster.queue)
+
+        await asyncio.to_thread(send)
         if self._poller is None or self._poller.done():
             self._poller = asyncio.create_task(self._poll())
         return await future
 
+    def _answer(self, mutant: str, outcome: dict[str, Any]) -> None:
+        future = self._waiting.pop(mutant, None)
+        if future is not None and not future.done():
+            future.set_result(outcome)
+
     async def _poll(self) -> None:
         while self._waiting:
             result = await asyncio.to_thread(self.state.pop_result, POLL_SECONDS)
-            if result is None or result.get("epoch") != self.epoch:
-                continue
-            future = self._waiting.pop(str(result.get("mutant")), None)
-            if future is not None and not future.done():
-                future.set_result(result)
+            if result is not None:
+                mutant = str(result.get("mutant"))
+                if result.get("token") == self._tokens.get(mutant):
+                    self._answer(mutant, result)
+            for mutant, outcome in await asyncio.to_thread(self._lost, list(self._waiting)):
+                self._answer(mutant, outcome)
+
+    def _lost(self, waiting: list[str]) -> list[tuple[str, dict[str, Any]]]:
+        """The mutants of ``waiting`` whose worker was lost (it stopped beating) or whose
+        state was lost (a Redis restarted without persistence), with why: the caller
+        sends them again."""
+        if self.state.session() is None:
+            self.state.open_session(self.session)
+            error = "the run's state in Redis was lost"
+            return [(mutant, {"status": "lost", "error": error}) for mutant in waiting]
+        lost = []
+        for name, token in self.state.lost():
+            mutant = name.removeprefix(f"{self.session}/")
+            if mutant in waiting and self._tokens.get(mutant) == token:
+                lost.append((mutant, {"status": "lost", "error": "its worker was lost"}))
+        return lost
 
 
 def _ran_on(outcome: dict[str, Any], sent: int) -> str:

@@ -11,9 +11,12 @@ coordinator (``_coordinator``) and returns the summary with how the distribution
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from sparring.connectors import ProbeResult
 from sparring.conversations import ConversationRecord, summarize
@@ -31,6 +34,24 @@ from sparring.jobs.events import JobEvent
 from sparring.simulate import ConversationSpec, SimulateJob, SimulateSettings, SimulationResult
 
 OnEvent = Callable[[JobEvent], None]
+T = TypeVar("T")
+
+
+async def in_daemon_thread(call: Callable[[], T]) -> T:
+    """``call()`` in a daemon thread, awaited: unlike ``asyncio.to_thread`` the thread
+    never keeps the process alive (a second Ctrl-C ends it at once)."""
+    done: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+    def target() -> None:
+        if not done.set_running_or_notify_cancel():
+            return
+        try:
+            done.set_result(call())
+        except BaseException as exc:
+            done.set_exception(exc)
+
+    threading.Thread(target=target, name="coordinator", daemon=True).start()
+    return await asyncio.wrap_future(done)
 
 
 @dataclass
@@ -67,7 +88,11 @@ class RemoteSimulate:
         if self.send is not None:
             coordinator.send = self.send
         ctx.planned(len(coordinator.missing()))
-        self.stats = await asyncio.to_thread(coordinator.run)
+        try:
+            self.stats = await in_daemon_thread(coordinator.run)
+        except asyncio.CancelledError:  # Ctrl-C: the chunks out are left for --resume
+            coordinator.abandon()
+            raise
         records = summarize(store.iter_records()).model_dump()
         summary = DistributedSummary(**records, distributed=self.stats)
         return coordinator.written, summary, self.stats.missing

@@ -1,13 +1,24 @@
-"""A distributed run's shared state in Redis: results on their way back, the session
-(epoch) that owns the run, attempt and start counts, and the shared rate limiter.
+"""A distributed run's shared state in Redis: results on their way back, the session that
+owns the run, the delivery that owns each chunk, the workers holding deliveries, attempt
+and start counts, and the shared rate limiter.
 
 Keys live under ``sparring:run:<run key>:`` and expire a week after their last write.
 The run directory stays the truth: everything here can be lost (a Redis restarted without
-persistence) and the coordinator still finishes the run, re-enqueuing what has no record.
+persistence, or emptied) and the coordinator still finishes the run, re-enqueuing what has
+no record.
 
-- ``epoch``: incremented by each coordinator session (a start or a ``--resume``); a chunk
-  of an older session skips the conversations it has not started.
-- ``attempts`` (hash chunk → deliveries): a chunk delivered more than K times is reported
+- ``session``: the id (random) of the coordinator session that owns the run; a session
+  that finds it gone knows the state was lost and sends its chunks again.
+- ``owner`` (hash chunk → delivery token): the delivery of a chunk that may run it. A
+  chunk is sent with a fresh token each time the coordinator sends it; a worker runs (and
+  goes on starting conversations of) a delivery only while it owns the chunk. A new
+  session clears the hash: every chunk of an earlier session stops.
+- ``holders`` (hash ``chunk|token`` → worker node name): the worker that received a
+  delivery (reserved or running it), written by the worker's main process as the
+  message arrives and removed when the delivery ends. Each worker keeps
+  ``sparring:node:<name>`` alive (``beat``) every third of ``lease_seconds``; the
+  coordinator reclaims the deliveries whose holder's key ran out (the worker was lost).
+- ``attempts`` (hash chunk → starts): a chunk started more than K times is reported
   failed instead of run again (a chunk that always crashes its worker).
 - ``starts`` (hash conversation id → starts): a conversation started twice was
   re-executed (a lost worker, a redelivered chunk); the run's summary counts them.
@@ -27,12 +38,14 @@ from types import TracebackType
 from typing import Any, cast
 
 import redis
+from kombu.utils.url import maybe_sanitize_url
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 
 from sparring.connectors import Limiter
+from sparring.errors import UserInputError
 
 EXPIRY = 7 * 24 * 3600
 """Seconds a run's keys live after their last write."""
@@ -47,6 +60,16 @@ return tostring(slot - now)
 """
 
 
+def node_key(node: str) -> str:
+    """The key a live worker node keeps (``beat``)."""
+    return f"sparring:node:{node}"
+
+
+def beat(client: redis.Redis, node: str, seconds: float) -> None:
+    """Say that worker ``node`` is alive for the next ``seconds``."""
+    client.set(node_key(node), "1", px=max(1, int(seconds * 1000)))
+
+
 def connect(url: str) -> redis.Redis:
     """A Redis client that retries a lost connection for about a minute (a restarted
     Redis) before raising ``redis.ConnectionError``."""
@@ -58,6 +81,22 @@ def connect(url: str) -> redis.Redis:
         health_check_interval=10,
         socket_connect_timeout=5,
     )
+
+
+def check_reachable(url: str, *, what: str = "the run's Redis", timeout: float = 5.0) -> None:
+    """Raise ``UserInputError`` (one line, the password hidden) when the Redis at ``url``
+    cannot be reached within ``timeout`` seconds or refuses the credentials."""
+    client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
+    try:
+        client.ping()
+    except (redis.AuthenticationError, redis.ResponseError) as exc:
+        raise UserInputError(
+            f"{what} at {maybe_sanitize_url(url)} refused the credentials: {exc}"
+        ) from None
+    except redis.RedisError as exc:
+        raise UserInputError(f"cannot reach {what} at {maybe_sanitize_url(url)}: {exc}") from None
+    finally:
+        client.close()
 
 
 def run_key(run_dir: Path, run_id: str) -> str:
@@ -77,17 +116,63 @@ class RunState:
     def _k(self, name: str) -> str:
         return self._prefix + name
 
-    def new_epoch(self) -> int:
-        """Start a coordinator session; chunks of earlier sessions stop starting
-        conversations."""
-        epoch = int(self.client.incr(self._k("epoch")))
-        self.client.expire(self._k("epoch"), EXPIRY)
-        return epoch
+    def open_session(self, session: str) -> None:
+        """Make ``session`` the run's owner: chunks of earlier sessions stop (their
+        deliveries no longer own anything) and their holders are forgotten."""
+        pipe = self.client.pipeline()
+        pipe.set(self._k("session"), session, ex=EXPIRY)
+        pipe.delete(self._k("owner"), self._k("holders"))
+        pipe.execute()
 
-    def epoch(self) -> int:
-        """The current session (0: none yet)."""
-        value = self.client.get(self._k("epoch"))
-        return int(cast(bytes, value)) if value is not None else 0
+    def session(self) -> str | None:
+        """The session that owns the run (``None``: none, or the state was lost)."""
+        value = self.client.get(self._k("session"))
+        return cast(bytes, value).decode() if value is not None else None
+
+    def own(self, owners: dict[str, str]) -> None:
+        """Give each chunk of ``owners`` (chunk → delivery token) to that delivery."""
+        if owners:
+            pipe = self.client.pipeline()
+            pipe.hset(self._k("owner"), mapping=owners)  # type: ignore[arg-type]
+            pipe.expire(self._k("owner"), EXPIRY)
+            pipe.execute()
+
+    def owns(self, chunk: str, token: str) -> bool:
+        """Whether the delivery ``token`` of ``chunk`` may run it (it was not sent again
+        since, by this session)."""
+        value = self.client.hget(self._k("owner"), chunk)
+        return value is not None and cast(bytes, value).decode() == token
+
+    def hold(self, chunk: str, token: str, node: str) -> None:
+        """Record that worker ``node`` received delivery ``token`` of ``chunk``."""
+        pipe = self.client.pipeline()
+        pipe.hset(self._k("holders"), f"{chunk}|{token}", node)
+        pipe.expire(self._k("holders"), EXPIRY)
+        pipe.execute()
+
+    def let_go(self, chunk: str, token: str) -> None:
+        """Forget the holder of delivery ``token`` of ``chunk`` (it ended)."""
+        self.client.hdel(self._k("holders"), f"{chunk}|{token}")
+
+    def holders(self) -> dict[tuple[str, str], str]:
+        """Every delivery a worker holds now: (chunk, token) → node name."""
+        raw = cast(dict[bytes, bytes], self.client.hgetall(self._k("holders")))
+        held = {k.decode().rpartition("|"): v.decode() for k, v in raw.items()}
+        return {(chunk, token): node for (chunk, _, token), node in held.items()}
+
+    def lost(self) -> list[tuple[str, str]]:
+        """The deliveries (chunk, token) whose worker is gone (its node key ran out);
+        they are forgotten here, the caller sends them again."""
+        held = self.holders()
+        nodes = sorted(set(held.values()))
+        pipe = self.client.pipeline()
+        for node in nodes:
+            pipe.exists(node_key(node))
+        alive = {n for n, up in zip(nodes, pipe.execute(), strict=True) if up}
+        gone = [delivery for delivery, node in held.items() if node not in alive]
+        if gone:
+            self.client.hdel(self._k("holders"), *(f"{c}|{t}" for c, t in gone))
+        return gone
 
     def attempt(self, chunk: str) -> int:
         """Count one more delivery of ``chunk``; return the count (1 on the first)."""
@@ -135,7 +220,7 @@ class RunState:
 
     def forget(self) -> None:
         """Delete the run's keys (its records are in the run directory)."""
-        names = ("epoch", "attempts", "starts", "done", "results", "pace")
+        names = ("session", "owner", "holders", "attempts", "starts", "done", "results", "pace")
         self.client.delete(*(self._k(n) for n in names))
 
 

@@ -1,12 +1,15 @@
-"""What a worker does with a chunk: run the planned conversations it names, send their
-records back.
+"""What a worker does with a message: check it, run the planned conversations of a chunk
+(or one mutant), send the outcome back.
 
-A chunk message carries the run's key, the coordinator's session (epoch), the chunk's
-name, the conversation ids, the run's stored settings and K — never a secret: provider
-keys and chatbot tokens come from the worker's own environment when ``chatbot.yaml``'s
-``${VAR}`` references are resolved here. The worker reads the profiles and
-``chatbot.yaml`` at the paths the settings name (a checkout of the test project at the
-same path); it needs no run directory.
+A message (``_messages``) carries the run's key, the coordinator's session, the chunk's
+name and delivery token, the conversation ids, the run's stored settings and K — never a
+secret: provider keys and chatbot tokens come from the worker's own environment
+when ``chatbot.yaml``'s ``${VAR}`` references are resolved here. Before anything runs the
+worker parses the message and its settings and refuses it (``refused``, with the reason,
+in the run's results and the worker's log) when the settings name what its operator did
+not allow, or when its code or the files differ from the coordinator's (``_policy``).
+The worker reads the profiles and ``chatbot.yaml`` at the paths the settings name; it
+needs no run directory.
 """
 
 from __future__ import annotations
@@ -19,8 +22,11 @@ from pathlib import Path
 from typing import Any
 
 import redis
+from pydantic import ValidationError
 
 from sparring.distributed._cluster import Cluster
+from sparring.distributed._messages import ChunkMessage, MutantMessage
+from sparring.distributed._policy import Refused, WorkerPolicy, check_identity
 from sparring.distributed._state import RunState, connect
 from sparring.jobs import run_blocking
 from sparring.simulate import ConversationSpec, SimulateSettings, planned_specs, run_planned
@@ -44,38 +50,67 @@ def _client() -> redis.Redis:
     return client
 
 
-def simulate_chunk(payload: dict[str, Any]) -> str:
+def _refused(kind: str, exc: Exception) -> str:
+    """Log why a message is refused; the reason (one line)."""
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        more = exc.error_count() - 1
+        reason = f"{where}: {first['msg']}" + (f" (and {more} more)" if more else "")
+    else:
+        reason = str(exc)
+    logger.error("refused a %s message: %s", kind, reason)
+    return reason
+
+
+def simulate_chunk(payload: Any) -> str:
     """Run one chunk (see the module docstring) and push its outcome to the run's
-    results; return what happened (``done``, ``failed``, ``error``, ``stale``,
-    ``duplicate``). A chunk of an older coordinator session, or one that finished
-    already, is skipped; one delivered more than K times is reported ``failed``."""
-    state = RunState(_client(), payload["run"])
-    chunk, epoch = str(payload["chunk"]), int(payload["epoch"])
-    base = {"chunk": chunk, "epoch": epoch, "ids": payload["ids"]}
-    if state.epoch() != epoch:
-        return "stale"
-    if state.is_done(chunk):
-        return "duplicate"
+    results; return what happened (``done``, ``failed``, ``error``, ``refused``,
+    ``stale``, ``duplicate``). A delivery that does not own its chunk (sent again since,
+    or of an older coordinator session) and a chunk that finished already are skipped;
+    a chunk started more than K times is reported ``failed``."""
+    try:
+        message = ChunkMessage.model_validate(payload)
+    except ValidationError as exc:
+        _refused("chunk", exc)
+        return "refused"
+    chunk, token = message.chunk, message.token
+    base = {"chunk": chunk, "session": message.session, "token": token, "ids": message.ids}
+    state = RunState(_client(), message.run)
+    try:
+        settings = _settings(message.settings)
+        WorkerPolicy.from_env().check(settings)
+        check_identity(message.version, message.code, message.files, settings)
+    except (ValidationError, Refused) as exc:
+        error = "refused by the worker: " + _refused("chunk", exc)
+        state.push_result({**base, "status": "refused", "error": error})
+        state.let_go(chunk, token)
+        return "refused"
+    if not state.owns(chunk, token) or state.is_done(chunk):
+        state.let_go(chunk, token)
+        return "stale" if not state.owns(chunk, token) else "duplicate"
     attempt = state.attempt(chunk)
-    if attempt > int(payload["max_attempts"]):
-        error = f"delivered {attempt} times; its worker was lost on each of the first {attempt - 1}"
+    if attempt > message.max_attempts:
+        error = f"started {attempt} times; its worker was lost on each of the first {attempt - 1}"
         state.push_result({**base, "attempt": attempt, "status": "failed", "error": error})
         state.mark_done(chunk)
+        state.let_go(chunk, token)
         return "failed"
     re_executed: list[str] = []
+    stopped: list[str] = []
 
     def before_each(spec: ConversationSpec) -> bool:
-        if state.epoch() != epoch:
+        if not state.owns(chunk, token):
+            stopped.append(spec.id)
             return False
         if state.started(spec.id) > 1:
             re_executed.append(spec.id)
         return True
 
     try:
-        settings = _settings(payload["settings"])
         records = run_planned(
             settings,
-            payload["ids"],
+            message.ids,
             specs=_planned(settings),
             limiter=state.limiter,
             before_each=before_each,
@@ -84,18 +119,21 @@ def simulate_chunk(payload: dict[str, Any]) -> str:
         logger.exception("chunk %s failed", chunk)
         error = f"{type(exc).__name__}: {exc}"
         state.push_result({**base, "attempt": attempt, "status": "error", "error": error})
+        state.let_go(chunk, token)
         return "error"
     state.push_result(
         {
             **base,
             "attempt": attempt,
-            "status": "done",
+            "status": "stopped" if stopped else "done",
             "records": [r.model_dump(mode="json") for r in records],
             "re_executed": re_executed,
         }
     )
-    state.mark_done(chunk)
-    return "done"
+    if not stopped:
+        state.mark_done(chunk)
+    state.let_go(chunk, token)
+    return "stopped" if stopped else "done"
 
 
 def _settings(stored: dict[str, Any]) -> SimulateSettings:
@@ -117,34 +155,51 @@ def _planned(settings: SimulateSettings) -> list[ConversationSpec]:
     return specs
 
 
-def mutate_one(payload: dict[str, Any]) -> str:
+def mutate_one(payload: Any) -> str:
     """Build, run and judge one mutant (``sparring mutate --broker``) in a temporary
     folder and push its ``MutantResult`` to the run's results; return what happened
-    (``done``, ``failed``, ``error``, ``stale``). The mutant's own run folder stays here
-    and is removed; only its result travels back."""
+    (``done``, ``failed``, ``error``, ``refused``, ``stale``). The mutant's own run folder
+    stays here and is removed; only its result travels back. Checked as a chunk is."""
     from sparring.mutation import MutateSettings, run_one_mutant
 
-    state = RunState(_client(), payload["run"])
-    mutant, epoch = str(payload["mutant"]), int(payload["epoch"])
-    base = {"mutant": mutant, "epoch": epoch}
-    if state.epoch() != epoch:
+    try:
+        message = MutantMessage.model_validate(payload)
+    except ValidationError as exc:
+        _refused("mutant", exc)
+        return "refused"
+    name, token = f"{message.session}/{message.mutant}", message.token
+    base = {"mutant": message.mutant, "session": message.session, "token": token}
+    state = RunState(_client(), message.run)
+    try:
+        settings = MutateSettings.model_validate(message.settings)
+        WorkerPolicy.from_env().check(settings)
+        check_identity(message.version, message.code, message.files, settings)
+    except (ValidationError, Refused) as exc:
+        error = "refused by the worker: " + _refused("mutant", exc)
+        state.push_result({**base, "status": "refused", "error": error})
+        state.let_go(name, token)
+        return "refused"
+    if not state.owns(name, token):
+        state.let_go(name, token)
         return "stale"
-    attempt = state.attempt(mutant)
-    if attempt > int(payload["max_attempts"]):
-        error = f"delivered {attempt} times; its worker was lost on each of the first {attempt - 1}"
+    attempt = state.attempt(name)
+    if attempt > message.max_attempts:
+        error = f"started {attempt} times; its worker was lost on each of the first {attempt - 1}"
         state.push_result({**base, "attempt": attempt, "status": "failed", "error": error})
+        state.let_go(name, token)
         return "failed"
     try:
-        settings = MutateSettings.model_validate(payload["settings"])
         with tempfile.TemporaryDirectory(prefix="sparring-mutant-") as folder:
             result = run_blocking(
-                run_one_mutant(settings, mutant, list(payload["false_positives"]), Path(folder))
+                run_one_mutant(settings, message.mutant, message.false_positives, Path(folder))
             )
     except Exception as exc:
-        logger.exception("mutant %s failed", mutant)
+        logger.exception("mutant %s failed", message.mutant)
         error = f"{type(exc).__name__}: {exc}"
         state.push_result({**base, "attempt": attempt, "status": "error", "error": error})
+        state.let_go(name, token)
         return "error"
     body = result.model_dump(mode="json")
     state.push_result({**base, "attempt": attempt, "status": "done", "result": body})
+    state.let_go(name, token)
     return "done"

@@ -1,0 +1,162 @@
+"""What a worker agrees to run: its operator's allow-list, and the same code and files as
+the coordinator.
+
+Whoever can write to the broker can send a worker a message (docs/distributed.md, "Trust
+model"). A worker therefore takes nothing it executes from a message: the settings a
+message carries are parsed (``SimulateSettings``, ``MutateSettings``) and refused, with
+the key that is not allowed, when they name
+
+- a file or folder (profiles, personas, rules, ``chatbot.yaml``, the project, the Rasa
+  helper) outside the worker's roots (``sparring worker --allow-root``, default the folder
+  it was started in): a ``chatbot.yaml``'s Python target or a Rasa helper is code, so only
+  files the operator put under a root are read;
+- a serve command that is not one the operator allowed (``--allow-serve-command``);
+- a model base URL the operator did not allow (``--allow-model-base-url``): the worker's
+  provider key goes where that URL points.
+
+A message also names the sparring version, a digest of sparring's code and a digest of
+each file it names (``files``, computed by the coordinator); a worker whose own differ
+refuses the chunk naming the setting and both digests, instead of planning it differently.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import sparring
+
+ROOTS_VARIABLE = "SPARRING_WORKER_ROOTS"
+SERVE_COMMANDS_VARIABLE = "SPARRING_WORKER_SERVE_COMMANDS"
+BASE_URLS_VARIABLE = "SPARRING_WORKER_MODEL_BASE_URLS"
+FILE_KEYS = ("chatbot", "profiles", "personas", "rules", "rasa_helper")
+"""The settings whose files a message carries digests of (the project folder of a
+mutate job is checked against the roots, not digested: it holds trained models)."""
+PATH_KEYS = (*FILE_KEYS, "project")
+
+
+class Refused(Exception):
+    """A message this worker will not run; the text names the setting and why."""
+
+
+@dataclass(frozen=True)
+class WorkerPolicy:
+    """A worker's allow-list: ``roots`` (resolved folders) that named files must be in,
+    ``serve_commands`` allowed (argument lists), ``model_base_urls`` allowed."""
+
+    roots: tuple[Path, ...]
+    serve_commands: tuple[tuple[str, ...], ...] = ()
+    model_base_urls: tuple[str, ...] = field(default=())
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> WorkerPolicy:
+        """The policy ``sparring worker`` put in the environment of its pool processes:
+        ``SPARRING_WORKER_ROOTS`` (``os.pathsep``-separated; default the current folder),
+        ``SPARRING_WORKER_SERVE_COMMANDS`` (one command a line, split as a shell would),
+        ``SPARRING_WORKER_MODEL_BASE_URLS`` (one a line)."""
+        env = os.environ if env is None else env
+        roots = [r for r in (env.get(ROOTS_VARIABLE) or "").split(os.pathsep) if r]
+        commands = (env.get(SERVE_COMMANDS_VARIABLE) or "").splitlines()
+        urls = (env.get(BASE_URLS_VARIABLE) or "").split()
+        return cls(
+            roots=tuple(Path(r).resolve() for r in roots or [os.getcwd()]),
+            serve_commands=tuple(tuple(shlex.split(c)) for c in commands if c.strip()),
+            model_base_urls=tuple(urls),
+        )
+
+    def check(self, settings: Any) -> None:
+        """Raise ``Refused`` naming the first setting of ``settings`` (a job's parsed
+        settings) this worker does not allow."""
+        for key, path in _paths(settings, PATH_KEYS):
+            real = path.resolve()
+            if not any(real.is_relative_to(root) for root in self.roots):
+                allowed = ", ".join(str(r) for r in self.roots)
+                raise Refused(
+                    f"settings.{key}: {path} is outside this worker's roots ({allowed}); "
+                    "start the worker with --allow-root FOLDER"
+                )
+        command = getattr(settings, "serve_command", None)
+        if command is not None and tuple(command) not in self.serve_commands:
+            raise Refused(
+                f"settings.serve_command: {shlex.join(command)!r} is not a serve command this "
+                "worker allows (sparring worker --allow-serve-command)"
+            )
+        url = getattr(settings, "model_base_url", None)
+        if url is not None and url not in self.model_base_urls:
+            raise Refused(
+                f"settings.model_base_url: {url!r} is not a model base URL this worker allows "
+                "(sparring worker --allow-model-base-url)"
+            )
+
+
+def _paths(settings: Any, keys: tuple[str, ...]) -> list[tuple[str, Path]]:
+    """(``key`` or ``key[i]``, path) of every path ``settings`` names under ``keys``."""
+    found: list[tuple[str, Path]] = []
+    for key in keys:
+        value = getattr(settings, key, None)
+        if isinstance(value, Path):
+            found.append((key, value))
+        elif isinstance(value, list):
+            found += [(f"{key}[{i}]", p) for i, p in enumerate(value) if isinstance(p, Path)]
+    return found
+
+
+@cache
+def code_digest() -> str:
+    """SHA-256 (16 hex digits) of sparring's own Python files, names and contents: two
+    checkouts that differ by one line differ here."""
+    package = Path(sparring.__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def file_digests(settings: Any) -> dict[str, str]:
+    """SHA-256 (16 hex digits) of each file or folder ``settings`` names (``FILE_KEYS``),
+    keyed by setting (``chatbot``, ``profiles[0]``); a folder's digest covers the names
+    and contents of its files (hidden ones and ``__pycache__`` left out); a path missing
+    here is ``missing``."""
+    return {key: _digest(path) for key, path in _paths(settings, FILE_KEYS)}
+
+
+def _digest(path: Path) -> str:
+    if path.is_file():
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    if not path.is_dir():
+        return "missing"
+    digest = hashlib.sha256()
+    for item in sorted(path.rglob("*")):
+        name = item.relative_to(path)
+        if item.is_file() and not any(p.startswith(".") or p == "__pycache__" for p in name.parts):
+            digest.update(str(name).encode() + b"\0" + item.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def check_identity(version: str, code: str, files: Mapping[str, str], settings: Any) -> None:
+    """Raise ``Refused`` when this worker's sparring version, code or files differ from
+    those the coordinator named (``version``, ``code``, ``files``)."""
+    if version != sparring.__version__:
+        raise Refused(
+            f"the coordinator runs sparring {version}, this worker {sparring.__version__}"
+        )
+    if code != code_digest():
+        raise Refused(
+            f"sparring's code differs: the coordinator's digest is {code}, this worker's "
+            f"{code_digest()} (install the same sparring on both)"
+        )
+    here = file_digests(settings)
+    for key in sorted(set(files) | set(here)):
+        theirs, ours = files.get(key, "absent"), here.get(key, "absent")
+        if theirs != ours:
+            path = dict(_paths(settings, FILE_KEYS)).get(key, "")
+            raise Refused(
+                f"settings.{key} ({path}): the files differ from the coordinator's "
+                f"(digest {theirs} there, {ours} here)"
+            )

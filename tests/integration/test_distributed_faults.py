@@ -1,0 +1,373 @@
+"""The faults of a real cluster (issue 34), each tried on real processes: Debian's
+``redis-server`` on a free loopback port (skips where missing), the loopback chatbot and
+``sparring worker`` processes in their own process groups.
+
+Each test says what survived: the stored conversations (each once), the figures of
+``summary.json``'s ``distributed`` and the words the operator saw.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from distributed_support import (
+    LoopbackBot,
+    RedisServer,
+    Worker,
+    in_thread,
+    stored_once,
+    wait_for,
+    write_project,
+)
+from integration_support import free_port
+
+pytest.importorskip("celery")
+
+from sparring.simulate import SimulateSettings
+
+pytestmark = pytest.mark.integration
+
+TOKEN = "bot-token-faults-2b7e"
+CHUNK = "5"
+
+
+@pytest.fixture(scope="module")
+def bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoopbackBot]:
+    server = LoopbackBot(tmp_path_factory.mktemp("bot"), latency=0.2, token=TOKEN).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[RedisServer]:
+    """A Redis of this test alone (no persistence), exported as the broker."""
+    server = RedisServer(tmp_path / "redis").start()
+    monkeypatch.setenv("SPARRING_BROKER_URL", server.url)
+    monkeypatch.setenv("SPARRING_CHUNK_SIZE", CHUNK)
+    monkeypatch.setenv("BOT_TOKEN", TOKEN)
+    monkeypatch.delenv("SPARRING_QUEUE", raising=False)
+    monkeypatch.delenv("SPARRING_REDIS_URL", raising=False)
+    yield server
+    server.stop()
+
+
+class Workers:
+    """Workers started for one test, all stopped at its end."""
+
+    def __init__(self, folder: Path, broker: str) -> None:
+        self.folder = folder
+        self.broker = broker
+        self.started: list[Worker] = []
+
+    def start(self, n: int = 1, **options: Any) -> list[Worker]:
+        env = {"BOT_TOKEN": TOKEN, "SPARRING_CHUNK_SIZE": CHUNK, **options.pop("env", {})}
+        fresh = [
+            Worker(
+                self.folder / f"w{len(self.started) + i}",
+                self.broker,
+                env=env,
+                roots=(self.folder,),
+                **options,
+            ).start()
+            for i in range(n)
+        ]
+        self.started += fresh
+        for worker in fresh:
+            worker.wait_ready()
+        return fresh
+
+    def stop(self) -> None:
+        for worker in self.started:
+            worker.stop()
+
+
+@pytest.fixture
+def workers(redis_server: RedisServer, tmp_path: Path) -> Iterator[Workers]:
+    pool = Workers(tmp_path, redis_server.url)
+    yield pool
+    pool.stop()
+
+
+def _settings(profiles: Path, chatbot: Path) -> SimulateSettings:
+    return SimulateSettings(profiles=[profiles], chatbot=chatbot, seed=7, concurrency=20)
+
+
+def _stored(run: Path) -> int:
+    folder = run / "conversations"
+    return len(list(folder.iterdir())) if folder.is_dir() else 0
+
+
+def _coordinate(
+    tmp_path: Path, bot: LoopbackBot, conversations: int
+) -> tuple[threading.Thread, dict[str, Any], Path]:
+    from sparring.distributed import simulate_distributed
+
+    profiles, chatbot = write_project(tmp_path, bot.url, conversations=conversations)
+    out = tmp_path / "run"
+    thread, box = in_thread(lambda: simulate_distributed(_settings(profiles, chatbot), out))
+    return thread, box, out
+
+
+def test_all_workers_killed_then_fresh_ones_finish_the_run(
+    redis_server: RedisServer, bot: LoopbackBot, workers: Workers, tmp_path: Path
+) -> None:
+    first = workers.start(2)
+    thread, box, out = _coordinate(tmp_path, bot, 60)
+    wait_for(lambda: _stored(out) >= 10, 180, "10 records")
+    for worker in first:
+        worker.kill()  # the whole process group: machines lost
+    killed_at = time.monotonic()
+    workers.start(2)
+    thread.join(timeout=600)
+    assert "error" not in box, box.get("error")
+    run = box["result"]
+    assert not run.incomplete and len(stored_once(out)) == 60
+    # the lost chunks were reclaimed when their leases ran out, not after the broker's
+    # visibility timeout (1,800 s by default)
+    assert run.stats.reclaimed >= 1 and run.stats.re_executed >= 1
+    print(f"finished {time.monotonic() - killed_at:.1f} s after the kill; {run.stats}")
+
+
+def test_a_broker_restart_without_persistence_finishes(
+    redis_server: RedisServer, bot: LoopbackBot, workers: Workers, tmp_path: Path
+) -> None:
+    workers.start(2)
+    thread, box, out = _coordinate(tmp_path, bot, 60)
+    wait_for(lambda: _stored(out) >= 10, 180, "10 records")
+    redis_server.stop()
+    time.sleep(1)
+    redis_server.start()  # empty: no append-only file, no snapshot
+    thread.join(timeout=600)
+    assert "error" not in box, box.get("error")
+    run = box["result"]
+    assert not run.incomplete and len(stored_once(out)) == 60
+    assert run.stats.resent_after_state_lost >= 1
+
+
+def test_an_emptied_broker_then_resume_never_collides(
+    redis_server: RedisServer, bot: LoopbackBot, workers: Workers, tmp_path: Path
+) -> None:
+    import redis
+
+    from sparring.distributed import resume_distributed
+
+    workers.start(2)
+    profiles, chatbot = write_project(tmp_path, bot.url, conversations=60)
+    out = tmp_path / "run"
+    args = [sys.executable, "-m", "sparring", "simulate", str(profiles), "-c", str(chatbot)]
+    coordinator = subprocess.Popen([*args, "--out", str(out), "--seed", "7"])
+    wait_for(lambda: _stored(out) >= 10, 180, "10 records")
+    coordinator.kill()
+    coordinator.wait(timeout=30)
+    redis.Redis.from_url(redis_server.url).flushall()
+    run = resume_distributed(out)
+    assert not run.incomplete and len(stored_once(out)) == 60
+    # and a second resume of the finished run finds nothing to do
+    again = resume_distributed(out)
+    assert again.stats.chunks == 0 and not again.incomplete
+
+
+def test_ctrl_c_stops_the_coordinator_at_once_and_resume_finishes(
+    redis_server: RedisServer, bot: LoopbackBot, workers: Workers, tmp_path: Path
+) -> None:
+    from sparring.distributed import resume_distributed
+
+    workers.start(1)
+    profiles, chatbot = write_project(tmp_path, bot.url, conversations=100)
+    out = tmp_path / "run"
+    args = [sys.executable, "-m", "sparring", "simulate", str(profiles), "-c", str(chatbot)]
+    coordinator = subprocess.Popen([*args, "--out", str(out), "--seed", "7"])
+    wait_for(lambda: _stored(out) >= 5, 180, "5 records")
+    coordinator.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    code = coordinator.wait(timeout=60)
+    print(f"exit {code} {time.monotonic() - sent:.1f} s after Ctrl-C, {_stored(out)} stored")
+    assert _stored(out) < 100  # it did not wait for the chunks out
+    progress = json.loads((out / "progress.json").read_text())
+    assert progress["status"] == "stopped"
+
+    run = resume_distributed(out)
+    assert not run.incomplete and len(stored_once(out)) == 100
+
+
+def test_a_second_ctrl_c_leaves_no_process(
+    redis_server: RedisServer, bot: LoopbackBot, tmp_path: Path
+) -> None:
+    """No worker: the coordinator waits for ever; two Ctrl-C end it."""
+    profiles, chatbot = write_project(tmp_path, bot.url, conversations=20)
+    out = tmp_path / "run"
+    args = [sys.executable, "-m", "sparring", "simulate", str(profiles), "-c", str(chatbot)]
+    coordinator = subprocess.Popen([*args, "--out", str(out)], start_new_session=True)
+    wait_for(lambda: (out / "manifest.json").is_file(), 120, "the manifest")
+    time.sleep(2)
+    coordinator.send_signal(signal.SIGINT)
+    time.sleep(0.2)
+    coordinator.send_signal(signal.SIGINT)
+    coordinator.wait(timeout=60)
+    with pytest.raises(ProcessLookupError):  # nothing of its process group is left
+        os.killpg(coordinator.pid, 0)
+
+
+def test_a_forged_message_with_a_command_is_refused(
+    redis_server: RedisServer, workers: Workers, tmp_path: Path
+) -> None:
+    """Whoever can write to the broker writes a well-formed ``sparring.mutate_one``
+    message (and the run's state that makes it current): the worker refuses the serve
+    command its operator did not allow, and runs nothing."""
+    import redis
+
+    from sparring.distributed import Cluster
+    from sparring.distributed._app import MUTATE_ONE, make_app
+    from sparring.distributed._messages import sender
+
+    [worker] = workers.start(1)
+    marker = tmp_path / "pwned"
+    project = tmp_path / "project"
+    project.mkdir()
+    client = redis.Redis.from_url(redis_server.url)
+    client.set("sparring:run:forged:session", "s1")
+    client.hset("sparring:run:forged:owner", "s1/m1", "t1")
+    settings = {
+        "project": str(project),
+        "kind": "taskyto",
+        "profiles": [str(project)],
+        "rules": [str(project)],
+        "serve_command": ["sh", "-c", f"touch {marker}"],
+    }
+    payload = {
+        "run": "forged",
+        "session": "s1",
+        "token": "t1",
+        "mutant": "m1",
+        "settings": settings,
+        "false_positives": [],
+        "max_attempts": 3,
+        "files": {},
+        **sender(),
+    }
+    make_app(Cluster.from_env()).send_task(MUTATE_ONE, args=[payload], queue="sparring")
+    wait_for(lambda: "refused a mutant message" in worker.log.read_text(), 120, "a refusal")
+    time.sleep(1)
+    assert not marker.exists()
+    assert "settings.serve_command" in worker.log.read_text()
+    [raw] = client.lrange("sparring:run:forged:results", 0, -1)  # type: ignore[misc]
+    result = json.loads(raw)
+    assert result["status"] == "refused" and "serve_command" in result["error"]
+
+
+def test_a_worker_with_other_files_refuses_with_a_located_error(
+    redis_server: RedisServer,
+    bot: LoopbackBot,
+    workers: Workers,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The coordinator's profiles differ from the worker's (a digest that is not the
+    worker's): every chunk is refused, naming the setting; the run ends incomplete."""
+    from sparring.distributed import Cluster, simulate_distributed
+    from sparring.distributed._app import SIMULATE_CHUNK, make_app
+
+    monkeypatch.setenv("SPARRING_MAX_ATTEMPTS", "2")
+    workers.start(1)
+    app = make_app(Cluster.from_env())
+
+    def other_files(payload: dict[str, Any]) -> None:
+        payload = {**payload, "files": {**payload["files"], "profiles[0]": "0123456789abcdef"}}
+        app.send_task(SIMULATE_CHUNK, args=[payload], queue="sparring")
+
+    profiles, chatbot = write_project(tmp_path, bot.url, conversations=10)
+    run = simulate_distributed(_settings(profiles, chatbot), tmp_path / "run", send=other_files)
+    assert run.incomplete and run.stats.missing == 10
+    errors = {f.error for f in run.stats.failed_chunks}
+    assert len(run.stats.failed_chunks) == 2
+    assert all("refused by the worker: settings.profiles[0]" in e for e in errors), errors
+    assert all("0123456789abcdef there" in e for e in errors)
+
+
+def test_operators_are_told_when_no_worker_listens_and_when_one_comes(
+    redis_server: RedisServer,
+    bot: LoopbackBot,
+    workers: Workers,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    monkeypatch.setenv("SPARRING_QUEUE", "lonely")
+    caplog.set_level("WARNING", logger="sparring.distributed")
+    started = time.monotonic()
+    thread, box, _ = _coordinate(tmp_path, bot, 10)
+    words = "waiting for workers on queue lonely: none connected"
+    wait_for(lambda: words in caplog.text, 60, "the waiting message")
+    print(f"'{words}' after {time.monotonic() - started:.1f} s")
+    workers.start(2, queue="lonely")
+    thread.join(timeout=300)
+    assert "error" not in box, box.get("error")
+    assert not box["result"].incomplete
+    assert re.search(r"[12] worker\(s\) on queue lonely: sparring-", caplog.text), caplog.text
+
+
+def test_two_workers_on_one_host_have_their_own_names_and_processes(
+    redis_server: RedisServer, workers: Workers
+) -> None:
+    from sparring.distributed import Cluster
+    from sparring.distributed._app import make_app
+    from sparring.distributed._watch import WorkerWatch
+
+    pair = workers.start(2, concurrency=12)  # chunks of 5: 3 chunks at once
+    names = WorkerWatch(make_app(Cluster.from_env()), "sparring", timeout=3).workers()
+    assert len(names) == 2 and all(n.startswith("sparring-") for n in names)
+    assert all("concurrency: 3 (prefork)" in w.log.read_text() for w in pair)
+
+
+def _sparring(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sparring", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def test_an_unreachable_broker_or_a_wrong_password_is_one_line(
+    bot: LoopbackBot, tmp_path: Path
+) -> None:
+    profiles, chatbot = write_project(tmp_path, bot.url, conversations=2)
+    nowhere = f"redis://127.0.0.1:{free_port()}/0"
+    simulate = ["simulate", str(profiles), "-c", str(chatbot), "--out", str(tmp_path / "r")]
+    for args in ([*simulate, "--broker", nowhere], ["worker", "--broker", nowhere]):
+        done = _sparring(*args)
+        assert done.returncode == 2, done.stderr
+        assert f"cannot reach the broker at {nowhere}" in done.stderr
+        assert "Traceback" not in done.stderr
+    locked = RedisServer(tmp_path / "locked", extra=("--requirepass", "right-horse")).start()
+    try:
+        wrong = f"redis://:wrong-battery@127.0.0.1:{locked.port}/0"
+        done = _sparring(*simulate, "--broker", wrong, "--out", str(tmp_path / "r2"))
+    finally:
+        locked.stop()
+    assert done.returncode == 2 and "refused the credentials" in done.stderr, done.stderr
+    assert "wrong-battery" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_in_process_ignores_an_exported_broker(bot: LoopbackBot, tmp_path: Path) -> None:
+    profiles, chatbot = write_project(tmp_path, bot.url, conversations=3)
+    out = tmp_path / "run"
+    env = {"SPARRING_BROKER_URL": f"redis://127.0.0.1:{free_port()}/0", "BOT_TOKEN": TOKEN}
+    done = _sparring(
+        "simulate", str(profiles), "-c", str(chatbot), "--out", str(out), "--in-process", env=env
+    )
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["conversations"] == 3 and "distributed" not in summary
