@@ -611,3 +611,13 @@ def test_offline_reads_an_id_right_after_its_head_noun() -> None:
     ]
     outputs = {"ticket_number": {"type": "str", "description": "the ticket number of the trip"}}
     assert extract_outputs_offline(outputs, turns)["ticket_number"].value == "RG4102"
+
+
+def test_offline_answer_span_ignores_a_trailing_closing_question() -> None:
+    turns = [
+        Turn(role="user", text="When are you open?"),
+        Turn(role="assistant", text="We are open every day from 10:00 to 20:00. Anything else?"),
+    ]
+    outputs = {"opening_times": {"type": "str", "description": "the opening times of the shop"}}
+    found = extract_outputs_offline(outputs, turns)["opening_times"]
+    assert found.value is not None and "10:00 to 20:00" in found.value

@@ -34,6 +34,7 @@ from datetime import date
 from typing import Any, Literal, Protocol
 
 from sparring.conversations import OutputValue, Turn
+from sparring.dialogue_acts import is_closing_question
 from sparring.fallback import is_fallback
 from sparring.profiles import OutputType, read_output_type
 from sparring.simulate._extract_answers import (
@@ -227,10 +228,11 @@ def _sentences(turns: Sequence[Turn], today: date, fallback: str | None) -> list
         if is_fallback(turn.text, fallback):
             continue
         reference = turn.timestamp.date() if turn.timestamp is not None else today
-        answer = _plain(turn.text).strip()
-        for part in re.split(r"(?<=[.!?])\s+|\n+", answer):
-            if part.strip():
-                out.append(_Sentence(index, len(out), part.strip(), question, answer, reference))
+        parts = [p.strip() for p in re.split(r"(?<=[.!?])\s+|\n+", _plain(turn.text)) if p.strip()]
+        parts = [p for p in parts if not is_closing_question(p)]  # "Anything else?" asks nothing
+        answer = " ".join(parts)
+        for part in parts:
+            out.append(_Sentence(index, len(out), part, question, answer, reference))
     return out
 
 
