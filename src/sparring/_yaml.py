@@ -26,7 +26,6 @@ the line.
 
 from __future__ import annotations
 
-import errno
 import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -40,6 +39,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.scalarbool import ScalarBoolean
 
+from sparring._files import read_user_text
 from sparring.errors import ConfigError, Problem
 
 KeyPath = tuple[str | int, ...]
@@ -157,39 +157,16 @@ def yaml_error_problem(path: Path | str, exc: YAMLError, text: str | None = None
 def read_yaml_text(path: Path | str) -> str:
     """The text of the YAML file ``path``, checked before it is parsed.
 
-    Raises ``ConfigError`` naming the file when it is missing, a folder, a symbolic-link
-    loop, larger than ``MAX_FILE_BYTES``, not UTF-8, or holds a NUL byte (with its line).
+    Raises ``ConfigError`` naming the file when it is missing, a folder, a FIFO, device or
+    socket (or a link to one), a symbolic-link loop, larger than ``MAX_FILE_BYTES`` (read
+    up to the limit, whatever ``stat()`` says), not UTF-8, or holds a NUL byte (with its
+    line). ``sparring._files.read_user_text`` reads it.
     """
-    path = Path(path)
-    try:
-        if path.is_dir():
-            raise ConfigError(Problem(str(path), None, "", "is a folder; expected a YAML file"))
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise ConfigError(
-                Problem(
-                    str(path),
-                    None,
-                    "",
-                    f"file is {size:,} bytes; YAML files are limited to {MAX_FILE_BYTES:,}",
-                )
-            )
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        message = f"cannot read file: {_reason(exc)}"
-        raise ConfigError(Problem(str(path), None, "", message)) from exc
+    text = read_user_text(path, MAX_FILE_BYTES)
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
         raise ConfigError(Problem(str(path), line, "", "NUL byte (\\0): not a text file"))
     return text
-
-
-def _reason(exc: OSError | UnicodeDecodeError) -> str:
-    if isinstance(exc, UnicodeDecodeError):
-        return f"not UTF-8 text (byte {exc.start})"
-    if exc.errno == errno.ELOOP:
-        return "symbolic-link loop"
-    return exc.strerror or str(exc)
 
 
 def check_yaml_limits(path: Path | str, text: str) -> None:

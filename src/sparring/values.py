@@ -107,7 +107,8 @@ _CLOCK = re.compile(
 )
 _UNITS = {"h": 3600, "ho": 3600, "hr": 3600, "m": 60, "mi": 60, "s": 1, "se": 1}
 _DURATION = re.compile(
-    rf"(?:\b|(?<=\d))(?P<n>\d{{1,9}}(?:[.,]\d{{1,9}})?|{'|'.join(sorted(_WORD_NUMBERS, key=len)[::-1])})"
+    r"(?:\b|(?<=\d))(?P<n>\d{1,9}(?:[.,]\d{1,9})?|"
+    rf"{'|'.join(sorted(_WORD_NUMBERS, key=len)[::-1])})"
     r"\s*(?P<u>hours?|hrs?|minutes?|mins?|seconds?|secs?)\b"
     r"(?:\s*(?:and\s*)?(?P<n2>\d{1,9})\s*(?P<u2>minutes?|mins?|seconds?|secs?)\b)?",
     re.I,

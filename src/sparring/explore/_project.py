@@ -29,6 +29,7 @@ from typing import Any, Literal
 
 import yaml
 
+from sparring._files import read_user_text, user_files
 from sparring._yaml import check_yaml_limits, read_yaml_text
 from sparring.errors import UserInputError
 from sparring.rasa_project import (
@@ -119,10 +120,10 @@ def read_definition(folder: Path | str) -> Definition:
         raise UserInputError(f"{root}: --project must be a folder with the bot's definition")
     if find_project(root) is not None:
         return _rasa(root)
-    aiml = sorted(root.rglob("*.aiml"))
+    aiml = user_files(root, (".aiml",))
     if aiml:
         return _aiml(root, aiml)
-    modules = [p for p in sorted(root.rglob("*.y*ml")) if _is_taskyto(_load(p))]
+    modules = [p for p in user_files(root, (".yml", ".yaml")) if _is_taskyto(_load(p))]
     if modules:
         return _taskyto(root, modules)
     raise UserInputError(
@@ -191,7 +192,7 @@ def _aiml(root: Path, files: list[Path]) -> Definition:
     pattern = re.compile(r"<pattern>(.*?)</pattern>", re.S | re.I)
     template = re.compile(r"<template>(.*?)</template>", re.S | re.I)
     for path in files:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = read_user_text(path, errors="replace")
         for match in category.finditer(text):
             said = pattern.search(match.group(1))
             if said is None or re.search(r"[*_^#<]", said.group(1)):

@@ -14,6 +14,7 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+from sparring._files import read_user_text, user_files
 from sparring.errors import UserInputError
 from sparring.explore._model import ExplorationModel
 from sparring.explore._project import Definition
@@ -60,12 +61,12 @@ def docs_seeds(folder: Path | str) -> list[tuple[str, str]]:
     root = Path(folder)
     if not root.is_dir():
         raise UserInputError(f"{root}: --docs must be a folder of help pages")
-    pages = sorted(p for p in root.rglob("*") if p.suffix.lower() in DOC_SUFFIXES)
+    pages = user_files(root, DOC_SUFFIXES)
     if not pages:
         raise UserInputError(f"{root}: no help page ({', '.join(DOC_SUFFIXES)})")
     seeds: dict[str, tuple[str, str]] = {}
     for page in pages:
-        text = page.read_text(encoding="utf-8", errors="replace")
+        text = read_user_text(page, errors="replace")
         lines = _html_lines(text) if page.suffix.lower() in (".html", ".htm") else text.splitlines()
         for probe in _probes(lines):
             seeds.setdefault(probe.lower(), (probe, f"the docs: {page.relative_to(root)}"))

@@ -33,6 +33,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from sparring._files import user_files
 from sparring._policy import current_policy
 from sparring._yaml import KeyPath, LineMap, format_key, load_yaml_with_lines, validation_problems
 from sparring.errors import ConfigError, Problem
@@ -410,21 +411,16 @@ def profile_files(paths: Iterable[Path | str]) -> list[Path]:
     """The profile files named by ``paths``: files as given; folders searched recursively
     for ``*.yml``/``*.yaml``, skipping ``personalities/``, ``personas/`` and ``types/``.
 
-    A path that does not exist is kept, so that checking it reports the problem.
+    A path that does not exist is kept, so that checking it reports the problem. Raises
+    ``ConfigError`` naming a file in a folder that is a FIFO, device or socket (or a link
+    to one) or a link that leads out of the folder (``sparring._files.user_files``).
     """
     found: list[Path] = []
     for entry in map(Path, paths):
         if not entry.is_dir():
             found.append(entry)
             continue
-        for path in sorted(entry.rglob("*")):
-            relative = path.relative_to(entry).parts[:-1]
-            if (
-                path.suffix in (".yml", ".yaml")
-                and path.is_file()
-                and not _SKIPPED_FOLDERS & set(relative)
-            ):
-                found.append(path)
+        found += user_files(entry, (".yml", ".yaml"), lambda d: d in _SKIPPED_FOLDERS)
     return found
 
 

@@ -14,6 +14,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from sparring._files import read_user_text, user_files
 from sparring._yaml import check_yaml_limits, read_yaml_text
 from sparring.errors import ConfigError
 from sparring.rasa_project import _markdown, _yaml
@@ -54,13 +55,7 @@ def _read(root: Path, path: Path) -> tuple[str, str]:
 def _files(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
     if not folder.is_dir():
         return []
-    found = [
-        p
-        for p in folder.rglob("*")
-        if p.is_file()
-        and p.suffix.lower() in suffixes
-        and not _SKIPPED & set(p.relative_to(folder).parts)
-    ]
+    found = user_files(folder, suffixes, lambda d: d in _SKIPPED)
     return sorted(found, key=lambda p: p.as_posix())
 
 
@@ -107,7 +102,7 @@ def code_forms(root: Path) -> list[CodeForms]:
     found: list[CodeForms] = []
     for path in [p for p in _files(root, (".py",)) if p.name.startswith("actions") or
                  "actions" in p.relative_to(root).parts]:  # fmt: skip
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = read_user_text(path, errors="replace")
         forms: list[Form] = []
         starts = [m.start() for m in _CLASS.finditer(text)]  # each class to the next one
         for start, end in zip(starts, [*starts[1:], len(text)], strict=False):

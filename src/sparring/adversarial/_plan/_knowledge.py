@@ -17,6 +17,7 @@ from typing import Protocol, TypeVar
 
 from pydantic import BaseModel, Field
 
+from sparring._files import read_user_text, user_files
 from sparring.adversarial._plan._common import MODULE, count
 from sparring.errors import ModelError, Problem, UserInputError
 from sparring.jobs import gather_bounded
@@ -79,9 +80,8 @@ def read_documents(folder: Path | str) -> list[tuple[str, str]]:
     if not folder.is_dir():
         raise UserInputError(Problem(str(folder), None, "--docs", "no such folder"))
     documents = [
-        (path.relative_to(folder).as_posix(), path.read_text(encoding="utf-8", errors="replace"))
-        for path in sorted(folder.rglob("*"))
-        if path.is_file() and path.suffix.lower() in DOCUMENT_SUFFIXES
+        (path.relative_to(folder).as_posix(), read_user_text(path, errors="replace"))
+        for path in user_files(folder, DOCUMENT_SUFFIXES)
     ]
     if not documents:
         suffixes = ", ".join(sorted(DOCUMENT_SUFFIXES))

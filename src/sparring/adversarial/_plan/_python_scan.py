@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sparring._files import read_user_text, user_files
 from sparring.adversarial._plan._findings import Finding, FindingKind, ScanResult
 from sparring.adversarial._plan._python_walker import (
     SKIPPED_DIRS,
@@ -50,7 +51,7 @@ def scan_python(folder: Path) -> ScanResult:
     sources: dict[str, list[str]] = {}
     for path in _python_files(folder):
         rel = path.relative_to(folder).as_posix() if path != folder else path.name
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = read_user_text(path, errors="replace")
         sources[rel] = text.splitlines()
         try:
             tree = ast.parse(text, filename=rel)
@@ -73,10 +74,7 @@ def _python_files(folder: Path) -> Iterator[Path]:
     if folder.is_file():
         yield folder
         return
-    for path in sorted(folder.rglob("*.py")):
-        parts = path.relative_to(folder).parts[:-1]
-        if not any(p in SKIPPED_DIRS or p.startswith(".") for p in parts):
-            yield path
+    yield from user_files(folder, (".py",), lambda d: d in SKIPPED_DIRS or d.startswith("."))
 
 
 def _collect_functions(rel: str, tree: ast.Module, module: ModuleFacts) -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sparring._files import read_user_text, user_files
 from sparring.rasa_project import (
     dialogues,
     entity_values,
@@ -142,7 +143,7 @@ def read_project(folder: Path) -> RasaProject:
         and path.is_file()
         and not set(path.relative_to(folder).parts) & {"models", ".rasa", "tests", "results"}
     )
-    for path in sorted(folder.rglob("*.py")):
-        text = path.read_text(encoding="utf-8", errors="replace")
+    for path in user_files(folder, (".py",)):
+        text = read_user_text(path, errors="replace")
         project.code_strings |= set(_STRING.findall(text))
     return project
