@@ -163,3 +163,29 @@ def test_a_confirmation_that_contradicts_the_users_choice() -> None:
     assert found(record(*start, "12/08/2027", suite), 5) == []
     changed = record(*start, "12/08/2027, and make it a double after all", double)
     assert found(changed, 5) == []  # the user's latest choice is the one confirmed
+
+
+def test_a_reply_that_echoes_an_earlier_one_ranks_higher() -> None:
+    from sparring.evaluate._classifier import BreakdownClassifier
+    from sparring.evaluate._features import FEATURE_NAMES, FEATURE_SET_VERSION
+
+    flat = BreakdownClassifier(  # the same P(breakdown) for every turn
+        feature_set_version=FEATURE_SET_VERSION,
+        feature_names=list(FEATURE_NAMES),
+        means=[0.0] * len(FEATURE_NAMES),
+        scales=[1.0] * len(FEATURE_NAMES),
+        coefficients=[0.0] * len(FEATURE_NAMES),
+        intercept=0.0,
+        threshold=0.6,
+    )
+    said = "Great choice! Goals like this one can change a lot over a year."
+    close = "Good choice! Goals like this can change much over a year, swimming too."
+    echoed = record("I want to run", said, "Maybe swim instead", close)
+    fresh = record("I want to run", said, "Maybe swim instead", "Swimming is a fine goal.")
+    detector = OfflineBreakdownDetector(flat)
+    echo, other = (
+        detector.judge(echoed, HOTEL, []).turns[1],
+        detector.judge(fresh, HOTEL, []).turns[1],
+    )
+    assert echo.breakdown is None and other.breakdown is None  # both only ranked
+    assert echo.score is not None and other.score is not None and echo.score < other.score

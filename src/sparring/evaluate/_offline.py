@@ -62,6 +62,8 @@ RANKED = (
 """The reason written on every turn the offline detector ranks without labelling."""
 CLASSIFIER_WEIGHT = 0.5
 """How much the chit-chat classifier's P(breakdown) counts in the ranking (0..1)."""
+ECHO_WEIGHT = 0.5
+"""How much a reply's similarity to an earlier chatbot reply counts in the ranking (0..1)."""
 HINT_WEIGHT = 0.5
 """The weight of a hint whose precision was not measured (0..1)."""
 
@@ -125,7 +127,14 @@ class OfflineBreakdownDetector:
             for turn, p in zip(features.turns, probabilities, strict=True):
                 found = typed_findings(view, turn)
                 result.turns.append(
-                    self._turn(turn, float(p), threshold if self.labels else None, found, taxonomy)
+                    self._turn(
+                        turn,
+                        float(p),
+                        threshold if self.labels else None,
+                        found,
+                        taxonomy,
+                        view.echo(turn),
+                    )
                 )
         judged = {t.turn for t in result.turns}
         result.turns.extend(
@@ -143,6 +152,7 @@ class OfflineBreakdownDetector:
         threshold: float | None,
         found: list[tuple[TypedDetector, Finding]],
         taxonomy: list[str],
+        echo: float = 0.0,
     ) -> TurnBreakdown:
         """One turn: a breakdown when a labelling typed detector found one; else labelled
         at ``threshold``, or ranked (unscored) when it is ``None`` — its rank raised by the
@@ -164,7 +174,7 @@ class OfflineBreakdownDetector:
             )
         if threshold is None:
             breakdown = None
-            rank = ranking_probability(p, [d for d, _ in found])
+            rank = ranking_probability(p, [d for d, _ in found], echo)
             reasons = [f"{RANKED}; P(breakdown) {rank:.2f}"]
         else:  # labelled at the threshold: the classifier's own score, hints as types
             breakdown, rank = p >= threshold, p
@@ -194,12 +204,13 @@ class OfflineBreakdownDetector:
         )
 
 
-def ranking_probability(p: float, hints: Sequence[TypedDetector]) -> float:
+def ranking_probability(p: float, hints: Sequence[TypedDetector], echo: float = 0.0) -> float:
     """The ranking's P(breakdown) of an unlabelled turn: a noisy-OR of the classifier's
     ``p`` (weighted by ``CLASSIFIER_WEIGHT``: learned on chit-chat, it carries little to
-    task bots) and each hint that fired, weighted by its measured precision (``HINT_WEIGHT``
-    when not measured)."""
-    keep = 1.0 - CLASSIFIER_WEIGHT * p
+    task bots), the ``echo`` — how much the reply repeats an earlier chatbot reply (0..1,
+    ``DialogueView.echo``), weighted by ``ECHO_WEIGHT`` — and each hint that fired,
+    weighted by its measured precision (``HINT_WEIGHT`` when not measured)."""
+    keep = (1.0 - CLASSIFIER_WEIGHT * p) * (1.0 - ECHO_WEIGHT * echo)
     for hint in hints:
         keep *= 1.0 - (hint.precision if hint.precision is not None else HINT_WEIGHT)
     return 1.0 - keep

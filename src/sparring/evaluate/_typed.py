@@ -172,6 +172,12 @@ class DialogueView:
             if self.roles[i] == "assistant"
         }
 
+    def echo(self, i: int) -> float:
+        """How much chatbot turn ``i`` repeats an earlier chatbot reply: the largest indel
+        similarity (0..1) to one, 0 at the first."""
+        earlier = [self.texts[j] for j in range(i) if self.roles[j] == "assistant"]
+        return max((indel_similarity(self.texts[i], t) for t in earlier), default=0.0)
+
     def act(self, i: int) -> DialogueAct:
         """The dialogue act of chatbot turn ``i`` (``sparring.dialogue_acts``)."""
         return classify_dialogue_act(self.texts[i], self.buttons[i], fallback=self.fallbacks[i])
@@ -505,7 +511,7 @@ TASK_BOT_FIGURES = Measurement(
     labels="by construction (seeded faults, in-scope fallbacks), ChatChecker's GPT-4o for "
     "the study-goal turns (silver)",
     turns=1080,
-    auc=0.82,
+    auc=0.87,
     precision=1.0,
     recall=0.44,
     flagged=round(99 / 1080, 4),
@@ -530,7 +536,7 @@ def typed_quality(ranking: JudgeQuality | None) -> JudgeQuality:
         summary=f"labels the breakdowns its typed detectors see ({names}): precision "
         f"{TASK_BOT_FIGURES.precision:.2f}, recall {TASK_BOT_FIGURES.recall:.2f} on "
         f"{TASK_BOT_FIGURES.turns} labelled task-bot turns; ranks the other turns, unscored "
-        f"(AUC {TASK_BOT_FIGURES.auc:.2f} on those task bots, 0.53 on ChatChecker's "
+        f"(AUC {TASK_BOT_FIGURES.auc:.2f} on those task bots, 0.64 on ChatChecker's "
         "study-goal turns, silver labels); python benchmarks/bench_typed_breakdowns.py",
         measurements=[TASK_BOT_FIGURES, *(ranking.measurements if ranking else [])],
     )
