@@ -198,3 +198,15 @@ def test_a_relative_date_is_held_only_against_the_conversations_calendar() -> No
     assert far["day"][0] == "cannot_tell"
     unknown = compare_confirmation(text.format("30/11/2026"), {"day": "tomorrow"})
     assert unknown.readings[0].outcome is SlotOutcome.CANNOT_TELL
+
+
+def test_a_duration_is_no_clock_time() -> None:
+    text = "All set! Your check-up (30 minutes) is booked at {} under the name Ann."
+    assert (
+        outcomes(text.format("10:30 AM"), {"time": "10:30 am", "name": "Ann"})["time"][0]
+        == "agrees"
+    )
+    assert outcomes(text.format("11:30 AM"), {"time": "10:30 am", "name": "Ann"})["time"] == (
+        "differs",
+        "11:30:00",
+    )

@@ -8,6 +8,7 @@ slot, what the turn states and compares it *typed*, never as raw strings:
 - money by amount (and currency when both sides state one): ``$80`` = ``80 USD``;
 - numbers by value, digits or words (``2`` = ``two``), only beside the slot's own name
   ("2 guests", "guests: 2"), since a lone number may be any figure (a reference, a price);
+- durations ("30 minutes") only with durations, clock times only with clock times;
 - dates by day and month (and year when both state one; a numeric date whose day and month
   can be read either way matches either reading): ``12/03/2027`` = ``12 March 2027``;
   relative dates ("tomorrow") against ``reference``, only when a stated date lies within
@@ -166,6 +167,11 @@ _RELATIVE = re.compile(
 _CALENDAR_DAYS = 7
 """Days within which a stated date is read on the conversation's calendar (a relative
 date the user gave is compared with it)."""
+_DURATION = re.compile(
+    r"\s*(?:\d+(?:[.,]\d+)?|an?|one|two|three|four|five|ten|fifteen|twenty|thirty|half an)"
+    r"\s*(?:hours?|hrs?|minutes?|mins?|seconds?|secs?)\b",
+    re.IGNORECASE,
+)
 _SAME_QUESTION = 0.8
 """Indel similarity at which a chatbot's question is the one it asked before (a re-ask)."""
 _TEMPLATE = re.compile(r"\{\{\s*(\w+)\s*\}\}|\$\{\s*(\w+)\s*\}|\{\s*(\w+)\s*\}|%\((\w+)\)s")
@@ -294,6 +300,9 @@ class _Reading:
         ]
         if kind in ("number", "money"):
             found = [(s, v) for s, v in found if self._labelled(s, value.slot)]
+        if kind == "time":  # a clock time and a duration ("30 minutes") are not compared
+            said = bool(_DURATION.match(_joined(value)))
+            found = [(s, v) for s, v in found if bool(_DURATION.match(self.text[s:])) == said]
         return found
 
     def _in_readback(self, offset: int) -> bool:

@@ -164,3 +164,14 @@ def test_a_bot_that_lists_nothing_is_asked_the_common_requests(tmp_path: Path) -
     hours = [f for f in result.model.functionalities if "10:00" in f.description]
     assert len(hours) == 1 and hours[0].utterances == [COMMON_REQUESTS[0]]
     assert hours[0].evidence == ["a common request (nothing was listed)"]
+
+
+def test_a_quoted_example_of_what_to_say_is_tried_whole_and_first() -> None:
+    fallback = (
+        "Sorry, I didn't get that. Try asking for a ticket, e.g. 'a ticket from London to York'."
+    )
+    assert capabilities(fallback) == ["a ticket from London to York"]
+    help_text = "I can help you with: rooms, prices. To book, just say 'I want to book a room'."
+    assert capabilities(help_text)[:2] == ["I want to book a room", "rooms"]
+    # a quotation that is no example of what to say is not one
+    assert "nice" not in capabilities("Our guests call it 'nice'. I can help with: rooms, prices")

@@ -67,13 +67,24 @@ _LEADING = re.compile(
 _TRAILING = re.compile(r"\s+(?:for you|today|please|etc)\s*$", re.IGNORECASE)
 
 
+_EXAMPLE = re.compile(
+    r"\b(?:e\.g\.|for example|for instance|try(?: saying| asking(?: for)?)?|just say|say|type)"
+    r"\s*[:,]?\s*['\"“‘](?P<said>[^'\"“”‘’\n]{3,80})['\"”’]",
+    re.IGNORECASE,
+)
+"""A quoted example of what to say ("Try asking for a ticket, e.g. 'a ticket from London to
+York'", "To book, just say 'I want to book a room'"): the bot's own words for a request."""
+
+
 def capabilities(*texts: str | None) -> list[str]:
     """Capabilities and options listed in ``texts`` (see the module docstring), in order
-    of appearance, de-duplicated case-insensitively; empty when none is listed."""
+    of appearance, de-duplicated case-insensitively; empty when none is listed. A quoted
+    example of what to say (``_EXAMPLE``) comes first, whole."""
     found: list[str] = []
     for text in texts:
         if not text:
             continue
+        found += [m.group("said").strip(" .") for m in _EXAMPLE.finditer(text)]
         found += text_options(text)
         for pattern in (_STATEMENT, _PARENS, _COLON):
             for match in pattern.finditer(text):
