@@ -294,9 +294,18 @@ def bench_variant(variant: Variant, jobs: list[str], ablation: bool, out: Path) 
     print(f"{variant.name}: done in {variant.results['seconds']} s", file=sys.stderr, flush=True)
 
 
+def _bench(variant: Variant, jobs: list[str], ablation: bool, out: Path) -> None:
+    """``bench_variant``, a failure of the benchmark itself kept in the results."""
+    try:
+        bench_variant(variant, jobs, ablation, out)
+    except Exception as exc:  # one variant's trouble (a bot that would not start) is said
+        variant.results["error"] = f"{type(exc).__name__}: {exc}"
+        print(f"{variant.name}: {variant.results['error']}", file=sys.stderr, flush=True)
+
+
 def summarize(variants: list[Variant]) -> dict[str, Any]:
     """False failures per job on the correct variants; kill rates of run and check."""
-    jobs = sorted({k for v in variants for k in v.results if k != "seconds"})
+    jobs = sorted({k for v in variants for k in v.results if k not in ("seconds", "error")})
     false: dict[str, dict[str, int]] = {}
     for job in jobs:
         statuses = [s for v in variants if v.correct for s, _ in v.results.get(job, [])]
@@ -331,7 +340,7 @@ def summarize(variants: list[Variant]) -> dict[str, Any]:
 
 
 def print_table(variants: list[Variant], summary: dict[str, Any]) -> None:
-    jobs = sorted({k for v in variants for k in v.results if k != "seconds"})
+    jobs = sorted({k for v in variants for k in v.results if k not in ("seconds", "error")})
     print(f"{'variant':<28}" + "".join(f"{j:<22}" for j in jobs))
     for variant in variants:
         cells = []
@@ -376,10 +385,10 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [j for j in args.jobs.split(",") if j]
     local = [v for v in variants if v.concurrency > 1]
     with ThreadPoolExecutor(max_workers=max(1, args.parallel)) as pool:
-        list(pool.map(lambda v: bench_variant(v, jobs, not args.no_ablation, out), local))
+        list(pool.map(lambda v: _bench(v, jobs, not args.no_ablation, out), local))
     for variant in variants:
         if variant.concurrency == 1:  # the Rasa bots: one at a time
-            bench_variant(variant, jobs, not args.no_ablation, out)
+            _bench(variant, jobs, not args.no_ablation, out)
     summary = summarize(variants)
     print_table(variants, summary)
     results = {

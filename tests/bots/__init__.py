@@ -83,14 +83,23 @@ def _server_module() -> ModuleType:
     return _load_file("sparring_test_bots_server", HERE / "_server.py")
 
 
+_loading = threading.Lock()
+
+
 def _load_file(key: str, path: Path) -> ModuleType:
-    if key not in sys.modules:
-        spec = importlib.util.spec_from_file_location(key, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[key] = module
-        spec.loader.exec_module(module)
-    return sys.modules[key]
+    """The module of file ``path`` as ``sys.modules[key]``, loaded once (under a lock: a
+    second thread must not see it half run)."""
+    with _loading:
+        return sys.modules.get(key) or _exec_file(key, path)
+
+
+def _exec_file(key: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(key, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    sys.modules[key] = module
+    return module
 
 
 def _check_bugs(name: str, bugs: Iterable[str]) -> list[str]:
