@@ -479,3 +479,23 @@ def test_only_the_owner_sets_the_projects_quotas(world: dict[str, Any]) -> None:
     assert owner.status_code == 200 and owner.data["max_concurrency"] == 2
     project.refresh_from_db()
     assert project.max_concurrency == 2
+
+
+def test_the_api_never_shows_the_servers_folders(world: dict[str, Any]) -> None:
+    from django.conf import settings as django_settings
+
+    project, owner = world["project"], world["owner"]
+    save_file(project, "chatbot", "chatbot.yaml", "connector: scripted\nparams: {}\n", owner)
+    save_file(project, "profile", "profiles/order.yaml", PROFILE, owner)
+    settings = {"chatbot": "chatbot.yaml", "profiles": ["profiles"]}
+    editor = client_for(world["editor"])
+    created = api(
+        editor,
+        "post",
+        "/api/runs/",
+        {"project": project.pk, "job": "simulate", "settings": settings},
+    )
+    assert created.status_code == 201
+    shown = api(editor, "get", f"/api/runs/{created.data['id']}/").data["settings"]
+    assert shown["chatbot"] == "chatbot.yaml" and shown["profiles"] == ["profiles"]
+    assert str(django_settings.RUNS_DIR) not in json.dumps(created.data) + json.dumps(shown)

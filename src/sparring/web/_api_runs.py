@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import io
+from pathlib import Path
 from typing import Any, ClassVar
 
 from django.db.models import QuerySet
@@ -52,7 +53,30 @@ from sparring.web._run_files import (
 from sparring.web.models import Annotation, Run, RunJob, RunStatus
 
 
+def shown_run_settings(run: Run) -> dict[str, Any]:
+    """``run``'s stored settings as a user reads them: the files frozen for it named as in
+    the project, the run's own folder as ``this run`` — the server's folders never shown."""
+    here = str(Path(run.path)) if run.path else ""
+    inputs = here + ".inputs/"
+
+    def shown(value: Any) -> Any:
+        if isinstance(value, list):
+            return [shown(v) for v in value]
+        if isinstance(value, str) and here:
+            if value.rstrip("/") == here:
+                return "this run"
+            return value.replace(inputs, "").replace(here + "/", "this run/")
+        return value
+
+    return {k: shown(v) for k, v in (run.settings or {}).items()}
+
+
 class RunSerializer(serializers.ModelSerializer[Run]):
+    settings = serializers.SerializerMethodField()
+
+    def get_settings(self, run: Run) -> dict[str, Any]:
+        return shown_run_settings(run)
+
     class Meta:
         model = Run
         fields = (
