@@ -7,7 +7,10 @@ cannot be interrupted, so such patterns run on the ``regex`` package (compatible
 - ``compile_pattern(pattern)`` compiles (case-insensitive by default); raises
   ``ValueError`` with the reason for an invalid pattern.
 - ``search(compiled, text, timeout)`` is ``compiled.search(text)`` that raises
-  ``PatternTimeout`` (a ``ValueError``) after ``timeout`` seconds.
+  ``PatternTimeout`` (a ``ValueError``) after ``timeout`` seconds; ``fullmatch`` likewise.
+
+Every pattern a user writes goes through here: rules, probe suites and oracles, custom
+types' ``format:`` (``sparring.profiles.CustomType``), the scripted chatbot's rules.
 
 A rule function that raises gives the rule an *error* verdict, never a pass (issue 26,
 defect 16).
@@ -47,4 +50,18 @@ def search(
         raise PatternTimeout(
             f"the regular expression {compiled.pattern!r} ran longer than {timeout:g} s on "
             f"a {len(text):,}-character text (catastrophic backtracking?)"
+        ) from None
+
+
+def fullmatch(
+    compiled: regex.Pattern[str], text: str, timeout: float = DEFAULT_TIMEOUT
+) -> regex.Match[str] | None:
+    """``compiled.fullmatch(text)``, or ``None``; raises ``PatternTimeout`` when matching
+    takes longer than ``timeout`` seconds."""
+    try:
+        return compiled.fullmatch(text, timeout=timeout)
+    except TimeoutError:
+        raise PatternTimeout(
+            f"the regular expression {compiled.pattern!r} ran longer than {timeout:g} s on "
+            f"{text[:60]!r} (catastrophic backtracking?)"
         ) from None

@@ -27,10 +27,12 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
+import regex
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from sparring._fields import Regex
 from sparring._policy import current_policy
+from sparring._regex import PatternTimeout, compile_pattern, search
 from sparring._yaml import load_yaml_with_lines, validation_problems
 from sparring.connectors._base import ConnectorContext, ConnectorParams, timed_reply
 from sparring.connectors._registry import connector
@@ -76,9 +78,9 @@ class ScriptRule(BaseModel):
     _reply_list = field_validator("reply", mode="before")(_as_list)
 
     @cached_property
-    def pattern(self) -> re.Pattern[str]:
-        """``match`` compiled, case-insensitive."""
-        return re.compile(self.match, re.IGNORECASE)
+    def pattern(self) -> regex.Pattern[str]:
+        """``match`` compiled, case-insensitive, for the time-limited matcher."""
+        return compile_pattern(self.match)
 
 
 class Script(BaseModel):
@@ -123,7 +125,7 @@ def load_script(path: Path) -> Script:
         raise ConfigError(validation_problems(path, exc, lines)) from exc
 
 
-def _fill(template: str, text: str, found: re.Match[str] | None) -> str:
+def _fill(template: str, text: str, found: regex.Match[str] | None) -> str:
     """``template`` with ``{message}`` and the regex groups (``{1}``, ``{name}``) filled."""
 
     def field(m: re.Match[str]) -> str:
@@ -157,7 +159,10 @@ class ScriptedConversation:
         if script.latency:
             await asyncio.sleep(script.latency)
         for index, rule in enumerate(script.rules):
-            found = rule.pattern.search(text)
+            try:
+                found = search(rule.pattern, text)
+            except PatternTimeout as exc:
+                raise ChatbotCrash(f"scripted rule {index}: {exc}") from exc
             if found is None:
                 continue
             if rule.error == "crash":

@@ -23,9 +23,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal
 
+import regex
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from sparring._fields import check_regex
+from sparring._regex import compile_pattern, fullmatch
 from sparring._yaml import load_yaml_with_lines, validation_problems
 from sparring.errors import ConfigError, Problem
 
@@ -78,6 +80,11 @@ class ExtractionField(BaseModel):
     description: str = ""
 
 
+FORMAT_TIMEOUT = 0.5
+"""Seconds a custom type's ``format`` may run on one value (a value is short: a sound
+pattern takes microseconds; ``^(\\w|\\s|\\w\\w|\\w\\s)*\\d$`` ran for ever on 47 characters)."""
+
+
 class CustomType(BaseModel):
     """A user-defined value type (``types/<name>.yml``)."""
 
@@ -94,13 +101,18 @@ class CustomType(BaseModel):
         return check_regex(strip_raw_marker(value))
 
     @cached_property
-    def pattern(self) -> re.Pattern[str]:
-        """The compiled ``format``; a value belongs to the type when it fully matches."""
-        return re.compile(self.format)
+    def pattern(self) -> regex.Pattern[str]:
+        """The compiled ``format`` (the time-limited matcher, ``sparring._regex``); a value
+        belongs to the type when it fully matches."""
+        return compile_pattern(self.format, ignore_case=False)
 
     def matches(self, value: object) -> bool:
-        """True when ``value`` is a string that fully matches ``format``."""
-        return isinstance(value, str) and self.pattern.fullmatch(value.strip()) is not None
+        """True when ``value`` is a string that fully matches ``format``. Raises
+        ``PatternTimeout`` (a ``ValueError``) when the match runs longer than
+        ``FORMAT_TIMEOUT`` seconds (a pattern that backtracks catastrophically)."""
+        if not isinstance(value, str):
+            return False
+        return fullmatch(self.pattern, value.strip(), FORMAT_TIMEOUT) is not None
 
 
 def strip_raw_marker(pattern: str) -> str:

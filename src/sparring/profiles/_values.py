@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sparring._policy import current_policy
+from sparring._regex import PatternTimeout
 from sparring.errors import UserInputError
 from sparring.profiles._data import (
     ANY_ITEM,
@@ -26,6 +27,7 @@ from sparring.profiles._dates import date_values
 from sparring.profiles._functions import call_generator, find_function_file
 from sparring.profiles._loader import locate
 from sparring.profiles._model import Profile, Variable
+from sparring.profiles._types import CustomType
 from sparring.profiles._variables import check_data_type
 from sparring.types import TextModel
 
@@ -125,10 +127,19 @@ async def _any_values(
         ]
         reply = await model.generate(messages, module="variable_generator")
         for item in parse_value_list(reply.text):
-            fits = custom is None or custom.matches(item)
+            fits = custom is None or _fits(custom, item)
             if fits and item not in existing and item not in made:
                 made.append(item)
     return made
+
+
+def _fits(custom: CustomType, item: str) -> bool:
+    """Whether a model's ``item`` fully matches the type's format; a value whose check
+    runs out of time is left out (it cannot be shown to be of the type)."""
+    try:
+        return bool(custom.matches(item))
+    except PatternTimeout:
+        return False
 
 
 def parse_value_list(text: str) -> list[str]:

@@ -29,6 +29,7 @@ from pydantic import (
     model_validator,
 )
 
+from sparring._regex import PatternTimeout
 from sparring.profiles._data import (
     DateData,
     FunctionData,
@@ -140,6 +141,13 @@ def _item_problem(type_name: str, item: Any, custom: CustomType | None) -> str |
         return f"item {item!r} is not text (quote it to use it as text)"
     if type_name == "date" and not isinstance(item, str | date):
         return f"item {item!r} is not a date"
-    if custom is not None and not custom.matches(item):
-        return f"item {item!r} does not match the format of type '{custom.name}' ({custom.format})"
+    if custom is None:
+        return None
+    try:
+        if not custom.matches(item):
+            return (
+                f"item {item!r} does not match the format of type '{custom.name}' ({custom.format})"
+            )
+    except PatternTimeout as exc:
+        return f"item {item!r}: the format of type '{custom.name}' cannot be checked: {exc}"
     return None
