@@ -179,3 +179,32 @@ async def test_a_value_said_in_a_goal_is_not_the_one_asked_next() -> None:
     )
     users, _ = await _talk(spec, bot)
     assert "Maria Lopez" in users[1] and "12345678" in users[2]
+
+
+async def test_typed_answers_can_be_switched_off_for_the_ablation() -> None:
+    def bot(text: str, turn: int) -> str:
+        return ["What name should I put on the contact?", "Thanks!"][min(turn, 1)]
+
+    spec = _spec(["book a table"], ["book a table"], {"contact": "555-22344"})
+    full, _ = await _talk(spec, bot)
+    assert full[1] != "555-22344"  # a phone number is no name
+    bare = AgendaSimulator(spec, random.Random(0), disabled=["typed"])
+    users, _ = await _talk(spec, bot, bare)
+    assert users[1] == "555-22344"
+
+
+async def test_read_back_can_be_switched_off_for_the_ablation() -> None:
+    def bot(text: str, turn: int) -> str:
+        replies = [
+            "Which room: single, double or suite?",
+            "Your booking is confirmed: a double room.",
+        ]
+        return replies[turn] if turn < 2 else "Bye!"
+
+    spec = _spec(["book a suite room"], ["book a {{room}} room"], {"room": "suite"},
+                 {"room": ["single", "double", "suite"]})  # fmt: skip
+    full, _ = await _talk(spec, bot)
+    assert "No, I asked for suite" in full
+    bare = AgendaSimulator(spec, random.Random(0), disabled=["read_back"])
+    users, _ = await _talk(spec, bot, bare)
+    assert not any(u.startswith("No,") for u in users)

@@ -48,8 +48,9 @@ the record).
 ``disabled`` switches abilities off for the ablation benchmark
 (``benchmarks/bench_offline_user.py``): ``phrasing`` (goals sent as written), ``directives``
 (context ignored; every yes/no question answered "Yes"), ``acts`` (no dialogue acts: a
-question is any reply with a question cue) and ``evidence`` (a goal is met by any reply
-that is not the fallback).
+question is any reply with a question cue), ``evidence`` (a goal is met by any reply
+that is not the fallback), ``typed`` (a request may be answered with a value of another
+kind) and ``read_back`` (confirmations are not read back against the user's values).
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ from sparring.simulate._placeholders import adapt_goal, ask_for_options, offered
 from sparring.simulate._spec import ConversationSpec, render_value
 from sparring.simulate._styles import apply_style, change_your_mind, needs_model
 
-ABILITIES = frozenset({"phrasing", "directives", "acts", "evidence"})
+ABILITIES = frozenset({"phrasing", "directives", "acts", "evidence", "typed", "read_back"})
 """Abilities ``disabled`` may name (see the module docstring)."""
 _TEMPLATE_VARIABLE = re.compile(r"\{\{\s*(\w+)\s*\}\}")
 _QUESTION_CUES = re.compile(
@@ -312,11 +313,12 @@ class AgendaSimulator:
             return DialogueAct.INFORM, None
         act = exchange.act if "acts" not in self.disabled else None
         act = act or self.dialogue_act(reply, exchange.fallback)
-        asked = asked_variable(self.state, reply) if act in _ASKING else None
+        typed = "typed" not in self.disabled
+        asked = asked_variable(self.state, reply, typed=typed) if act in _ASKING else None
         listed = listed_variable(self.state, reply.text) if act is DialogueAct.INFORM else None
         if listed is not None:  # "I can tell you the price of tune-up, new tire and new seat"
             act, asked = DialogueAct.OFFER, listed
-        if "evidence" not in self.disabled:
+        if not self.disabled & {"evidence", "read_back"}:
             self.state.check_read_back(reply.text, act)
         self.state.settle()
         closing = act in _CLOSES
@@ -552,6 +554,8 @@ class AgendaSimulator:
     def _correction(self, text: str, act: DialogueAct) -> str | None:
         """ "No, I asked for X" (once per variable) when the chatbot's confirmation states
         another value than the user's for a variable the user gave, or states it empty."""
+        if "read_back" in self.disabled:
+            return None
         for name in self.state.read_back(text, act)[0]:
             if name not in self.state.corrected:
                 self.state.corrected.add(name)

@@ -44,11 +44,12 @@ _ITEM_KINDS = ("money", "time", "date")
 """Kinds of value a list of items gives one of each (a price list, opening hours)."""
 
 
-def asked_variable(state: AgendaState, reply: Reply) -> str | None:
+def asked_variable(state: AgendaState, reply: Reply, *, typed: bool = True) -> str | None:
     """The variable the reply asks about: named (inflection-tolerant, or as one word),
     two of its options offered, an offered option naming its value, or its kind of value
-    asked; a value of another kind is never the one asked. One not given yet first, else
-    one asked again; ``None`` when it asks for none of the user's variables."""
+    asked; with ``typed``, a value of another kind is never the one asked. One not given
+    yet first, else one asked again; ``None`` when it asks for none of the user's
+    variables."""
     question = last_question(reply.text)
     options = offered_options(reply.text, [b.text for b in reply.buttons])
     kinds = question_kinds(question)
@@ -57,7 +58,7 @@ def asked_variable(state: AgendaState, reply: Reply) -> str | None:
     for name, value in state.values.items():
         if value is None or _has_it(state, name, question, options):
             continue
-        if not fits(value, kinds):
+        if typed and not fits(value, kinds):
             continue  # "What's your name?" is never answered with a phone number
         score = overlap(name.replace("_", " "), question) * 2
         score += 2 if _compound_named(name, question) else 0
