@@ -84,13 +84,17 @@ class ExecutionPolicy:
 
 
 def inside(path: Path, roots: tuple[Path, ...]) -> bool:
-    """Whether ``path`` resolves (symbolic links followed, ``..`` removed) to one of
-    ``roots`` or below one (``roots`` resolved already)."""
-    try:
-        resolved = Path(path).expanduser().resolve()
-    except (OSError, RuntimeError):  # a link loop, a path too long
-        return False
-    return any(resolved == root or resolved.is_relative_to(root) for root in roots)
+    """Whether ``path`` resolves (symbolic links followed, ``..`` removed; a link loop is
+    outside) to one of ``roots`` or below one — ``sparring._files.confine`` decides."""
+    from sparring._files import confine
+
+    for root in roots:
+        try:
+            confine(Path(path).expanduser(), root)
+        except ConfigError:
+            continue
+        return True
+    return False
 
 
 UNRESTRICTED = ExecutionPolicy()

@@ -33,7 +33,7 @@ from django.db import close_old_connections
 from django.db.models import QuerySet
 from pydantic import JsonValue
 
-from sparring._policy import current_policy, install_policy, scoped
+from sparring._policy import current_policy, inside, install_policy, scoped
 from sparring._redact import redact_text
 from sparring._ssrf import url_refusal
 from sparring.errors import Problem, UserInputError
@@ -130,12 +130,11 @@ def check_paths(job: str, settings: dict[str, JsonValue], allowed: list[Path]) -
         typed = find_job(job).settings_type.from_values(settings)
     except UserInputError as exc:  # located as the form and the API show settings
         raise UserInputError([_as_setting(p) for p in exc.problems]) from None
-    roots = [root.resolve() for root in allowed]
+    roots = tuple(allowed)
     problems: list[Problem] = []
     for key in type(typed).model_fields:
         for path in _paths_of(getattr(typed, key)):
-            resolved = path.resolve()
-            if not any(resolved == r or resolved.is_relative_to(r) for r in roots):
+            if not inside(path, roots):
                 message = f"{str(path)!r} is not a file of this project"
                 problems.append(Problem("", None, f"settings.{key}", message))
     if problems:
