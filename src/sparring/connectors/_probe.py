@@ -74,14 +74,14 @@ async def ensure_reachable(
 
 def endpoint_of(config: ChatbotConfig) -> str | None:
     """Where the connector talks to the chatbot, for the manifest: its URL without
-    credentials, query or fragment, or the Python target/module it loads."""
+    credentials, query or fragment, or the Python target/module it loads. A ``${NAME}``
+    in the URL is kept as written (never resolved into the manifest)."""
     params = config.params.model_dump(mode="json")
     for key in ("url", "base_url", "endpoint"):
         value = params.get(key)
         if isinstance(value, str) and value:
             parts = urlsplit(value)
-            host = parts.hostname or ""
-            netloc = f"{host}:{parts.port}" if parts.port else host
+            netloc = parts.netloc.rpartition("@")[2]  # as written: "${PORT}" stays unread
             path = f"{parts.path.rstrip('/')}{params.get('path') or ''}"
             return urlunsplit((parts.scheme, netloc, path, "", ""))
     for key in ("target", "module", "file", "script"):
