@@ -192,9 +192,9 @@ def _find_numbers(text: str) -> list[Candidate]:
     return out
 
 
-def _find_times(text: str) -> list[Candidate]:
+def _find_times(text: str, *, clock: bool = True, duration: bool = True) -> list[Candidate]:
     out = []
-    for m in _CLOCK.finditer(text):
+    for m in _CLOCK.finditer(text) if clock else ():
         if m.group("noon"):
             hour, minute, second = (0 if m.group("noon").lower() == "midnight" else 12), 0, 0
         elif m.group("ap"):
@@ -204,7 +204,7 @@ def _find_times(text: str) -> list[Candidate]:
             hour, minute, second = int(m.group("h2")), int(m.group("m2")), int(m.group("s2") or 0)
         if hour < 24 and minute < 60 and second < 60:
             out.append(Candidate(m.start(), time(hour, minute, second)))
-    for m in _DURATION.finditer(text):
+    for m in _DURATION.finditer(text) if duration else ():
         seconds = _seconds(m.group("n"), m.group("u"))
         seconds += _seconds(m.group("n2"), m.group("u2")) if m.group("n2") else 0
         if 0 < seconds < 86400:
@@ -246,7 +246,8 @@ def _find_dates(text: str, reference: date) -> list[Candidate]:
 
 
 def find_values(kind: str, text: str, reference: date) -> list[Candidate]:
-    """Every value of ``kind`` in ``text``, in order (``string`` has none). A numeric date
+    """Every value of ``kind`` in ``text``, in order (``string`` has none; ``clock`` and
+    ``duration`` are the two halves of ``time``: "at 11:00 AM" and "30 minutes"). A numeric date
     whose day and month could be read either way ("08-07-2025") is the reading nearer
     ``reference``, the date relative days are counted from."""
     if kind == "money":
@@ -258,6 +259,8 @@ def find_values(kind: str, text: str, reference: date) -> list[Candidate]:
         return [Candidate(c.start, int(c.value)) for c in found if float(c.value).is_integer()]
     if kind == "time":
         return _find_times(text)
+    if kind in ("clock", "duration"):
+        return _find_times(text, clock=kind == "clock", duration=kind == "duration")
     if kind == "date":
         return _find_dates(text, reference)
     if kind in ("email", "phone", "address"):

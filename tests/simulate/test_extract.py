@@ -621,3 +621,14 @@ def test_offline_answer_span_ignores_a_trailing_closing_question() -> None:
     outputs = {"opening_times": {"type": "str", "description": "the opening times of the shop"}}
     found = extract_outputs_offline(outputs, turns)["opening_times"]
     assert found.value is not None and "10:00 to 20:00" in found.value
+
+
+def test_offline_time_of_an_appointment_is_the_clock_time_not_its_duration() -> None:
+    confirmation = (
+        "All set! Your check-up (30 minutes) is booked for Monday, 22 March 2027 at 11:00 AM."
+    )
+    turns = [Turn(role="user", text="Ana Costa"), Turn(role="assistant", text=confirmation)]
+    at = {"appointment_time": {"type": "time", "description": "the booked time"}}
+    assert extract_outputs_offline(at, turns)["appointment_time"].value == "11:00:00"
+    lasting = {"length": {"type": "time", "description": "how long the booked check-up takes"}}
+    assert extract_outputs_offline(lasting, turns)["length"].value == "00:30:00"

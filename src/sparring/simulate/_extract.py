@@ -180,6 +180,8 @@ class _Keywords:
     """The stems of the output's name (``capital`` for ``capital``)."""
     about_times: bool = False
     """The output is about times or hours ("the days and hours the shop is open")."""
+    about_duration: bool = False
+    """The output is a duration ("how long the order takes", "the waiting time")."""
 
     @classmethod
     def of(cls, name: str, description: str) -> _Keywords:
@@ -187,8 +189,11 @@ class _Keywords:
         head_zone = _content_words(_noun_phrase(_PREPOSITIONS.split(description, maxsplit=1)[0]))
         head_zone = head_zone or _content_words(name.replace("_", " "))
         named = frozenset(_content_words(name.replace("_", " ")))
-        times = _TIMES.search(f"{name.replace('_', ' ')} {description}") is not None
-        return cls(frozenset(words), head_zone[-1] if head_zone else None, named, times)
+        said = f"{name.replace('_', ' ')} {description}"
+        times = _TIMES.search(said) is not None
+        lasting = _DURATION_WORDS.search(said) is not None
+        head = head_zone[-1] if head_zone else None
+        return cls(frozenset(words), head, named, times, lasting)
 
     def hits(self, text: str) -> list[tuple[int, str]]:
         """(char offset, keyword) for each word of ``text`` matching a keyword or synonym."""
@@ -338,6 +343,9 @@ def _pick_typed(sentences: Sequence[_Sentence], keywords: _Keywords, otype: Outp
         if not (overlap or asked):
             continue
         found = find_values(kind, sentence.text, sentence.reference)
+        if kind == "time" and not keywords.about_duration:
+            # "booked at 11:00 AM" beats "(30 minutes)" for the appointment's time
+            found = find_values("clock", sentence.text, sentence.reference) or found
         said = find_values(kind, sentence.question, sentence.reference)
         for candidate in found:
             novel = all(candidate.value != c.value for c in said)
@@ -446,6 +454,9 @@ def _pick_string(sentences: Sequence[_Sentence], keywords: _Keywords, as_list: b
 
 
 _TIMES = re.compile(r"\b(?:hours?|times?|open\w*|clos\w*|schedules?)\b", re.I)
+_DURATION_WORDS = re.compile(
+    r"\b(?:duration|how long|long|lasts?|takes?|wait\w*|ready in|delivery time|minutes?)\b", re.I
+)
 _WHEN = re.compile(r"\b(?:when|what time|hours?|open)\b", re.I)
 _QUESTION = re.compile(
     r"\?\s*$|^\s*(?:what|which|when|where|who|how|is|are|do|does|can|could)\b", re.I
