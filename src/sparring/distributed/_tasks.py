@@ -18,8 +18,9 @@ import logging
 import os
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import redis
 from pydantic import ValidationError
@@ -36,6 +37,7 @@ logger = logging.getLogger(__name__)
 CONVERSATIONS_VARIABLE = "SPARRING_WORKER_CONVERSATIONS"
 """Conversations one worker process runs at once (set by ``sparring worker``)."""
 
+S = TypeVar("S")
 _local = threading.local()
 _plans: dict[str, list[ConversationSpec]] = {}
 _PLANS_KEPT = 4
@@ -63,6 +65,28 @@ def _refused(kind: str, exc: Exception) -> str:
     return reason
 
 
+def _vet(
+    state: RunState,
+    message: ChunkMessage | MutantMessage,
+    parse: Callable[[dict[str, Any]], S],
+    delivery: tuple[str, str],
+    base: dict[str, Any],
+) -> S | None:
+    """The message's settings, parsed and allowed by this worker (``_policy``); ``None``
+    when refused — the refusal is logged and pushed to the run's results."""
+    try:
+        settings = parse(message.settings)
+        WorkerPolicy.from_env().check(settings)
+        check_identity(message.version, message.code, message.files, settings)
+    except (ValidationError, Refused) as exc:
+        kind = "chunk" if isinstance(message, ChunkMessage) else "mutant"
+        error = "refused by the worker: " + _refused(kind, exc)
+        state.push_result({**base, "status": "refused", "error": error})
+        state.let_go(*delivery)
+        return None
+    return settings
+
+
 def simulate_chunk(payload: Any) -> str:
     """Run one chunk (see the module docstring) and push its outcome to the run's
     results; return what happened (``done``, ``failed``, ``error``, ``refused``,
@@ -77,14 +101,8 @@ def simulate_chunk(payload: Any) -> str:
     chunk, token = message.chunk, message.token
     base = {"chunk": chunk, "session": message.session, "token": token, "ids": message.ids}
     state = RunState(_client(), message.run)
-    try:
-        settings = _settings(message.settings)
-        WorkerPolicy.from_env().check(settings)
-        check_identity(message.version, message.code, message.files, settings)
-    except (ValidationError, Refused) as exc:
-        error = "refused by the worker: " + _refused("chunk", exc)
-        state.push_result({**base, "status": "refused", "error": error})
-        state.let_go(chunk, token)
+    settings = _vet(state, message, _settings, (chunk, token), base)
+    if settings is None:
         return "refused"
     if not state.owns(chunk, token) or state.is_done(chunk):
         state.let_go(chunk, token)
@@ -170,14 +188,8 @@ def mutate_one(payload: Any) -> str:
     name, token = f"{message.session}/{message.mutant}", message.token
     base = {"mutant": message.mutant, "session": message.session, "token": token}
     state = RunState(_client(), message.run)
-    try:
-        settings = MutateSettings.model_validate(message.settings)
-        WorkerPolicy.from_env().check(settings)
-        check_identity(message.version, message.code, message.files, settings)
-    except (ValidationError, Refused) as exc:
-        error = "refused by the worker: " + _refused("mutant", exc)
-        state.push_result({**base, "status": "refused", "error": error})
-        state.let_go(name, token)
+    settings = _vet(state, message, MutateSettings.model_validate, (name, token), base)
+    if settings is None:
         return "refused"
     if not state.owns(name, token):
         state.let_go(name, token)
