@@ -69,7 +69,7 @@ from sparring.simulate._agenda_policy import (
     last_question,
     listed_variable,
 )
-from sparring.simulate._agenda_state import CONFIRMING, AgendaState, norm
+from sparring.simulate._agenda_state import CONFIRMING, AgendaState, flat_values, norm
 from sparring.simulate._base import Exchange
 from sparring.simulate._directives import read_context
 from sparring.simulate._goals import GIVE_UP, MAX_GOAL_TURNS, Goal
@@ -89,6 +89,7 @@ from sparring.simulate._phrasing import (
     strip_scaffolding,
 )
 from sparring.simulate._placeholders import adapt_goal, ask_for_options, offered_value
+from sparring.simulate._slots import form_of, plausible_value, question_kinds
 from sparring.simulate._spec import ConversationSpec, render_value
 from sparring.simulate._styles import apply_style, change_your_mind, needs_model
 
@@ -112,6 +113,39 @@ _GOODBYE = "Thank you, goodbye!"
 _CLOSES = frozenset({DialogueAct.CLOSING, DialogueAct.CONFIRMATION, DialogueAct.CLOSING_QUESTION})
 _ASKING = frozenset({DialogueAct.REQUEST, DialogueAct.OFFER})
 _YES, _NO = "Yes, please.", "No, thanks."
+_REFUSAL = re.compile(
+    r"\b(?:closed?|not available|unavailable|fully booked|no availability|sold out|"
+    r"(?:select|choose|pick) (?:an)?other|another (?:day|date|time|one)|"
+    r"(?:select|choose|pick) an? \w+ (?:between|from|within))\b",
+    re.IGNORECASE,
+)
+"""A chatbot's words refusing the value given (the slot is asked again after them)."""
+_FUNCTION_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "to",
+        "on",
+        "at",
+        "for",
+        "in",
+        "of",
+        "from",
+        "with",
+        "by",
+        "my",
+        "your",
+        "our",
+        "and",
+        "or",
+        "about",
+        "as",
+        "is",
+        "are",
+        "be",
+    ]
+)
 
 
 class AgendaSimulator:
@@ -144,6 +178,8 @@ class AgendaSimulator:
             spec.alternatives,
         )
         """The user's state: goals, the values wanted and given (``_agenda_state``)."""
+        self._bare = {g.text: b for g in self.goals if (b := self._bare_request(g)) is not None}
+        """Goal → its request without its values ("I'd like to book an appointment")."""
         for goal in self.goals:
             adapted = adapt_goal(goal, spec.variables)
             if adapted is not None:
@@ -156,6 +192,8 @@ class AgendaSimulator:
         self._mind_changed = False
         self._goodbye = False
         self._asked_options: set[str] = set()
+        self._improvised: dict[frozenset[str], str] = {}
+        self._refused: set[str] = set()
         self._questions: list[str] = []
         """The question of each chatbot reply so far (its last asking sentence)."""
         self._picked_any: dict[str, list[str]] = {}
@@ -207,6 +245,22 @@ class AgendaSimulator:
         goal = Goal(text, names, said, question=is_question(core) or value_only)
         goal.verbatim = value_only
         return goal
+
+    def _bare_request(self, goal: Goal) -> str | None:
+        """The goal's request said without its values, for a chatbot that did not
+        understand it whole ("Book an appointment to {{kind}} my bike on {{day}}" →
+        "I'd like to book an appointment"): the words before its first variable, function
+        words at their end dropped; ``None`` for a question goal, a goal without
+        variables, or fewer than two words left."""
+        template = dict(zip(self.spec.goals, self.spec.goal_templates, strict=False)).get(goal.text)
+        if template is None or goal.question or not goal.variables or "{{" not in template:
+            return None
+        words = template.split("{{", 1)[0].split()
+        while words and words[-1].lower().strip(",") in _FUNCTION_WORDS:
+            words.pop()
+        if len(words) < 2 or "phrasing" in self.disabled:
+            return None
+        return goal_utterances(" ".join(words))[0]
 
     # --- the turn ---------------------------------------------------------------------
 
@@ -266,6 +320,7 @@ class AgendaSimulator:
             self._repeat()
             or self._change_goal()
             or (self._any_option(reply) if act in _ASKING else None)
+            or (self._improvise(reply) if act is DialogueAct.REQUEST else None)
             or self._next_goal()
         )
 
@@ -318,6 +373,8 @@ class AgendaSimulator:
         listed = listed_variable(self.state, reply.text) if act is DialogueAct.INFORM else None
         if listed is not None:  # "I can tell you the price of tune-up, new tire and new seat"
             act, asked = DialogueAct.OFFER, listed
+        if act is DialogueAct.OFFER and "evidence" not in self.disabled:
+            self._options_shown(reply)
         if not self.disabled & {"evidence", "read_back"}:
             self.state.check_read_back(reply.text, act)
         self.state.settle()
@@ -346,6 +403,24 @@ class AgendaSimulator:
             self.notes.append(f"moved on from goal {active.text!r}: {active.reason}")
         return act, asked
 
+    def _options_shown(self, reply: Reply) -> None:
+        """A goal whose every variable is a placeholder asks what there is to choose
+        (``_placeholders.adapt_goal``): an offer whose question names the variable, and
+        among whose options the user already chose a value of another variable, answers
+        it ("the service you need? The services we offer are …" for ``need``)."""
+        question = last_question(reply.text)
+        options = offered_options(reply.text, [b.text for b in reply.buttons])
+        chosen = [self.values.get(n) for n in self.state.given()]
+        if not any(v is not None and best_option(v, options) is not None for v in chosen):
+            return
+        for goal in self.goals:
+            if goal.status not in ("pending", "active") or not goal.variables:
+                continue
+            if not all(is_placeholder(self.values.get(n)) for n in goal.variables):
+                continue
+            if any(overlap(n.replace("_", " "), question) > 0 for n in goal.variables):
+                goal.status, goal.evidence = "done", f"options offered: {reply.text[:160]}"
+
     def _after_fallback(self) -> str | None:
         if self._vague_pending is not None:
             return self._give(self._vague_pending)  # not understood: now precisely
@@ -360,6 +435,9 @@ class AgendaSimulator:
             active.fail(f"the chatbot did not understand it {active.fallbacks} times")
             self.notes.append(f"moved on from goal {active.text!r} after {GIVE_UP} fallbacks")
             return self._next_goal()
+        bare = self._bare.get(active.text)
+        if bare is not None and active.fallbacks == 1 and not active.question:
+            return bare  # not understood with its values: the request alone, values when asked
         active.phrasing += 1
         return active.utterances[active.phrasing % len(active.utterances)]
 
@@ -457,6 +535,7 @@ class AgendaSimulator:
             return None
         if is_placeholder(self.values[asked]):
             return self._instead_of_placeholder(reply, asked, options)
+        self._after_refusal(reply.text, asked)
         if "vague_answers" in self.behaviours and asked not in self._vague_asked:
             self._vague_asked.add(asked)
             self._vague_pending = asked
@@ -480,6 +559,57 @@ class AgendaSimulator:
             self.state.mark_given(asked)
             return _press(reply, option)
         return self._give(asked, option)
+
+    def _improvise(self, reply: Reply) -> str | None:
+        """A plausible value of the kind a request asks for that no variable of the
+        profile answers ("What time?" to a profile with a day only, ``_slots``), once no
+        goal is left to say: the user answers an open question rather than say goodbye
+        to it; the same value each time it is asked, noted."""
+        question = last_question(reply.text)
+        kinds = question_kinds(question)
+        if reply.buttons or self._open_goal_answers(kinds):
+            return None
+        own = [v for v in flat_values(self.values) if form_of(v) in kinds]
+        value = self._improvised.get(kinds) or (
+            render_value(own[0]) if own else plausible_value(kinds)
+        )
+        if value is not None and kinds not in self._improvised:
+            self._improvised[kinds] = value
+            self.notes.append(f"no variable for {question!r}: answered {value!r}")
+        return value
+
+    def _after_refusal(self, text: str, asked: str) -> None:
+        """The chatbot refuses the value the user gave and asks for it again ("The shop
+        is closed on weekend. Please select other day"): the user wants the variable's
+        next option of the profile from then on (once per variable; recorded in
+        ``changed_variables`` like a change of mind, so checks compare with it)."""
+        if asked not in self.state.given() or asked in self._refused:
+            return
+        if not _REFUSAL.search(text):
+            return
+        others = self.state.others(asked)  # the profile's next option, else a plausible one
+        new = others[0] if others else plausible_value(frozenset({form_of(self.values[asked])}))
+        if new is None or norm(new) == norm(self.values[asked]):
+            return
+        self._refused.add(asked)
+        old = render_value(self.values[asked])
+        self.values[asked] = self.changed_variables[asked] = new
+        self._protected.append(render_value(new))
+        self.notes.append(f"{asked}: the chatbot refused {old!r}; gave {render_value(new)!r}")
+
+    def _open_goal_answers(self, kinds: frozenset[str]) -> bool:
+        """Whether a goal still to say may answer a question asking for ``kinds``: one
+        with a value (no placeholder) of one of them or of no known kind (free text)."""
+        for goal in self.goals:
+            if goal.status not in ("pending", "active"):
+                continue
+            values = [self.values.get(n) for n in goal.variables]
+            values = [v for v in values if v is not None and not is_placeholder(v)]
+            if any(form_of(v) is None or form_of(v) in kinds for v in values):
+                return True
+            if not goal.variables and not kinds:
+                return True
+        return False
 
     def _instead_of_placeholder(self, reply: Reply, asked: str, options: list[str]) -> str:
         """A placeholder asked for: the first option the bot offers becomes the user's

@@ -54,10 +54,13 @@ def asked_variable(state: AgendaState, reply: Reply, *, typed: bool = True) -> s
     options = offered_options(reply.text, [b.text for b in reply.buttons])
     kinds = question_kinds(question)
     given = state.given()
+    chosen = _chosen_among(state, given, options)
     scores: list[tuple[float, bool, str]] = []
     for name, value in state.values.items():
         if value is None or _has_it(state, name, question, options):
             continue
+        if chosen and is_placeholder(value):
+            continue  # the same offer again after the user chose: no second pick from it
         if typed and not fits(value, kinds):
             continue  # "What's your name?" is never answered with a phone number
         score = overlap(name.replace("_", " "), question) * 2
@@ -71,7 +74,8 @@ def asked_variable(state: AgendaState, reply: Reply, *, typed: bool = True) -> s
         score += min(listed, 3) if listed >= 2 else 0  # one value named is no offer
         if options and best_option(value, options) is not None:
             score += 2
-        kind = value_kind_of(value) if not isinstance(value, list | tuple) else None
+        single = value[0] if isinstance(value, list | tuple) and len(value) == 1 else value
+        kind = value_kind_of(single) if not isinstance(single, list | tuple) else None
         if kind is not None and ASKS_FOR[kind].search(question):
             score += 1.5
         elif kinds and form_of(value) in kinds:
@@ -125,6 +129,18 @@ def _has_it(state: AgendaState, name: str, question: str, options: list[str]) ->
     if name not in state.answered or is_placeholder(value):
         return False
     return values_mentioned(value, question) and best_option(value, options) is None
+
+
+def _chosen_among(state: AgendaState, given: set[str], options: list[str]) -> bool:
+    """Whether the user already gave a value that is one of ``options``: the offer is
+    made again (the chatbot did not take the choice, or wants more with it), so it asks
+    for that variable again, not for a placeholder to be filled with another option."""
+    return any(
+        not is_placeholder(state.values.get(name))
+        and best_option(state.values.get(name), options) is not None
+        for name in given
+        if state.values.get(name) is not None
+    )
 
 
 def _compound_named(name: str, question: str) -> bool:

@@ -19,7 +19,7 @@ from typing import Any
 
 from sparring.values import find_values
 
-__all__ = ["fits", "form_of", "question_kinds"]
+__all__ = ["fits", "form_of", "plausible_value", "question_kinds"]
 
 _ASKS = {
     "name": re.compile(
@@ -37,6 +37,16 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _PHONE = re.compile(r"\+?[\d ().-]{7,}")
 _NUMBER = re.compile(r"[-+]?\d+(?:[.,]\d+)?")
 _WHEN = frozenset({"date", "time"})
+_PLAUSIBLE = {
+    "name": "Alex Morgan",
+    "phone": "555-0142",
+    "email": "alex.morgan@example.com",
+    "date": "next Monday",
+    "time": "10:00",
+    "number": "2",
+}
+"""A value of each kind a person with no stated preference gives: a weekday, an hour
+inside common opening hours, a small quantity, a reserved (555-01xx, example.com) contact."""
 
 
 def question_kinds(question: str) -> frozenset[str]:
@@ -73,3 +83,17 @@ def fits(value: Any, kinds: frozenset[str]) -> bool:
     if not kinds or kind is None or kind in kinds:
         return True
     return kind in _WHEN and bool(kinds & _WHEN) and "name" not in kinds
+
+
+def plausible_value(kinds: frozenset[str]) -> str | None:
+    """A plausible value for a question asking for ``kinds`` that the user's profile has
+    no value for ("What time?" when the profile names only a day): the user answers the
+    requested slot with a value of its type rather than leave an open question (Schatzmann
+    et al., 2007, §3). A date and a time asked together ("when") get both; ``None`` when
+    the question names no kind."""
+    if kinds == _WHEN:
+        return f"{_PLAUSIBLE['date']} at {_PLAUSIBLE['time']}"
+    for kind in ("name", "phone", "email", "number", "date", "time"):
+        if kind in kinds:
+            return _PLAUSIBLE[kind]
+    return None
