@@ -17,7 +17,11 @@ The policy, by the chatbot's act:
   the kind the question asks for (never a phone number to "What's your name?"), or the
   offered option that names it, typed as the chatbot wrote it (buttons pressed only with
   ``press_buttons``); a request for something the profile's ``context`` states ("your name
-  is John Doe"): that fact;
+  is John Doe"): that fact; a request of a kind no goal answers ("What time?" to a profile
+  with a day only): a plausible value of that kind (``_slots.plausible_value``), never a
+  goodbye to an open question; a value the chatbot refuses and asks again ("closed on
+  weekend … What day?"): the profile's next option; an offer made again after the user
+  chose from it: the same choice, never a placeholder filled with another option;
 - **confirm(values)**, or a statement that reads values back: checked against the user's
   values (``sparring.confirmation``) and contradicted once, only where it differs ("No, I
   asked for suite"); a correct one gets "Yes, that's right." when it asks;
@@ -30,7 +34,8 @@ The policy, by the chatbot's act:
   the next goal of the agenda, said naturally (``_phrasing``: scaffolding such as "First,"
   or ", after ordering the toppings" dropped, seeded phrasings, interaction styles applied
   after);
-- **fallback**: the value again in other words, then the goal again; a goal the chatbot
+- **fallback**: the value again in other words, then the goal again — first as the bare
+  request when it carried values ("I'd like to book an appointment"); a goal the chatbot
   does not understand ``GIVE_UP`` times is recorded as failed with its reason.
 
 A goal is met when the chatbot answers or confirms after the user gave its values
