@@ -593,7 +593,8 @@ class AgendaSimulator:
         if not _REFUSAL.search(text):
             return
         others = self.state.others(asked)  # the profile's next option, else a plausible one
-        new = others[0] if others else plausible_value(frozenset({form_of(self.values[asked])}))
+        kind = form_of(self.values[asked])
+        new = others[0] if others else plausible_value(frozenset({kind} if kind else ()))
         if new is None or norm(new) == norm(self.values[asked]):
             return
         self._refused.add(asked)
