@@ -101,6 +101,9 @@ _ALLOWED = {
     ("simulate/_agenda.py", "_after_fallback"),
     # the accessors of the configured phrase
     ("profiles/_model.py", "fallback"),
+    # evaluate's typed breakdown detector: it reads the recogniser's decisions
+    # (DialogueView.fallbacks calls is_fallback) and judges the user turn before them
+    ("evaluate/_typed.py", "fallback"),
 }
 
 
