@@ -499,3 +499,26 @@ def test_the_api_never_shows_the_servers_folders(world: dict[str, Any]) -> None:
     shown = api(editor, "get", f"/api/runs/{created.data['id']}/").data["settings"]
     assert shown["chatbot"] == "chatbot.yaml" and shown["profiles"] == ["profiles"]
     assert str(django_settings.RUNS_DIR) not in json.dumps(created.data) + json.dumps(shown)
+
+
+def test_one_projects_jobs_never_take_every_slot(
+    world: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Jobs run ``slots()`` at once with job processes, at most one per project: a second
+    job of a busy project waits, another project's job goes ahead."""
+    from sparring.web import _worker
+    from sparring.web._job_process import ProcessExecutor
+
+    mine = [
+        Run.objects.create(project=world["project"], job="simulate", path="/a", status="queued")
+        for _ in range(2)
+    ]
+    theirs = Run.objects.create(project=world["other"], job="simulate", path="/b", status="queued")
+    monkeypatch.setenv("SPARRING_WEB_JOB_SLOTS", "3")
+    worker = _worker.Worker(executor=ProcessExecutor())
+    assert worker.slots() == 3
+    assert _worker.Worker(executor=_worker.in_process_executor(None)).slots() == 1
+    first = worker._claim("run", mine[0].pk)
+    assert first is not None
+    assert worker._claim("run", mine[1].pk) is None  # its project is busy: it waits
+    assert worker._claim("run", theirs.pk) is not None  # another project goes ahead

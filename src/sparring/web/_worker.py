@@ -49,6 +49,8 @@ REFUSED_KEYS = frozenset({"serve_command", "trust_functions"})
 server); a job given one anyway is refused on its typed value (``JobSettings.CODE_SETTINGS``
 under ``DASHBOARD_POLICY``)."""
 _POLL_SECONDS = 0.5
+JOB_SLOTS_ENV = "SPARRING_WEB_JOB_SLOTS"
+DEFAULT_JOB_SLOTS = 2
 _RUNNING = "running"
 _RUN, _APPLIED = "run", "applied"
 
@@ -271,7 +273,8 @@ def job_policy(roots: list[Path], secrets: dict[str, str]) -> Iterator[None]:
 
 
 class Worker:
-    """Runs the dashboard's queued runs one at a time through ``executor``."""
+    """Runs the dashboard's queued runs through ``executor``: ``slots()`` at once, at most
+    one per project, so one user's long run never holds every other user's back."""
 
     def __init__(self, executor: Executor | None = None) -> None:
         self._verdicts: dict[str, str] = {}
@@ -279,6 +282,8 @@ class Worker:
         self._queue: queue.Queue[tuple[str, int]] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._submitting = threading.Lock()
+        self._busy: set[int] = set()
 
     def _event(self, handle: str, event: Any) -> None:
         """The runner's events: a ``Finished`` one carries the run's verdict."""
@@ -292,9 +297,11 @@ class Worker:
             if self._thread is not None:
                 return
             settle_orphans()
-            self._thread = threading.Thread(target=self._loop, name="sparring-web-worker")
-            self._thread.daemon = True
-            self._thread.start()
+            for slot in range(self.slots()):
+                thread = threading.Thread(target=self._loop, name=f"sparring-web-worker-{slot}")
+                thread.daemon = True
+                thread.start()
+                self._thread = thread
         for pk in Run.objects.filter(status=RunStatus.QUEUED).values_list("pk", flat=True):
             self._queue.put((_RUN, pk))
         for pk in RunJob.objects.filter(status=RunStatus.QUEUED).values_list("pk", flat=True):
@@ -329,11 +336,42 @@ class Worker:
                 status=RunStatus.STOPPED, finished_at=datetime.now(UTC)
             )
 
+    def slots(self) -> int:
+        """Jobs run at once: ``SPARRING_WEB_JOB_SLOTS`` (default 2) with a
+        ``ProcessExecutor`` (each job in its own process and environment); 1 with an
+        executor that runs jobs here (they share this process's environment)."""
+        if getattr(self.executor, "prepare", None) is None:
+            return 1
+        text = os.environ.get(JOB_SLOTS_ENV, "").strip()
+        return int(text) if text.isdigit() and int(text) > 0 else DEFAULT_JOB_SLOTS
+
+    def _claim(self, kind: str, pk: int) -> int | None:
+        """The project of the queued job, marked busy; ``None`` when that project already
+        has a job running (one job per project at a time: no project takes every slot)."""
+        model = Run if kind == _RUN else RunJob
+        field = "project_id" if kind == _RUN else "run__project_id"
+        project = model.objects.filter(pk=pk).values_list(field, flat=True).first()
+        key = int(project) if project is not None else -pk
+        with self._lock:
+            if key in self._busy:
+                return None
+            self._busy.add(key)
+        return key
+
     def _loop(self) -> None:
         while True:
             kind, pk = self._queue.get()
             try:
-                (self.run_one if kind == _RUN else self.run_applied)(pk)
+                key = self._claim(kind, pk)
+                if key is None:  # its project is busy: later, after the others
+                    self._queue.put((kind, pk))
+                    time.sleep(_POLL_SECONDS)
+                    continue
+                try:
+                    (self.run_one if kind == _RUN else self.run_applied)(pk)
+                finally:
+                    with self._lock:
+                        self._busy.discard(key)
             except Exception as exc:
                 logger.exception("run %s could not be run", pk)
                 _record_failure(Run if kind == _RUN else RunJob, pk, exc)
@@ -387,21 +425,34 @@ class Worker:
 
     @contextmanager
     def _isolated(self, project: Project, roots: list[Path]) -> Iterator[dict[str, str]]:
-        """The project's secrets handed to the next job: to a ``ProcessExecutor``'s job
-        process only (this process's environment untouched); to an executor running jobs
-        here, through this process's environment and policy while the job runs."""
-        prepare = getattr(self.executor, "prepare", None)
-        if prepare is None:
+        """The project's secrets for the job about to be submitted: for an executor running
+        jobs here, put in this process's environment and policy while the job runs (one
+        job at a time then); for a ``ProcessExecutor``, only decrypted (``_submit`` hands
+        them to its job process; this process's environment is untouched)."""
+        if getattr(self.executor, "prepare", None) is None:
             with project_environment(project) as values, job_policy(roots, values):
                 yield values
             return
         values = secret_values(Secret.objects.filter(project=project))
-        prepare(values, roots, secret_hosts(project))
         try:
             yield values
         finally:
-            prepare({}, [])
             values.clear()
+
+    def _submit(
+        self, submit: Callable[[], str], values: dict[str, str], project: Project, roots: list[Path]
+    ) -> str:
+        """``submit()``, after handing a ``ProcessExecutor`` the job's secrets, roots and
+        hosts — one submission at a time, so two slots never mix two projects' secrets."""
+        prepare = getattr(self.executor, "prepare", None)
+        if prepare is None:
+            return submit()
+        with self._submitting:
+            prepare(values, roots, secret_hosts(project))
+            try:
+                return submit()
+            finally:
+                prepare({}, [])
 
     def _drive(
         self, project: Project, submit: Callable[[], str], rows: QuerySet[Any], roots: list[Path]
@@ -412,7 +463,7 @@ class Worker:
         stored-size quota, ``_quotas``); the fields that say how it ended."""
         overrun, reason = Overrun(project), None
         with self._isolated(project, roots) as values:
-            handle = submit()
+            handle = self._submit(submit, values, project, roots)
             _update(rows, handle=handle, status=RunStatus.RUNNING)
             status = self.executor.status(handle)
             while status is None or status == _RUNNING:
