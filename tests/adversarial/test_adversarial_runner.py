@@ -8,9 +8,10 @@ from pathlib import Path
 import yaml
 
 from sparring.adversarial import AdversarialTestJob
-from sparring.conversations import RunStore
+from sparring.conversations import RunStore, incomplete_run
 from sparring.jobs import JobStatus, resume, start
 from sparring.llm import ScriptedModel
+from sparring.report import RunView
 from tests.adversarial.test_threads import responder, write_inputs
 from tests.jobs.helpers import StopAfter
 
@@ -44,3 +45,24 @@ def test_a_stopped_adversarial_run_resumes_to_the_same_trajectories(tmp_path: Pa
         assert again.result.result.trajectory(weakness) == whole.result.result.trajectory(weakness)
     assert len(again.result.result.tests) == len(whole.result.result.tests)
     assert again.outcome == whole.outcome
+
+
+def test_the_report_reads_the_verdict_the_runner_stored(tmp_path: Path) -> None:
+    """Issue 35: a finished adversarial run was PASS in its manifest and the CLI but FAILED
+    on its report and run page (they decided again from the records' generic failures) and
+    "incomplete" (threads that end early by design left planned rounds unwritten)."""
+    chatbot, weaknesses = write_inputs(tmp_path)  # every weakness: threads that end early
+    settings = {"chatbot": str(chatbot), "weaknesses": str(weaknesses), "model": "scripted",
+                "rounds": 3, "concurrency": 1}  # fmt: skip
+    run = start(AdversarialTestJob(ScriptedModel(responder)), settings, tmp_path / "run")
+    assert run.status is JobStatus.FINISHED and run.outcome.verdict == "pass"
+    store = RunStore.open(tmp_path / "run")
+    assert store.manifest.outcome == run.outcome
+    ran = {t.conversation_id for t in run.result.result.tests if t.conversation_id}
+    assert len(ran) < 3 * len(run.result.result.weaknesses)  # some threads ended early
+    assert set(store.manifest.planned) == ran and incomplete_run(store.path) is None
+    verdict = RunView.open(store.path).verdict
+    assert verdict.status == "passed" and verdict.reasons == run.outcome.reasons
+    assert run.report is not None
+    html = run.report.read_text()
+    assert "status-passed" in html and "incomplete" not in html.lower()

@@ -310,8 +310,20 @@ async def _run(
             result.analysis_usage.cost += usage.cost
     result.complete = True
     state.save()
+    _plan_what_ran(store, result)
     store.write_summary(summarize(store.iter_records()))
     return AdversarialRun(store=store, result=result)
+
+
+def _plan_what_ran(store: RunStore, result: AdversarialResult) -> None:
+    """A thread ends early by design (the bot crashed, the judge stopped it…): once every
+    thread ended, the rounds none ran leave the manifest's ``planned``, so a finished run
+    holds every conversation it planned (``conversations.incomplete_run``) and a stopped
+    one still lacks the rounds its threads had left."""
+    ran = {t.conversation_id for t in result.tests if t.conversation_id is not None}
+    planned = [i for i in store.manifest.planned if i in ran]
+    store.manifest = store.manifest.model_copy(update={"planned": planned})
+    store.save_manifest()
 
 
 def _manifest(settings: AdversarialTestSettings, inputs: _Inputs) -> dict[str, Any]:

@@ -190,7 +190,12 @@ class RunView:
 
     @cached_property
     def verdict(self) -> RunVerdict:
-        """The overall verdict (see ``RunVerdict``); never ``passed`` for an incomplete run."""
+        """The overall verdict (see ``RunVerdict``): the job's outcome stored in the manifest
+        when no check report was stored after it (the runner decided it, stopped or
+        finished; the report does not decide again); else never ``passed`` for an
+        incomplete run."""
+        if self._job_outcome is not None:
+            return _verdict_of(self._job_outcome)
         verdict = self._stored_verdict or self._records_verdict
         incomplete = incomplete_run(self.path)
         if incomplete is None:
@@ -200,17 +205,27 @@ class RunView:
         return RunVerdict(status, [*verdict.reasons, *([] if said else [incomplete.reason])])
 
     @cached_property
+    def _job_outcome(self) -> Outcome | None:
+        """The verdict the runner stored once in the manifest (``RunManifest.outcome``), the
+        one the CLI and the runs list show: a ``run`` or ``mutate`` job's (its checks are
+        in it), or any job's on a run without check reports. ``None`` for a run written
+        before 0.3 (no stored outcome) or one checked after its job: then the stored check
+        outcomes, or the records, decide (``_stored_verdict``, ``_records_verdict``)."""
+        manifest = self.manifest
+        if manifest.outcome is None:
+            return None
+        if manifest.job in ("run", "mutate") or not self.check_reports:
+            return manifest.outcome
+        return None
+
+    @cached_property
     def _stored_verdict(self) -> RunVerdict | None:
-        """The verdict the jobs stored — the report reads it, it does not decide it again:
-        a ``run`` or ``mutate`` job's outcome (in the manifest: its checks and coverage, its
-        mutation score); else the outcomes stored with the check reports, with those of
+        """The verdict the jobs stored on a run checked after its job — the report reads
+        it, it does not decide it again: the outcomes stored with the check reports, with those of
         the sections (probes, metamorphic: their jobs' stored outcomes), the gravest first
         (``sparring.jobs.outcome.combine``). ``None`` for runs written before 0.3 (a check
         report without its outcome, a section's overriding outcome): then
         ``_records_verdict`` decides from what the run holds."""
-        manifest = self.manifest
-        if manifest.job in ("run", "mutate") and manifest.outcome is not None:
-            return _verdict_of(manifest.outcome)
         reports = list(self.check_reports.values())
         stored = [r.outcome for r in reports if r.outcome is not None]
         sections = self.section_outcomes
