@@ -47,6 +47,8 @@ def test_documented_figures_are_the_measured_ones(judge: str) -> None:
 def test_semantic_content_precision_of_a_match_is_at_least_095() -> None:
     found = _bench().score("semantic_content")
     assert found.items >= 40  # the hand-written pairs need no shared data
+    if found.skipped:  # the figure is measured on the shared files' items too
+        pytest.skip("../shared/data is absent: the documented figure cannot be re-measured")
     match = found.precision("match")
     assert match is not None and match >= 0.95
 

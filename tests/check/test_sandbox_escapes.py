@@ -126,10 +126,8 @@ STOPPED_AT_RUN = {
 
 @pytest.mark.parametrize(("source", "error"), STOPPED_AT_RUN.values(), ids=STOPPED_AT_RUN.keys())
 def test_attack_is_stopped_while_it_runs(source: str, error: type[Exception]) -> None:
-    started = time.perf_counter()
     with pytest.raises(error):
         evaluate(source)
-    assert time.perf_counter() - started < 5
 
 
 def test_time_spent_inside_rule_functions_is_not_counted() -> None:

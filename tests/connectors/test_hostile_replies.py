@@ -9,7 +9,6 @@ import re
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 from typing import Any
 
@@ -136,10 +135,8 @@ async def test_a_bot_that_exits_is_a_crash_not_the_end_of_the_job(target: str, s
 
 
 async def test_a_frozen_synchronous_bot_times_out() -> None:
-    started = time.perf_counter()
-    with pytest.raises(ChatbotTimeout):
+    with pytest.raises(ChatbotTimeout, match=r"within 0\.3 s"):  # the timeout configured
         await _send(_python("python_bots:frozen", timeout=0.3))
-    assert time.perf_counter() - started < 5
 
 
 async def test_a_frozen_greeting_times_out() -> None:

@@ -49,10 +49,9 @@ async def test_http_404_is_a_crash(loopback: LoopbackServer) -> None:
 async def test_hang_becomes_a_timeout_after_params_timeout(loopback: LoopbackServer) -> None:
     _route(loopback, Answer(hang=True))
     started = time.perf_counter()
-    with pytest.raises(ChatbotTimeout) as info:
+    with pytest.raises(ChatbotTimeout, match=r"within 0\.3 s") as info:
         await _send(_rasa(loopback, timeout=0.3))
-    elapsed = time.perf_counter() - started
-    assert 0.25 < elapsed < 3
+    assert time.perf_counter() - started >= 0.25  # it waited for the timeout it was given
     assert info.value.code == 504
 
 

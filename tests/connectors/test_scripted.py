@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -70,10 +69,8 @@ async def test_failure_drills() -> None:
         await conversation.send("boom")
     with pytest.raises(BadPayload):
         await conversation.send("garbage")
-    started = time.perf_counter()
-    with pytest.raises(ChatbotTimeout):
+    with pytest.raises(ChatbotTimeout, match=r"within 0\.2 s"):  # the timeout configured
         await conversation.send("hang")
-    assert time.perf_counter() - started < 2
 
 
 async def test_latency_is_waited_and_measured() -> None:
