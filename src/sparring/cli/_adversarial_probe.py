@@ -28,6 +28,9 @@ from sparring.precision import ORACLES, precision_summary
 _STYLE = {"pass": "green", "fail": "bold red", "error": "red", "not_applicable": "dim",
           "unscored": "yellow"}  # fmt: skip
 
+RESUME = "sparring adversarial probe --resume {run}"
+"""How a stopped run of this command is finished (``{run}``: its folder)."""
+
 
 @adversarial_app.command("probe")
 @settings_options(
@@ -56,12 +59,12 @@ def probe_command(
     """
     check_output_paths(folders={"--out": out})
     settings = ProbeSettings.from_values(values, OPTIONS) if resume is None else None
-    run = run_job(ProbeJob(), settings, out, resume=resume, items="probes")
+    run = run_job(ProbeJob(), settings, out, resume=resume, items="probes", resume_hint=RESUME)
     result: ProbeJobResult = run.result
     _print(result, show_all)
     print_written_report(run)
     print_outcome(run.outcome)
-    exit_with(run, "sparring adversarial probe --resume {run}")
+    exit_with(run, RESUME)
 
 
 def _print(result: ProbeJobResult, show_all: bool) -> None:

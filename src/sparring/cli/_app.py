@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import logging
 import os
+import signal
 import sys
 from typing import Annotated, NoReturn, TextIO, cast
 
@@ -17,7 +18,12 @@ from sparring._redact import redact_text
 from sparring._terminal import escape
 from sparring.cli._lazy import LazyGroup
 from sparring.errors import ModelRequired, UserInputError
-from sparring.jobs.outcome import EXIT_BAD_INPUT, Outcome
+from sparring.jobs.outcome import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERNAL_ERROR,
+    EXIT_INTERRUPTED,
+    Outcome,
+)
 
 app = typer.Typer(
     cls=LazyGroup,
@@ -159,9 +165,33 @@ def exit_on_outcome(outcome: Outcome) -> NoReturn:
     raise typer.Exit(outcome.exit_code)
 
 
+_SIGNALLED: list[int] = []
+"""The terminating signal received (SIGTERM, SIGHUP), if any: it decides the exit code."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM and SIGHUP stop a job as Ctrl-C does (``KeyboardInterrupt``): the runner
+    records the run as ``stopped`` and the command prints how to resume it."""
+    _SIGNALLED.append(signum)
+    raise KeyboardInterrupt(signal.Signals(signum).name)
+
+
+def interrupted_exit_code(interrupt: BaseException | None = None) -> int:
+    """143 after SIGTERM (129 after SIGHUP), else 130 (Ctrl-C). ``interrupt``: the
+    ``KeyboardInterrupt`` raised, whose argument names the signal when a handler raised it
+    (``sparring.mutation``'s too)."""
+    named = str(interrupt) if interrupt is not None else ""
+    if named in ("SIGTERM", "SIGHUP"):
+        return 128 + int(signal.Signals[named])
+    return 128 + _SIGNALLED[0] if _SIGNALLED else EXIT_INTERRUPTED
+
+
 def main() -> None:
     """Console entry point: runs the app and maps user errors, and a step that needs a
-    model run without one, to exit code 2."""
+    model run without one, to exit code 2; Ctrl-C to 130 and SIGTERM to 143 without a
+    traceback; an unexpected exception (a bug in sparring) to 70, never 1 (a FAIL)."""
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _terminate)
     try:
         app()
     except UserInputError as exc:
@@ -170,3 +200,25 @@ def main() -> None:
     except ModelRequired as exc:
         err_console.print(f"[bold red]error[/]: {escape(str(exc))}", highlight=False)
         sys.exit(EXIT_USER_ERROR)
+    except KeyboardInterrupt:
+        _quiet_exit()
+        sys.exit(interrupted_exit_code())
+    except SystemExit as exc:
+        if exc.code == EXIT_INTERRUPTED:  # typer's Ctrl-C; the signal may be SIGTERM
+            _quiet_exit()
+            sys.exit(interrupted_exit_code())
+        raise
+    except Exception as exc:
+        logging.getLogger(__name__).debug("internal error", exc_info=True)
+        err_console.print(
+            f"[bold red]internal error[/] (a bug in sparring, not a verdict on the chatbot): "
+            f"{type(exc).__name__}: {escape(str(exc))}; -vv shows where",
+            highlight=False,
+            soft_wrap=True,
+        )
+        sys.exit(EXIT_INTERNAL_ERROR)
+
+
+def _quiet_exit() -> None:
+    """No "Task exception was never retrieved" dumps from tasks an interrupt left."""
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)

@@ -15,6 +15,9 @@ from sparring.cli._options import MODEL_ENVVARS, MODEL_FLAGS, SettingsValues, se
 from sparring.explore import ExplorationResult, ExploreJob, ExploreSettings
 from sparring.jobs import check_output_paths
 
+RESUME = "sparring explore --resume {run}"
+"""How a stopped run of this command is finished (``{run}``: its folder)."""
+
 
 @app.command("explore")
 @settings_options(
@@ -39,12 +42,12 @@ def explore_command(
     the chatbot cannot be reached, or failed in most exploration conversations (what was
     learnt is kept), 3 when stopped."""
     check_output_paths(folders={"--out": out})
-    run = run_job(ExploreJob(), values, out, resume=resume, items="sessions")
+    run = run_job(ExploreJob(), values, out, resume=resume, items="sessions", resume_hint=RESUME)
     result: ExplorationResult = run.result
     print_exploration(result)
     print_written_report(run)
     print_outcome(run.outcome)
-    exit_with(run, "sparring explore --resume {run}")
+    exit_with(run, RESUME)
 
 
 def print_exploration(result: ExplorationResult) -> None:

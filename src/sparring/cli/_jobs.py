@@ -14,7 +14,7 @@ from typing import Any
 import typer
 
 from sparring._terminal import escape
-from sparring.cli._app import EXIT_USER_ERROR, console, err_console
+from sparring.cli._app import EXIT_USER_ERROR, console, err_console, interrupted_exit_code
 from sparring.cli._health import report_probe, unreachable
 from sparring.cli._options import OPTIONS
 from sparring.cli._progress import CountingProgress
@@ -44,12 +44,16 @@ def run_job(
     changes: Mapping[str, Any] | None = None,
     items: str = "items",
     counted: str = "failed",
+    resume_hint: str | None = None,
 ) -> JobRun[Any]:
     """Start ``job`` with ``settings`` (typed, or the command's values — ``None`` for an
     option not given; their errors are located as options, exit 2) into ``out``, or resume
     the run ``resume``, showing a progress bar of ``items`` (with a count of those
     ``counted``).
-    A chatbot that cannot be reached exits 1, a model needed and not given exits 2."""
+    A chatbot that cannot be reached exits 1, a model needed and not given exits 2.
+    Ctrl-C or SIGTERM during the job (the runner records the run ``stopped``) prints how
+    to resume it (``resume_hint``, ``{run}`` standing for the run's folder) and exits 130
+    or 143."""
     try:
         with CountingProgress(items, counted) as bar:
 
@@ -70,6 +74,13 @@ def run_job(
                 given = {key: value for key, value in settings.items() if value is not None}
                 settings = find_job(job).settings_type.from_values(given, OPTIONS)
             return start_run(job, settings, out, on_event=on_event)
+    except KeyboardInterrupt as exc:
+        where = resume if resume is not None else out
+        if where is not None and (Path(where) / "manifest.json").is_file():
+            how = resume_hint.format(run=where) if resume_hint else "run the same command again"
+            err_console.print(f"[yellow]stopped[/]: {escape(how)} to finish it", highlight=False,
+                              soft_wrap=True)  # fmt: skip
+        raise typer.Exit(interrupted_exit_code(exc)) from None
     except ChatbotUnreachable as exc:
         unreachable(exc.cause)
     except ModelRequired as exc:

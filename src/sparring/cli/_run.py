@@ -18,6 +18,9 @@ from sparring.cli._progress import percent
 from sparring.jobs import check_output_paths
 from sparring.pipeline import PipelineResult, RunJob, RunSettings
 
+RESUME = "sparring run --resume {run}"
+"""How a stopped run of this command is finished (``{run}``: its folder)."""
+
 
 @app.command("run")
 @settings_options(
@@ -44,13 +47,13 @@ def run_command(
     was stopped.
     """
     check_output_paths(folders={"--out": out})
-    run = run_job(RunJob(), values, out, resume=resume)
+    run = run_job(RunJob(), values, out, resume=resume, resume_hint=RESUME)
     _print(run.result)
     print_written_report(run)
     if run.outcome.verdict == "fail" and run.result.check is not None:
         print_first_failures(check_failures(run.result.check.report))
     print_outcome(run.outcome)
-    exit_with(run, "sparring run --resume {run}")
+    exit_with(run, RESUME)
 
 
 def _print(result: PipelineResult) -> None:

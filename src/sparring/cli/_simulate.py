@@ -27,6 +27,9 @@ from sparring.simulate import (
     SimulationResult,
 )
 
+RESUME = "sparring simulate --resume {run}"
+"""How a stopped run of this command is finished (``{run}``: its folder)."""
+
 
 @app.command("simulate")
 @settings_options(
@@ -66,6 +69,7 @@ def simulate_command(
         resume=resume,
         changes=changes,
         items="conversations",
+        resume_hint=RESUME,
     )
     result: SimulationResult = run.result
     _print(result)
@@ -74,7 +78,7 @@ def simulate_command(
     print_first_failures(record_failures(result.store.iter_records()))
     if not run.outcome.passed:
         print_outcome(run.outcome)
-    exit_with(run, "sparring simulate --resume {run}")
+    exit_with(run, RESUME)
 
 
 def _print(result: SimulationResult) -> None:

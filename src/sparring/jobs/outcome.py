@@ -13,6 +13,9 @@ work):
   passed — resumable, never a pass;
 - ``error`` → 1: the job could not test (the chatbot did not answer, every conversation
   failed).
+
+Beyond verdicts: 130 Ctrl-C, 143 SIGTERM (both stop the job as ``stopped``, resumable),
+70 an internal error of sparring (a bug; the message says so).
 """
 
 from __future__ import annotations
@@ -30,6 +33,11 @@ EXIT_BAD_INPUT = 2
 EXIT_NO_VERDICT = 3
 EXIT_INTERRUPTED = 130
 """Ctrl-C in a command that cannot record a stop (128 + SIGINT, the shell's convention)."""
+EXIT_TERMINATED = 143
+"""SIGTERM (128 + 15): the job stopped as on Ctrl-C (status ``stopped``, resumable)."""
+EXIT_INTERNAL_ERROR = 70
+"""sparring itself failed (a bug: an exception it did not expect; ``EX_SOFTWARE`` of
+sysexits.h), so CI never reads sparring's crash as the chatbot's FAIL (1)."""
 
 _EXIT_CODES: dict[str, int] = {
     "pass": EXIT_PASS,
@@ -138,9 +146,11 @@ def exit_code(verdict: str) -> int:
 __all__ = [
     "EXIT_BAD_INPUT",
     "EXIT_FAIL",
+    "EXIT_INTERNAL_ERROR",
     "EXIT_INTERRUPTED",
     "EXIT_NO_VERDICT",
     "EXIT_PASS",
+    "EXIT_TERMINATED",
     "Outcome",
     "Verdict",
     "combine",
