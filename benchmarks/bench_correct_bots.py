@@ -28,7 +28,8 @@ on which the correct variant of the same bot passed; target ≥ 80 %), with the 
 beside; the same for ``check`` with the bot's own rules. Ablation (``--no-ablation`` to
 skip): ``metamorphic`` with ``--no-fallback-guard``, ``--no-state-guard`` and both, and
 ``probe`` with the suites as they were before (no ``presupposes``; ``refuses_or_falls_back``
-for ``refuses_or_avoids`` and ``refuses_or_refers``), each on every variant. The run's own
+for ``refuses_or_avoids`` and ``refuses_or_refers``), each on every correct variant (the
+mutants' seeded bugs are none these jobs can see). The run's own
 new abilities (confirmation oracle, task-completion judge, closing questions) have no
 switch of their own here; their effect shows in the ``run`` column across commits.
 Results: a table on stdout and ``results.json`` in ``--out``; the commit measured is
@@ -383,12 +384,16 @@ def main(argv: list[str] | None = None) -> int:
         wanted = set(args.bots.split(","))
         variants = [v for v in variants if v.bot in wanted]
     jobs = [j for j in args.jobs.split(",") if j]
+
+    def ablate(variant: Variant) -> bool:  # the switches change verdicts on correct bots
+        return not args.no_ablation and variant.correct
+
     local = [v for v in variants if v.concurrency > 1]
     with ThreadPoolExecutor(max_workers=max(1, args.parallel)) as pool:
-        list(pool.map(lambda v: _bench(v, jobs, not args.no_ablation, out), local))
+        list(pool.map(lambda v: _bench(v, jobs, ablate(v), out), local))
     for variant in variants:
         if variant.concurrency == 1:  # the Rasa bots: one at a time
-            _bench(variant, jobs, not args.no_ablation, out)
+            _bench(variant, jobs, ablate(variant), out)
     summary = summarize(variants)
     print_table(variants, summary)
     results = {
