@@ -79,6 +79,9 @@ def test_a_round_answered_in_another_state_of_the_bot_is_not_held_to_mr1() -> No
     assert acts.decide("MR1", 2, replies, asked_date)[0] == "skip"
     assert acts.decide("MR1", 2, replies, (None, None))[0] == "judge"  # same (no) state
     assert guard({0, 1, 2}, states=False).decide("MR1", 2, replies, asked_date)[0] == "judge"
+    next_slot = ("What's the 8-digit account number?", "When should it go out: today or later?")
+    assert acts.decide("MR1", 2, next_slot, (None, None))[0] == "skip"
+    assert acts.decide("MR1", 2, next_slot, None)[0] == "judge"  # the same rounds before
     both_ask = ("Which branch would you like?", "Which branch would you like?")
     assert acts.decide("MR2", 2, both_ask, asked_date)[0] == "skip"
     assert "bot acts:" in acts.note() and acts.note() == ""

@@ -25,7 +25,9 @@ per-bot wording:
 - **Another pending question** (``states``). MR1, MR3 and EX on a round whose earlier
   rounds changed are asserted only where the bot was in the same state before it: no
   pending question on either side, or similar ones. After "When should it go out?" the
-  utterance "Yes, confirm" rightly gets another reply than after "Shall I send it?". And
+  utterance "Yes, confirm" rightly gets another reply than after "Shall I send it?"; and
+  where both replies are the bot's own next question ("What's the account number?" /
+  "When should it go out?"), what it asks depends on what it already has. And
   MR2 and MR4, which compare answers, are not asserted where both replies are the bot's
   own questions (a slot asked again in both contexts): neither answers from the context.
 """
@@ -109,6 +111,10 @@ class ActGuard:
             self.counts[reason] += 1
             return "skip", reason
         if self.states and before is not None and relation in SAME_REPLY:
+            if all(pending_question(r, self.config) for r in replies):
+                reason = "both replies ask the bot's next question: it lacks other things there"
+                self.counts[reason] += 1
+                return "skip", reason
             first, second = (pending_question(b, self.config) for b in before)
             same = first == second and (not first or self.similar(str(before[0]), str(before[1])))
             if not same:
