@@ -9,6 +9,7 @@ settings back from the manifest and runs only what is missing. Both have async c
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,7 @@ from sparring.conversations import (
     assess_run,
     summarize,
 )
-from sparring.errors import UserInputError
+from sparring.errors import Problem, UserInputError
 from sparring.jobs import (
     JOBS,
     JobContext,
@@ -44,6 +45,7 @@ from sparring.jobs import (
 from sparring.jobs import outcome as outcomes
 from sparring.jobs.events import Planned
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP, Model
+from sparring.profiles import planned_count
 from sparring.simulate._persona_plan import MAX_TURN_WORDS, TYPICAL_TURN_WORDS
 from sparring.simulate._plan import PlanInputs, load_plan_inputs, plan_run
 from sparring.simulate._repeat import repeat_specs
@@ -368,9 +370,39 @@ async def planned_specs(settings: SimulateSettings) -> list[ConversationSpec]:
     return specs
 
 
+MAX_RUN_CONVERSATIONS = 100_000
+"""Conversations one run may plan (every profile's, times ``--repeat`` and the personas)
+unless ``SPARRING_MAX_RUN_CONVERSATIONS`` says otherwise: checked before planning, so
+200 profiles of 10,000 or ``--repeat 100000`` are refused before memory grows."""
+RUN_CAP_ENV = "SPARRING_MAX_RUN_CONVERSATIONS"
+
+
+def check_run_size(settings: SimulateSettings, inputs: PlanInputs) -> int:
+    """The conversations the run plans, counted before planning (``planned_count``: a
+    lower bound where values come from a model or a generator); raises
+    ``UserInputError`` naming the profiles, ``--repeat`` and the setting to raise the cap
+    when the sum is over it."""
+    profiles, personas = inputs
+    cap = int(os.environ.get(RUN_CAP_ENV) or MAX_RUN_CONVERSATIONS)
+    per_profile = max(1, len(personas)) if profiles else 1
+    total = sum(planned_count(p) for p in profiles) * per_profile or len(personas)
+    total *= max(1, settings.repeat)
+    if total > cap:
+        where = ", ".join(str(p) for p in settings.profiles[:3]) or "personas"
+        message = (
+            f"the run plans {total:,} conversations ({len(profiles)} profiles × --repeat "
+            f"{settings.repeat}{f' × {len(personas)} personas' if personas and profiles else ''}"
+            f"), over the limit of {cap:,} per run; lower conversation.number or --repeat, "
+            f"split the run, or raise the limit with {RUN_CAP_ENV}"
+        )
+        raise UserInputError(Problem(where, None, "conversation.number", message))
+    return total
+
+
 async def _plan(
     settings: SimulateSettings, config: ChatbotConfig, model: Model | None, inputs: PlanInputs
 ) -> tuple[list[ConversationSpec], list[Path]]:
+    check_run_size(settings, inputs)
     specs, files = await plan_run(
         settings.profiles,
         seed=settings.seed,
