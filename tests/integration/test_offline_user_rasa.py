@@ -53,7 +53,9 @@ def test_a_new_users_appointment_on_the_bike_shop(
     assert repair
     for record in repair:  # the bot calls a repair a repair: confirmed with the asked values
         replies = " ".join(t.text for t in record.turns if t.role == "assistant")
-        assert "for repair" in replies and str(record.variables["hour"]) in replies
+        hour = record.variables["hour"]  # SENSEI's another() stores a list of one pick
+        hour = hour[0] if isinstance(hour, list) else hour
+        assert "for repair" in replies and str(hour) in replies
         assert not [e for e in record.errors if e.code == ErrorCode.GOAL_NOT_COMPLETED]
     for record in records:  # no user turn a person would not say
         for turn in (t for t in record.turns if t.role == "user"):

@@ -167,3 +167,36 @@ def test_coverage_counts_completed_functionalities_not_mentioned_ones() -> None:
     assert measured.covered_ids == {"hours"} and measured.functionality_share == 0.5
     assert measured.untested is None
     assert next(f for f in measured.functionalities if f.id == "greeting").greeting
+
+
+def test_a_step_passed_on_the_way_to_a_completed_one_is_covered() -> None:
+    """The user gave the day before the bot asked it: "What day?" never came, yet the
+    booking's confirmation (a later step) was reached, so the day step was passed."""
+    model = ExplorationModel(
+        greeting="Hello!",
+        functionalities=[
+            Functionality(id="book", name="book", description="Which room would you like?"),
+            Functionality(
+                id="day",
+                name="day",
+                description="We are closed on Sundays.",
+                parents=["book"],
+                parameters=[Parameter(name="day", question="Which day will you arrive?")],
+            ),
+            Functionality(
+                id="done", name="done", description="Your room is booked.", parents=["day"]
+            ),
+            Functionality(id="hours", name="hours", description="We are open from 9 to 5."),
+        ],
+    )
+    booked = _record(
+        ("user", "Book a double room"),
+        ("assistant", "Which room would you like?"),
+        ("user", "Double, on Monday"),
+        ("assistant", "Your room is booked."),
+    )
+    measured = coverage(model, [booked])
+    assert measured.covered_ids == {"book", "day", "done"}
+    assert measured.functionality_share == 0.75  # the opening hours were never reached
+    asked = next(f for f in measured.functionalities if f.id == "day").parameters[0]
+    assert not asked.covered  # its question was never asked

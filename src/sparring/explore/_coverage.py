@@ -5,7 +5,9 @@ thesis chapter 6, measured on the conversations instead of the bot's code).
 - a **functionality** is covered (*completed*, not mentioned) when a chatbot turn says
   what the node's bot turn said (its description: the bot's words when the node was found;
   similarity ≥ ``SIMILAR``) or asks one of its parameters' questions — a user turn that
-  only names the functionality does not count;
+  only names the functionality does not count — or when the conversation completed a node
+  that comes after it in the workflow (``parents``: the step was passed, its value given
+  before the bot asked);
 - the **greeting** (a node whose bot turn is the greeting, or the fallback) is listed but
   left out of the shares: every conversation opens with it;
 - a **parameter** is covered when its question was asked (or, for a parameter without a
@@ -96,6 +98,7 @@ def coverage(model: ExplorationModel, records: Iterable[ConversationRecord]) -> 
     nodes = [
         _node(node, conversations, _is_greeting(model, node)) for node in model.functionalities
     ]
+    _passed_through(model, nodes)
     tasks = [n for n in nodes if not n.greeting]
     parameters = [p for n in tasks for p in n.parameters]
     options = [o for p in parameters for o in p.options]
@@ -125,6 +128,26 @@ def untested_reason(found: int, completed: int, conversations: int) -> str | Non
             f"completed any of the {found} functionalities explored; {NEXT_STEP}"
         )
     return None
+
+
+def _passed_through(model: ExplorationModel, nodes: list[FunctionalityCoverage]) -> None:
+    """A step before one a conversation completed was passed in it: the nodes a covered
+    node comes after (``parents``, transitively) are covered by its conversations too
+    (the user gave a step's value before the bot asked it: "What day?" never came, yet
+    the confirmation states the day). The greeting is left as it is."""
+    by_id = {n.id: n for n in nodes}
+    parents = {f.id: f.parents for f in model.functionalities}
+    for node in [n for n in nodes if n.covered]:
+        seen: set[str] = set()
+        stack = list(parents.get(node.id, []))
+        while stack:
+            ancestor = by_id.get(stack.pop())
+            if ancestor is None or ancestor.id in seen or ancestor.greeting:
+                continue
+            seen.add(ancestor.id)
+            ancestor.covered = True
+            ancestor.conversations = sorted({*ancestor.conversations, *node.conversations})
+            stack.extend(parents.get(ancestor.id, []))
 
 
 def _is_greeting(model: ExplorationModel, node: Functionality) -> bool:
