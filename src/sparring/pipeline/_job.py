@@ -269,11 +269,14 @@ def _nothing_to_simulate(
     root: Path, store: RunStore, explored: ExplorationResult
 ) -> PipelineResult:
     """No profile to simulate: the coverage (nothing covered, why) goes into the run and
-    the explore run, and the verdict is NO VERDICT."""
+    the explore run, and the verdict is NO VERDICT — stored in both manifests, so the
+    explore run's report and page read the same verdict as the run (one stored verdict)."""
     measured = coverage(explored.model, [])
     store.write_result(Slot.RESULTS, COVERAGE, measured)
     explored.store.write_result(Slot.RESULTS, COVERAGE, measured)
     decided = outcomes.no_verdict(measured.untested or "no profile to simulate")
+    explored.store.manifest = explored.store.manifest.model_copy(update={"outcome": decided})
+    explored.store.save_manifest()
     return PipelineResult(root, explored, None, None, measured, None, decided)
 
 
