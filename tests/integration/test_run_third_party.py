@@ -59,8 +59,28 @@ def _assert_only_the_bots_own_crashes(
     assert tracebacks >= len(failed), (tracebacks, result.check.outcome)
 
 
+_VET_PROJECT_KNOWN = pytest.mark.xfail(
+    strict=False,
+    reason=(
+        "issue 31, open (2026-11-28): with --project the profile drawn from the bot's data "
+        "asks for 'noon' and the bot confirms '11:00' (its action parses the time with "
+        "ctparse, whose 'noon' resolves to 11:00 in the bot's environment; the action log "
+        "says 'Parsing time: noon'): a real wrong value that confirmation_mismatch now "
+        "catches, so the run is right to FAIL there. Beside it one false red of sparring's "
+        "own: after a confirmation stating 'physical examination' the user asks again for "
+        "'check-up' (a synonym not read as met), and no_repeated_answers fires on the bot's "
+        "second, identical confirmation. Remove this mark once synonyms count as met and "
+        "the test names the bot's defect."
+    ),
+)
+
+
 @pytest.mark.integration
-@pytest.mark.parametrize("project", [False, True], ids=["black-box", "project"])
+@pytest.mark.parametrize(
+    "project",
+    [False, pytest.param(True, marks=_VET_PROJECT_KNOWN)],
+    ids=["black-box", "project"],
+)
 def test_run_passes_the_veterinary_clinic_on_what_it_does(
     veterinary_bot: ThirdPartyBot, tmp_path: Path, project: bool
 ) -> None:
