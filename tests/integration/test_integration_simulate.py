@@ -73,7 +73,13 @@ EVERYDAY_DRINKS = {
 
 def _expected_price(record: ConversationRecord) -> float:
     menu = catalogue()
-    values = dict(record.variables)
+    # another() picks are one-element lists, as SENSEI stores them (size: ['large'])
+    values = {
+        name: value[0]
+        if isinstance(value, list) and len(value) == 1 and name != "toppings"
+        else value
+        for name, value in record.variables.items()
+    }
     if "pizza_word" in values:  # everyday-words.yaml: the menu's words under other names
         values["size"] = {"regular": "medium", "big": "large", "personal": "small"}[
             values["size_word"]
