@@ -48,6 +48,7 @@ from selenium import webdriver  # noqa: E402
 from selenium.common.exceptions import (  # noqa: E402
     NoSuchElementException,
     StaleElementReferenceException,
+    TimeoutException,
     WebDriverException,
 )
 from selenium.webdriver.chrome.options import Options  # noqa: E402
@@ -291,6 +292,12 @@ def test_sign_in_create_launch_watch_open_a_failure_annotate_and_compare(
     _sign_in(driver, base, "maria")
     driver.find_element(By.ID, "id_name").send_keys(name)
     driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    # the POST answers with a redirect to the list: wait for the page that has the new
+    # project (finding it at once raced the navigation on a loaded CI machine)
+    try:
+        WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.LINK_TEXT, name))
+    except TimeoutException:
+        pytest.fail(f"no link to the new project on: {_text(driver, 'main')[:2000]}")
     driver.find_element(By.LINK_TEXT, name).click()
     project = int(driver.current_url.rstrip("/").split("/")[-1])
     _new_file(driver, base, project, "chatbot", "chatbot.yaml", chatbot_yaml)
