@@ -26,7 +26,7 @@ from sparring.simulate._goals import Goal
 from sparring.simulate._matching import any_mentioned, values_mentioned
 from sparring.simulate._spec import render_value
 
-__all__ = ["CONFIRMING", "AgendaState", "flat_values", "norm"]
+__all__ = ["CONFIRMING", "AgendaMemory", "AgendaState", "flat_values", "norm"]
 
 CONFIRMING = frozenset(
     {
@@ -162,6 +162,38 @@ class AgendaState:
         return (
             not values_mentioned(self.values[name], text) and len(any_mentioned(others, text)) == 1
         )
+
+
+@dataclass
+class AgendaMemory:
+    """What the user remembers of the conversation beyond its goals: the policy's
+    bookkeeping from one turn to the next (Schatzmann et al., 2007, §3: the agenda's
+    state between system acts). One per conversation; the policy's modules read and
+    update it."""
+
+    protected: list[str]
+    """Values the text styles must not garble (the user's values, as said)."""
+    said: list[str] = field(default_factory=list)
+    """A persona playing alone: what it said so far."""
+    last_utterance: str | None = None
+    last_value: str | None = None
+    """The value the user gave last (said again in other words after a fallback)."""
+    value_tries: int = 0
+    mind_changed: bool = False
+    goodbye: bool = False
+    asked_options: set[str] = field(default_factory=set)
+    """Placeholder variables whose options the user asked for."""
+    improvised: dict[frozenset[str], str] = field(default_factory=dict)
+    """Question kinds → the plausible value improvised for them."""
+    refused: set[str] = field(default_factory=set)
+    """Variables whose value the chatbot refused (given another once)."""
+    questions: list[str] = field(default_factory=list)
+    """The question of each chatbot reply so far (its last asking sentence)."""
+    picked_any: dict[str, list[str]] = field(default_factory=dict)
+    """Question → the options the user picked for it (from the bot's own words)."""
+    vague_asked: set[str] = field(default_factory=set)
+    vague_pending: str | None = None
+    repeated: bool = False
 
 
 def flat_values(variables: dict[str, Any]) -> list[Any]:
