@@ -17,7 +17,8 @@ changes the answer:
   (symbolic links followed) inside one of ``roots``; ``None`` leaves paths unconfined;
 - **secrets** (``secrets``): ``${NAME}`` in a connector's parameters is filled from this
   mapping only (the project's secrets), never from the process environment, and
-  ``secret_hosts`` names the hosts each secret may be sent to.
+  ``secret_hosts`` names the hosts each secret may be sent to — a secret it does not
+  name may be sent nowhere (``secret_refusal``).
 
 Each refusal is a ``Problem`` located at the file, line and key of what asked for it,
 returned by the ``*_problem`` methods (loaders that collect problems) or raised as a
@@ -29,7 +30,7 @@ from __future__ import annotations
 import contextvars
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from sparring.errors import ConfigError, Problem
@@ -42,12 +43,13 @@ class ExecutionPolicy:
     ``run_code``: whether features that run the user's Python may run; ``roots``: folders
     (resolved) every path must lie in, ``None`` for anywhere; ``secrets``: the mapping
     ``${NAME}`` reads, ``None`` for the process environment; ``secret_hosts``: for each
-    secret name, the host names it may be sent to (a name absent: any host)."""
+    secret name, the host names it may be sent to — a name absent may be sent nowhere;
+    ``None`` (the CLI) binds no secret."""
 
     run_code: bool = True
     roots: tuple[Path, ...] | None = None
     secrets: Mapping[str, str] | None = None
-    secret_hosts: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    secret_hosts: Mapping[str, frozenset[str]] | None = None
 
     def confined(self, roots: list[Path] | tuple[Path, ...]) -> ExecutionPolicy:
         """This policy with paths confined to ``roots`` (resolved now)."""
@@ -69,6 +71,21 @@ class ExecutionPolicy:
             return None
         message = f"{str(path)!r} is outside the project's files: refused here"
         return Problem(file, line, key, message)
+
+    def secret_refusal(self, name: str, host: str) -> str | None:
+        """Why the secret ``name`` may not be sent to ``host`` (``None``: it may, or no
+        secret is bound here): it is bound to other hosts, or to none."""
+        if self.secret_hosts is None:
+            return None
+        hosts = self.secret_hosts.get(name, frozenset())
+        if host.lower().rstrip(".") in hosts:
+            return None
+        if not hosts:
+            return (
+                f"the secret {name} has no hosts: its owner states where it may be sent "
+                "(the secrets page, Hosts) before a run may send it"
+            )
+        return f"the secret {name} may be sent only to {', '.join(sorted(hosts))}, not {host}"
 
     def require_code(self, feature: str, file: str, line: int | None, key: str) -> None:
         """Raise ``ConfigError`` at ``file:line`` ``key`` when ``feature`` may not run."""

@@ -14,8 +14,9 @@ connector's client goes through ``GuardedTransport``, which:
    between the check and the connection (DNS rebinding) cannot slip through;
 3. does so for every request the client sends — and ``httpx`` sends each redirect hop as
    a new request through the transport, so every redirect is checked too;
-4. refuses a request that carries a secret the execution policy binds to other hosts
-   (``sparring._policy``, ``secret_hosts``), so a secret goes only where its owner said.
+4. refuses a request that carries a secret the execution policy binds to other hosts or
+   to none (``sparring._policy``, ``secret_hosts``), so a secret goes only where its owner
+   said.
 
 A refused request raises ``AddressRefused`` (an ``httpx.ConnectError``): the connectors
 turn it into a chatbot failure whose message names the address and the reason. The CLI
@@ -25,6 +26,7 @@ installs no policy: on a person's own machine, calling ``localhost`` is the poin
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import socket
 from collections.abc import Awaitable, Callable, Iterable
@@ -153,22 +155,54 @@ class GuardedTransport(httpx.AsyncBaseTransport):
 
 async def _bound_secret_refusal(request: httpx.Request) -> str | None:
     """Why ``request`` may not go to its host: it carries (URL, headers or body) the value
-    of a secret the execution policy binds to other hosts (``sparring._policy``:
-    ``secret_hosts``; a redirect to another host is checked the same way)."""
+    of a secret the execution policy binds to other hosts, or to none (``sparring._policy``:
+    ``secret_refusal``; a redirect to another host is checked the same way)."""
     from sparring._policy import current_policy
 
     policy = current_policy()
-    if not policy.secret_hosts or not policy.secrets:
+    if policy.secret_hosts is None or not policy.secrets:
         return None
     host = request.url.host.lower().rstrip(".")
-    carried = "\n".join([str(request.url), *(f"{k}: {v}" for k, v in request.headers.items())]) + (
-        await request.aread()
-    ).decode("utf-8", "replace")
-    for name, hosts in policy.secret_hosts.items():
-        value = policy.secrets.get(name)
-        if value and len(value) >= 4 and value in carried and host not in hosts:
-            return f"the secret {name} may be sent only to {', '.join(sorted(hosts))}, not {host}"
+    carried = _carried_text(request, await request.aread())
+    for name, value in policy.secrets.items():
+        if len(value) < 4 or not any(form in carried for form in _encodings(value)):
+            continue
+        if (why := policy.secret_refusal(name, host)) is not None:
+            return why
     return None
+
+
+def _carried_text(request: httpx.Request, body: bytes) -> str:
+    """What a request carries, as text: its URL (also percent-decoded), its headers (a
+    ``Basic`` authorization also decoded) and its body (also form-decoded)."""
+    import base64
+    import binascii
+    from urllib.parse import unquote, unquote_plus
+
+    parts = [str(request.url), unquote(str(request.url))]
+    for key, value in request.headers.items():
+        parts.append(f"{key}: {value}")
+        scheme, _, token = value.partition(" ")
+        if scheme.lower() == "basic":
+            with contextlib.suppress(binascii.Error, ValueError):
+                parts.append(base64.b64decode(token.strip()).decode("utf-8", "replace"))
+    text = body.decode("utf-8", "replace")
+    return "\n".join([*parts, text, unquote_plus(text)])
+
+
+def _encodings(value: str) -> set[str]:
+    """The forms a secret ``value`` takes in a request: as is, percent-encoded and
+    JSON-escaped."""
+    import json
+    from urllib.parse import quote, quote_plus
+
+    return {
+        value,
+        quote(value, safe=""),
+        quote_plus(value),
+        json.dumps(value)[1:-1],
+        json.dumps(value, ensure_ascii=False)[1:-1],
+    }
 
 
 _installed: NetworkPolicy | None = None

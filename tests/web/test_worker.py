@@ -75,7 +75,7 @@ def test_a_run_uses_the_project_key_and_leaves_no_plaintext_anywhere(
     worker = _worker.Worker()  # the runner's InProcessExecutor
     monkeypatch.setattr(_worker, "_worker", worker)
     project, owner = world["project"], world["owner"]
-    set_secret(project, "BOT_KEY", BOT_KEY, owner)
+    set_secret(project, "BOT_KEY", BOT_KEY, owner, hosts=["127.0.0.1"])
     save_file(project, "chatbot", "chatbot.yaml", _chatbot(url), owner)
     save_file(project, "profile", "profiles/order.yaml", PROFILE, owner)
 
@@ -116,7 +116,7 @@ def test_paths_outside_the_project_and_code_running_settings_are_refused(
     world: dict[str, Any],
 ) -> None:
     project, editor = world["project"], client_for(world["editor"])
-    set_secret(project, "BOT_KEY", BOT_KEY, world["owner"])
+    set_secret(project, "BOT_KEY", BOT_KEY, world["owner"], hosts=["bot.example"])
     save_file(project, "chatbot", "chatbot.yaml", _chatbot("http://bot.example"), world["owner"])
     save_file(project, "profile", "profiles/order.yaml", PROFILE, world["owner"])
     profiles = ["profiles"]
@@ -199,7 +199,7 @@ def test_a_run_refused_by_the_ssrf_guard_fails_and_says_why(
     worker = _worker.Worker()
     monkeypatch.setattr(_worker, "_worker", worker)
     project, owner = world["project"], world["owner"]
-    set_secret(project, "BOT_KEY", BOT_KEY, owner)
+    set_secret(project, "BOT_KEY", BOT_KEY, owner, hosts=["127.0.0.1"])
     save_file(project, "chatbot", "chatbot.yaml", _chatbot(url), owner)
     save_file(project, "profile", "profiles/order.yaml", PROFILE, owner)
     install_policy(NetworkPolicy())  # as `sparring web` does, with no allow-list

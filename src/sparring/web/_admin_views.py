@@ -51,8 +51,8 @@ class SecretForm(forms.Form):
     )
     hosts = forms.CharField(
         required=False,
-        help_text="Hosts it may be sent to, comma-separated, e.g. api.openai.com "
-        "(empty: any host — an editor could send it to a server of theirs)",
+        help_text="Hosts it may be sent to, comma-separated, e.g. bot.example.org "
+        "(empty: nowhere — a model-provider key then goes only to its provider's own host)",
     )
 
 

@@ -73,10 +73,17 @@ DASHBOARD_POLICY = ExecutionPolicy(run_code=False)
 user's code; paths confined to the files of the project a job or a check reads."""
 
 
-def policy_for(folders: list[Path], secrets: dict[str, str] | None = None) -> ExecutionPolicy:
+def policy_for(
+    folders: list[Path],
+    secrets: dict[str, str] | None = None,
+    hosts: Mapping[str, frozenset[str]] | None = None,
+) -> ExecutionPolicy:
     """``DASHBOARD_POLICY`` confined to ``folders``, ``${NAME}`` read from ``secrets``
-    only (never the server's environment; ``{}`` when none is given)."""
-    return replace(DASHBOARD_POLICY.confined(folders), secrets=dict(secrets or {}))
+    only (never the server's environment; ``{}`` when none is given), each secret sent
+    only to its ``hosts`` (a secret absent: nowhere)."""
+    bound = {name: frozenset(hosts.get(name, ())) for name in secrets} if secrets and hosts else {}
+    policy = DASHBOARD_POLICY.confined(folders)
+    return replace(policy, secrets=dict(secrets or {}), secret_hosts=bound)
 
 
 def server_problems(
@@ -87,10 +94,11 @@ def server_problems(
 ) -> list[Problem]:
     """A chatbot.yaml's problems under the dashboard's rules, decided on the parsed file:
     a connector that runs code (with the policy in force), each ``${NAME}`` it reads that
-    is not one of the project's secrets (``secret_names``), and each secret it reads that
-    is ``bound`` to hosts (by name) while its parameters name a URL elsewhere (or one
-    whose host is itself a variable)."""
-    allowed, bound = set(secret_names), bound or {}
+    is not one of the project's secrets (``secret_names``), and, when ``bound`` is given
+    (the hosts each secret may be sent to, by name), each secret it reads that has no hosts
+    (a secret goes nowhere until its owner states where) or while its parameters name a
+    URL elsewhere (or one whose host is itself a variable)."""
+    allowed = set(secret_names)
     try:
         config = load_chatbot_config(path)
     except ConfigError as exc:
@@ -101,7 +109,12 @@ def server_problems(
         message = ""
         if variable not in allowed:
             message = f"${{{variable}}} is not a secret of this project (add it first)"
-        elif variable in bound:
+        elif bound is not None and not bound.get(variable):
+            message = (
+                f"${{{variable}}} has no hosts: the project's owner states where it may be "
+                "sent (the secrets page, Hosts) before a run may send it"
+            )
+        elif bound is not None:
             elsewhere = sorted({h for h, _ in targets if h not in bound[variable]})
             if elsewhere:
                 message = (

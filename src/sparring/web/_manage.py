@@ -130,7 +130,8 @@ _HOST_NAME = re.compile(
 
 
 def check_hosts(hosts: Any) -> list[str]:
-    """The host names of ``hosts`` (a comma-separated string or a list; empty: any host).
+    """The host names of ``hosts`` (a comma-separated string or a list; empty: none, the
+    secret is sent nowhere but a model key to its provider).
     Raises ``Refused`` for a value that is not a host name (no scheme, path or wildcard)."""
     if hosts is None or hosts == "":
         return []

@@ -41,7 +41,8 @@ def set_secret(
     project: Project, name: str, value: str, user: Any = None, hosts: Iterable[str] = ()
 ) -> Secret:
     """Store ``value`` encrypted as the project's secret ``name`` (replacing an older one),
-    to be sent to ``hosts`` only (host names; none: any host)."""
+    to be sent to ``hosts`` only (host names; none: nowhere, except a model-provider key to
+    its provider's own host)."""
     token = _fernet().encrypt(value.encode())
     bound = ",".join(sorted({h.strip().lower().rstrip(".") for h in hosts if h.strip()}))
     secret, _ = Secret.objects.update_or_create(
@@ -53,10 +54,11 @@ def set_secret(
 
 
 def secret_hosts(project: Project) -> dict[str, frozenset[str]]:
-    """The hosts each of the project's bound secrets may be sent to, by name (a secret
-    without hosts may go anywhere and is left out)."""
-    rows = Secret.objects.filter(project=project).exclude(hosts="")
-    return {name: frozenset(hosts.split(",")) for name, hosts in rows.values_list("name", "hosts")}
+    """The hosts each of the project's secrets may be sent to, by name (empty for a secret
+    whose owner stated none: it is sent nowhere by a connector; a model-provider key goes
+    to its provider, ``sparring.llm.key_grants``)."""
+    rows = Secret.objects.filter(project=project).values_list("name", "hosts")
+    return {name: frozenset(h for h in hosts.split(",") if h) for name, hosts in rows}
 
 
 def secret_values(secrets: Iterable[Secret]) -> dict[str, str]:

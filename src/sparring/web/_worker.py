@@ -260,12 +260,15 @@ def project_environment(project: Project) -> Iterator[dict[str, str]]:
 
 
 @contextmanager
-def job_policy(roots: list[Path], secrets: dict[str, str]) -> Iterator[None]:
+def job_policy(
+    roots: list[Path], secrets: dict[str, str], hosts: dict[str, frozenset[str]] | None = None
+) -> Iterator[None]:
     """The dashboard's policy for one job, installed in this process while the block runs
     (the job runs on a thread of its own, which a ``scoped`` policy would not reach): paths
-    inside ``roots``, ``${NAME}`` from ``secrets`` only; the policy before put back after."""
+    inside ``roots``, ``${NAME}`` from ``secrets`` only, each sent only to its ``hosts``;
+    the policy before put back after."""
     before = current_policy()
-    install_policy(policy_for(roots, secrets))
+    install_policy(policy_for(roots, secrets, hosts or {}))
     try:
         yield
     finally:
@@ -430,7 +433,10 @@ class Worker:
         job at a time then); for a ``ProcessExecutor``, only decrypted (``_submit`` hands
         them to its job process; this process's environment is untouched)."""
         if getattr(self.executor, "prepare", None) is None:
-            with project_environment(project) as values, job_policy(roots, values):
+            with (
+                project_environment(project) as values,
+                job_policy(roots, values, secret_hosts(project)),
+            ):
                 yield values
             return
         values = secret_values(Secret.objects.filter(project=project))

@@ -204,7 +204,8 @@ class Secret(models.Model):
     hosts = models.TextField(
         blank=True,
         default="",
-        help_text="Host names it may be sent to, comma-separated (empty: any host).",
+        help_text="Host names it may be sent to, comma-separated (empty: nowhere; a model "
+        "key: its provider's host).",
     )
     updated_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
