@@ -59,6 +59,11 @@ def test_offered_options_in_the_bots_words() -> None:
             "Which pizza? We have margarita, pepperoni and four cheese.",
             ["margarita", "pepperoni", "four cheese"],
         ),
+        (  # no serial comma: the last "and" joins two options
+            "What would you like to come in for? We offer check-ups, cleanings, fillings and "
+            "whitening.",
+            ["check-ups", "cleanings", "fillings", "whitening"],
+        ),
     ],
 )
 def test_offered_options_are_exact_spans(text: str, options: list[str]) -> None:

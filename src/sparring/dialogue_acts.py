@@ -127,6 +127,8 @@ _WHICH_ONE_CUE = re.compile(
 Which one would you like?")."""
 _BULLET = re.compile(r"[ \t]*(?:[-*•]|\d+[.)])[ \t]+(?=\S)")
 _SPLIT_LIST = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+_LAST_JOIN = re.compile(r"\s+(?:and|or)\s+(?!.*\s(?:and|or)\s)", re.IGNORECASE)
+"""The last "and"/"or" of a list's last comma part ("fillings and whitening")."""
 
 
 def classify_dialogue_act(
@@ -219,7 +221,8 @@ def _written_lists(text: str) -> Iterator[tuple[list[str], int, int]]:
     read before each question mark are bounded and disjoint: linear in ``text``."""
     for pattern in (_PAREN_LIST, _LIST_AFTER):
         for match in pattern.finditer(text):
-            yield _items(match.group(1)), match.start(1), match.end(1)
+            prose = pattern is _LIST_AFTER
+            yield _items(match.group(1), prose=prose), match.start(1), match.end(1)
     readers: tuple[tuple[Callable[[str], _Listing | None], re.Pattern[str]], ...] = (
         (_or_list, _QUESTION_MARK),
         (_which_one, _WHICH_ONE_CUE),
@@ -310,13 +313,18 @@ def _bullets(text: str) -> list[str]:
     return out
 
 
-def _items(listing: str, *, trim_first: bool = False) -> list[str]:
+def _items(listing: str, *, trim_first: bool = False, prose: bool = True) -> list[str]:
     """The items of a written list; ``trim_first`` keeps of the first item only as many
-    trailing words as the last item has ("Do you want small, medium or large" → small)."""
+    trailing words as the last item has ("Do you want small, medium or large" → small).
+    In a sentence (``prose``) the last "and"/"or" joins the last two items ("we offer
+    A, B, C and D"); a parenthesised menu's last item may hold one ("(Vaccination, Dental
+    health and cleaning)")."""
     listing = " ".join(listing.split())
     commas = [p.strip() for p in listing.split(",") if p.strip()]
     if len(commas) >= 3:  # "A and B, C, D or E": commas separate, "and"/"or" may be inside
         parts = [re.sub(r"^(?:and|or)\s+", "", p, flags=re.IGNORECASE) for p in commas]
+        if prose:  # the last comma part of "A, B, C and D" (no serial comma): two items
+            parts[-1:] = _LAST_JOIN.split(parts[-1], maxsplit=1)
     else:
         parts = _SPLIT_LIST.split(listing)
     parts = [p.strip(" .;:'\"") for p in parts]

@@ -8,7 +8,7 @@ from check_builders import record, run
 
 from sparring.check import build_namespace
 from sparring.check._namespace import canonical, exact_key
-from sparring.conversations import import_sensei
+from sparring.conversations import OutputValue, import_sensei
 
 
 def test_sensei_names_of_an_imported_conversation(shared_data: Path) -> None:
@@ -82,3 +82,25 @@ def test_canonical_keys_follow_python_equality() -> None:
     assert exact_key(1) != exact_key(1.0) != exact_key(True)
     assert exact_key(0.0) != exact_key(-0.0)
     assert exact_key(["a", {"b": 1}]) == exact_key(["a", {"b": 1}])
+
+
+def test_time_date_and_money_outputs_compare_as_values(tmp_path: Path) -> None:
+    """An output stored as ``"11:00:00"`` equals the ``'11:00'`` a rule writes, on either
+    side of ``==`` and in ``in``; another time, date or amount stays unequal."""
+    conversation = record(variables={"departure": "4:50 pm"})
+    conversation.outputs = {
+        "departure_time": OutputValue(value="16:50:00", type="time"),
+        "day": OutputValue(value="2027-03-12", type="date"),
+        "total": OutputValue(value="25.00 GBP", type="money"),
+        "ref": OutputValue(value="16:50:00", type="str"),
+    }
+    rule = """
+    name: typed
+    oracle: >-
+      departure_time == departure and '16:50' == departure_time and departure_time != '6:50'
+      and departure_time in ['09:10', '16:50'] and day == '12/03/2027' and day != '2027-03-13'
+      and total == '£25' and total != '£26' and departure_time.startswith('16:50')
+    """
+    assert run(tmp_path, rule, [conversation]).result("typed").counts.passed == 1
+    names = build_namespace(conversation)
+    assert names["ref"] != "16:50" and names["departure_time"] == "16:50"  # a str is text

@@ -10,7 +10,9 @@ rule's namespace, in this order (later entries win):
    one-element lists, so their rules write ``size[0]``);
 2. each conversation setting, flattened: ``conversation_number`` and ``number``,
    ``conversation_goal_style_steps`` and ``steps``;
-3. each output data item, flattened the same way: ``data_output_price`` and ``price``;
+3. each output data item, flattened the same way: ``data_output_price`` and ``price``; a
+   ``time``, ``date`` or ``money`` output is its stored text compared as a value
+   (``check/_typed.py``: ``appointment_time == '11:00'`` holds for ``"11:00:00"``);
 4. ``interaction`` (``[{"User": text}, {"Assistant": text}, …]``), ``chatbot_phrases``,
    ``user_phrases`` and ``data_output`` (the list of ``{name: value}`` items);
 5. ``conv``: ``[this conversation]`` in single-conversation rules, the tuple under check in
@@ -37,7 +39,10 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sparring.check._typed import typed_output
 from sparring.conversations import ConversationRecord
+from sparring.profiles import read_output_type
+from sparring.values import value_kind
 
 if TYPE_CHECKING:
     from sparring.connectors import ChatbotInfo
@@ -169,6 +174,11 @@ def _link(record: ConversationRecord) -> dict[str, Any]:
     return link if isinstance(link, dict) and link.get("role") == "follow-up" else {}
 
 
+def _kind(type_name: str) -> str:
+    """The value kind of an output type name (an unknown name is ``string``)."""
+    return value_kind(read_output_type(type_name))
+
+
 def build_namespace(
     record: ConversationRecord, chatbot: ChatbotInfo | None = None
 ) -> dict[str, Any]:
@@ -190,7 +200,10 @@ def build_namespace(
     names.update((plain, value) for _, plain, value in settings)
     names.update(record.variables)
     names.update((prefixed, value) for prefixed, _, value in settings)
-    data_output = [{key: output.value} for key, output in record.outputs.items()]
+    data_output = [
+        {key: typed_output(_kind(output.type), output.value)}
+        for key, output in record.outputs.items()
+    ]
     for item in data_output:
         for prefixed, plain, value in _flatten("data_output", item):
             names[prefixed] = value

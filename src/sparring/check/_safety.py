@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from sparring.check._typed import TypedText
+
 # Limits ---------------------------------------------------------------------------------
 
 
@@ -271,6 +273,7 @@ ALLOWED_METHODS: dict[type, frozenset[str]] = {
     float: _names(f"{_NUMBER_ATTRIBUTES} is_integer hex"),
 }
 ALLOWED_METHODS[frozenset] = ALLOWED_METHODS[set]
+ALLOWED_METHODS[TypedText] = ALLOWED_METHODS[str]  # a typed output: str's own methods
 ALLOWED_METHODS[bool] = ALLOWED_METHODS[int]
 
 MUTATING_METHODS = _names(
