@@ -8,10 +8,12 @@ import json
 from pathlib import Path
 from typing import ClassVar
 
+from sparring.connectors import Reply
 from sparring.conversations import RunStore
 from sparring.explore import ExploreSettings, explore_job
 from sparring.explore._answers import GENERIC_ANSWER, asks_several, free_answers
 from sparring.explore._capabilities import COMMON_REQUESTS, capabilities
+from sparring.explore._crawl import _offer
 
 HERE = Path(__file__).resolve().parent
 
@@ -55,6 +57,32 @@ def test_free_answers_come_from_the_bots_words_then_typed_placeholders() -> None
     assert asks_several(several) and not asks_several("What size do you want?")
     listed = "The services we offer are Vaccination and Lab tests."
     assert free_answers(several, listed)[0] == "tomorrow 6 pm Vaccination"
+
+
+def test_free_answers_follow_the_kind_and_length_the_question_names() -> None:
+    """An amount for "how much", as many digits as the question says, and no format mask
+    ("DD/MM/YYYY") sent as if it were a value."""
+    assert free_answers("How much would you like to send?")[0] == "50"
+    assert free_answers("What's the recipient's 8-digit account number?")[:2] == [
+        "12345678",
+        "34567890",
+    ]
+    dates = free_answers("When should it go out: today, tomorrow, or on a date (DD/MM/YYYY)?")
+    assert dates[:2] == ["today", "tomorrow"] and not {"DD", "MM", "YYYY"} & set(dates)
+
+
+def test_a_list_in_an_answer_is_information_not_a_choice() -> None:
+    """A statement that lists places is no offer to press (its act is inform); the same
+    list asked as a question, or after "pick one:", is."""
+    said = Reply(messages=["You can pick up at our Airport, Central Station or Downtown branch."])
+    assert _offer(said).options == ()
+    asked = Reply(messages=["Which branch would you like: Airport, Central Station or Downtown?"])
+    assert _offer(asked).options == ("Airport", "Central Station", "Downtown")
+    assert _offer(Reply(messages=["Pick one: red, green or blue."])).options == (
+        "red",
+        "green",
+        "blue",
+    )
 
 
 def test_a_cafe_that_lists_its_tasks_only_in_its_fallback_is_explored(tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ LEXICON: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\b(?:city|town)\b", ("London", "Madrid")),
     (r"\b(?:size|big|large)\b", ("medium", "large", "small")),
     (r"\b(?:yes|no|confirm|correct|right|sure|ok)\b.*\?", ("yes", "no")),
-    (r"\b(?:price|budget|cost|amount|pay)\b", ("50", "100")),
+    (r"\b(?:price|budget|cost|amount|pay|how much)\b", ("50", "100")),
 )
 """Placeholders by what the question asks (regular expression on the question)."""
 
@@ -49,12 +49,23 @@ def asks_several(question: str | None) -> bool:
     return bool(question) and sum(bool(re.search(p, question or "", re.I)) for p, _ in LEXICON) >= 2
 
 
+_DIGITS = re.compile(r"\b(\d{1,2})[- ]digits?\b", re.IGNORECASE)
+"""A question that says how many digits its value has ("the 8-digit account number")."""
+
+
 def free_answers(question: str | None, *texts: str | None) -> list[str]:
     """Answers to try for ``question``, best first (see the module docstring). ``texts``
-    are the bot's other words at this point (its whole reply, its rejections)."""
+    are the bot's other words at this point (its whole reply, its rejections). A question
+    that names its value's length in digits ("What's the 8-digit account number?") is
+    answered with that many digits first."""
     kinds = [v for p, v in LEXICON if question and re.search(p, question, re.IGNORECASE)]
+    digits = _DIGITS.search(question or "")
+    if digits and 1 <= int(digits.group(1)) <= _MAX_DIGITS:  # one kind: so many digits
+        kinds = [tuple(_digits(int(digits.group(1)), first) for first in (1, 3))]
     listed = [
-        o for o in capabilities(question, *texts) if len(o.split()) <= 3 and not _names_kind(o)
+        o
+        for o in capabilities(question, *texts)
+        if len(o.split()) <= 3 and not _names_kind(o) and not _FORMAT_MASK.fullmatch(o)
     ]
     found: list[str] = []
     if len(kinds) >= 2:
@@ -72,6 +83,16 @@ def free_answers(question: str | None, *texts: str | None) -> list[str]:
             seen.add(answer.lower())
             ordered.append(answer)
     return ordered
+
+
+_MAX_DIGITS = 30
+_FORMAT_MASK = re.compile(r"\W*(?:(?:[dD]{2}|[mM]{2}|[yY]{2,4}|[hH]{2}|[sS]{2})\W*)+")
+"""A format written for the user ("DD/MM/YYYY", "hh:mm"): how to write a value, not one."""
+
+
+def _digits(width: int, first: int) -> str:
+    """``width`` digits counting up from ``first`` (``_digits(8, 1)`` is ``12345678``)."""
+    return "".join(str((first + i) % 10) for i in range(width))
 
 
 def _names_kind(item: str) -> bool:

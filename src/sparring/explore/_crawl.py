@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from sparring.connectors import Reply
+from sparring.dialogue_acts import DialogueAct, classify_dialogue_act
 from sparring.explore._answers import asks_several, free_answers
 from sparring.explore._capabilities import COMMON_REQUESTS, PROBES, TASK_PROBES, capabilities
 from sparring.explore._options import Offer, read_offer
@@ -392,11 +393,16 @@ def _accepted(question: State, answer: State) -> bool:
 
 def _offer(reply: Reply) -> Offer:
     """What ``reply`` offers to press: its buttons, or the options its text announces when
-    it asks something ("Which size? Small, medium or large") — an answer that only lists
-    things ("We treat dogs, cats and birds.") offers nothing to press."""
+    it asks something ("Which size? Small, medium or large") or its dialogue act is an
+    offer or a request ("Pick one: red, green or blue.") — an answer that only lists
+    things ("We treat dogs, cats and birds.", "You can pick up at our Airport, Central
+    Station or Downtown branch.") offers nothing to press, and neither does a closing
+    question after it ("Anything else?")."""
     offer = read_offer(reply)
     text = _said(reply)
-    if offer.from_buttons or (offer.options and ("?" in text or _CHOOSE.search(text))):
+    asks = (offer.question or "").endswith("?")  # closing questions left out (_options)
+    act = classify_dialogue_act(text)
+    if offer.from_buttons or (offer.options and (asks or act in _OFFERS)):
         return offer
     offering = _OFFERING.search(text)
     if offering:  # "I can tell you the price of tune-up, new tire and new seat"
@@ -407,7 +413,10 @@ def _offer(reply: Reply) -> Offer:
     return Offer((), (), False, offer.question)
 
 
-_CHOOSE = re.compile(r"\b(?:choose|select|pick|options?)\b|:\s*$", re.IGNORECASE)
+_OFFERS = (DialogueAct.OFFER, DialogueAct.REQUEST)
+"""The dialogue acts whose listed options are a choice (``sparring.dialogue_acts``); a list
+in an answer ("You can pick up at our Airport, Central Station or Downtown branch.") is
+information."""
 _OFFERING = re.compile(
     r"\b(?:I|we)\s+can\s+(?:tell|give|show)\s+you\s+(?:about\s+)?[^.!?\n]*\bof\b[^.!?\n]+",
     re.IGNORECASE,
