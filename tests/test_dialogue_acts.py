@@ -59,6 +59,11 @@ def test_offered_options_in_the_bots_words() -> None:
             "Which pizza? We have margarita, pepperoni and four cheese.",
             ["margarita", "pepperoni", "four cheese"],
         ),
+        (  # values listed before "which one": the offer to choose from
+            "Trains that day leave at 06:45, 09:10, 12:35, 16:50 and 19:20. Which one would you "
+            "like?",
+            ["06:45", "09:10", "12:35", "16:50", "19:20"],
+        ),
         (  # no serial comma: the last "and" joins two options
             "What would you like to come in for? We offer check-ups, cleanings, fillings and "
             "whitening.",

@@ -299,8 +299,25 @@ def _which_one(before: str) -> _Listing | None:
     offer = _WE_CAN.search(before, start)
     listing = before[offer.end() :].rstrip() if offer else ""
     if offer is None or not _OR_WORD.search(listing):
-        return None
+        return _listed_before(before, start)
     return _items(listing), offer.end(), offer.end() + len(listing)
+
+
+_WORDS = r"[\w:'-]+(?: [\w:'-]+){0,3}"
+_ENDING_LIST = re.compile(rf"{_WORDS}(?:, {_WORDS})+,? (?:and|or) {_WORDS}$")
+"""A sentence that ends with "A, B, C and D" of one to four words each (times, names)."""
+
+
+def _listed_before(before: str, start: int) -> _Listing | None:
+    """The list that ends the sentence before "which one" ("Trains leave at 06:45, 09:10
+    and 16:50. Which one would you like?" → 06:45, 09:10, 16:50): the first item keeps
+    as many words as the last has."""
+    sentence = before[start:].rstrip()
+    match = _ENDING_LIST.search(sentence)
+    if match is None:
+        return None
+    items = _items(match.group(), trim_first=True)
+    return (items, start + match.start(), start + match.end()) if len(items) >= 2 else None
 
 
 def _bullets(text: str) -> list[str]:

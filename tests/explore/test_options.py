@@ -42,6 +42,16 @@ def test_sentences_that_list_nothing_offer_nothing(text: str) -> None:
     assert text_options(text) == []
 
 
+def test_the_offer_is_read_as_the_user_simulator_reads_it() -> None:
+    """A bare alternative and values before "which one" are options to press."""
+    assert read_offer(Reply(messages=["Standard or first class?"])).options == (
+        "Standard",
+        "first class",
+    )
+    departures = Reply(messages=["Trains leave at 06:45, 09:10 and 16:50. Which one?"])
+    assert read_offer(departures).options == ("06:45", "09:10", "16:50")
+
+
 def test_buttons_win_over_text_and_keep_their_payloads() -> None:
     reply = Reply(
         messages=["What size? small, medium or large"],

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from sparring.connectors import Reply
-from sparring.dialogue_acts import is_closing_question
+from sparring.dialogue_acts import is_closing_question, offered_options
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _LIST_LINE = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+(.{1,60}?)\s*$", re.MULTILINE)
@@ -54,14 +54,18 @@ class Offer:
 
 
 def read_offer(reply: Reply) -> Offer:
-    """The options, payloads and question of ``reply`` (see ``Offer``)."""
+    """The options, payloads and question of ``reply`` (see ``Offer``): its buttons, else
+    the options its text offers as the user simulator and the oracles read them
+    (``sparring.dialogue_acts.offered_options``: "Standard or first class?", "Trains leave
+    at 06:45, 09:10 and 16:50. Which one …?"), else the enumerations ``text_options``
+    cleans further ("…, or a custom pizza with the toppings you choose" → custom pizza)."""
     text = "\n".join(reply.messages)
     question = _question(text)
     if reply.buttons:
         pressable = [b for b in reply.buttons if b.text.strip()]
         options = tuple(b.text.strip() for b in pressable)
         return Offer(options, tuple(b.link for b in pressable), True, question)
-    announced = text_options(text)
+    announced = offered_options(text) or text_options(text)
     return Offer(tuple(announced), tuple(None for _ in announced), False, question)
 
 
