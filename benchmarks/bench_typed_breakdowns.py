@@ -38,6 +38,7 @@ from sparring.evaluate._typed import TYPED_DETECTORS, DialogueView, typed_findin
 
 ROOT = Path(__file__).resolve().parents[1]
 ITEMS = ROOT / "benchmarks" / "breakdowns" / "task_items.yaml"
+DBDC = ROOT.parent / "shared" / "data" / "dbdc3" / "en-dev"
 STUDY_GOAL = ROOT.parent / "shared" / "data" / "chatchecker" / "chatbots" / "study_goal_assistant"
 PRECISION_TARGET, AUC_TARGET = 0.9, 0.75
 
@@ -79,7 +80,8 @@ def judge(record: ConversationRecord, info: ChatbotInfo, labels: dict[int, Any])
         fired = (
             [d.name for d, _ in typed_findings(view, index)] if index < len(record.turns) else []
         )
-        if index in view.crashes and "error reply" not in fired:
+        beyond = index >= len(record.turns) or view.roles[index] != "assistant"
+        if index in view.crashes and beyond and "error reply" not in fired:
             fired.append("error reply")
         out.append(
             Judged(
@@ -95,8 +97,10 @@ def judge(record: ConversationRecord, info: ChatbotInfo, labels: dict[int, Any])
     return out
 
 
-def own_bot_items(data: dict[str, Any]) -> list[Judged]:
-    """The labelled turns of the bots' conversations in ``task_items.yaml``."""
+def own_bot_items(data: dict[str, Any], *, declared: bool = True) -> list[Judged]:
+    """The labelled turns of the bots' conversations in ``task_items.yaml``; with
+    ``declared`` false the chatbot's type is left for the detectors to read from the
+    dialogue."""
     judged: list[Judged] = []
     for conversation in data["conversations"]:
         record = ConversationRecord(
@@ -113,7 +117,7 @@ def own_bot_items(data: dict[str, Any]) -> list[Judged]:
             name=chatbot.get("name"),
             description=chatbot.get("description"),
             fallback=chatbot.get("fallback"),
-            type="task-oriented",
+            type="task-oriented" if declared else None,
         )
         labels = {
             int(turn): (conversation["source"], label["breakdown"], label["why"], [])
@@ -198,22 +202,56 @@ def summary(judged: list[Judged]) -> dict[str, Any]:
 
 
 def per_type(judged: list[Judged]) -> dict[str, dict[str, Any]]:
-    """Per ChatChecker type a detector covers: turns of that type, those the detector of the
-    type fired on (recall), and its precision against any breakdown."""
+    """Per typed detector, for the ChatChecker type it covers: turns annotated with that
+    type, those the detector fired on (its recall of the type), the turns it fired on and
+    its precision against any breakdown and against the type itself."""
     counts = Counter(t for j in judged for t in j.types)
     out = {}
     for detector in TYPED_DETECTORS:
         typed = [j for j in judged if detector.error_type in j.types]
         fired = [j for j in judged if detector.name in j.fired]
-        out[detector.error_type] = {
-            "detector": detector.name,
+        found = sum(detector.name in j.fired for j in typed)
+        out[detector.name] = {
+            "type": detector.error_type,
             "annotated": counts.get(detector.error_type, 0),
-            "found": sum(detector.name in j.fired for j in typed),
+            "found": found,
+            "recall": found / len(typed) if typed else None,
             "fired": len(fired),
             "precision_any_breakdown": sum(j.breakdown for j in fired) / len(fired)
             if fired
             else None,
+            "precision_type": found / len(fired) if fired else None,
         }
+    return out
+
+
+def dbdc_items() -> list[Judged]:
+    """Every annotated system turn of DBDC3's English chat dialogues (people's labels:
+    the majority label T or X is a breakdown), the chatbot's type left for the detectors
+    to read from the dialogue; ``why`` holds the annotators' O/T/X counts."""
+    from sparring.evaluate import load_dbdc
+
+    judged: list[Judged] = []
+    for dialogue in load_dbdc(DBDC):
+        labels = {
+            i: ("dbdc3", dialogue.turns[i].label in ("T", "X"), str(dialogue.turns[i].counts), [])
+            for i in dialogue.labelled
+        }
+        judged += judge(dialogue.record(), ChatbotInfo(), labels)
+    return judged
+
+
+def lenient_precision(judged: list[Judged]) -> dict[str, float | None]:
+    """Per typed detector, its precision when a turn counts as a breakdown where at least
+    half the annotators said T or X (DBDC's ``eval.py`` reading: P(T) + P(X) ≥ P(O))."""
+    out: dict[str, float | None] = {}
+    for detector in TYPED_DETECTORS:
+        fired = [j for j in judged if detector.name in j.fired]
+        hits = 0
+        for j in fired:
+            o, t, x = (int(n) for n in j.why.strip("()").split(","))
+            hits += t + x >= o
+        out[detector.name] = hits / len(fired) if fired else None
     return out
 
 
@@ -221,50 +259,94 @@ def fmt(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}"
 
 
+def print_detectors(
+    table: dict[str, dict[str, Any]], lenient: dict[str, Any] | None = None
+) -> None:
+    for name, row in table.items():
+        extra = f" (≥ half the annotators: {fmt(lenient[name])})" if lenient else ""
+        print(
+            f"  {name:17} {'labels' if row['labels'] else 'hint  '} fired {row['fired']:4} "
+            f"precision {fmt(row['precision'])}{extra} recall {fmt(row['recall'])}"
+        )
+
+
+def print_summary(name: str, row: dict[str, Any]) -> None:
+    print(
+        f"  {name:22} turns {row['turns']:4} breakdowns {row['breakdowns']:4} labelled "
+        f"{row['labelled']:3} precision {fmt(row['precision'])} recall {fmt(row['recall'])} "
+        f"AUC {fmt(row['auc'])}"
+    )
+
+
+def task_bots(data: dict[str, Any]) -> dict[str, Any]:
+    """The labelled task-bot turns: the summary per source and per detector, with the
+    chatbot's type declared, and again with it read from the dialogue."""
+    task = own_bot_items(data)
+    undeclared = own_bot_items(data, declared=False)
+    if STUDY_GOAL.is_dir():
+        task += chatchecker_items(data["chatchecker"])
+    result: dict[str, Any] = {
+        "task_bots": summary(task),
+        "task_bots_type_read": summary(undeclared),
+        "by_source": {
+            s: summary([j for j in task if j.source == s]) for s in sorted({j.source for j in task})
+        },
+        "detectors": detector_table(task),
+        "detectors_type_read": detector_table(undeclared),
+    }
+    print(f"labelled task-bot turns ({ITEMS.name}):")
+    print_summary("all", result["task_bots"])
+    for name, row in result["by_source"].items():
+        print_summary(name, row)
+    print_detectors(result["detectors"])
+    print("own bots, the chatbot's type read from the dialogue (not declared):")
+    print_summary("own bots", result["task_bots_type_read"])
+    print_detectors(result["detectors_type_read"])
+    return result
+
+
+def study_goal() -> dict[str, Any]:
+    every = study_goal_all()
+    result = {
+        "study_goal": summary(every),
+        "study_goal_types": per_type(every),
+        "study_goal_detectors": detector_table(every),
+    }
+    print("ChatChecker study-goal (silver):")
+    print_summary("all", result["study_goal"])
+    for name, row in result["study_goal_types"].items():
+        print(
+            f"  {name:17} ({row['type']}): annotated {row['annotated']:3} found "
+            f"{row['found']:3} (recall {fmt(row['recall'])}); fired {row['fired']:3}, "
+            f"precision for the type {fmt(row['precision_type'])}, for any breakdown "
+            f"{fmt(row['precision_any_breakdown'])}"
+        )
+    return result
+
+
+def dbdc() -> dict[str, Any]:
+    every = dbdc_items()
+    result = {
+        "dbdc3": summary(every),
+        "dbdc3_detectors": detector_table(every),
+        "dbdc3_lenient": lenient_precision(every),
+    }
+    print("DBDC3 English chat dialogues (people's majority label, T+X):")
+    print_summary("all", result["dbdc3"])
+    print_detectors(result["dbdc3_detectors"], result["dbdc3_lenient"])
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     data = yaml.safe_load(ITEMS.read_text(encoding="utf-8"))
-    task = own_bot_items(data)
+    result = task_bots(data)
     if STUDY_GOAL.is_dir():
-        task += chatchecker_items(data["chatchecker"])
-    result: dict[str, Any] = {
-        "task_bots": summary(task),
-        "by_source": {
-            s: summary([j for j in task if j.source == s]) for s in sorted({j.source for j in task})
-        },
-        "detectors": detector_table(task),
-    }
-    print(f"labelled task-bot turns ({ITEMS.name}):")
-    for name, row in [("all", result["task_bots"]), *result["by_source"].items()]:
-        print(
-            f"  {name:12} turns {row['turns']:4} breakdowns {row['breakdowns']:3} labelled "
-            f"{row['labelled']:3} precision {fmt(row['precision'])} recall {fmt(row['recall'])} "
-            f"AUC {fmt(row['auc'])}"
-        )
-    for name, row in result["detectors"].items():
-        print(
-            f"  {name:17} {'labels' if row['labels'] else 'hint  '} fired {row['fired']:3} "
-            f"precision {fmt(row['precision'])} recall {fmt(row['recall'])}"
-        )
-    if STUDY_GOAL.is_dir():
-        every = study_goal_all()
-        result["study_goal"] = summary(every)
-        result["study_goal_types"] = per_type(every)
-        result["study_goal_detectors"] = detector_table(every)
-        row = result["study_goal"]
-        print(
-            f"ChatChecker study-goal (silver): turns {row['turns']} breakdowns "
-            f"{row['breakdowns']} labelled {row['labelled']} precision {fmt(row['precision'])} "
-            f"recall {fmt(row['recall'])} AUC {fmt(row['auc'])}"
-        )
-        for name, row in result["study_goal_types"].items():
-            print(
-                f"  {name:26} ({row['detector']}): annotated {row['annotated']:3} found "
-                f"{row['found']:3}; fired {row['fired']:3}, of which breakdowns "
-                f"{fmt(row['precision_any_breakdown'])}"
-            )
+        result |= study_goal()
+    if DBDC.is_dir():
+        result |= dbdc()
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
 

@@ -82,6 +82,36 @@ def test_template_leak_and_error_reply() -> None:
     assert found(record("price?", "No error: the price is $80."), 1) == []
 
 
+def test_i_dont_know_said_again_to_a_new_question_is_no_repetition() -> None:
+    chat = ChatbotInfo()  # type not declared: read from the dialogue
+    unknown = record("Who won?", "I don't know.", "Where do you live?", "I don't know.")
+    assert "repetition" not in found(unknown, 3, chat)
+    stated = record("Who won?", "I really like sports a lot.",
+                    "Where do you live?", "I really like sports a lot.")  # fmt: skip
+    assert "repetition" in found(stated, 3, chat)  # a statement said again to a new question
+
+
+def test_an_empty_reply_labels_in_a_task_dialogue_and_only_hints_in_chit_chat() -> None:
+    chat = ChatbotInfo()
+    chit_chat = record("Hi", "Hello! I like cats.", "I have a dog.", "")
+    assert found(chit_chat, 3, chat) == ["silence"]  # people split on it (DBDC3: 0.81)
+    [_, turn] = OfflineBreakdownDetector().judge(chit_chat, chat, []).turns
+    assert turn.breakdown is None and turn.score is not None and turn.score < 0.2
+    # the same empty reply where the chatbot asked for a value of a kind: a task bot
+    task = record("book a room", "What date would you like to check in?", "12 May", "")
+    assert found(task, 3, chat) == ["error reply"]
+    declared = ChatbotInfo(type="conversational")
+    assert found(task, 3, declared) == ["silence"]  # the declared type wins
+    failed = record(
+        "Hi",
+        "Hello! I like cats.",
+        "I have a dog.",
+        "",
+        errors=[ConversationError(code=ErrorCode.NO_RESPONSE, message="x", turn=3)],
+    )
+    assert found(failed, 3, chat) == ["error reply"]  # a recorded failure is a crash anywhere
+
+
 def test_a_reply_in_another_language_than_the_users() -> None:
     spanish = "Los platos principales cuestan entre catorce y veintiséis dólares."
     switched = record("How much does a main course cost at your restaurant?", spanish)

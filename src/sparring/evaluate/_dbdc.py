@@ -54,12 +54,15 @@ class DbdcTurn(BaseModel):
 
 class DbdcDialogue(BaseModel):
     """One DBDC dialogue: ``id`` (``dialogue-id``), ``corpus`` (its folder, e.g.
-    ``CIC_115``), the ``source`` file and the ``turns`` in order."""
+    ``CIC_115``), the ``source`` file and the ``turns`` in order; ``conversation`` the
+    record it was made from, when it comes from a run (``run_dialogues``: its failures,
+    buttons and messages kept for the detectors)."""
 
     id: str
     corpus: str = ""
     source: str | None = None
     turns: list[DbdcTurn] = Field(default_factory=list)
+    conversation: ConversationRecord | None = Field(default=None, exclude=True)
 
     @property
     def labelled(self) -> list[int]:
@@ -68,7 +71,11 @@ class DbdcDialogue(BaseModel):
 
     def record(self) -> ConversationRecord:
         """The dialogue as a ``ConversationRecord`` (``S`` → assistant, ``U`` → user);
-        turn ``i`` of the record is turn ``i`` of the dialogue."""
+        turn ``i`` of the record is turn ``i`` of the dialogue. A run's dialogue gives its
+        own record back (a crash's reply that never came stays missing: the detectors
+        label it at that index)."""
+        if self.conversation is not None:
+            return self.conversation
         return ConversationRecord(
             id=self.id,
             profile=self.corpus,

@@ -136,6 +136,12 @@ def run_dialogues(
             for i, (speaker, text) in enumerate(spoken)
         ]
         dialogues.append(
-            DbdcDialogue(id=record.id, corpus=record.profile, source=record.source, turns=turns)
+            DbdcDialogue(
+                id=record.id,
+                corpus=record.profile,
+                source=record.source,
+                turns=turns,
+                conversation=record,
+            )
         )
     return dialogues
