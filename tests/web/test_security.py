@@ -333,21 +333,6 @@ async def test_the_transport_refuses_a_request_carrying_a_bound_secret_elsewhere
     assert len(sent) == 2  # the allowed call and the redirecting one: nothing reached evil
 
 
-def test_a_model_base_url_elsewhere_withholds_bound_model_keys() -> None:
-    from sparring.web._job_process import JobSpec, _model_secrets
-
-    spec = JobSpec(
-        action="submit",
-        run_dir="/x",
-        roots=[],
-        secrets={"OPENAI_API_KEY": "sk-owner-123456789", "FREE": "f" * 12},
-        secret_hosts={"OPENAI_API_KEY": ["api.openai.com"]},
-    )
-    assert set(_model_secrets(spec, None)) == {"OPENAI_API_KEY", "FREE"}
-    assert set(_model_secrets(spec, "https://api.openai.com/v1")) == {"OPENAI_API_KEY", "FREE"}
-    assert set(_model_secrets(spec, "https://evil.example/v1")) == {"FREE"}
-
-
 HUGE = PROFILE.replace("number: 2", "number: 10000")
 
 

@@ -11,6 +11,7 @@ optional on-disk cache and cost budgets (``Meter``). With ``SPARRING_ALLOW_MODEL
 (the test suite) every provider but ``scripted`` refuses to run. See docs/models.md.
 """
 
+from sparring.llm._keys import KeyGrants, ProviderRoute, key_grants, provider_route
 from sparring.llm._load import CACHE_ENV, CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP, load_model
 from sparring.llm._meter import Meter
 from sparring.llm._model import Model, generate_sync
@@ -44,12 +45,14 @@ __all__ = [
     "Completion",
     "CompletionRequest",
     "Generation",
+    "KeyGrants",
     "Message",
     "Messages",
     "Meter",
     "Model",
     "Provider",
     "ProviderFactory",
+    "ProviderRoute",
     "ProviderSettings",
     "Responder",
     "Script",
@@ -58,8 +61,10 @@ __all__ = [
     "TransientModelError",
     "generate_sync",
     "get_model",
+    "key_grants",
     "load_model",
     "load_script",
     "model_requests_allowed",
+    "provider_route",
     "register_provider",
 ]

@@ -4,16 +4,20 @@
 ``python -m sparring.web._job_process`` with
 
 - an **environment built from nothing**: the few variables Python needs (``PATH``,
-  ``LANG``, ``TZ``, ``PYTHONPATH``…, ``KEPT_VARIABLES``) and the project's secrets —
-  never the server's ``SPARRING_WEB_SECRET_KEY``, Fernet keys or database URL;
+  ``LANG``, ``TZ``, ``PYTHONPATH``…, ``KEPT_VARIABLES``) — never the server's
+  ``SPARRING_WEB_SECRET_KEY``, Fernet keys or database URL, nor any project secret;
 - on its standard input, one JSON ``JobSpec``: the job, its settings, the folders its
-  paths may name, the project's secrets (``${NAME}`` reads these only) and the operator's
-  SSRF allow-list.
+  paths may name, the project's secrets (``${NAME}`` reads these only), the hosts each
+  may be sent to and the operator's SSRF allow-list.
 
 The child installs the dashboard's execution policy (``sparring._policy``: no code, paths
-inside ``roots``, secrets from the spec), the SSRF guard for HTTP connectors and, for
-every other connection it opens (model calls through LiteLLM included), the socket-level
-guard (``sparring._ssrf.guard_sockets``); it imports no Django and opens no database.
+inside ``roots``, secrets from the spec, each sent only to its hosts), the SSRF guard for
+HTTP connectors and, for every other connection it opens (model calls through LiteLLM
+included), the socket-level guard (``sparring._ssrf.guard_sockets``); it puts into its
+own environment only the model-provider keys its models may send where they will go
+(``sparring.llm.key_grants``: the provider's host or one the key's owner stated), and
+refuses the job before any work when a key would go elsewhere (an editor's
+``model_base_url``). It imports no Django and opens no database.
 It writes one JSON line per finished job on its standard output (status, verdict, error).
 A line ``stop`` on its standard input asks the job to stop cleanly (resumable); the end
 of its standard input (the server died) does the same, so no job outlives its server.
@@ -36,7 +40,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from pydantic import BaseModel, JsonValue
 
@@ -77,15 +80,12 @@ class JobSpec(BaseModel):
     """The operator's allow-list; ``None``: the server installed no SSRF guard."""
 
 
-def job_environment(
-    secrets: Mapping[str, str], base: Mapping[str, str] | None = None
-) -> dict[str, str]:
+def job_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment of a job process: ``KEPT_VARIABLES`` of ``base`` (default: this
-    process's) and the project's ``secrets`` whose names are variable names."""
+    process's) and nothing else — the process itself adds the model keys it may use."""
     base = os.environ if base is None else base
     kept = {name: base[name] for name in KEPT_VARIABLES if name in base}
     kept["HOME"] = kept.get("TMPDIR", "/tmp")
-    kept.update({k: v for k, v in secrets.items() if k.isidentifier() and k.isascii()})
     return kept
 
 
@@ -136,11 +136,11 @@ class ProcessExecutor:
     def submit(self, job: str, settings: dict[str, JsonValue], run_dir: Path) -> str:
         common = self._common(run_dir)
         spec = JobSpec(action="submit", job=job, settings=settings, **common)
-        return self._start(spec, settings.get("model_base_url"))
+        return self._start(spec)
 
     def resume(self, run_dir: Path) -> str:
         """Resume the run in ``run_dir`` in a new process; its handle."""
-        return self._start(JobSpec(action="resume", **self._common(run_dir)), _base_url(run_dir))
+        return self._start(JobSpec(action="resume", **self._common(run_dir)))
 
     def stop(self, handle: str) -> None:
         """Ask the job to stop cleanly; a job that has not ended ``stop_grace`` seconds
@@ -186,13 +186,13 @@ class ProcessExecutor:
             "ssrf_allow": allow,
         }
 
-    def _start(self, spec: JobSpec, base_url: Any = None) -> str:
+    def _start(self, spec: JobSpec) -> str:
         handle = uuid.uuid4().hex
         process = subprocess.Popen(
             self._command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            env=job_environment(_model_secrets(spec, base_url)),
+            env=job_environment(),
             text=True,
             cwd=_existing(Path(spec.run_dir)),
         )
@@ -240,27 +240,53 @@ def _end(process: subprocess.Popen[str]) -> None:
         process.kill()
 
 
-def _model_secrets(spec: JobSpec, base_url: Any) -> dict[str, str]:
-    """The secrets a job's environment gets (where model providers read their keys): all
-    of the project's, but with a ``model_base_url`` none bound to other hosts — the model
-    client would send it there."""
-    if not isinstance(base_url, str) or not base_url:
-        return dict(spec.secrets)
-    host = (urlsplit(base_url).hostname or "").lower().rstrip(".")
-    return {
-        name: value
-        for name, value in spec.secrets.items()
-        if name not in spec.secret_hosts or host in spec.secret_hosts[name]
-    }
+def model_keys(spec: JobSpec) -> dict[str, str]:
+    """The model-provider keys this job's model client may read (``sparring.llm``:
+    ``key_grants``, for the models its settings name and its ``model_base_url``; a resumed
+    run's from its manifest). Raises ``UserInputError`` at ``settings.model_base_url``
+    when a key the project holds would go to a host it may not go to."""
+    from sparring.errors import Problem, UserInputError
+
+    job, settings = spec.job, dict(spec.settings)
+    if spec.action == "resume":
+        manifest = _manifest(Path(spec.run_dir))
+        job, settings = str(manifest.get("job") or ""), dict(manifest.get("settings") or {})
+    given = [settings.get(name) for name in _model_settings(job)]
+    specs = [s for s in given if isinstance(s, str) and s]
+    if not specs or not spec.secrets:
+        return {}
+    from sparring.llm import key_grants
+
+    base_url = settings.get("model_base_url")
+    hosts = {name: frozenset(bound) for name, bound in spec.secret_hosts.items()}
+    grants = key_grants(specs, base_url if isinstance(base_url, str) else None, spec.secrets, hosts)
+    if grants.refusals:
+        key = "settings.model_base_url"
+        raise UserInputError([Problem("", None, key, why) for why in grants.refusals])
+    return grants.environ
 
 
-def _base_url(run_dir: Path) -> Any:
-    """The ``model_base_url`` a run's manifest recorded (``None``: none, or unreadable)."""
+def _model_settings(job: str) -> tuple[str, ...]:
+    """The settings of ``job`` that name a model (its ``Needs.models``); none for a job
+    that calls no model or is not registered."""
+    from sparring.jobs import ModelNeed, find_job
+
     try:
-        manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
-        return manifest.get("settings", {}).get("model_base_url")
-    except (OSError, ValueError, AttributeError):
-        return None
+        needs = getattr(find_job(job), "needs", None)
+    except Exception:
+        return ()
+    if needs is None or needs.model is ModelNeed.NONE:
+        return ()
+    return tuple(needs.models)
+
+
+def _manifest(run_dir: Path) -> dict[str, Any]:
+    """A run's ``manifest.json`` (``{}``: none, or unreadable)."""
+    try:
+        found = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
 def _existing(folder: Path) -> Path | None:
@@ -308,7 +334,15 @@ def main() -> int:
     """The job process: read the spec, run the job, print how it ended (one JSON line)."""
     spec = JobSpec.model_validate_json(sys.stdin.readline())
     _install(spec)
+    from sparring.errors import UserInputError
     from sparring.jobs import InProcessExecutor
+
+    try:
+        os.environ.update(model_keys(spec))
+    except UserInputError as exc:  # a key would go where it may not: no work at all
+        failed = {"status": "failed", "error": str(exc), "error_type": "UserInputError"}
+        print(json.dumps(failed), flush=True)
+        return 0
 
     verdicts: dict[str, str] = {}
 
