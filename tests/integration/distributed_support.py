@@ -185,6 +185,19 @@ class Worker:
         _wait(ready, timeout, "sparring worker")
         return self
 
+    def pool(self) -> list[int]:
+        """The process ids of the worker's pool processes (its children)."""
+        assert self.process is not None
+        children = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rpartition(")")[2].split()
+            except OSError:
+                continue  # ended meanwhile
+            if int(fields[1]) == self.process.pid:
+                children.append(int(stat.parent.name))
+        return children
+
     def kill(self) -> None:
         """SIGKILL the worker and its pool processes (a machine lost)."""
         if self.process is not None:

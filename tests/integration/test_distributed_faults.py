@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -266,33 +267,65 @@ def test_a_forged_message_with_a_command_is_refused(
     assert result["status"] == "refused" and "serve_command" in result["error"]
 
 
-def test_a_worker_with_other_files_refuses_with_a_located_error(
+def test_a_worker_with_no_copy_of_the_project_runs_the_chunks(
+    redis_server: RedisServer, bot: LoopbackBot, tmp_path: Path
+) -> None:
+    """The worker starts in an empty folder, allowed to read nothing else, after the
+    project was moved away: it runs every chunk from the planned specs and the chatbot's
+    configuration the coordinator published, with the token of its own environment."""
+    import redis
+
+    from sparring.distributed import simulate_distributed
+
+    project = tmp_path / "project"
+    profiles, chatbot = write_project(project, bot.url, conversations=20)
+    out = tmp_path / "run"
+    thread, box = in_thread(lambda: simulate_distributed(_settings(profiles, chatbot), out))
+    client = redis.Redis.from_url(redis_server.url)
+    wait_for(lambda: client.keys("sparring:blob:*"), 120, "the published configuration")
+    project.rename(tmp_path / "moved-away")
+    empty = tmp_path / "elsewhere" / "worker"
+    env = {"BOT_TOKEN": TOKEN, "SPARRING_CHUNK_SIZE": CHUNK}
+    worker = Worker(empty, redis_server.url, env=env, roots=(empty,)).start()
+    try:
+        worker.wait_ready()
+        thread.join(timeout=300)
+    finally:
+        worker.stop()
+    assert "error" not in box, box.get("error")
+    run = box["result"]
+    assert not run.incomplete and len(stored_once(out)) == 20
+    assert "refused" not in worker.log.read_text()
+    assert sorted(p.name for p in empty.iterdir()) == ["home", "worker.log"]
+
+
+def test_a_worker_on_other_code_refuses_with_a_located_error(
     redis_server: RedisServer,
     bot: LoopbackBot,
     workers: Workers,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The coordinator's profiles differ from the worker's (a digest that is not the
-    worker's): every chunk is refused, naming the setting; the run ends incomplete."""
-    from sparring.distributed import Cluster, simulate_distributed
-    from sparring.distributed._app import SIMULATE_CHUNK, make_app
+    """A worker whose sparring differs by one line from the coordinator's refuses every
+    chunk, naming both code digests; the run ends incomplete instead of planning or
+    running anything differently."""
+    import sparring
+    from sparring.distributed import simulate_distributed
 
     monkeypatch.setenv("SPARRING_MAX_ATTEMPTS", "2")
-    workers.start(1)
-    app = make_app(Cluster.from_env())
-
-    def other_files(payload: dict[str, Any]) -> None:
-        payload = {**payload, "files": {**payload["files"], "profiles[0]": "0123456789abcdef"}}
-        app.send_task(SIMULATE_CHUNK, args=[payload], queue="sparring")
-
+    other = tmp_path / "other-code"
+    package = Path(sparring.__file__).resolve().parent
+    shutil.copytree(package, other / "sparring", ignore=shutil.ignore_patterns("__pycache__"))
+    with (other / "sparring" / "simulate" / "_agenda.py").open("a") as changed:
+        changed.write("\n# one changed line\n")
+    [worker] = workers.start(1, env={"PYTHONPATH": str(other)})
     profiles, chatbot = write_project(tmp_path, bot.url, conversations=10)
-    run = simulate_distributed(_settings(profiles, chatbot), tmp_path / "run", send=other_files)
-    assert run.incomplete and run.stats.missing == 10
+    run = simulate_distributed(_settings(profiles, chatbot), tmp_path / "run")
+    assert run.incomplete and run.stats.missing == 10 and _stored(tmp_path / "run") == 0
     errors = {f.error for f in run.stats.failed_chunks}
     assert len(run.stats.failed_chunks) == 2
-    assert all("refused by the worker: settings.profiles[0]" in e for e in errors), errors
-    assert all("0123456789abcdef there" in e for e in errors)
+    assert all(e.startswith("refused by the worker: sparring's code differs") for e in errors)
+    assert "refused a chunk message: sparring's code differs" in worker.log.read_text()
 
 
 def test_operators_are_told_when_no_worker_listens_and_when_one_comes(

@@ -4,9 +4,11 @@
 (or ``SPARRING_BROKER_URL``) runs the simulate job's conversations on the workers
 (``simulate_distributed``, ``resume_distributed``); ``sparring mutate --broker`` runs one
 mutant per task (``mutate_distributed``, ``resume_mutate_distributed``). The run directory
-stays with the coordinator; workers need the test project (profiles, ``chatbot.yaml``) at
-the same path, under a folder their operator allowed, and their own secrets; they run
-nothing a message commands (``WorkerPolicy``). See docs/distributed.md.
+stays with the coordinator, which plans the run: a chunk carries its planned
+conversations and the digest of the chatbot's configuration, published in Redis, so
+simulate's workers need no copy of the project, only their own secrets (mutate's need the
+project at the same path); they run nothing a message commands (``WorkerPolicy``). See
+docs/distributed.md.
 
 Importing this package imports Celery: only the worker and ``--broker`` paths do.
 """

@@ -3,7 +3,10 @@ chunks, enqueue them, write the records as they come back, say what happened.
 
 The run directory is the truth: the coordinator writes each record with ``RunStore``
 keyed by conversation id, so a record delivered twice is stored once, and what it sends
-is always "the planned conversations that have no record". Each session has a random
+is always "the planned conversations that have no record". It planned them: each chunk
+carries its conversations' specs, and the chatbot's configuration is published in Redis
+by digest when a session opens (``_content``), so workers need no copy of the project.
+Each session has a random
 id; its chunks are named ``<session>-c<n>`` and each sending of a chunk has a fresh
 delivery token that must own the chunk for a worker to run it (``_state``). Once a
 second the coordinator
@@ -38,14 +41,15 @@ from pydantic import BaseModel, Field, ValidationError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from sparring.connectors import ChatbotConfig
 from sparring.conversations import ConversationRecord, RunStore, RunSummary, natural_key
 from sparring.distributed._app import SIMULATE_CHUNK
 from sparring.distributed._cluster import Cluster
+from sparring.distributed._content import chatbot_content, publish, specs_json
 from sparring.distributed._messages import ChunkMessage, new_token, sender
-from sparring.distributed._policy import file_digests
 from sparring.distributed._state import RunState, connect
 from sparring.distributed._watch import WorkerWatch
-from sparring.simulate import SimulateSettings
+from sparring.simulate import ConversationSpec
 
 logger = logging.getLogger(__name__)
 
@@ -101,6 +105,7 @@ class DistributedSummary(RunSummary):
 class _Chunk:
     name: str
     ids: list[str]
+    specs: list[dict[str, Any]] = field(default_factory=list)
     sent: int = 0
     token: str = ""
     unheld_since: float | None = None
@@ -123,7 +128,9 @@ Send = Callable[[dict[str, Any]], None]
 class Coordinator:
     """Runs the missing conversations of ``store``'s simulate run on the cluster.
 
-    ``settings`` is the run's stored settings (JSON, the manifest's); ``send`` enqueues one
+    ``settings`` is the run's stored settings (JSON, the manifest's), ``chatbot`` the
+    chatbot's configuration as loaded here and ``specs`` the run's planned conversations
+    (a planned id with no spec is not sent and stays missing); ``send`` enqueues one
     chunk message (default: ``app.send_task``; tests may wrap it, e.g. to deliver a chunk
     twice). ``stop`` is polled between results: when it returns ``True`` the coordinator
     returns with what came back (chunks still out keep running; ``--resume`` collects);
@@ -138,6 +145,8 @@ class Coordinator:
         app: Celery,
         state: RunState,
         *,
+        chatbot: ChatbotConfig,
+        specs: list[ConversationSpec],
         on_record: OnRecord | None = None,
         stop: Callable[[], bool] | None = None,
     ) -> None:
@@ -154,7 +163,9 @@ class Coordinator:
         self._finished = store.finished_ids()
         self._planned = set(store.manifest.planned)
         self._progress = _Progress()
-        self._files = file_digests(SimulateSettings.model_validate(settings))
+        self._chatbot = chatbot_content(chatbot)
+        self._specs = {spec.id: spec for spec in specs}
+        self._files: dict[str, str] = {}
         self._watch = WorkerWatch(app, cluster.queue)
         self._broker = _redis_broker(cluster, state)
 
@@ -171,18 +182,23 @@ class Coordinator:
         """Start a session, collect what earlier sessions left, enqueue the missing
         conversations and wait for them; return the session's figures. Raises
         ``redis.ConnectionError`` when Redis stays unreachable for about a minute."""
-        self.state.open_session(self.session)
+        self._open_session()
         self._drain()
-        missing = self.missing()
+        missing = [i for i in self.missing() if i in self._specs]
         size = self.cluster.chunk_size
         chunks = {
-            name: _Chunk(name, missing[i : i + size])
-            for n, i in enumerate(range(0, len(missing), size))
-            for name in [f"{self.session}-c{n}"]
+            name: _Chunk(name, ids, specs_json([self._specs[i] for i in ids]))
+            for n, start in enumerate(range(0, len(missing), size))
+            for name, ids in [(f"{self.session}-c{n}", missing[start : start + size])]
         }
         self._enqueue(list(chunks.values()))
         self._collect(chunks)
         return self._stats(len(chunks))
+
+    def _open_session(self) -> None:
+        """Own the run and publish the chatbot's configuration by digest."""
+        self.state.open_session(self.session)
+        self._files = {"chatbot": publish(self.state.client, self._chatbot)}
 
     def _send_task(self, payload: dict[str, Any]) -> None:
         self.app.send_task(SIMULATE_CHUNK, args=[payload], queue=self.cluster.queue)
@@ -200,6 +216,7 @@ class Coordinator:
                 chunk=chunk.name,
                 token=chunk.token,
                 ids=chunk.ids,
+                specs=chunk.specs,
                 settings=self.settings,
                 max_attempts=self.cluster.max_attempts,
                 files=self._files,
@@ -252,7 +269,7 @@ class Coordinator:
                 "emptied): sending the %d chunks still out again",
                 len(out),
             )
-            self.state.open_session(self.session)
+            self._open_session()
             self._enqueue(list(out.values()))
             self._progress.state_lost += len(out)
             return

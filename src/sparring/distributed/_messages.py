@@ -3,8 +3,10 @@ parses them (strictly: an unknown key is refused).
 
 A message names the run (its key in Redis), the coordinator's session, the chunk (or
 mutant) and the delivery token that must own it, the run's stored settings, K, and who
-sent it: sparring's version, a digest of its
-code and of every file the settings name (``_policy``). Never a secret.
+sent it: sparring's version and a digest of its code (``_policy``). A chunk carries its
+planned conversations (``specs``) and, in ``files``, the digest of the chatbot's
+configuration, whose content waits in Redis (``_content``); a mutant carries the digests
+of the files at the paths its settings name. Never a secret.
 """
 
 from __future__ import annotations
@@ -32,10 +34,13 @@ class _Message(BaseModel):
 
 
 class ChunkMessage(_Message):
-    """One chunk of a simulate run: the planned conversations ``ids``."""
+    """One chunk of a simulate run: the planned conversations ``ids`` and their
+    ``specs`` (``ConversationSpec`` as JSON, ``_content.specs_json``); ``files["chatbot"]``
+    is the digest of the chatbot's configuration (``_content.chatbot_content``)."""
 
     chunk: str
     ids: list[str]
+    specs: list[dict[str, Any]]
 
 
 class MutantMessage(_Message):

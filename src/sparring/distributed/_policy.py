@@ -14,9 +14,11 @@ the key that is not allowed, when they name
 - a model base URL the operator did not allow (``--allow-model-base-url``): the worker's
   provider key goes where that URL points.
 
-A message also names the sparring version, a digest of sparring's code and a digest of
-each file it names (``files``, computed by the coordinator); a worker whose own differ
-refuses the chunk naming the setting and both digests, instead of planning it differently.
+A message also names the sparring version and a digest of sparring's code; a worker
+whose own differ refuses it (``check_sender``). A mutant message names a digest of each
+file its settings name (``files``, computed by the coordinator), which the worker reads
+at those paths: one whose files differ refuses naming the setting and both digests
+(``check_identity``). A simulate chunk reads no file of the project (``_content``).
 """
 
 from __future__ import annotations
@@ -70,10 +72,12 @@ class WorkerPolicy:
             model_base_urls=tuple(urls),
         )
 
-    def check(self, settings: Any) -> None:
+    def check(self, settings: Any, paths: tuple[str, ...] = PATH_KEYS) -> None:
         """Raise ``Refused`` naming the first setting of ``settings`` (a job's parsed
-        settings) this worker does not allow."""
-        for key, path in _paths(settings, PATH_KEYS):
+        settings) this worker does not allow; of the path settings, only those of
+        ``paths`` are checked (the ones this worker reads: a simulate chunk reads none of
+        its own unless its chatbot is code, ``_tasks``)."""
+        for key, path in _paths(settings, paths):
             real = path.resolve()
             if not any(real.is_relative_to(root) for root in self.roots):
                 allowed = ", ".join(str(r) for r in self.roots)
@@ -139,9 +143,9 @@ def _digest(path: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def check_identity(version: str, code: str, files: Mapping[str, str], settings: Any) -> None:
-    """Raise ``Refused`` when this worker's sparring version, code or files differ from
-    those the coordinator named (``version``, ``code``, ``files``)."""
+def check_sender(version: str, code: str) -> None:
+    """Raise ``Refused`` when this worker's sparring version or code differ from the
+    coordinator's (``version``, ``code``: a message's sender)."""
     if version != sparring.__version__:
         raise Refused(
             f"the coordinator runs sparring {version}, this worker {sparring.__version__}"
@@ -151,6 +155,13 @@ def check_identity(version: str, code: str, files: Mapping[str, str], settings: 
             f"sparring's code differs: the coordinator's digest is {code}, this worker's "
             f"{code_digest()} (install the same sparring on both)"
         )
+
+
+def check_identity(version: str, code: str, files: Mapping[str, str], settings: Any) -> None:
+    """Raise ``Refused`` when this worker's sparring version, code or files differ from
+    those the coordinator named (``version``, ``code``, ``files``: digests of the files at
+    the paths ``settings`` name, as ``file_digests``)."""
+    check_sender(version, code)
     here = file_digests(settings)
     for key in sorted(set(files) | set(here)):
         theirs, ours = files.get(key, "absent"), here.get(key, "absent")

@@ -82,6 +82,8 @@ class RemoteSimulate:
             self.cluster,
             make_app(self.cluster),
             state,
+            chatbot=ctx.chatbot,
+            specs=specs,
             on_record=done,
             stop=lambda: ctx.stop.requested,
         )

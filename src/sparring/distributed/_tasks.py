@@ -1,36 +1,51 @@
 """What a worker does with a message: check it, run the planned conversations of a chunk
 (or one mutant), send the outcome back.
 
-A message (``_messages``) carries the run's key, the coordinator's session, the chunk's
-name and delivery token, the conversation ids, the run's stored settings and K — never a
-secret: provider keys and chatbot tokens come from the worker's own environment
-when ``chatbot.yaml``'s ``${VAR}`` references are resolved here. Before anything runs the
-worker parses the message and its settings and refuses it (``refused``, with the reason,
-in the run's results and the worker's log) when the settings name what its operator did
-not allow, or when its code or the files differ from the coordinator's (``_policy``).
-The worker reads the profiles and ``chatbot.yaml`` at the paths the settings name; it
-needs no run directory.
+A chunk message (``_messages``) carries the run's key, the coordinator's session, the
+chunk's name and delivery token, the planned conversations (their specs), the run's
+stored settings, K and the digest of the chatbot's configuration — never a secret. The
+worker needs no copy of the project: it takes the configuration from its cache or the
+run's Redis by digest (``_content``) and fills its ``${NAME}`` references from its own
+environment; nothing it reads from the message runs as code — a chatbot whose connector
+runs code (``python``) is read from the worker's own files at the path the settings name,
+under its roots, and must have the coordinator's digest. A mutant message carries the
+settings and the digests of the files they name; its worker reads them at those paths.
+Before anything runs the worker parses the message and refuses it (``refused``, with the
+reason, in the run's results and the worker's log) when it comes from other code, names
+what its operator did not allow, or content it cannot get (``_policy``, ``_content``).
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import tempfile
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 import redis
 from pydantic import ValidationError
 
+from sparring._policy import ExecutionPolicy, scoped
+from sparring.connectors import ChatbotConfig, get_connector, load_chatbot_config
 from sparring.distributed._cluster import Cluster
+from sparring.distributed._content import (
+    chatbot_content,
+    chatbot_from,
+    digest_of,
+    fetch,
+    specs_from,
+)
 from sparring.distributed._messages import ChunkMessage, MutantMessage
-from sparring.distributed._policy import Refused, WorkerPolicy, check_identity
+from sparring.distributed._policy import Refused, WorkerPolicy, check_identity, check_sender
 from sparring.distributed._state import RunState, connect
+from sparring.errors import ConfigError
 from sparring.jobs import run_blocking
-from sparring.simulate import ConversationSpec, SimulateSettings, planned_specs, run_planned
+from sparring.simulate import ConversationSpec, SimulateSettings, run_planned
 
 logger = logging.getLogger(__name__)
 
@@ -39,8 +54,6 @@ CONVERSATIONS_VARIABLE = "SPARRING_WORKER_CONVERSATIONS"
 
 S = TypeVar("S")
 _local = threading.local()
-_plans: dict[str, list[ConversationSpec]] = {}
-_PLANS_KEPT = 4
 
 
 def _client() -> redis.Redis:
@@ -68,23 +81,58 @@ def _refused(kind: str, exc: Exception) -> str:
 def _vet(
     state: RunState,
     message: ChunkMessage | MutantMessage,
-    parse: Callable[[dict[str, Any]], S],
+    prepare: Callable[[], S],
     delivery: tuple[str, str],
     base: dict[str, Any],
 ) -> S | None:
-    """The message's settings, parsed and allowed by this worker (``_policy``); ``None``
-    when refused — the refusal is logged and pushed to the run's results."""
+    """What ``prepare()`` makes of the message (its settings parsed and allowed by this
+    worker, ``_policy``); ``None`` when refused — the refusal is logged and pushed to the
+    run's results."""
     try:
-        settings = parse(message.settings)
-        WorkerPolicy.from_env().check(settings)
-        check_identity(message.version, message.code, message.files, settings)
-    except (ValidationError, Refused) as exc:
+        return prepare()
+    except (ValidationError, Refused, ConfigError) as exc:
         kind = "chunk" if isinstance(message, ChunkMessage) else "mutant"
         error = "refused by the worker: " + _refused(kind, exc)
         state.push_result({**base, "status": "refused", "error": error})
         state.let_go(*delivery)
         return None
-    return settings
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    settings: SimulateSettings
+    chatbot: ChatbotConfig
+    specs: list[ConversationSpec]
+    policy: ExecutionPolicy
+
+
+def _prepare_chunk(client: redis.Redis, message: ChunkMessage) -> _Chunk:
+    """A chunk message made ready to run: same code as the coordinator, settings parsed
+    and allowed, the chatbot's configuration fetched by digest (or, for a connector that
+    runs code, read from this worker's own files and checked against the digest), the
+    specs parsed. Raises ``Refused``, ``ValidationError`` or ``ConfigError``."""
+    check_sender(message.version, message.code)
+    settings = _settings(message.settings)
+    policy = WorkerPolicy.from_env()
+    digest = message.files.get("chatbot")
+    if digest is None:
+        raise Refused("files.chatbot: the message names no chatbot configuration")
+    config = chatbot_from(fetch(client, digest, "chatbot"), settings.chatbot)
+    runs_code = get_connector(config.connector).runs_code
+    if runs_code:  # code is never taken from a message: the worker's own file, same digest
+        policy.check(settings, paths=("chatbot",))
+        config = load_chatbot_config(settings.chatbot)
+        if digest_of(chatbot_content(config)) != digest:
+            raise Refused(
+                f"settings.chatbot ({settings.chatbot}): its {config.connector} connector runs "
+                "code, read from this worker's copy, which differs from the coordinator's"
+            )
+    else:
+        policy.check(settings, paths=())
+    specs = specs_from(message.specs)
+    if [spec.id for spec in specs] != message.ids:
+        raise Refused("specs: the planned conversations do not match the chunk's ids")
+    return _Chunk(settings, config, specs, ExecutionPolicy(run_code=runs_code, roots=policy.roots))
 
 
 def simulate_chunk(payload: Any) -> str:
@@ -101,8 +149,9 @@ def simulate_chunk(payload: Any) -> str:
     chunk, token = message.chunk, message.token
     base = {"chunk": chunk, "session": message.session, "token": token, "ids": message.ids}
     state = RunState(_client(), message.run)
-    settings = _vet(state, message, _settings, (chunk, token), base)
-    if settings is None:
+    prepare = functools.partial(_prepare_chunk, state.client, message)
+    ready = _vet(state, message, prepare, (chunk, token), base)
+    if ready is None:
         return "refused"
     if not state.owns(chunk, token) or state.is_done(chunk):
         state.let_go(chunk, token)
@@ -126,13 +175,15 @@ def simulate_chunk(payload: Any) -> str:
         return True
 
     try:
-        records = run_planned(
-            settings,
-            message.ids,
-            specs=_planned(settings),
-            limiter=state.limiter,
-            before_each=before_each,
-        )
+        with scoped(ready.policy):
+            records = run_planned(
+                ready.settings,
+                message.ids,
+                specs=ready.specs,
+                config=ready.chatbot,
+                limiter=state.limiter,
+                before_each=before_each,
+            )
     except Exception as exc:
         logger.exception("chunk %s failed", chunk)
         error = f"{type(exc).__name__}: {exc}"
@@ -161,24 +212,12 @@ def _settings(stored: dict[str, Any]) -> SimulateSettings:
     return settings.model_copy(update={"concurrency": concurrency, "probe": False})
 
 
-def _planned(settings: SimulateSettings) -> list[ConversationSpec]:
-    """The run's planned specs, planned once per process and settings."""
-    key = settings.model_copy(update={"concurrency": 1}).model_dump_json()
-    specs = _plans.get(key)
-    if specs is None:
-        specs = run_blocking(planned_specs(settings))
-        if len(_plans) >= _PLANS_KEPT:
-            _plans.pop(next(iter(_plans)))
-        _plans[key] = specs
-    return specs
-
-
 def mutate_one(payload: Any) -> str:
     """Build, run and judge one mutant (``sparring mutate --broker``) in a temporary
     folder and push its ``MutantResult`` to the run's results; return what happened
     (``done``, ``failed``, ``error``, ``refused``, ``stale``). The mutant's own run folder
     stays here and is removed; only its result travels back. Checked as a chunk is."""
-    from sparring.mutation import MutateSettings, run_one_mutant
+    from sparring.mutation import run_one_mutant
 
     try:
         message = MutantMessage.model_validate(payload)
@@ -188,7 +227,7 @@ def mutate_one(payload: Any) -> str:
     name, token = f"{message.session}/{message.mutant}", message.token
     base = {"mutant": message.mutant, "session": message.session, "token": token}
     state = RunState(_client(), message.run)
-    settings = _vet(state, message, MutateSettings.model_validate, (name, token), base)
+    settings = _vet(state, message, lambda: _prepare_mutant(message), (name, token), base)
     if settings is None:
         return "refused"
     if not state.owns(name, token):
@@ -215,3 +254,15 @@ def mutate_one(payload: Any) -> str:
     state.push_result({**base, "attempt": attempt, "status": "done", "result": body})
     state.let_go(name, token)
     return "done"
+
+
+def _prepare_mutant(message: MutantMessage) -> Any:
+    """A mutant message's settings, parsed and allowed by this worker, whose files at the
+    paths they name have the coordinator's digests. Raises ``Refused`` or
+    ``ValidationError``."""
+    from sparring.mutation import MutateSettings
+
+    settings = MutateSettings.model_validate(message.settings)
+    WorkerPolicy.from_env().check(settings)
+    check_identity(message.version, message.code, message.files, settings)
+    return settings

@@ -1,17 +1,24 @@
 """Running some of a run's planned conversations without a run directory.
 
 A process that runs part of a run elsewhere (a ``sparring worker``, docs/distributed.md)
-gets the run's stored settings and the ids of the conversations to run; it plans the run
-the way ``simulate_job`` did (same profiles and seed: same ids, plans and seeds), runs
-the named conversations and returns their records. Whoever owns the run directory writes
-them (``RunStore.write``, keyed by conversation id).
+gets the run's stored settings, the ids of the conversations to run and, from a
+coordinator that planned them, their specs and the chatbot's configuration (without
+them it plans the run the way ``simulate_job`` did: same profiles and seed, same ids,
+plans and seeds); it runs the named conversations and returns their records. Whoever
+owns the run directory writes them (``RunStore.write``, keyed by conversation id).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from sparring.connectors import LimiterFactory, create_connector, load_chatbot_config, local_limiter
+from sparring.connectors import (
+    ChatbotConfig,
+    LimiterFactory,
+    create_connector,
+    load_chatbot_config,
+    local_limiter,
+)
 from sparring.conversations import ConversationRecord
 from sparring.errors import UserInputError
 from sparring.jobs import run_blocking
@@ -28,6 +35,7 @@ async def run_planned_async(
     specs: list[ConversationSpec] | None = None,
     limiter: LimiterFactory = local_limiter,
     before_each: Callable[[ConversationSpec], bool] | None = None,
+    config: ChatbotConfig | None = None,
 ) -> list[ConversationRecord]:
     """Run the planned conversations ``ids`` of a run with ``settings`` (its stored
     settings: ``SimulateSettings.from_manifest``), ``settings.concurrency`` at once, and
@@ -37,7 +45,9 @@ async def run_planned_async(
     (``planned_specs(settings)``; planned here otherwise). ``limiter`` builds the limiter
     of a connector with ``requests_per_minute`` (a distributed run passes one shared by
     every process). ``before_each`` is called before each conversation starts; ``False``
-    skips it and every conversation not started yet. Raises ``UserInputError`` naming ids
+    skips it and every conversation not started yet. ``config`` is the chatbot's
+    configuration when the caller has it (a worker gets it from the coordinator; read
+    from ``settings.chatbot`` otherwise). Raises ``UserInputError`` naming ids
     the settings do not plan, ``ConfigError`` for bad profiles or ``chatbot.yaml``; the
     chatbot's failures are recorded, never raised.
     """
@@ -48,7 +58,7 @@ async def run_planned_async(
     unknown = [i for i in wanted if i not in planned]
     if unknown:
         raise UserInputError(f"not planned by these settings: {', '.join(unknown[:5])}")
-    config = load_chatbot_config(settings.chatbot)
+    config = config if config is not None else load_chatbot_config(settings.chatbot)
     options = SimulationOptions(
         simulator=settings.simulator_kind(),
         model=load_model(settings.model, settings.model_base_url, settings.cache),
@@ -75,8 +85,11 @@ def run_planned(
     specs: list[ConversationSpec] | None = None,
     limiter: LimiterFactory = local_limiter,
     before_each: Callable[[ConversationSpec], bool] | None = None,
+    config: ChatbotConfig | None = None,
 ) -> list[ConversationRecord]:
     """``run_planned_async`` for synchronous callers."""
     return run_blocking(
-        run_planned_async(settings, ids, specs=specs, limiter=limiter, before_each=before_each)
+        run_planned_async(
+            settings, ids, specs=specs, limiter=limiter, before_each=before_each, config=config
+        )
     )
