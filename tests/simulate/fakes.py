@@ -121,3 +121,13 @@ def loopback_server(
     finally:
         loop.call_soon_threadsafe(loop.stop)
         thread.join(10)
+
+
+_FRAME = re.compile(r"^(?:It's )?(.*?)(?:, please)?\.?$")
+
+
+def value_said(utterance: str) -> str:
+    """The value of a user's answer without the answer frame its seed drew ("It's 6 pm."
+    and "6 pm, please." → "6 pm"; ``simulate._agenda_realise.ANSWER_FRAMES``)."""
+    match = _FRAME.match(utterance.strip())
+    return match.group(1) if match else utterance

@@ -60,7 +60,7 @@ async def test_a_question_the_profile_has_no_value_for_is_answered_not_left() ->
 
     spec = _spec(["book a table on Friday"], ["book a table on {{day}}"], {"day": "Friday"})
     users, record = await _talk(spec, bot)
-    assert users[1] == "2"
+    assert users[1] in {"1", "2", "3"}  # a small quantity, drawn by the seed
     assert users[-1] == "Thank you, goodbye!"
     assert any("is booked" in t.text for t in record.turns if t.role == "assistant")
 

@@ -44,7 +44,13 @@ The policy, by the chatbot's act:
 
 A goal is met when the chatbot answers or confirms after the user gave its values
 (``_goals``). When every goal is met the user says goodbye once and ends the conversation.
-With a seed, the same conversation is produced every time.
+**Seeded choices.** The conversation's seed (``spec.seed``, from ``--seed``, the profile
+and the conversation's index) drives, reproducibly, what the profile leaves to the user:
+the phrasing of each goal (``_phrasing``), the order of consecutive question goals, the
+option picked from an offer no goal names and the value improvised for an open request
+(``_placeholders.offered_value``, ``_slots.plausible_value``), and how the user frames an
+answer ("6 pm", "6 pm, please.", "It's 6 pm."; ``_agenda_realise``). The same seed gives
+the same conversation; another seed another user.
 
 A persona's agenda behaviours (``spec.behaviours``, see ``_persona_plan``) make the user
 harder to serve: ``vague_answers`` answers the first question about each goal variable
@@ -74,10 +80,12 @@ from sparring.simulate._agenda_policy import last_question
 from sparring.simulate._agenda_react import GOODBYE, any_option, give, improvise, react
 from sparring.simulate._agenda_read import ASKING, dialogue_act, observe_reply
 from sparring.simulate._agenda_realise import (
+    ANSWER_FRAMES,
     VALUE_AGAIN,
     bare_request,
     build_goal,
     change_goal,
+    question_order,
     repeat,
 )
 from sparring.simulate._agenda_state import AgendaMemory, AgendaState
@@ -107,6 +115,10 @@ class AgendaSimulator:
                  press_buttons: bool = False, disabled: Iterable[str] = ()) -> None:  # fmt: skip
         self.spec = spec
         self.rng = rng or random.Random(spec.seed)
+        self.choices = random.Random(f"choices/{spec.seed}")
+        """The user's free choices where the profile leaves them open (module docstring,
+        *Seeded choices*); apart from ``rng`` so that adding one changes no other draw."""
+        self.answer_frame = self.choices.choice(ANSWER_FRAMES)
         self.disabled = frozenset(disabled)
         if self.disabled - ABILITIES:
             raise ValueError(f"unknown abilities: {sorted(self.disabled - ABILITIES)}")
@@ -117,8 +129,9 @@ class AgendaSimulator:
         self.persona_alone = task is not None and spec.goals == (task,) and is_instruction(task)
         """A persona playing alone whose task is an instruction: never sent (_persona_agenda)."""
         goals = () if self.persona_alone else spec.goals
+        built = [build_goal(self, g, templates.get(g, g)) for g in goals]
         self.state = AgendaState(
-            [build_goal(self, g, templates.get(g, g)) for g in goals],
+            question_order(built, self.choices),
             dict(spec.variables),
             spec.alternatives,
         )

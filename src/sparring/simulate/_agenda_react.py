@@ -16,7 +16,7 @@ from sparring.connectors import Reply
 from sparring.dialogue_acts import DialogueAct, offered_options
 from sparring.profiles import is_placeholder, placeholder_words
 from sparring.simulate._agenda_policy import ASKS_FOR, last_question
-from sparring.simulate._agenda_realise import VAGUE, press
+from sparring.simulate._agenda_realise import VAGUE, framed, press
 from sparring.simulate._agenda_state import CONFIRMING, flat_values, norm
 from sparring.simulate._matching import (
     any_mentioned,
@@ -60,7 +60,7 @@ def any_option(sim: AgendaSimulator, reply: Reply) -> str | None:
         return None
     tried = sim.memory.picked_any.setdefault(question, [])
     taken = [sim.values.get(n) for n in sim.answered]
-    option = offered_value(options, tried, taken)
+    option = offered_value(options, tried, taken, sim.choices)
     if option is None:
         return None
     tried.append(option)
@@ -156,7 +156,10 @@ def _answer(sim: AgendaSimulator, reply: Reply, asked: str | None) -> str | None
         sim.answered.add(asked)
         sim.state.mark_given(asked)
         return press(reply, option)
-    return give(sim, asked, option)
+    said = give(sim, asked, option)
+    if said != (option or render_value(sim.values[asked])):
+        return said  # a change of mind, said in a sentence of its own
+    return framed(sim.answer_frame, said, sim.values[asked], chosen=option is not None)
 
 
 def improvise(sim: AgendaSimulator, reply: Reply) -> str | None:
@@ -170,7 +173,7 @@ def improvise(sim: AgendaSimulator, reply: Reply) -> str | None:
         return None
     own = [v for v in flat_values(sim.values) if form_of(v) in kinds]
     value = sim.memory.improvised.get(kinds) or (
-        render_value(own[0]) if own else plausible_value(kinds)
+        render_value(own[0]) if own else plausible_value(kinds, sim.choices)
     )
     if value is not None and kinds not in sim.memory.improvised:
         sim.memory.improvised[kinds] = value
@@ -189,7 +192,7 @@ def _after_refusal(sim: AgendaSimulator, text: str, asked: str) -> None:
         return
     others = sim.state.others(asked)  # the profile's next option, else a plausible one
     kind = form_of(sim.values[asked])
-    new = others[0] if others else plausible_value(frozenset({kind} if kind else ()))
+    new = others[0] if others else plausible_value(frozenset({kind} if kind else ()), sim.choices)
     if new is None or norm(new) == norm(sim.values[asked]):
         return
     sim.memory.refused.add(asked)
@@ -221,7 +224,7 @@ def _instead_of_placeholder(
     value (its goal then waits for it); with none, the user asks once what there is,
     then the goal fails (nothing to choose from)."""
     taken = [sim.values.get(n) for n in sim.answered if n != asked]
-    option = offered_value(options, (), taken)
+    option = offered_value(options, (), taken, sim.choices)
     if option is not None:
         sim.notes.append(f"{asked}: a placeholder; took the offered option {option!r}")
         sim.values[asked] = option

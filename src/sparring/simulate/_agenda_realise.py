@@ -10,19 +10,37 @@ understand it whole, and the words of the persona behaviours ``repeat_question``
 
 from __future__ import annotations
 
+import random
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sparring.connectors import Reply
 from sparring.simulate._agenda_state import norm
 from sparring.simulate._goals import Goal
 from sparring.simulate._phrasing import goal_utterances, is_question, rephrasings, strip_scaffolding
+from sparring.simulate._slots import form_of
 from sparring.simulate._spec import render_value
 
 if TYPE_CHECKING:
     from sparring.simulate._agenda import AgendaSimulator
 
-__all__ = ["VAGUE", "VALUE_AGAIN", "bare_request", "build_goal", "change_goal", "press", "repeat"]
+__all__ = [
+    "ANSWER_FRAMES",
+    "VAGUE",
+    "VALUE_AGAIN",
+    "bare_request",
+    "build_goal",
+    "change_goal",
+    "framed",
+    "press",
+    "question_order",
+    "repeat",
+]
+
+ANSWER_FRAMES = ("{v}", "{v}, please.", "It's {v}.")
+"""How a user answers a request with a value (one per conversation, drawn by its seed): a
+terse user says the value alone, a polite one adds "please"."""
+_FRAMED_KINDS = frozenset({"date", "time", "number"})
 
 _TEMPLATE_VARIABLE = re.compile(r"\{\{\s*(\w+)\s*\}\}")
 VAGUE = ("Not sure, something normal I guess.", "Whatever you think is best.", "Hmm, the usual?")
@@ -114,3 +132,37 @@ def press(reply: Reply, option: str) -> str:
         if button.text == option and button.link and button.link.startswith("/"):
             return button.link
     return option
+
+
+def framed(frame: str, said: str, value: Any, *, chosen: bool) -> str:
+    """``said`` (the value answering a request) in the user's answer ``frame``, for a value
+    chosen among the chatbot's options (``chosen``) or a date, a time or a number; other
+    values (a name, a phone number, free text) alone, as a form would take them."""
+    if not chosen and form_of(value) not in _FRAMED_KINDS:
+        return said
+    return frame.format(v=said)
+
+
+def question_order(goals: list[Goal], rng: random.Random) -> list[Goal]:
+    """``goals`` with each run of consecutive question goals ("can I bring my bike?", "can
+    I get a refund?") in an order drawn by ``rng``: questions that ask for information
+    depend on no other goal, so a user may ask them in any order; a task's steps keep the
+    profile's order (Schatzmann et al., 2007, §3: the agenda orders the user's acts)."""
+    out: list[Goal] = []
+    run: list[Goal] = []
+    for goal in [*goals, None]:
+        if goal is not None and goal.question and not goal.variables & _shared(goals, goal):
+            run.append(goal)
+            continue
+        rng.shuffle(run)
+        out += run
+        run = []
+        if goal is not None:
+            out.append(goal)
+    return out
+
+
+def _shared(goals: list[Goal], goal: Goal) -> frozenset[str]:
+    """The variables ``goal`` shares with another goal (an order between them may matter)."""
+    others = [g.variables for g in goals if g is not goal]
+    return goal.variables & frozenset().union(*others)

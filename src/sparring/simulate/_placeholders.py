@@ -6,6 +6,7 @@ by an option the bot itself offers, else the user asks once what there is."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -42,16 +43,22 @@ def adapt_goal(goal: Goal, values: Mapping[str, Any]) -> str | None:
 
 
 def offered_value(
-    options: list[str], tried: Iterable[str], taken: Iterable[Any] = ()
+    options: list[str],
+    tried: Iterable[str],
+    taken: Iterable[Any] = (),
+    rng: random.Random | None = None,
 ) -> str | None:
-    """The first option the bot offered that was not tried for this question and is no
-    value of another variable ("mushrooms" for the toppings, not the pizza again)."""
+    """An option the bot offered that was not tried for this question and is no value of
+    another variable ("mushrooms" for the toppings, not the pizza again): the first, or
+    with ``rng`` one drawn from it (the user's free choice, reproducible by its seed)."""
     skip = {str(t).strip().lower() for t in tried}
     others = [t for t in taken if t is not None]
-    for option in options:
-        if option.strip().lower() in skip:
-            continue
-        if any(best_option(value, [option]) is not None for value in others):
-            continue
-        return option
-    return None
+    free = [
+        option
+        for option in options
+        if option.strip().lower() not in skip
+        and not any(best_option(value, [option]) is not None for value in others)
+    ]
+    if not free:
+        return None
+    return rng.choice(free) if rng is not None else free[0]

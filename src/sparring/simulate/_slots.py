@@ -13,6 +13,7 @@ black-box chatbot instead of a shared ontology.
 
 from __future__ import annotations
 
+import random
 import re
 from datetime import date
 from typing import Any
@@ -38,15 +39,16 @@ _PHONE = re.compile(r"\+?[\d ().-]{7,}")
 _NUMBER = re.compile(r"[-+]?\d+(?:[.,]\d+)?")
 _WHEN = frozenset({"date", "time"})
 _PLAUSIBLE = {
-    "name": "Alex Morgan",
-    "phone": "555-0142",
-    "email": "alex.morgan@example.com",
-    "date": "next Monday",
-    "time": "10:00",
-    "number": "2",
+    "name": ("Alex Morgan", "Sam Taylor", "Jordan Lee"),
+    "phone": ("555-0142", "555-0187", "555-0113"),
+    "email": ("alex.morgan@example.com", "sam.taylor@example.com", "jordan.lee@example.com"),
+    "date": ("next Monday", "next Tuesday", "next Thursday"),
+    "time": ("10:00", "11:00", "14:00"),
+    "number": ("2", "1", "3"),
 }
-"""A value of each kind a person with no stated preference gives: a weekday, an hour
-inside common opening hours, a small quantity, a reserved (555-01xx, example.com) contact."""
+"""Values of each kind a person with no stated preference gives (the first without a
+seeded generator): a weekday, an hour inside common opening hours, a small quantity, a
+reserved (555-01xx, example.com) contact."""
 
 
 def question_kinds(question: str) -> frozenset[str]:
@@ -85,15 +87,20 @@ def fits(value: Any, kinds: frozenset[str]) -> bool:
     return kind in _WHEN and bool(kinds & _WHEN) and "name" not in kinds
 
 
-def plausible_value(kinds: frozenset[str]) -> str | None:
+def plausible_value(kinds: frozenset[str], rng: random.Random | None = None) -> str | None:
     """A plausible value for a question asking for ``kinds`` that the user's profile has
     no value for ("What time?" when the profile names only a day): the user answers the
     requested slot with a value of its type rather than leave an open question (Schatzmann
     et al., 2007, §3). A date and a time asked together ("when") get both; ``None`` when
-    the question names no kind."""
+    the question names no kind. With ``rng``, one of a few values of the kind, drawn by
+    the user's seed."""
+
+    def pick(kind: str) -> str:
+        return rng.choice(_PLAUSIBLE[kind]) if rng is not None else _PLAUSIBLE[kind][0]
+
     if kinds == _WHEN:
-        return f"{_PLAUSIBLE['date']} at {_PLAUSIBLE['time']}"
+        return f"{pick('date')} at {pick('time')}"
     for kind in ("name", "phone", "email", "number", "date", "time"):
         if kind in kinds:
-            return _PLAUSIBLE[kind]
+            return pick(kind)
     return None
