@@ -7,7 +7,7 @@ from datetime import date, time
 
 import pytest
 
-from sparring.values import Money, find_values, item_values, same_value
+from sparring.values import Money, find_values, item_values, same_value, states_value
 
 TODAY = date(2026, 11, 28)
 PRICES = "A single room costs $80 per night, a double room $120 and a suite $250."
@@ -61,6 +61,12 @@ def test_item_values_is_empty_when_the_text_lists_no_items(text: str) -> None:
         ("int", "3", 3, True),
         ("string", "Double Room", "double  room", True),
         ("string", "double", "single", False),
+        ("string", "check-up", "Checkup", True),
+        ("string", "check-up", "check ups", True),
+        ("string", "Two rooms", "2 room", True),
+        ("string", "check-up", "check-in", False),
+        ("string", "box", "boxes", True),
+        ("int", "two", 2, True),
     ],
 )
 def test_same_value_compares_values_not_writings(
@@ -86,3 +92,23 @@ def test_street_addresses(text: str, address: str) -> None:
 
 def test_no_address_in_plain_numbers() -> None:
     assert find_values("address", "We have 3 rooms and 2 suites on 4 floors.", TODAY) == []
+
+
+@pytest.mark.parametrize(
+    ("value", "text", "stated"),
+    [
+        ("check-up", "Your checkup is booked.", True),
+        ("Check up", "We do 2 check-ups a year.", True),
+        ("17:00", "See you at 5 pm.", True),
+        ("noon", "See you at 11:00.", False),
+        ("2", "A table for two.", True),
+        ("2", "A table for three.", False),
+        ("12/03/2027", "on 12 March 2027", True),
+        ("London", "to Londonderry", False),
+        ("cat", "any category", False),
+    ],
+)
+def test_states_value_reads_a_value_in_any_surface_form(
+    value: str, text: str, stated: bool
+) -> None:
+    assert states_value(value, text, TODAY) is stated

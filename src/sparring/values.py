@@ -21,7 +21,9 @@ stored on the conversation record:
 night, a double room $120 and a suite $250"): each item's words with its value, so a
 caller can take the value of the item it asked about rather than the first one.
 ``same_value`` compares two values of one kind as values ("5:00 PM" equals "17:00",
-"29-11-2026" equals "November 29th, 2026", "$80" equals "80.00 USD").
+"29-11-2026" equals "November 29th, 2026", "$80" equals "80.00 USD"), and text by its
+surface form ("check-up" equals "checkup", "Check up" and "check-ups"; "two rooms" equals
+"2 rooms"); ``states_value`` says whether a text states a value in any of those forms.
 
 Every pattern here is a regular expression without nested quantifiers over the same
 characters: matching is linear in the text's length (no catastrophic backtracking).
@@ -47,6 +49,7 @@ __all__ = [
     "item_values",
     "parse_money",
     "same_value",
+    "states_value",
     "value_kind",
 ]
 
@@ -336,8 +339,10 @@ def same_value(kind: str, a: Any, b: Any, reference: date | None = None) -> bool
     times across 12- and 24-hour clocks ("5:00 PM" = "17:00" = ``time(17)``), dates in
     any writing ("29-11-2026" = "November 29th, 2026"; a day-month order that could be
     read either way matches under both), money by amount and currency (a missing currency
-    matches any), numbers by value; other kinds and values no parser reads compare as
-    case-folded text with spaces collapsed. ``reference`` resolves relative dates
+    matches any), numbers by value (written as digits or in words); other kinds and values
+    no parser reads compare by their surface form: case, hyphens, spaces and punctuation
+    between words, a plural ending and numbers in words do not count ("check-up" =
+    "Checkup" = "check ups"; ``surface_form``). ``reference`` resolves relative dates
     (default: today)."""
     when = reference or date.today()
     left, right = _typed(kind, a, when), _typed(kind, b, when)
@@ -381,4 +386,66 @@ def _both_readings(day: date) -> set[date]:
 
 
 def _text(value: Any) -> str:
-    return " ".join(str(value).split()).casefold()
+    return "".join(surface_words(str(value)))
+
+
+_SURFACE_WORD = re.compile(r"[^\W_]+")
+_SIBILANT = ("ss", "x", "z", "ch", "sh")
+MAX_STATED_TEXT = 8192
+"""Characters of a text ``states_value`` reads (the start of a long reply: a chatbot states
+the values of a task near them, and the reading stays bounded)."""
+
+
+def surface_words(text: str) -> list[str]:
+    """The words of ``text`` in one surface form: case-folded, split at any non-letter or
+    digit, a plural ending dropped ("ups" → "up", "batteries" → "battery", "boxes" →
+    "box"), numbers up to twelve in words as digits. Linear in ``len(text)``."""
+    out = []
+    for word in _SURFACE_WORD.findall(text.casefold()):
+        number = _WORD_NUMBERS.get(word)
+        if number is not None and word not in ("a", "an"):
+            out.append(str(number))
+        elif len(word) > 3 and word.endswith("ies"):
+            out.append(word[:-3] + "y")
+        elif len(word) > 3 and word.endswith("es") and word[:-2].endswith(_SIBILANT):
+            out.append(word[:-2])
+        elif len(word) > 2 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+            out.append(word[:-1])
+        else:
+            out.append(word)
+    return out
+
+
+def states_value(value: Any, text: str, reference: date | None = None) -> bool:
+    """Whether ``text`` states ``value`` in some surface form (``same_value``): a time,
+    a date or a number that reads as one (``value`` "17:00" in "at 5 pm", "2" in "for
+    two guests"), else the value's words run together in consecutive words of the text
+    ("check-up" in "your checkup is booked", "Check up" in "2 check-ups"). Reads the
+    first ``MAX_STATED_TEXT`` characters of ``text``; linear in their length times the
+    number of the value's words. Never raises."""
+    when = reference or date.today()
+    text = text[:MAX_STATED_TEXT]
+    for kind in ("time", "date", "int"):
+        wanted = _typed(kind, value, when)
+        if wanted is not None and (kind != "int" or _is_number(str(value))):
+            return any(
+                same_value(kind, wanted, c.value, when) for c in find_values(kind, text, when)
+            )
+    target = _text(value)
+    if not target:
+        return False
+    words = surface_words(text)
+    for start in range(len(words)):
+        joined, end = "", start
+        while end < len(words) and len(joined) < len(target):
+            joined += words[end]
+            end += 1
+        if joined == target:
+            return True
+    return False
+
+
+def _is_number(text: str) -> bool:
+    """Whether ``text`` is a number alone (digits or one number word)."""
+    found = _find_numbers(text)
+    return len(found) == 1 and len(surface_words(text)) == 1

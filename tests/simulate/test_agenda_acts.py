@@ -9,6 +9,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from sparring.connectors import Reply
 from sparring.simulate import AgendaSimulator, run_conversation
 from sparring.simulate._slots import fits, form_of, question_kinds
@@ -208,3 +210,25 @@ async def test_read_back_can_be_switched_off_for_the_ablation() -> None:
     bare = AgendaSimulator(spec, random.Random(0), disabled=["read_back"])
     users, _ = await _talk(spec, bot, bare)
     assert not any(u.startswith("No,") for u in users)
+
+
+@pytest.mark.parametrize("stated", ["Checkup", "check up", "CHECK-UPS"])
+async def test_a_value_stated_in_another_surface_form_is_the_users(stated: str) -> None:
+    """A confirmation that writes the user's "check-up" as "Checkup", "check up" or a
+    plural is the user's value (``sparring.values.states_value``), never contradicted as
+    the other option; one that names the other option still is."""
+
+    def bot(text: str, turn: int) -> str:
+        if turn == 0:
+            return "Would you like a checkup or a cleaning?"
+        if turn == 1:
+            return f"A {stated} then, with a free cleaning voucher. Is that correct?"
+        return "Booked. Goodbye!"
+
+    spec = _spec(
+        ["book a check-up"], ["book a {{treatment}}"],
+        {"treatment": "check-up"}, {"treatment": ["check-up", "cleaning"]},
+    )  # fmt: skip
+    users, record = await _talk(spec, bot)
+    assert not any(u.startswith("No, I asked for") for u in users), users
+    assert record.errors == []

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date
 from typing import Any
 
-from sparring.values import find_values
+from sparring.values import find_values, states_value
 
 MIN_STEM = 4
 """Letters the shorter of two prefix-matched words must have."""
@@ -147,10 +147,14 @@ def best_option(value: Any, options: Sequence[str]) -> str | None:
 
 
 def values_mentioned(value: Any, text: str) -> bool:
-    """Whether ``text`` mentions ``value`` (every item of a list): by its words, or, for a
-    date or a time, as the same date or time written another way ("tomorrow" ↔
-    "26-11-2026", "13:00" ↔ "1 pm"; ``sparring.values``)."""
-    return all(mentions(v, text) or _same_when(v, text) for v in _flat(value))
+    """Whether ``text`` mentions ``value`` (every item of a list): by its words, or as the
+    same value in another surface form — a date or a time written another way
+    ("tomorrow" ↔ "26-11-2026", "13:00" ↔ "1 pm"), a number in words, an option with
+    other hyphens, spaces, case or plural ("check-up" ↔ "checkup"; one comparison,
+    ``sparring.values.states_value``)."""
+    return all(
+        mentions(v, text) or _same_when(v, text) or states_value(v, text) for v in _flat(value)
+    )
 
 
 def _same_when(value: str, text: str) -> bool:
