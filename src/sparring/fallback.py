@@ -29,6 +29,12 @@ fallback followed by a hint), and the generic list applies everywhere (simulate 
 repetitions of it ended the conversation as a loop). ``FallbackMatch.reprompt`` says
 whether the reply, beside the fallback, asks a question of its own (a form asking for its
 slot again), which explore's crawl treats as a question rather than the fallback.
+
+A long reply is read at its ends (``sparring._window.ends``: the first and last
+``END_CHARS`` characters), where a chatbot says it did not understand; a line is compared
+with a phrase only when their lengths allow the threshold (the Indel similarity of texts of
+lengths ``a`` and ``b`` is at most ``2 min(a, b) / (a + b)``). Each reply is so recognised
+in a time bounded whatever its length (issue 36).
 """
 
 from __future__ import annotations
@@ -38,6 +44,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from rapidfuzz import fuzz
+
+from sparring._window import ends
 from sparring.similarity import indel_similarity, normalize_text
 
 __all__ = [
@@ -131,6 +140,7 @@ def is_fallback(text: str, config: FallbackConfig | str | None = None) -> Fallba
         config = FallbackConfig.of(config)
     if not text or not text.strip():
         return None
+    text = ends(text)
     for phrase in config.phrases:
         found = _configured(text, phrase, config.threshold)
         if found is not None:
@@ -147,11 +157,23 @@ def is_fallback(text: str, config: FallbackConfig | str | None = None) -> Fallba
 def _configured(text: str, phrase: str, threshold: float) -> float | None:
     """The similarity at which ``text`` is ``phrase`` (1.0 when it contains it)."""
     wanted = normalize_text(phrase)
-    if wanted and f" {wanted} " in f" {normalize_text(text)} ":
+    said = normalize_text(text)
+    if wanted and f" {wanted} " in f" {said} ":
         return 1.0
-    lines = [text, *(line for line in text.splitlines() if normalize_text(line))]
-    best = max(indel_similarity(line, phrase) for line in lines)
+    lines = [said, *(normalize_text(line) for line in text.splitlines())]
+    best = max((_similarity(line, wanted, threshold) for line in lines if line), default=0.0)
     return best if best >= threshold else None
+
+
+def _similarity(said: str, wanted: str, threshold: float) -> float:
+    """``indel_similarity`` of two normalised texts, 0.0 without comparing them when their
+    lengths alone keep it under ``threshold`` (a long line and a short phrase)."""
+    if not wanted:
+        return 0.0
+    shorter, total = min(len(said), len(wanted)), len(said) + len(wanted)
+    if 2 * shorter < threshold * total - 1e-9:
+        return 0.0
+    return float(fuzz.ratio(said, wanted)) / 100.0
 
 
 def _reprompt(text: str, phrase: str) -> bool:

@@ -12,10 +12,12 @@ it, the turn cap, or the failure that stopped it.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from sparring._window import ends
 from sparring.connectors import Connector, Conversation, Reply, greeting_of, within_timeout
 from sparring.conversations import (
     ConversationRecord,
@@ -189,12 +191,17 @@ async def _turn_loop(
                 FailureCause.EMPTY_REPLY,
             )
             return
-        if limits.template_check:
-            _check_leak(dialogue, reply)
-        fallback = _is_fallback(spec, reply, limits)
+        check_leak = limits.template_check and not any(
+            e.code == ErrorCode.TEMPLATE_LEAK for e in dialogue.record.errors
+        )
+        seen = await asyncio.to_thread(_analyse, spec, reply, limits, repeats, check_leak)
+        if seen.leak is not None:
+            message = f"the chatbot's reply shows an unfilled slot {seen.leak!r}: "
+            dialogue.fail(ErrorCode.TEMPLATE_LEAK, message + repr(reply.text[:160]))
+        fallback, act = seen.fallback, seen.act
         fallbacks = fallbacks + 1 if fallback else 0
-        act = _act(dialogue, reply, fallback=fallback)
-        if repeats is not None and not fallback and repeats.observe(reply.text):
+        dialogue.record.turns[-1].dialogue_act = act.value
+        if seen.repeated:
             dialogue.fail(
                 ErrorCode.REPEATED_REPLY,
                 f"the chatbot gave the same reply {limits.repeat_limit} times in a row",
@@ -202,14 +209,37 @@ async def _turn_loop(
             return
 
 
-def _check_leak(dialogue: _Dialogue, reply: Reply) -> None:
-    """Record the first reply of the conversation that shows an unfilled slot (1004)."""
-    if any(e.code == ErrorCode.TEMPLATE_LEAK for e in dialogue.record.errors):
-        return
-    leak = template_leak(reply.text)
-    if leak is not None:
-        message = f"the chatbot's reply shows an unfilled slot {leak!r}: {reply.text[:160]!r}"
-        dialogue.fail(ErrorCode.TEMPLATE_LEAK, message)
+@dataclass(frozen=True)
+class _Seen:
+    """What the runner reads in one reply: the unfilled slot it shows (``leak``), whether
+    it is the ``fallback``, its dialogue ``act``, whether it ends a run of ``repeated``
+    replies."""
+
+    leak: str | None
+    fallback: bool
+    act: DialogueAct
+    repeated: bool
+
+
+def _analyse(
+    spec: ConversationSpec,
+    reply: Reply,
+    limits: RunnerLimits,
+    repeats: RepetitionTracker | None,
+    check_leak: bool,
+) -> _Seen:
+    """The runner's analyses of ``reply``, run in a worker thread (``asyncio.to_thread``)
+    so that the event loop keeps serving the other conversations' replies and timeouts.
+    Each reads a bounded part of a long reply (``sparring._window``,
+    ``dialogue_acts.analysis_window``): the unfilled slot is looked for at its ends; the
+    fallback (``sparring.fallback``: the spec's phrase or a generic one; repeats of it are
+    not a loop: the user simulator rephrases, then changes topic) likewise."""
+    leak = template_leak(ends(reply.text)) if check_leak else None
+    config = FallbackConfig.of(spec.fallback, threshold=limits.fallback_threshold)
+    fallback = is_fallback(reply.text, config) is not None
+    act = classify_dialogue_act(reply.text, [b.text for b in reply.buttons], fallback=fallback)
+    repeated = repeats is not None and not fallback and repeats.observe(reply.text)
+    return _Seen(leak, fallback, act, repeated)
 
 
 def _act(dialogue: _Dialogue, reply: Reply, *, fallback: bool) -> DialogueAct:
@@ -217,14 +247,6 @@ def _act(dialogue: _Dialogue, reply: Reply, *, fallback: bool) -> DialogueAct:
     act = classify_dialogue_act(reply.text, [b.text for b in reply.buttons], fallback=fallback)
     dialogue.record.turns[-1].dialogue_act = act.value
     return act
-
-
-def _is_fallback(spec: ConversationSpec, reply: Reply, limits: RunnerLimits) -> bool:
-    """Whether ``reply`` is the chatbot's fallback (``sparring.fallback``: the spec's
-    phrase or a generic one; repeats of it are not a loop: the user simulator rephrases,
-    then changes topic)."""
-    config = FallbackConfig.of(spec.fallback, threshold=limits.fallback_threshold)
-    return is_fallback(reply.text, config) is not None
 
 
 def _turn_cap(spec: ConversationSpec, limits: RunnerLimits) -> int:

@@ -1,14 +1,15 @@
 """Repeated-reply detection, computed on every chatbot reply.
 
 ``RepetitionTracker`` compares each reply with the first of the current run by
-``sparring.similarity.indel_similarity`` (microseconds for two short strings). Whether a
+``sparring.similarity.indel_similarity`` (microseconds for two short strings; at threshold
+1.0, equality of the normalised texts, linear in their length whatever it is). Whether a
 reply is the fallback is ``sparring.fallback.is_fallback``'s decision; SENSEI-check's
 corpus-level ``repeated_answers`` (TF-IDF) lives in ``sparring.check``.
 """
 
 from __future__ import annotations
 
-from sparring.similarity import indel_similarity
+from sparring.similarity import indel_similarity, normalize_text
 
 
 class RepetitionTracker:
@@ -31,12 +32,17 @@ class RepetitionTracker:
 
     def observe(self, reply_text: str) -> bool:
         """Record one reply; True when the current run has reached ``n`` replies."""
-        if self._first is not None and indel_similarity(reply_text, self._first) >= self.threshold:
+        if self._first is not None and self._similar(reply_text, self._first):
             self.count += 1
         else:
             self._first = reply_text
             self.count = 1
         return self.count >= self.n
+
+    def _similar(self, a: str, b: str) -> bool:
+        if self.threshold >= 1.0:  # the same text: no edit distance of two long replies
+            return normalize_text(a) == normalize_text(b)
+        return indel_similarity(a, b) >= self.threshold
 
     def reset(self) -> None:
         """Forget every reply seen so far."""
