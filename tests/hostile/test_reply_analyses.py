@@ -3,10 +3,14 @@
 expression in ``offered_options``: 5,000 characters 3 s, 20,000 42 s), on the event loop,
 and the stall was recorded as the bot's timeout.
 
-The bound is measured robustly, not raced: CPU time (``time.process_time``, unaffected by
-other processes), the best of three, against a generous per-character budget, on prefixes
-of length growing eightfold so that a quadratic analysis fails on a few kilobytes instead of
-hanging on the whole reply. Wall-clock figures live in ``benchmarks/bench_long_replies.py``.
+The bound is asserted as relative scaling, not as a time limit: on prefixes of the reply
+growing eightfold, the CPU time (``time.process_time``, unaffected by other processes, the
+best of three) of each analysis may grow at most ``GROWTH`` times (a linear analysis grows
+about 8 times, a bounded one not at all, a quadratic one 64 times), judged once the longer
+prefix takes ``MEASURABLE`` seconds (below that the clock's resolution decides). The runner's
+own analyses read a bounded part of the reply: their result on the whole reply is their
+result on its ends (``sparring._window``), and they run off the event loop. Wall-clock
+figures live in ``benchmarks/bench_long_replies.py``.
 """
 
 from __future__ import annotations
@@ -18,26 +22,36 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from click.testing import Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_matrix import PROFILE
 from typer.testing import CliRunner
 
+from sparring._window import END_CHARS, ends
 from sparring.cli import app
+from sparring.connectors import Reply
 from sparring.connectors._boundary import DEFAULT_MAX_REPLY_BYTES
 from sparring.dialogue_acts import classify_dialogue_act, offered_options
 from sparring.fallback import is_fallback
 from sparring.leaks import template_leak
+from sparring.simulate._runner import RunnerLimits, _analyse
+from sparring.simulate._similarity import RepetitionTracker
+from sparring.simulate._spec import ConversationSpec
 from sparring.values import find_values, item_values
 
 HERE = Path(__file__).parent
-SECONDS_PER_CHAR = 25e-6
-"""CPU budget per character of reply for one analysis (the slowest linear analysis takes
-about 4 µs per character on these machines; a quadratic one 600 µs at 5,000 characters)."""
-SECONDS_FIXED = 0.25
-"""CPU budget of one analysis whatever the length (imports, caches, the first call)."""
+GROWTH = 24.0
+"""Most an analysis's CPU time may grow when its reply grows eightfold (three times linear;
+a quadratic analysis grows 64 times)."""
+MEASURABLE = 0.02
+"""CPU seconds from which the longer prefix's time is compared (shorter runs are within
+the noise of the clock and the caches)."""
 START_CHARS = 1_000
 
+SPEC = ConversationSpec(id="long/0", profile="long", fallback="Sorry, I did not get that.")
+LIMITS = RunnerLimits()
+TRACKER = RepetitionTracker(3, 1.0)
 KINDS = ("money", "int", "float", "time", "date", "email", "phone", "bool", "address")
 TODAY = date(2026, 11, 28)
 ANALYSES: dict[str, Callable[[str], object]] = {
@@ -45,6 +59,7 @@ ANALYSES: dict[str, Callable[[str], object]] = {
     "offered_options": offered_options,
     "is_fallback": lambda text: is_fallback(text, "Sorry, I did not get that."),
     "template_leak": template_leak,
+    "runner": lambda text: _analyse(SPEC, Reply(messages=[text]), LIMITS, TRACKER, True),
     **{f"find_values[{k}]": (lambda text, k=k: find_values(k, text, TODAY)) for k in KINDS},
     **{f"item_values[{k}]": (lambda text, k=k: item_values(k, text, TODAY)) for k in KINDS},
 }
@@ -57,29 +72,32 @@ FRAGMENTS = (
 commas, digits, e-mail and number characters, cues without their question mark."""
 
 
-def _cpu_seconds(analysis: Callable[[str], object], text: str) -> float:
+def _cpu_seconds(analysis: Callable[[str], object], text: str, enough: float = 0.0) -> float:
+    """The best of up to three CPU times of ``analysis(text)``; the first at most
+    ``enough`` ends the trials."""
     best = float("inf")
     for _ in range(3):
         started = time.process_time()
         analysis(text)
         best = min(best, time.process_time() - started)
-        if best <= SECONDS_FIXED:
+        if best <= enough:
             break
     return best
 
 
 def _assert_linear(text: str) -> None:
-    """Each analysis of prefixes of ``text`` growing eightfold stays within the budget."""
-    size = START_CHARS
-    while True:
-        prefix = text[:size]
-        for name, analysis in ANALYSES.items():
-            spent = _cpu_seconds(analysis, prefix)
-            budget = SECONDS_FIXED + SECONDS_PER_CHAR * len(prefix)
-            assert spent <= budget, f"{name} took {spent:.2f} s on {len(prefix):,} characters"
-        if size >= len(text):
-            return
-        size = min(8 * size, len(text))
+    """Each analysis's CPU time grows at most ``GROWTH`` times from one prefix of ``text``
+    to the next, eight times longer (the last one is ``text`` itself)."""
+    for name, analysis in ANALYSES.items():
+        size, spent = START_CHARS, _cpu_seconds(analysis, text[:START_CHARS])
+        while size < len(text):
+            longer = min(8 * size, len(text))
+            allowed = GROWTH * max(spent, MEASURABLE / GROWTH) * longer / (8 * size)
+            grown = _cpu_seconds(analysis, text[:longer], enough=allowed)
+            assert grown <= allowed, (
+                f"{name}: {spent:.4f} s on {size:,} characters, {grown:.4f} s on {longer:,}"
+            )
+            size, spent = longer, grown
 
 
 def _repeat(piece: str, chars: int) -> str:
@@ -117,25 +135,77 @@ def test_every_reply_analysis_is_linear_in_the_reply(pieces: list[str], chars: i
     _assert_linear(_repeat("".join(pieces) or "x", chars))
 
 
-def test_a_long_reply_is_not_recorded_as_the_bots_timeout(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The issue's run: a bot answering 8 KB in milliseconds, six conversations at the
-    default concurrency, a 3-second timeout. Every conversation gets its answers."""
+def _simulate_long_replies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, chars: int, conversations: int
+) -> Result:
+    """``simulate`` into ``tmp_path / "out"`` against the hostile bot answering ``chars``
+    characters (a 3-second timeout), ``conversations`` conversations."""
     (tmp_path / "profiles").mkdir()
-    (tmp_path / "profiles" / "hello.yaml").write_text(PROFILE.replace("number: 2", "number: 6"))
+    profile = PROFILE.replace("number: 2", f"number: {conversations}")
+    (tmp_path / "profiles" / "hello.yaml").write_text(profile)
     chatbot = tmp_path / "chatbot.yaml"
     chatbot.write_text(
         f"connector: python\nparams:\n  target: hostile_bot:respond\n  path: {HERE}\n  timeout: 3\n"
     )
     monkeypatch.setenv("HOSTILE", "long")
-    monkeypatch.setenv("HOSTILE_CHARS", "8000")
+    monkeypatch.setenv("HOSTILE_CHARS", str(chars))
     monkeypatch.chdir(tmp_path)
+    command = ["simulate", "profiles", "-c", str(chatbot), "-o", str(tmp_path / "out")]
+    return CliRunner().invoke(app, command)
+
+
+def test_a_long_reply_is_not_recorded_as_the_bots_timeout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The issue's run: a bot answering 8 KB in milliseconds, six conversations at the
+    default concurrency, a 3-second timeout. Every conversation gets its answers."""
     out = tmp_path / "out"
-    command = ["simulate", "profiles", "-c", str(chatbot), "-o", str(out)]
-    result = CliRunner().invoke(app, command)
+    result = _simulate_long_replies(tmp_path, monkeypatch, chars=8000, conversations=6)
     records = [json.loads(f.read_text()) for f in out.rglob("conversations/*.json")]
     assert len(records) == 6, result.output
     errors = [e for r in records for e in r.get("errors", [])]
     assert not [e for e in errors if e.get("cause") == "timeout"], errors
     assert all(len(r["turns"]) >= 4 for r in records), [len(r["turns"]) for r in records]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    head=st.sampled_from(["", "Sorry, I did not get that. ", "Thanks None! ", "Hello {name}. "]),
+    tail=st.sampled_from(["", " Could you rephrase?", " Anything else?", " Bye %s"]),
+    pieces=st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=6), min_size=1, max_size=5),
+    chars=st.sampled_from([3 * END_CHARS, 64_000]),
+)
+def test_the_runner_reads_only_the_ends_of_a_long_reply(
+    head: str, tail: str, pieces: list[str], chars: int
+) -> None:
+    """What the runner sees in a long reply is what it sees in the reply's ends: a
+    bounded text, whatever the reply's length, with what is said first and last."""
+    reply = head + _repeat("".join(pieces) or "x", chars) + tail
+    window = ends(reply)
+    assert len(window) <= 2 * END_CHARS + 1
+    assert window.startswith(head.rstrip()) and window.endswith(tail)
+    whole = _analyse(SPEC, Reply(messages=[reply]), LIMITS, None, True)
+    part = _analyse(SPEC, Reply(messages=[window]), LIMITS, None, True)
+    assert (whole.leak, whole.fallback) == (part.leak, part.fallback)
+
+
+def test_the_runner_analyses_each_reply_off_the_event_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every reply is analysed in a worker thread: the loop that waits for the other
+    conversations' replies (and times them out) is never the one reading a reply."""
+    import threading
+
+    from sparring.simulate import _runner
+
+    threads: list[threading.Thread] = []
+    classify = _runner.classify_dialogue_act
+
+    def spy(*args: object, **kwargs: object) -> object:
+        threads.append(threading.current_thread())
+        return classify(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_runner, "classify_dialogue_act", spy)
+    result = _simulate_long_replies(tmp_path, monkeypatch, chars=100, conversations=2)
+    assert threads, result.output
+    assert threading.main_thread() not in threads
