@@ -438,6 +438,21 @@ def test_members_secrets_and_tokens_pages_in_chromium(
     assert key not in driver.page_source and key[:-4] not in driver.page_source
     shots.take("secret-set")
 
+    driver.get(f"{base}/projects/{project.pk}/")
+    driver.find_element(By.ID, "quotas-link").click()
+    conversations = WebDriverWait(driver, 30).until(
+        lambda d: d.find_element(By.ID, "id_max_conversations")
+    )
+    most = int(conversations.get_attribute("max") or 0)
+    assert most >= 1  # the server's maximum, which the browser itself holds the field to
+    conversations.send_keys("7")
+    driver.find_element(By.CSS_SELECTOR, "#set-quotas button").click()
+    WebDriverWait(driver, 30).until(lambda d: "quotas saved" in _text(d, "main"))
+    assert "Conversations a run may plan\t7\t7\t" in _text(driver, "#quotas")
+    project.refresh_from_db()
+    assert project.max_conversations == 7
+    shots.take("quotas-set")
+
     driver.get(f"{base}/account/tokens/")
     driver.find_element(By.ID, "id_name").send_keys("CI on main")
     Select(driver.find_element(By.ID, "id_scope")).select_by_value("run")

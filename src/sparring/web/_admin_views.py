@@ -1,4 +1,5 @@
-"""The pages for what owners manage — a project's members and sharing, its secrets — and
+"""The pages for what owners manage — a project's members and sharing, its secrets, its
+quotas — and
 for a user's own API tokens. Access goes through ``sparring.web._permissions`` (members:
 read to see them, manage to change them; secrets: manage for every verb; tokens: the
 user's own); the changes themselves, with their audit entries, are ``sparring.web._manage``.
@@ -34,6 +35,7 @@ from sparring.web._manage import (
     revoke_token,
     save_secret,
     set_public,
+    set_quotas,
 )
 from sparring.web._permissions import Action, allowed, get_object, own_tokens, scope
 from sparring.web.models import Membership, Project, Role, Secret, TokenScope
@@ -54,6 +56,26 @@ class SecretForm(forms.Form):
         help_text="Hosts it may be sent to, comma-separated, e.g. bot.example.org "
         "(empty: nowhere — a model-provider key then goes only to its provider's own host)",
     )
+
+
+def quota_form(data: Any = None, project: Project | None = None) -> forms.Form:
+    """The owner's quotas form: one whole-number field per ``QUOTA_FIELDS`` entry, from 1
+    to the server's maximum (empty: the server's), filled with ``project``'s."""
+    from sparring.web._quotas import QUOTA_FIELDS, server_limits
+
+    server = server_limits()
+    form = forms.Form(data)
+    for name, (limit, what) in QUOTA_FIELDS.items():
+        most = getattr(server, limit)
+        form.fields[name] = forms.IntegerField(
+            required=False,
+            min_value=1,
+            max_value=most,
+            label=what.capitalize(),
+            help_text=f"at most {most:,} on this server; empty: {most:,}",
+            initial=getattr(project, name, None),
+        )
+    return form
 
 
 class TokenForm(forms.Form):
@@ -157,6 +179,42 @@ def secrets(request: HttpRequest, pk: int) -> HttpResponse:
     rows = scope(Secret.objects.filter(project=project), request.user, Action.MANAGE)
     context = {"project": project, "secrets": rows, "form": form}
     return render(request, "sparring_web/secrets.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def quotas(request: HttpRequest, pk: int) -> HttpResponse:
+    """The project's quotas: every reader sees the limits in force, the server's maximums
+    and the space its runs take; owners change them, within the server's maximums
+    (``_manage.set_quotas``). Editors and viewers may not (403)."""
+    from sparring.web._quotas import QUOTA_FIELDS, project_limits, server_limits, stored_bytes
+
+    project = _project(request, pk, Action.READ)
+    form = quota_form(project=project)
+    if request.method == "POST":
+        _project(request, pk, Action.MANAGE)
+        form = quota_form(request.POST, project)
+        if form.is_valid():
+            try:
+                set_quotas(request, project, dict(form.cleaned_data))
+            except Refused as exc:
+                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            else:
+                messages.success(request, "quotas saved")
+                return redirect("quotas", pk=project.pk)
+    limits, server = project_limits(project), server_limits()
+    rows = [
+        (what, getattr(project, name), getattr(limits, limit), getattr(server, limit))
+        for name, (limit, what) in QUOTA_FIELDS.items()
+    ]
+    context = {
+        "project": project,
+        "rows": rows,
+        "used_mb": stored_bytes(project) / 2**20,
+        "form": form,
+        "may_manage": allowed(request.user, Action.MANAGE, project),
+    }
+    return render(request, "sparring_web/quotas.html", context)
 
 
 @login_required

@@ -137,6 +137,20 @@ class ProjectSerializer(serializers.ModelSerializer[Project]):
         read_only_fields = ("id", "created_at", "role")
         """The ``max_*`` quotas: the owner's (PATCH), capped by the server's (``_quotas``)."""
 
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """Each quota within the server's maximum (``_quotas.quota_problem``), as the
+        pages check it."""
+        from sparring.web._quotas import QUOTA_FIELDS, quota_problem
+
+        problems = {
+            name: why
+            for name in QUOTA_FIELDS
+            if name in attrs and (why := quota_problem(name, attrs[name])) is not None
+        }
+        if problems:
+            raise serializers.ValidationError(problems)
+        return attrs
+
     def get_role(self, project: Project) -> str | None:
         request = self.context.get("request")
         user = getattr(request, "user", None)

@@ -1,4 +1,4 @@
-"""What owners manage (members, sharing, secrets) and what every user manages (their API
+"""What owners manage (members, sharing, secrets, quotas) and what every user manages (their API
 tokens), written once for the pages (``_admin_views``) and the API (``_api``). Each change
 is written to the audit log here; access is decided by the caller through
 ``sparring.web._permissions`` (these functions trust that it was).
@@ -33,6 +33,21 @@ class Refused(ValueError):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+
+
+def set_quotas(request: HttpRequest | None, project: Project, values: dict[str, Any]) -> None:
+    """Set the project's quotas (``_quotas.QUOTA_FIELDS``: a whole number within the
+    server's maximum, or ``None`` for the server's); the log keeps the new values. Raises
+    ``Refused`` for a field that is not a quota or a value out of range (nothing saved)."""
+    from sparring.web._quotas import quota_problem
+
+    for name, value in values.items():
+        if (why := quota_problem(name, value)) is not None:
+            raise Refused(name, why)
+    Project.objects.filter(pk=project.pk).update(**values)
+    for name, value in values.items():
+        setattr(project, name, value)
+    record("quotas_set", request=request, project=project, **values)
 
 
 def _role(role: str) -> Role:

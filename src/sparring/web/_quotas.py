@@ -37,6 +37,14 @@ SERVER_LIMITS = {
 }
 """Each limit: the environment variable of its server-wide maximum and its default."""
 
+QUOTA_FIELDS = {
+    "max_conversations": ("conversations", "conversations a run may plan"),
+    "max_concurrency": ("concurrency", "conversations at once"),
+    "max_run_seconds": ("run_seconds", "seconds a job may run"),
+    "max_stored_mb": ("stored_mb", "megabytes the project's runs may hold"),
+}
+"""Each ``Project`` quota field: the ``Limits`` field it sets and what it limits."""
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -63,13 +71,22 @@ def server_limits(environ: Mapping[str, str] | None = None) -> Limits:
 def project_limits(project: Project) -> Limits:
     """``project``'s limits: its owner's, capped by the server's."""
     server = server_limits()
-    own = {
-        "conversations": project.max_conversations,
-        "concurrency": project.max_concurrency,
-        "run_seconds": project.max_run_seconds,
-        "stored_mb": project.max_stored_mb,
-    }
+    own = {limit: getattr(project, name) for name, (limit, _) in QUOTA_FIELDS.items()}
     return Limits(**{k: min(v or getattr(server, k), getattr(server, k)) for k, v in own.items()})
+
+
+def quota_problem(name: str, value: object) -> str | None:
+    """Why an owner may not set the quota field ``name`` (``QUOTA_FIELDS``) to ``value``
+    (``None``: they may; ``None`` as the value means the server's maximum): a whole number
+    from 1 to the server's maximum."""
+    if name not in QUOTA_FIELDS:
+        return "not a quota"
+    if value is None:
+        return None
+    most = getattr(server_limits(), QUOTA_FIELDS[name][0])
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
+        return f"a whole number from 1 to {most:,} (this server's maximum), or empty"
+    return None
 
 
 def stored_bytes(project: Project) -> int:

@@ -55,6 +55,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("projects/<int:pk>/launch/<str:job>/", _project_views.launch, name="launch"),
     path("projects/<int:pk>/members/", _admin_views.members, name="members"),
     path("projects/<int:pk>/secrets/", _admin_views.secrets, name="secrets"),
+    path("projects/<int:pk>/quotas/", _admin_views.quotas, name="quotas"),
     path("projects/<int:pk>/rules/", _compare_views.rule_history, name="rule-history"),
     path("runs/", _run_views.runs, name="runs"),
     path("runs/<int:pk>/", _run_views.run_detail, name="run"),
