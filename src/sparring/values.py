@@ -1,9 +1,9 @@
 """Typed values in chatbot text: the parsers behind output data extraction.
 
-``find_values(kind, text, reference)`` finds every value of an output kind (see
-``sparring.profiles.read_output_type``: ``int``, ``float``, ``money``, ``bool``, ``time``,
-``date``, ``email``, ``phone``) in a text, with its offset; ``format_value`` gives the form
-stored on the conversation record:
+``find_values(kind, text, reference)`` finds every value of an output kind (a profile
+output type's, ``sparring.profiles.value_kind``: ``int``, ``float``, ``money``, ``bool``,
+``time``, ``date``, ``email``, ``phone``) in a text, with its offset; ``format_value``
+gives the form stored on the conversation record:
 
 - ``money``: the string ``"<amount with 2 decimals> <ISO 4217 code>"`` (``"11.50 USD"``;
   ``$`` is read as USD), or the amount alone when the currency is unknown. Rules read it
@@ -39,8 +39,6 @@ from typing import Any
 from dateutil import parser as date_parser
 from price_parser import Price
 
-from sparring.profiles import OutputType
-
 __all__ = [
     "Candidate",
     "Money",
@@ -50,15 +48,7 @@ __all__ = [
     "parse_money",
     "same_value",
     "states_value",
-    "value_kind",
 ]
-
-
-def value_kind(otype: OutputType) -> str:
-    """The kind of each value of ``otype`` (its item's for a list); custom types and
-    unknown names are read as ``string``, which ``find_values`` does not search."""
-    kind = otype.element.kind
-    return "string" if kind == "custom" else kind
 
 
 @dataclass(frozen=True)

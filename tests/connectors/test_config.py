@@ -15,6 +15,7 @@ from sparring.connectors import (
     create_connector,
     load_chatbot_config,
 )
+from sparring.connectors._config import REPLY_TIMEOUT_MARGIN
 from sparring.connectors._openai import OpenAIParams
 from sparring.connectors._rasa import RasaParams
 from sparring.connectors._secrets import MissingVariable, interpolate, resolve_params
@@ -190,3 +191,18 @@ def test_base_params_forbid_unknown_keys_and_bad_timeout() -> None:
         ConnectorParams.model_validate({"x": 1})
     with pytest.raises(ValidationError):
         ConnectorParams.model_validate({"timeout": 0})
+
+
+def test_a_jobs_reply_timeout_is_the_given_one_or_the_connectors_plus_the_margin(
+    tmp_path: Path,
+) -> None:
+    """One default for every job that caps a reply (simulate, adversarial test, probes):
+    the setting when given, else the connector's ``timeout`` plus ``REPLY_TIMEOUT_MARGIN``."""
+    path = _write(
+        tmp_path, "connector: rasa\nparams:\n  url: http://localhost:5005\n  timeout: 7\n"
+    )
+    config = load_chatbot_config(path)
+    assert config.reply_timeout() == 7.0 + REPLY_TIMEOUT_MARGIN
+    assert config.reply_timeout(3.5) == 3.5
+    default = load_chatbot_config(_write(tmp_path, "connector: rasa\nparams: {url: http://h}\n"))
+    assert default.reply_timeout() == ConnectorParams().timeout + REPLY_TIMEOUT_MARGIN

@@ -57,6 +57,15 @@ REPORT_HOMES = {"jobs/_runner.py", "report/__init__.py", "report/_page.py", "cli
 it again (``cli/_report.py``); a CLI command only prints ``JobRun.report``."""
 REPORT_NOT_YET: set[str] = set()
 
+MANIFEST_NAMED = re.compile(r"[\"']manifest\.json[\"']")
+MANIFEST_NAME_HOMES = {"conversations/_store.py"}
+"""``MANIFEST``; "is this folder a run?" is ``is_run_directory`` there too."""
+RUN_TESTED = re.compile(r"/ MANIFEST\)\.(is_file|exists)\(")
+RUN_TESTED_HOMES = {"conversations/_store.py"}
+REPLY_TIMEOUT_DEFAULT = re.compile(r"timeout[\"'],? [^)]*\)+ *\+|REPLY_TIMEOUT_MARGIN = ")
+REPLY_TIMEOUT_HOMES = {"connectors/_config.py"}
+"""``ChatbotConfig.reply_timeout``: the connector's ``timeout`` plus the margin."""
+
 SETUP_DONE = re.compile(r"\b(load_model|ensure_reachable)\(")
 """What the runner does for a job that declares it needs it (``sparring.jobs.Needs``)."""
 JOB_MODULES = re.compile(r"(^|/)_job\.py$")
@@ -83,6 +92,9 @@ def _offenders(pattern: re.Pattern[str], files: re.Pattern[str] | None = None) -
         ("a file is renamed over another", ATOMIC_WRITE, ATOMIC_HOMES, set()),
         ("typos or leetspeak are made", TYPO_GENERATOR, TYPO_HOMES, set()),
         ("a report is written", REPORT_WRITTEN, REPORT_HOMES, REPORT_NOT_YET),
+        ("manifest.json is named", MANIFEST_NAMED, MANIFEST_NAME_HOMES, {"jobs/_protocol.py"}),
+        ("a folder is tested for a run", RUN_TESTED, RUN_TESTED_HOMES, set()),
+        ("the reply timeout defaults", REPLY_TIMEOUT_DEFAULT, REPLY_TIMEOUT_HOMES, set()),
     ],
 )
 def test_the_lifecycle_has_one_home(
@@ -115,6 +127,10 @@ def test_no_job_module_probes_the_chatbot_or_loads_a_model_itself() -> None:
         (REPORT_WRITTEN, "    print_report_path(result.store.path)"),  # the twin removed
         (SETUP_DONE, "    model = load_model(settings.model, settings.model_base_url)"),
         (SETUP_DONE, "        await ensure_reachable(config, PROBE_TIMEOUT)"),
+        (MANIFEST_NAMED, '    if not (run / "manifest.json").is_file():'),
+        (RUN_TESTED, "    if (path / MANIFEST).is_file():"),
+        (REPLY_TIMEOUT_DEFAULT, 'float(getattr(config.params, "timeout", 20.0)) + MARGIN'),
+        (REPLY_TIMEOUT_DEFAULT, "REPLY_TIMEOUT_MARGIN = 5.0"),
     ],
 )
 def test_the_patterns_find_the_twins_they_replaced(pattern: re.Pattern[str], twin: str) -> None:

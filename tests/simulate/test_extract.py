@@ -14,12 +14,18 @@ import yaml
 from sparring.conversations import Turn, import_sensei
 from sparring.errors import BudgetExceeded
 from sparring.llm import Meter, ScriptedModel
-from sparring.profiles import CustomType, load_profile, parse_output_type, read_output_type
+from sparring.profiles import (
+    CustomType,
+    load_profile,
+    parse_output_type,
+    read_output_type,
+    value_kind,
+)
 from sparring.similarity import indel_similarity as similarity
 from sparring.similarity import normalize_text as normalize
 from sparring.simulate._extract import extract_outputs_offline
 from sparring.simulate._extract_llm import extract_outputs_llm, output_schema
-from sparring.values import Money, parse_money, value_kind
+from sparring.values import Money, parse_money
 
 TODAY = date(2024, 10, 28)
 

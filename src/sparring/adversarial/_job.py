@@ -66,8 +66,6 @@ from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP, Meter, Mod
 
 OnStart = Callable[[int], None]
 """Called once before the first test with the most tests the run can still make."""
-DEFAULT_REPLY_TIMEOUT = 25.0
-"""Seconds to wait for one reply when the connector's params have no ``timeout`` (plus 5)."""
 
 
 class AdversarialTestSettings(JobSettings):
@@ -98,10 +96,7 @@ class AdversarialTestSettings(JobSettings):
 
     def timeout(self, config: ChatbotConfig) -> float:
         """Seconds the runner waits for one reply."""
-        if self.reply_timeout is not None:
-            return self.reply_timeout
-        connector_timeout = getattr(config.params, "timeout", None)
-        return float(connector_timeout) + 5.0 if connector_timeout else DEFAULT_REPLY_TIMEOUT
+        return config.reply_timeout(self.reply_timeout)
 
 
 @dataclass(frozen=True)

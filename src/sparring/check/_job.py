@@ -23,6 +23,7 @@ from sparring.conversations import (
     ConversationRecord,
     RunStore,
     incomplete_run,
+    is_run_directory,
     load_conversations,
 )
 from sparring.errors import ConfigError, Problem, UserInputError
@@ -215,7 +216,7 @@ def check_job(
 
 
 def _store(settings: CheckSettings, report: CheckReport) -> Path | None:
-    if not settings.store or not (settings.run / "manifest.json").is_file():
+    if not settings.store or not is_run_directory(settings.run):
         return None
     try:
         return store_verdicts(report, settings.run)
@@ -228,7 +229,7 @@ def _run_profile_names(run: Path) -> frozenset[str] | None:
     """The names the profiles of a native run define (``None`` when ``run`` is not a run
     or one of its profiles can no longer be read: then nothing is known beyond the
     conversations)."""
-    if not (run / "manifest.json").is_file():
+    if not is_run_directory(run):
         return None
     try:
         paths = RunStore.open(run, clean=False).manifest.profiles

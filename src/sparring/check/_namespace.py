@@ -221,12 +221,12 @@ def run_chatbot_info(path: str | Path) -> ChatbotInfo | None:
     (``None`` for a folder of conversations, or a run that recorded none). Raises
     ``ConfigError`` when the manifest or its ``info`` does not validate."""
     from sparring.connectors import recorded_info
-    from sparring.conversations import RunStore
+    from sparring.conversations import MANIFEST, RunStore, is_run_directory
 
-    if not (Path(path) / "manifest.json").is_file():
+    if not is_run_directory(path):
         return None
     store = RunStore.open(path, clean=False)
-    return recorded_info(store.manifest.chatbot, store.path / "manifest.json")
+    return recorded_info(store.manifest.chatbot, store.path / MANIFEST)
 
 
 class Namespaces:

@@ -19,7 +19,7 @@ from sparring.cli._health import report_probe, unreachable
 from sparring.cli._options import OPTIONS
 from sparring.cli._progress import CountingProgress
 from sparring.connectors import ChatbotUnreachable
-from sparring.conversations import RunStore
+from sparring.conversations import RunStore, is_run_directory
 from sparring.errors import ModelRequired, UserInputError
 from sparring.jobs import (
     Job,
@@ -76,7 +76,7 @@ def run_job(
             return start_run(job, settings, out, on_event=on_event)
     except KeyboardInterrupt as exc:
         where = resume if resume is not None else out
-        if where is not None and (Path(where) / "manifest.json").is_file():
+        if where is not None and is_run_directory(where):
             how = resume_hint.format(run=where) if resume_hint else "run the same command again"
             err_console.print(f"[yellow]stopped[/]: {escape(how)} to finish it", highlight=False,
                               soft_wrap=True)  # fmt: skip

@@ -128,6 +128,10 @@ class ChatbotInfo(BaseModel):
         return "\n".join(lines)
 
 
+REPLY_TIMEOUT_MARGIN = 5.0
+"""Seconds a job's reply timeout adds to the connector's own ``timeout`` by default."""
+
+
 class ChatbotConfig(BaseModel):
     """A parsed ``chatbot.yaml`` (see the module docstring).
 
@@ -188,6 +192,12 @@ class ChatbotConfig(BaseModel):
             given = self.info.model_dump(exclude_unset=True)
             self.info = ChatbotInfo.model_validate({**implied, **given})
         return self
+
+    def reply_timeout(self, given: float | None = None) -> float:
+        """Seconds a job waits for one reply (its ``reply_timeout`` setting): ``given``,
+        else the connector's ``timeout`` plus ``REPLY_TIMEOUT_MARGIN`` — the connector
+        records its own timeout first, the job's cap is the backstop."""
+        return given if given is not None else self.params.timeout + REPLY_TIMEOUT_MARGIN
 
     @property
     def source(self) -> Path | None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from sparring.conversations._store import MANIFEST, RunStore
+from sparring.conversations._store import RunStore, is_run_directory
 from sparring.errors import UserInputError
 from sparring.jobs import JobStatus
 
@@ -61,7 +61,7 @@ def incomplete_run(run: Path | str, *, status: bool = True) -> Incomplete | None
     them all, is not a run directory, or its manifest cannot be read. ``status=False``
     leaves the job's status out (the job still writing the run asks about its records)."""
     path = Path(run)
-    if not (path / MANIFEST).is_file():
+    if not is_run_directory(path):
         return None
     try:
         store = RunStore.open(path, clean=False)

@@ -15,7 +15,7 @@ from sparring.conversations._files import (
 )
 from sparring.conversations._records import ConversationRecord
 from sparring.conversations._sensei import import_sensei, is_sensei_conversation, sensei_record
-from sparring.conversations._store import MANIFEST, SUMMARY, RunStore
+from sparring.conversations._store import MANIFEST, SUMMARY, RunStore, is_run_directory
 from sparring.errors import ConfigError, Problem, UserInputError
 
 logger = logging.getLogger(__name__)
@@ -52,7 +52,7 @@ def load_conversations(
         raise UserInputError(Problem(str(path), None, "", "no such file or folder"))
     if path.is_file():
         return _single(path)
-    if (path / MANIFEST).is_file():
+    if is_run_directory(path):
         return RunStore.open(path, clean=False).iter_records()
     return _folder(path, problems, skipped)
 

@@ -43,8 +43,15 @@ logger = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
 
 MANIFEST = "manifest.json"
+"""The file that makes a folder a run directory (``RunManifest``)."""
 SUMMARY = "summary.json"
 CONVERSATIONS = "conversations"
+
+
+def is_run_directory(path: str | Path) -> bool:
+    """Whether ``path`` is a run directory: it holds a ``manifest.json`` file (the one
+    test of "is this folder a run?")."""
+    return (Path(path) / MANIFEST).is_file()
 
 
 class Slot(StrEnum):
@@ -152,7 +159,7 @@ class RunStore:
         DIR`") only when the job has a way to resume (``None``: it has none).
         """
         path = Path(path)
-        if (path / MANIFEST).exists():
+        if is_run_directory(path):
             hint = f"; {resume_hint}" if resume_hint else ""
             message = f"already holds a run; pick another --out{hint}"
             raise UserInputError(Problem(str(path), None, "", message))
@@ -177,7 +184,7 @@ class RunStore:
         when the manifest does not validate.
         """
         path = Path(path)
-        if not (path / MANIFEST).is_file():
+        if not is_run_directory(path):
             raise UserInputError(
                 Problem(str(path), None, "", f"not a run directory (no {MANIFEST})")
             )

@@ -66,7 +66,6 @@ from sparring.evaluate._results import (
 )
 from sparring.evaluate._run_labels import (
     annotated_turns,
-    is_run_directory,
     read_annotation_labels,
     run_dialogues,
 )
@@ -137,7 +136,6 @@ __all__ = [
     "evaluate_job",
     "evaluate_job_async",
     "evaluate_on_dbdc",
-    "is_run_directory",
     "load_classifier",
     "load_dbdc",
     "load_dimensions",

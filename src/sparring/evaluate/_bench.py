@@ -9,11 +9,12 @@ from pathlib import Path
 
 from pydantic import Field
 
+from sparring.conversations import is_run_directory
 from sparring.errors import Problem, UserInputError
 from sparring.evaluate._dbdc import load_dbdc
 from sparring.evaluate._dbdc_metrics import DbdcMetrics, evaluate_on_dbdc
 from sparring.evaluate._detectors import make_detector
-from sparring.evaluate._run_labels import is_run_directory, read_annotation_labels, run_dialogues
+from sparring.evaluate._run_labels import read_annotation_labels, run_dialogues
 from sparring.jobs import JobSettings
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP
 from sparring.types import TextModel

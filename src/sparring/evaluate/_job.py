@@ -28,7 +28,7 @@ from typing import ClassVar, TypeVar
 from pydantic import BaseModel, Field
 
 from sparring.connectors import ChatbotInfo, recorded_info
-from sparring.conversations import ConversationRecord, RunStore, Slot
+from sparring.conversations import MANIFEST, ConversationRecord, RunStore, Slot
 from sparring.errors import ModelRequired, Problem, UnknownName, UserInputError
 from sparring.evaluate._detectors import make_detector
 from sparring.evaluate._llm_detector import detector_usage, total_usage
@@ -138,7 +138,7 @@ class EvaluateResult:
 def chatbot_info(store: RunStore) -> ChatbotInfo:
     """chatbot.yaml's ``info`` as the run's manifest recorded it (empty when none: imported
     runs). Raises ``ConfigError`` when it does not validate."""
-    recorded = recorded_info(store.manifest.chatbot, store.path / "manifest.json")
+    recorded = recorded_info(store.manifest.chatbot, store.path / MANIFEST)
     return recorded if recorded is not None else ChatbotInfo()
 
 

@@ -26,11 +26,6 @@ from sparring.errors import Problem, UserInputError
 from sparring.evaluate._dbdc import DbdcDialogue, DbdcTurn, Label
 
 
-def is_run_directory(path: Path) -> bool:
-    """Whether ``path`` is a run directory (it has a ``manifest.json``)."""
-    return (path / "manifest.json").is_file()
-
-
 def annotated_turns(record: ConversationRecord) -> dict[int, Label]:
     """The record's imported annotations by turn index: ``X`` (breakdown) or ``O``, for
     chatbot turns — and for the crash turns ``crash_turns`` names, the chatbot turn that

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from sparring._redact import counting, current_counts
-from sparring.conversations import RunManifest, RunStore
+from sparring.conversations import MANIFEST, RunManifest, RunStore, is_run_directory
 from sparring.errors import Problem, UnknownName, UserInputError
 from sparring.jobs import outcome as outcomes
 from sparring.jobs._aio import run_blocking
@@ -36,7 +36,6 @@ from sparring.jobs.events import Finished, JobEvent, Started
 from sparring.jobs.outcome import Outcome
 
 logger = logging.getLogger(__name__)
-MANIFEST = "manifest.json"
 
 R = TypeVar("R")
 OnEvent = Callable[[JobEvent], None]
@@ -177,7 +176,7 @@ async def _drive(
         stored: JobSettings, reuse: Sequence[str] | None = None, **fields: Any
     ) -> RunStore:
         assert out is not None  # a job that creates a run always has a target
-        if reuse is not None and (out / MANIFEST).is_file():
+        if reuse is not None and is_run_directory(out):
             reopened = _reopen(spec, out, stored, reuse)
             recorder.attach(out)
             return reopened
@@ -273,4 +272,4 @@ def _save(store: RunStore, status: JobStatus, decided: Outcome | None) -> None:
     try:
         store.save_manifest()
     except OSError as exc:
-        logger.warning("could not update %s/manifest.json: %s", store.path, exc)
+        logger.warning("could not update %s: %s", store.path / MANIFEST, exc)

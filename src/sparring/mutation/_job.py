@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from sparring.check import load_rules
-from sparring.conversations import RunStore, job_result_file
+from sparring.conversations import RunStore, is_run_directory, job_result_file
 from sparring.errors import UserInputError
 from sparring.jobs import (
     JOBS,
@@ -297,7 +297,7 @@ def adopt_old_run(out: Path | str) -> MutateSettings | None:
     if state is None:
         return None
     settings = MutateSettings.from_manifest(state.settings, job_result_file(folder, MUTATION))
-    if not (folder / "manifest.json").is_file():
+    if not is_run_directory(folder):
         return settings
     store = RunStore.open(folder, clean=False)
     if store.manifest.job != MutateJob.name:

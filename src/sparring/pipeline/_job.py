@@ -36,7 +36,7 @@ from pydantic import Field
 
 from sparring.check import DEFAULT_RULES, CheckJob, CheckResult, CheckSettings, load_rules
 from sparring.connectors import ChatbotUnreachable
-from sparring.conversations import RunStore, Slot
+from sparring.conversations import RunStore, Slot, is_run_directory
 from sparring.errors import UserInputError
 from sparring.explore import (
     COVERAGE,
@@ -196,7 +196,7 @@ def run_job(
 async def _run(settings: RunSettings, ctx: JobContext) -> PipelineResult:
     if not ctx.resuming:
         assert ctx.out is not None
-        if (ctx.out / "manifest.json").exists() or (ctx.out / EXPLORATION).exists():
+        if is_run_directory(ctx.out) or (ctx.out / EXPLORATION).exists():
             raise UserInputError(f"{ctx.out} already holds a run; pick another --out")
     store = ctx.open_run(settings.model_copy(update={"chatbot": settings.chatbot.resolve()}))
     root = store.path
@@ -248,7 +248,7 @@ async def _explore(settings: RunSettings, ctx: JobContext, folder: Path) -> Expl
         if isinstance(event, Planned | ItemDone):
             ctx.emit(event)
 
-    if (folder / "manifest.json").is_file():
+    if is_run_directory(folder):
         run = await resume_async(folder, on_event=forward, stop=ctx.stop)
     else:
         run = await start_async("explore", _explore_settings(settings), folder,

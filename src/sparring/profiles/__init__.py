@@ -92,6 +92,7 @@ from sparring.profiles._types import (
     load_custom_types,
     parse_output_type,
     read_output_type,
+    value_kind,
 )
 from sparring.profiles._variables import VariableSpec
 
@@ -162,4 +163,5 @@ __all__ = [
     "read_persona",
     "resolve_persona",
     "validate_profiles",
+    "value_kind",
 ]

@@ -149,6 +149,14 @@ class OutputType:
         return self.item if self.item is not None else self
 
 
+def value_kind(otype: OutputType) -> str:
+    """The kind of each value of ``otype`` (its item's for a list), as
+    ``sparring.values.find_values`` names kinds; custom types and unknown names are read
+    as ``string``, which ``find_values`` does not search."""
+    kind = otype.element.kind
+    return "string" if kind == "custom" else kind
+
+
 def parse_output_type(text: str, custom: Mapping[str, CustomType]) -> OutputType | None:
     """Parse an output ``type`` as SENSEI 1.1.5 knows it (``int``, ``float``, ``money``,
     ``string``/``str``, ``bool``, ``time``/``date`` with an optional ``(format)``,

@@ -36,7 +36,7 @@ from typing import Any, Literal, Protocol
 from sparring.conversations import OutputValue, Turn
 from sparring.dialogue_acts import is_closing_question
 from sparring.fallback import is_fallback
-from sparring.profiles import OutputType, read_output_type
+from sparring.profiles import OutputType, read_output_type, value_kind
 from sparring.simulate._extract_answers import (
     QUESTION_OF_KIND,
     enumerated,
@@ -45,7 +45,7 @@ from sparring.simulate._extract_answers import (
     subject_of,
 )
 from sparring.simulate._spans import answer_span, trim_clause
-from sparring.values import Candidate, find_values, format_value, item_values, value_kind
+from sparring.values import Candidate, find_values, format_value, item_values
 
 __all__ = [
     "OutputSpecLike",

@@ -17,9 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from sparring.conversations import OutputValue, Turn
 from sparring.errors import ModelError
-from sparring.profiles import OutputType
+from sparring.profiles import OutputType, value_kind
 from sparring.simulate._extract import OutputSpecs, read_output_specs
-from sparring.values import find_values, format_value, parse_money, value_kind
+from sparring.values import find_values, format_value, parse_money
 
 if TYPE_CHECKING:
     from sparring.llm import Meter, Model

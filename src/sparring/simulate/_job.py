@@ -55,11 +55,6 @@ from sparring.simulate._spec import ConversationSpec
 
 logger = logging.getLogger(__name__)
 
-REPLY_TIMEOUT_MARGIN = 5.0
-"""Seconds the runner waits beyond the connector's own ``timeout`` before recording a
-timeout itself (the connector normally reports it first)."""
-DEFAULT_CONNECTOR_TIMEOUT = 20.0
-"""Seconds assumed for a connector whose params have no ``timeout``."""
 
 OnRecord = Callable[[ConversationRecord], None]
 OnStart = Callable[[int], None]
@@ -143,10 +138,7 @@ class SimulateSettings(JobSettings):
 
     def limits(self, config: ChatbotConfig) -> RunnerLimits:
         """The runner's limits; the reply timeout defaults to the connector's plus 5 s."""
-        timeout = self.reply_timeout
-        if timeout is None:
-            connector_timeout = getattr(config.params, "timeout", DEFAULT_CONNECTOR_TIMEOUT)
-            timeout = float(connector_timeout) + REPLY_TIMEOUT_MARGIN
+        timeout = config.reply_timeout(self.reply_timeout)
         return RunnerLimits(
             max_turns=self.max_turns,
             repeat_limit=self.repeat_limit,

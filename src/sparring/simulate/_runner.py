@@ -33,7 +33,7 @@ from sparring.errors import BudgetExceeded, ChatbotFailure, ModelError
 from sparring.fallback import FallbackConfig, is_fallback
 from sparring.leaks import template_leak
 from sparring.llm import Meter, Model
-from sparring.profiles import read_output_type
+from sparring.profiles import read_output_type, value_kind
 from sparring.simulate._base import ChangesGoals, Exchange, ExplainsGoals, UserSimulator
 from sparring.simulate._extract import extract_outputs_offline
 from sparring.simulate._extract_answers import QUESTION_OF_KIND
@@ -41,7 +41,6 @@ from sparring.simulate._extract_llm import extract_outputs_llm
 from sparring.simulate._matching import overlap
 from sparring.simulate._similarity import RepetitionTracker
 from sparring.simulate._spec import ConversationSpec, OutputSpec
-from sparring.values import value_kind
 
 
 @dataclass(frozen=True)

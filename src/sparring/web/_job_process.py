@@ -43,6 +43,8 @@ from typing import Any
 
 from pydantic import BaseModel, JsonValue
 
+from sparring.conversations import MANIFEST
+
 logger = logging.getLogger(__name__)
 
 KEPT_VARIABLES = (
@@ -283,7 +285,7 @@ def _model_settings(job: str) -> tuple[str, ...]:
 def _manifest(run_dir: Path) -> dict[str, Any]:
     """A run's ``manifest.json`` (``{}``: none, or unreadable)."""
     try:
-        found = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
+        found = json.loads((run_dir / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return found if isinstance(found, dict) else {}

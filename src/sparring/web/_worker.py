@@ -36,6 +36,7 @@ from pydantic import JsonValue
 from sparring._policy import current_policy, inside, install_policy, scoped
 from sparring._redact import redact_text
 from sparring._ssrf import url_refusal
+from sparring.conversations import is_run_directory
 from sparring.errors import Problem, UserInputError
 from sparring.web._files import policy_for, server_problems, write_snapshot
 from sparring.web._quotas import Overrun, launch_problems
@@ -533,7 +534,7 @@ def settle_orphans() -> tuple[int, int]:
     why = "the server stopped while this job ran; resume it if it is a run"
     stopped = failed = 0
     for run in Run.objects.filter(status=RunStatus.RUNNING):
-        resumable = bool(run.handle) and (Path(run.path) / "manifest.json").is_file()
+        resumable = bool(run.handle) and is_run_directory(run.path)
         status = RunStatus.STOPPED if resumable else RunStatus.FAILED
         Run.objects.filter(pk=run.pk, status=RunStatus.RUNNING).update(
             status=status, finished_at=now, error="" if resumable else why

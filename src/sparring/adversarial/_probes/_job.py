@@ -48,8 +48,6 @@ PROBES = "probes"
 PROBES_FILE = f"results/{PROBES}.json"
 """That file, relative to the run (runs before 0.3: at its root; ``job_result_file``)."""
 PROBES_SCHEMA_VERSION = 1
-REPLY_TIMEOUT_MARGIN = 5.0
-"""Seconds waited per reply beyond the connector's own ``timeout``."""
 
 
 class ProbeSettings(JobSettings):
@@ -308,9 +306,7 @@ async def _run_all(
     """Run ``todo`` with at most ``settings.concurrency`` conversations at once, one
     connector shared; each record is stored and judged as soon as it ends; once ``stop()``
     is true no new probe starts."""
-    timeout = settings.reply_timeout
-    if timeout is None:
-        timeout = float(getattr(config.params, "timeout", 20.0)) + REPLY_TIMEOUT_MARGIN
+    timeout = config.reply_timeout(settings.reply_timeout)
     fallback = config.info.fallback
     gate = asyncio.Semaphore(settings.concurrency)
     connector = create_connector(config)
