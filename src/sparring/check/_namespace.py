@@ -41,8 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from sparring.check._typed import typed_output
 from sparring.conversations import ConversationRecord
-from sparring.profiles import read_output_type
-from sparring.values import value_kind
+from sparring.profiles import read_output_type, value_kind
 
 if TYPE_CHECKING:
     from sparring.connectors import ChatbotInfo
