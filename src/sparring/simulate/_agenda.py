@@ -49,7 +49,8 @@ and the conversation's index) drives, reproducibly, what the profile leaves to t
 the phrasing of each goal (``_phrasing``), the order of consecutive question goals, the
 option picked from an offer no goal names and the value improvised for an open request
 (``_placeholders.offered_value``, ``_slots.plausible_value``), and how the user frames an
-answer ("6 pm", "6 pm, please.", "It's 6 pm."; ``_agenda_realise``). The same seed gives
+answer that is a date, a time or a number ("6 pm", "6 pm, please.", "It's 6 pm.";
+``_agenda_realise``). The same seed gives
 the same conversation; another seed another user.
 
 A persona's agenda behaviours (``spec.behaviours``, see ``_persona_plan``) make the user
@@ -225,7 +226,12 @@ class AgendaSimulator:
         if answer is not None:
             return answer
         active = self.state.active()
-        if act in ASKING and active is not None and active.variables <= active.given:
+        if (
+            act in ASKING
+            and active is not None
+            and active.unconfirmed is None  # a contradicted goal waits for its value
+            and active.variables <= active.given
+        ):
             active.status = "done"  # the chatbot took it and asks the next thing
             active.evidence = f"the chatbot moved on: {reply.text[:160]}"
         return (
@@ -247,7 +253,12 @@ class AgendaSimulator:
             return self.next_goal()
         active.fallbacks += 1
         if active.fallbacks >= (1 if active.verbatim else GIVE_UP):  # a mumble is not retried
-            active.fail(f"the chatbot did not understand it {active.fallbacks} times")
+            not_understood = f"the chatbot did not understand it {active.fallbacks} times"
+            active.fail(
+                f"{active.why_not()}; then {not_understood}"
+                if active.unconfirmed is not None
+                else not_understood
+            )
             self.notes.append(f"moved on from goal {active.text!r} after {GIVE_UP} fallbacks")
             return self.next_goal()
         bare = self.bare_requests.get(active.text)

@@ -133,6 +133,8 @@ def _answer(sim: AgendaSimulator, reply: Reply, asked: str | None) -> str | None
         return None
     if is_placeholder(sim.values[asked]):
         return _instead_of_placeholder(sim, reply, asked, options)
+    if options:
+        sim.state.offered[asked] = options
     _after_refusal(sim, reply.text, asked)
     if "vague_answers" in sim.behaviours and asked not in sim.memory.vague_asked:
         sim.memory.vague_asked.add(asked)

@@ -38,8 +38,8 @@ __all__ = [
 ]
 
 ANSWER_FRAMES = ("{v}", "{v}, please.", "It's {v}.")
-"""How a user answers a request with a value (one per conversation, drawn by its seed): a
-terse user says the value alone, a polite one adds "please"."""
+"""How a user answers a request for a date, a time or a number (one per conversation,
+drawn by its seed): a terse user says the value alone, a polite one adds "please"."""
 _FRAMED_KINDS = frozenset({"date", "time", "number"})
 
 _TEMPLATE_VARIABLE = re.compile(r"\{\{\s*(\w+)\s*\}\}")
@@ -135,10 +135,12 @@ def press(reply: Reply, option: str) -> str:
 
 
 def framed(frame: str, said: str, value: Any, *, chosen: bool) -> str:
-    """``said`` (the value answering a request) in the user's answer ``frame``, for a value
-    chosen among the chatbot's options (``chosen``) or a date, a time or a number; other
-    values (a name, a phone number, free text) alone, as a form would take them."""
-    if not chosen and form_of(value) not in _FRAMED_KINDS:
+    """``said`` (the value answering a request) in the user's answer ``frame`` when it is
+    a date, a time or a number the user says in its own words; an option chosen among the
+    chatbot's (``chosen``: a button's or a menu's text, which a chatbot may match exactly)
+    and other values (a name, a phone number, free text) alone, as a form would take
+    them."""
+    if chosen or form_of(value) not in _FRAMED_KINDS:
         return said
     return frame.format(v=said)
 

@@ -37,6 +37,9 @@ CONFIRMING = frozenset(
     }
 )
 """Acts whose text may read the user's values back."""
+_CLOSINGS = frozenset({DialogueAct.CLOSING, DialogueAct.CLOSING_QUESTION})
+"""Acts that close a task ("Booked: … departing 06:45 … Anything else?"): what they state
+is what the chatbot did, read back like a confirmation."""
 
 
 @dataclass
@@ -51,6 +54,10 @@ class AgendaState:
     alternatives: Mapping[str, Sequence[Any]]
     answered: set[str] = field(default_factory=set)
     corrected: set[str] = field(default_factory=set)
+    offered: dict[str, list[str]] = field(default_factory=dict)
+    """Variable → the options the chatbot offered when it asked for it ("Trains leave at
+    06:45, 09:10 and 12:35"): the user's value is one of them, so a confirmation stating
+    another of them contradicts it as an option of the profile would."""
 
     def active(self) -> Goal | None:
         """The goal the user is pursuing now, if any."""
@@ -135,14 +142,19 @@ class AgendaState:
         """The variables the user gave whose value a confirmation or summary in ``text``
         contradicts, and those it states as given (``sparring.confirmation``: typed
         comparison, abstaining when it cannot tell which stated value is a variable's);
-        nothing for a turn that confirms nothing."""
-        if act not in CONFIRMING or not is_confirmation(text, act):
+        nothing for a turn that confirms nothing. A turn that closes the task is read
+        back whatever its cue words."""
+        if act not in CONFIRMING:
             return [], frozenset()
+        if not is_confirmation(text, act):
+            if act not in _CLOSINGS:
+                return [], frozenset()
+            text = _statements(text)  # "… something else today?" states no date
         values = [
             GivenValue(
                 name,
                 _as_given(self.values[name]),
-                options=[render_value(o) for o in self.alternatives.get(name, [])],
+                options=self.options(name),
             )
             for name in sorted(self.given(questions=False))
             if self.values.get(name) is not None and not is_placeholder(self.values[name])
@@ -157,8 +169,19 @@ class AgendaState:
         # and not the user's value, where no sentence reads values back by its own cues
         return wrong + [n for n in unread if self._other_option_instead(n, text)], agreed
 
+    def options(self, name: str) -> list[str]:
+        """The options of variable ``name``: the profile's, then those the chatbot offered
+        for it (``offered``), each once."""
+        out: list[str] = []
+        for option in [*self.alternatives.get(name, []), *self.offered.get(name, [])]:
+            said = render_value(option)
+            if norm(said) not in {norm(o) for o in out}:
+                out.append(said)
+        return out
+
     def _other_option_instead(self, name: str, text: str) -> bool:
-        others = [render_value(o) for o in self.others(name)]
+        chosen = {norm(v) for v in flat_values({name: self.values[name]})}
+        others = [o for o in self.options(name) if norm(o) not in chosen]
         return (
             not values_mentioned(self.values[name], text) and len(any_mentioned(others, text)) == 1
         )
@@ -210,6 +233,14 @@ def flat_values(variables: dict[str, Any]) -> list[Any]:
 def norm(value: Any) -> str:
     """``value`` as lower-case text with single spaces."""
     return re.sub(r"\s+", " ", str(value)).strip().lower()
+
+
+_SENTENCE = re.compile(r"(?:[^.?!\n]|\.(?=\w))*(?:[.?!]+|\n|$)")
+
+
+def _statements(text: str) -> str:
+    """``text`` without its questions (the sentences ending in "?")."""
+    return "".join(s for s in _SENTENCE.findall(text) if not s.rstrip().endswith("?"))
 
 
 def _as_given(value: Any) -> str | list[str]:
