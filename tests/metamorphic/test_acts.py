@@ -16,7 +16,7 @@ from sparring.metamorphic import (
     check_follow_up,
     metamorphic_job,
 )
-from sparring.metamorphic._acts import ActGuard, pending_question
+from sparring.metamorphic._acts import ActGuard, context_free, pending_question
 from tests import bots
 
 SIMILARITY = Similarity("tf-idf", 0.25)
@@ -87,13 +87,52 @@ def test_a_round_answered_in_another_state_of_the_bot_is_not_held_to_mr1() -> No
     assert "bot acts:" in acts.note() and acts.note() == ""
 
 
+def test_a_short_answer_to_the_same_question_of_the_bot_is_not_held_to_mr2() -> None:
+    """Round 3 ("Grace Kim") lost the round the offline reading says it continues, but the
+    bot asked for the name just before it in both contexts: the same confirmation is right."""
+    confirmed = ("All set! Your whitening is booked for 22 March at 11:00 AM.",) * 2
+    asked_name = ("May I have the patient's full name, please?",) * 2
+    decision, reason = guard({0}).decide("MR2", 3, confirmed, asked_name, True)
+    assert (decision, "same question before it" in reason) == ("skip", True)
+    assert guard({0}, states=False).decide("MR2", 3, confirmed, asked_name, True)[0] == "judge"
+    other = ("May I have the patient's full name, please?", "Which day suits you best?")
+    assert guard({0}).decide("MR2", 3, confirmed, other, True)[0] == "judge"
+
+
+def test_a_round_the_bot_answers_alike_alone_is_not_held_to_mr2_when_it_loses_context() -> None:
+    """ "Can I pick it up at the Downtown branch?" reads as needing a referent for "it", but
+    the bot gives its branch list asked alone too: the context did not shape the reply. A
+    round that gains context (not answerable in the source) is still held to MR2."""
+    branches = ("You can pick up at our Airport, Central Station or Downtown branch.",) * 2
+    before = (FALLBACK, None)
+    free = ActGuard(CONFIG, SIMILARITY.similar, {0, 6}, context_free={6})
+    decision, reason = free.decide("MR2", 6, branches, before, True)
+    assert (decision, "asked alone too" in reason) == ("skip", True)
+    assert free.decide("MR2", 6, branches, before, False)[0] == "judge"  # it gained context
+    assert guard({0, 6}).decide("MR2", 6, branches, before, True)[0] == "judge"  # not probed
+
+
+def test_a_reply_that_refers_back_is_never_read_as_given_with_no_context() -> None:
+    """ "It is red." asked alone presupposes a referent (a bot answering as if it knew:
+    MORTAR's MR2 bug); the branch list refers to nothing before it."""
+    branches = "You can pick up at our Airport, Central Station or Downtown branch."
+    source: list[str | None] = ["Anna has a red bike.", "It is red.", branches, "Hello!"]
+    alone: dict[int, str | None] = {1: "It is red.", 2: branches, 3: "Which one?"}
+    assert context_free(source, alone, SIMILARITY.similar) == {2}
+
+
 SEEDS = {  # each bot's task, an FAQ, and a stray slot value it rightly falls back on
     "dental": [*bots.TASKS["dental"], "cleaning", "How much is a check-up?"],
     "bank": [*bots.TASKS["bank"], "When are your branches open?", "Maria Lopez"],
+    "carrental": [*bots.TASKS["carrental"], "Can I pick it up at the Downtown branch?"],
 }
 
 
-def run(tmp_path: Path, name: str, bugs: list[str], label: str, **kwargs: object) -> list[str]:
+def run(
+    tmp_path: Path, name: str, bugs: list[str], label: str, offline: bool = False, **kwargs: object
+) -> list[str]:
+    """The bugs metamorphic reports on bot ``name`` seeded with ``SEEDS[name]``, read by the
+    hand analysis (every round self-contained) or, ``offline``, by spaCy's."""
     rounds = [(question, "…") for question in SEEDS[name]]
     seeds = make_run(tmp_path / f"seeds-{name}-{label}", {"task": rounds})
     settings = MetamorphicSettings(
@@ -103,7 +142,8 @@ def run(tmp_path: Path, name: str, bugs: list[str], label: str, **kwargs: object
         seed=1,
         **kwargs,  # type: ignore[arg-type]
     )
-    result = metamorphic_job(settings, tmp_path / f"{name}-{label}", analyser=hand_analyser)
+    analyser = {} if offline else {"analyser": hand_analyser}
+    result = metamorphic_job(settings, tmp_path / f"{name}-{label}", **analyser)
     assert sum(f.checks for f in result.follow_ups) >= 5  # relations were checked
     return [f"{b.relation} {b.question!r}: {b.reference!r} / {b.reply!r}" for b in result.bugs]
 
@@ -113,6 +153,15 @@ def test_correct_task_bots_get_no_bug_where_replies_compared_as_text_do(tmp_path
         assert run(tmp_path, name, [], "acts") == [], name
         as_text = run(tmp_path, name, [], "text", fallback_guard=False, state_guard=False)
         assert as_text, f"{name}: the reading of acts is what removes the false reports"
+
+
+def test_a_reply_the_bot_gives_with_no_context_is_no_mr2_bug(tmp_path: Path) -> None:
+    """The car rental bot answers "Can I pick it up at the Downtown branch?" with its branch
+    list in any context; the offline reading takes "it" to need an earlier round, and
+    MORTAR's MR2 wants another reply where that round is gone."""
+    assert run(tmp_path, "carrental", [], "acts", offline=True) == []
+    as_text = run(tmp_path, "carrental", [], "text", True, fallback_guard=False, state_guard=False)
+    assert any(b.startswith("MR2 'Can I pick it up") for b in as_text), as_text
 
 
 def test_a_seeded_bug_the_job_can_see_is_still_caught(tmp_path: Path) -> None:

@@ -30,10 +30,22 @@ per-bot wording:
   "When should it go out?"), what it asks depends on what it already has. And
   MR2 and MR4, which compare answers, are not asserted where both replies are the bot's
   own questions (a slot asked again in both contexts): neither answers from the context.
+  Nor are MR2 and MR4 asserted where the bot asked the same question just before the round
+  in both contexts (a short answer, "Grace Kim", continues the question the bot asked,
+  "May I have the patient's full name?", whatever rounds were removed: answerable there as
+  in the source).
+- **A round the bot answers alike with no context** (``context_free``: its reply asked alone
+  by the context probe is similar to its source reply). MR2 and MR4 are not asserted where
+  such a round, answerable in the source, loses its context (the reply must change when
+  the context goes): the bot gave that reply with no context at
+  all ("I'd like to pick it up at the Central Station branch" → "You can pick up at our
+  Airport, Central Station or Downtown branch."), so the context did not shape it, and the
+  only evidence left that the round needs context is the offline reading of its words.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
@@ -43,6 +55,8 @@ from sparring.dialogue_acts import DialogueAct, classify_dialogue_act
 from sparring.fallback import FallbackConfig, is_fallback
 
 Decision = Literal["judge", "pass", "skip"]
+_REFERS_BACK = re.compile(r"\b(?:it|its|he|him|his|she|her|hers|they|them|their)\b", re.I)
+"""Third-person pronouns: a reply that uses one refers to something said before it."""
 SAME_REPLY = ("MR1", "MR3", "EX")
 """Relations that want the same reply (values); MR2 and MR4 want another one."""
 _PENDING = (
@@ -78,13 +92,16 @@ class ActGuard:
     ``config``: the chatbot's fallback (chatbot.yaml's ``info.fallback``, the seed's
     profile override); ``understood_alone``: the source rounds whose reply asked alone (or
     as the first round) is no fallback, ``None`` when nothing was asked alone (no context
-    probe); ``similar``: the similarity test of two replies; ``fallbacks`` and ``states``
-    switch the two readings; ``counts`` what was decided, for the follow-up's note.
+    probe); ``context_free``: the source rounds whose reply asked alone is similar to the
+    source reply (read with ``states``); ``similar``: the similarity test of two replies;
+    ``fallbacks`` and ``states`` switch the two readings; ``counts`` what was decided, for
+    the follow-up's note.
     """
 
     config: FallbackConfig
     similar: Callable[[str, str], bool]
     understood_alone: Collection[int] | None = None
+    context_free: Collection[int] = ()
     fallbacks: bool = True
     states: bool = True
     counts: Counter[str] = field(default_factory=Counter)
@@ -95,21 +112,24 @@ class ActGuard:
         source_round: int,
         replies: tuple[str, str],
         before: tuple[str | None, str | None] | None,
+        had_context: bool = False,
     ) -> tuple[Decision, str]:
         """``judge`` (compare as usual), ``pass`` or ``skip`` (not asserted), and why, for
         the ``replies`` (reference, reply) of ``relation`` on ``source_round``; ``before``
         holds the bot's replies just before each (``None`` for a reply that opened the
-        conversation) when the earlier rounds differ, ``None`` when they are the same."""
+        conversation) when the earlier rounds differ, ``None`` when they are the same;
+        ``had_context``: the round is answerable in the source (MR2, MR4: one side lost the
+        context it needs)."""
         if self.fallbacks:
             decision = self._not_understood(relation, source_round, replies, before is not None)
             if decision[0] != "judge":
                 self.counts[decision[1]] += 1
                 return decision
-        asking = self.states and relation not in SAME_REPLY
-        if asking and all(pending_question(r, self.config) for r in replies):
-            reason = "both replies are the bot's own questions: neither answers from context"
-            self.counts[reason] += 1
-            return "skip", reason
+        if self.states and relation not in SAME_REPLY:
+            reason = self._answerable_here(source_round, replies, before, had_context)
+            if reason:
+                self.counts[reason] += 1
+                return "skip", reason
         if self.states and before is not None and relation in SAME_REPLY:
             if all(pending_question(r, self.config) for r in replies):
                 reason = "both replies ask the bot's next question: it lacks other things there"
@@ -122,6 +142,23 @@ class ActGuard:
                 self.counts[reason] += 1
                 return "skip", reason
         return "judge", ""
+
+    def _answerable_here(
+        self,
+        source_round: int,
+        replies: tuple[str, str],
+        before: tuple[str | None, str | None] | None,
+        had_context: bool,
+    ) -> str:
+        """Why MR2 or MR4 (another reply wanted) is not asserted on ``replies``, or ''."""
+        if all(pending_question(r, self.config) for r in replies):
+            return "both replies are the bot's own questions: neither answers from context"
+        if had_context and source_round in self.context_free:
+            return "the bot gives this reply asked alone too: the context did not shape it"
+        asked = before is not None and all(pending_question(b, self.config) for b in before)
+        if asked and before is not None and self.similar(str(before[0]), str(before[1])):
+            return "the bot asked the same question before it: answerable as in the source"
+        return ""
 
     def _not_understood(
         self, relation: str, source_round: int, replies: tuple[str, str], moved: bool
@@ -143,6 +180,24 @@ class ActGuard:
         parts = [f"{n} × {reason}" for reason, n in sorted(self.counts.items())]
         self.counts.clear()
         return f"bot acts: {'; '.join(parts)}" if parts else ""
+
+
+def context_free(
+    source: list[str | None], alone: dict[int, str | None], similar: Callable[[str, str], bool]
+) -> set[int]:
+    """The source rounds the bot answers alike with no context: those whose reply asked
+    alone (the context probe) is similar to their source reply, save a reply that itself
+    refers back with a third-person pronoun ("It is red.", "She rides it to school."): it
+    presupposes a referent, so a bot giving it with no context answers as if it knew one
+    (MORTAR's MR2 bug, kept)."""
+    out = set()
+    for index, reply in alone.items():
+        reference = source[index] if index < len(source) else None
+        if reply is None or reference is None or _REFERS_BACK.search(reference):
+            continue
+        if similar(reply, reference):
+            out.add(index)
+    return out
 
 
 def understood_alone(

@@ -22,7 +22,7 @@ from datetime import date
 
 from sparring.conversations import ConversationRecord, RunStore
 from sparring.fallback import FallbackConfig
-from sparring.metamorphic._acts import ActGuard, understood_alone
+from sparring.metamorphic._acts import ActGuard, context_free, understood_alone
 from sparring.metamorphic._answerability import DialogueAnalysis
 from sparring.metamorphic._perturb import FollowUp
 from sparring.metamorphic._relations import Similarity, check_follow_up, typed_values
@@ -129,8 +129,9 @@ class Judge:
             probed = self.isolated_expected.get(seed, 0) > 0
             alone = understood_alone(first, isolated, config) if probed else None
             similar = self.similarity.similar
+            free = context_free(first, isolated, similar)
             fallbacks, states = self.acts
-            self.guards[seed] = ActGuard(config, similar, alone, fallbacks, states)
+            self.guards[seed] = ActGuard(config, similar, alone, free, fallbacks, states)
         for waiting in self.waiting.pop(seed, []):
             self._judge(waiting, seed)
         self._confirm(seed)

@@ -156,7 +156,8 @@ def check_follow_up(
         )
         if not (same and index in dependent and moved) and (same or not context_kept):
             relation = "MR1" if same else "MR2"
-            decision = _decide(guard, relation, index, (reference, reply), before)
+            had = source[index].answerable
+            decision = _decide(guard, relation, index, (reference, reply), before, had)
             if decision[0] != "skip":
                 out.append(_similar_check(base, relation, same, similarity, gold, decision[1]))
         if follow_up.order[:position].count(index) == 0:
@@ -171,7 +172,10 @@ def check_follow_up(
         None if i in unstable or is_social(rounds[position].question) else r
         for position, (i, r) in enumerate(zip(follow_up.order, replies, strict=False))
     ]
-    out.extend(_group_checks(follow_up, rounds, kept, similarity, gold, dependent, guard))
+    had_context = {i for i, r in enumerate(source) if r.answerable}
+    out.extend(
+        _group_checks(follow_up, rounds, kept, similarity, gold, dependent, guard, had_context)
+    )
     return out
 
 
@@ -181,12 +185,14 @@ def _decide(
     source_round: int,
     replies: tuple[str, str],
     before: tuple[str | None, str | None] | None,
+    had_context: bool = False,
 ) -> tuple[str, str]:
     """The guard's decision (``judge``/``pass``/``skip``, and why) on ``replies``
-    (reference, reply), ``before`` them the bot's replies where the earlier rounds differ."""
+    (reference, reply), ``before`` them the bot's replies where the earlier rounds differ;
+    ``had_context``: the round is answerable in the source."""
     if guard is None:
         return "judge", ""
-    return guard.decide(relation, source_round, replies, before)
+    return guard.decide(relation, source_round, replies, before, had_context)
 
 
 def _base(
@@ -317,10 +323,12 @@ def _group_checks(
     gold: Sequence[str] | None,
     dependent: Collection[int] = (),
     guard: ActGuard | None = None,
+    had_context: Collection[int] = (),
 ) -> list[RelationCheck]:
     """MR3 and MR4 over the occurrences of each duplicated source round (MR3 not for a
     ``dependent`` one: each occurrence has other rounds before it); ``guard`` reads the
-    bot's acts (the occurrences always have other rounds before them)."""
+    bot's acts (the occurrences always have other rounds before them); ``had_context``: the
+    source rounds answerable in the source."""
 
     def pair(reference_position: int, position: int, relation: str) -> RelationCheck | None:
         decision = _decide(
@@ -332,6 +340,7 @@ def _group_checks(
                 replies[reference_position - 1] if reference_position else None,
                 replies[position - 1] if position else None,
             ),
+            follow_up.order[position] in had_context,
         )
         if decision[0] == "skip":
             return None

@@ -36,7 +36,9 @@ class MetamorphicSettings(JobSettings):
     the fallback, in another context, to an utterance the bot does not understand alone,
     nothing is asserted (``False``: compared as text, MORTAR's way); ``state_guard``: MR1,
     MR3 and EX on a round whose earlier rounds changed only where the bot's pending
-    question before it is the same (or there is none on both sides).
+    question before it is the same (or there is none on both sides); MR2 and MR4 not after
+    the same pending question, nor (with the context probe) on a round that loses its
+    context but whose reply asked alone is similar to its source reply.
     """
 
     job: ClassVar[str] = "metamorphic"
@@ -77,7 +79,8 @@ class MetamorphicSettings(JobSettings):
     state_guard: bool = Field(
         True,
         description="Hold a moved round to MR1/MR3/EX only where the bot's pending question "
-        "before it is the same (a task bot's state).",
+        "before it is the same (a task bot's state); no MR2/MR4 after the same question, nor "
+        "on a round the bot answers alike asked alone.",
     )
     probe: bool = Field(True, description="Check the chatbot answers before starting.")
 
