@@ -31,15 +31,20 @@ def validate(
         typer.Argument(help="Profiles, rule files or chatbot.yaml; folders are searched."),
     ],
     trust_functions: TrustFunctionsOption = False,
+    repeat: Annotated[
+        int,
+        typer.Option(min=1, help="The --repeat a run of these profiles will use (run cap)."),
+    ] = 1,
 ) -> None:
     """Check user files; print every problem (file:line \\[key]) or OK per file.
 
     Connectors are built (a python module is imported); with profiles given, rule
-    variables are checked against the names the profiles define.
+    variables are checked against the names the profiles define, and their conversations
+    together (times --repeat) against the run cap.
     """
     from sparring.validation import validate_files
 
-    checks = validate_files(paths, trust_functions=trust_functions)
+    checks = validate_files(paths, trust_functions=trust_functions, repeat=repeat)
     for check in checks:
         for warning in check.warnings:
             err_console.print(

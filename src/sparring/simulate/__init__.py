@@ -25,6 +25,8 @@ from sparring.conversations import DEFAULT_MAX_CHATBOT_FAILURE_SHARE, RunHealth,
 from sparring.simulate._agenda import AgendaSimulator
 from sparring.simulate._base import Exchange, UserSimulator
 from sparring.simulate._job import (
+    MAX_RUN_CONVERSATIONS,
+    RUN_CAP_ENV,
     RemoteConversations,
     SimulateJob,
     SimulateSettings,
@@ -33,6 +35,7 @@ from sparring.simulate._job import (
     planned_specs,
     resume_job,
     resume_job_async,
+    run_conversation_cap,
     simulate_job,
     simulate_job_async,
 )
@@ -45,6 +48,8 @@ from sparring.simulate._spec import ConversationSpec, OutputSpec, StopCondition,
 
 __all__ = [
     "DEFAULT_MAX_CHATBOT_FAILURE_SHARE",
+    "MAX_RUN_CONVERSATIONS",
+    "RUN_CAP_ENV",
     "AgendaSimulator",
     "ChatbotUnreachable",
     "ConversationSpec",
@@ -73,6 +78,7 @@ __all__ = [
     "resume_job",
     "resume_job_async",
     "run_conversation",
+    "run_conversation_cap",
     "run_planned",
     "run_planned_async",
     "simulate",

@@ -369,13 +369,25 @@ unless ``SPARRING_MAX_RUN_CONVERSATIONS`` says otherwise: checked before plannin
 RUN_CAP_ENV = "SPARRING_MAX_RUN_CONVERSATIONS"
 
 
+def run_conversation_cap() -> int:
+    """Conversations one run may plan: ``SPARRING_MAX_RUN_CONVERSATIONS`` when set, else
+    ``MAX_RUN_CONVERSATIONS``; ``UserInputError`` when the variable is not a positive
+    whole number."""
+    raw = os.environ.get(RUN_CAP_ENV, "").strip()
+    if not raw:
+        return MAX_RUN_CONVERSATIONS
+    if not raw.isdigit() or int(raw) < 1:
+        raise UserInputError(f"{RUN_CAP_ENV} must be a positive whole number (got {raw!r})")
+    return int(raw)
+
+
 def check_run_size(settings: SimulateSettings, inputs: PlanInputs) -> int:
     """The conversations the run plans, counted before planning (``planned_count``: a
     lower bound where values come from a model or a generator); raises
     ``UserInputError`` naming the profiles, ``--repeat`` and the setting to raise the cap
     when the sum is over it."""
     profiles, personas = inputs
-    cap = int(os.environ.get(RUN_CAP_ENV) or MAX_RUN_CONVERSATIONS)
+    cap = run_conversation_cap()
     per_profile = max(1, len(personas)) if profiles else 1
     total = sum(planned_count(p) for p in profiles) * per_profile or len(personas)
     total *= max(1, settings.repeat)

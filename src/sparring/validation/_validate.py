@@ -16,7 +16,11 @@ from typing import Literal
 from sparring._yaml import load_yaml_with_lines
 from sparring.errors import ConfigError, Problem, UserInputError
 from sparring.profiles import Profile, check_profiles, is_chatchecker_persona, profile_files
-from sparring.validation._cross_checks import connector_problems, rule_variable_problems
+from sparring.validation._cross_checks import (
+    connector_problems,
+    rule_variable_problems,
+    run_size_problem,
+)
 
 FileKind = Literal["chatbot", "profile", "rules", "persona", "probes", "results", "unknown"]
 """What a user file is: ``results`` are files ChatChecker writes into a run (skipped)."""
@@ -120,12 +124,18 @@ def _load(path: Path, kind: FileKind, trust_functions: bool) -> None:
 
 
 def validate_files(
-    paths: Iterable[Path], *, trust_functions: bool = False, build_connector: bool = True
+    paths: Iterable[Path],
+    *,
+    trust_functions: bool = False,
+    build_connector: bool = True,
+    repeat: int = 1,
 ) -> list[FileCheck]:
     """Check every file ``paths`` names (folders searched for ``*.yml``/``*.yaml``), one
     ``FileCheck`` each in the order found; with profiles among them, each rule file's
     variables are checked against the names the profiles define (misspellings, with "did
-    you mean"). Raises ``UserInputError`` when no YAML file is found."""
+    you mean"), and the profile planning the most gets a warning when all of them, times
+    ``repeat`` (``--repeat``), plan more conversations than one run may hold
+    (``run_size_problem``). Raises ``UserInputError`` when no YAML file is found."""
     given = list(paths)
     files = profile_files(given)
     if not files:
@@ -134,10 +144,14 @@ def validate_files(
     profiles = [path for path in files if kinds[path] == "profile"]
     checked = {c.path: c for c in check_profiles(profiles)} if profiles else {}
     loaded: list[Profile] = [c.profile for c in checked.values() if c.profile is not None]
+    too_many = run_size_problem(loaded, repeat)
     checks: list[FileCheck] = []
     for path in files:
         if path in checked:
-            checks.append(FileCheck(path, "profile", checked[path].errors, checked[path].warnings))
+            warnings = list(checked[path].warnings)
+            if too_many is not None and too_many.file == str(path):
+                warnings.append(too_many)
+            checks.append(FileCheck(path, "profile", checked[path].errors, warnings))
             continue
         check = validate_file(
             path, kinds[path], trust_functions=trust_functions, build_connector=build_connector
