@@ -12,8 +12,10 @@ content words matches a word of the text.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -115,9 +117,9 @@ def word_match(a: str, b: str) -> bool:
 
 def mentions(phrase: str, text: str) -> bool:
     """Whether every content word of ``phrase`` matches a word of ``text``."""
-    wanted = content_words(phrase) or words(phrase)
-    have = words(text)
-    return bool(wanted) and all(any(word_match(w, h) for h in have) for w in wanted)
+    wanted = _wanted(phrase)
+    forms = _matching_forms(text)
+    return bool(wanted) and all(w in forms for w in wanted)
 
 
 def overlap(a: str, b: str) -> float:
@@ -125,8 +127,68 @@ def overlap(a: str, b: str) -> float:
     wanted = content_words(a)
     if not wanted:
         return 0.0
-    have = words(b)
-    return sum(1 for w in wanted if any(word_match(w, h) for h in have)) / len(wanted)
+    forms = _matching_forms(b)
+    return sum(1 for w in wanted if w in forms) / len(wanted)
+
+
+@functools.lru_cache(maxsize=8192)
+def matched_by(word: str) -> frozenset[str]:
+    """Every word ``w`` with ``word_match(w, word)``, generated from ``word``'s endings (a
+    few dozen): matching a text's words is then one set lookup per wanted word, whatever
+    the number of words or values it is matched against (issue 36: a variable of 2,000
+    values tested on every turn). Exactly ``word_match`` (``tests/simulate``)."""
+    forms = {word}
+    if len(word) >= MIN_STEM:  # ``word`` is the shorter: ``w`` is it plus an ending
+        forms.update(word + s for s in SUFFIXES)
+        if word[-1] in "ye":
+            forms.update(word[:-1] + s for s in SUFFIXES if len(s) > 1)
+        if word[-1] in SUFFIXES:  # as long: "make" for "maks" (the y/e rule on ``w``)
+            forms.update(word[:-1] + x for x in "ye")
+    for s in SUFFIXES:  # ``w`` is the shorter: ``word`` is it plus an ending
+        stem = word[: -len(s)]
+        if not word.endswith(s) or len(stem) + 1 < MIN_STEM:
+            continue
+        if len(stem) >= MIN_STEM:
+            forms.add(stem)
+        if len(s) > 1:  # "battery" for "batteries": ``w``'s last y/e replaced
+            forms.update(stem + x for x in "ye")
+    return frozenset(forms)
+
+
+@functools.lru_cache(maxsize=16)
+def _matching_forms(text: str) -> frozenset[str]:
+    """Every word that matches one of ``text``'s words (``matched_by``)."""
+    forms: set[str] = set()
+    for word in set(words(text)):
+        forms.update(matched_by(word))
+    return frozenset(forms)
+
+
+@functools.lru_cache(maxsize=8192)
+def _wanted(phrase: str) -> tuple[str, ...]:
+    """The words of ``phrase`` that ``mentions`` looks for: its content words, else all."""
+    return tuple(content_words(phrase) or words(phrase))
+
+
+@dataclass(frozen=True)
+class _MentionIndex:
+    """The candidates of ``any_mentioned`` by the words they need: ``needs[i]`` distinct
+    words for candidate ``i``, ``by_word[w]`` the candidates that need ``w``."""
+
+    needs: tuple[int, ...]
+    by_word: dict[str, tuple[int, ...]]
+
+
+@functools.lru_cache(maxsize=64)
+def _mention_index(candidates: tuple[str, ...]) -> _MentionIndex:
+    by_word: dict[str, list[int]] = {}
+    needs = []
+    for i, candidate in enumerate(candidates):
+        wanted = set(_wanted(candidate))
+        needs.append(len(wanted))
+        for word in wanted:
+            by_word.setdefault(word, []).append(i)
+    return _MentionIndex(tuple(needs), {w: tuple(i) for w, i in by_word.items()})
 
 
 def best_option(value: Any, options: Sequence[str]) -> str | None:
@@ -240,5 +302,16 @@ def _norm(text: str) -> str:
 
 
 def any_mentioned(candidates: Iterable[Any], text: str) -> list[str]:
-    """The candidates (rendered) that ``text`` mentions, in order."""
-    return [str(c) for c in candidates if c is not None and mentions(str(c), text)]
+    """The candidates (rendered) that ``text`` mentions (``mentions``), in order. The
+    candidates are indexed by their words once (``_mention_index``, cached): each call
+    costs lookups of ``text``'s words, not a comparison per candidate."""
+    rendered = tuple(str(c) for c in candidates if c is not None)
+    index = _mention_index(rendered)
+    found: dict[int, set[str]] = {}
+    for word in set(words(text)):
+        for form in matched_by(word):
+            for i in index.by_word.get(form, ()):
+                found.setdefault(i, set()).add(form)
+    return [
+        rendered[i] for i in sorted(found) if index.needs[i] and len(found[i]) == index.needs[i]
+    ]
