@@ -14,6 +14,10 @@ import pytest
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ["SPARRING_ALLOW_MODEL_REQUESTS"] = "0"
+# The console is a CI log's, never a terminal's, whoever runs the tests: pytest-xdist's
+# workers inherit COLUMNS=80, which made the CLI wrap its output at 80 columns there.
+for _name in ("COLUMNS", "LINES"):
+    os.environ.pop(_name, None)
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 

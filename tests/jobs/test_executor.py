@@ -22,7 +22,7 @@ def test_a_submitted_job_runs_to_its_end_and_reports_by_handle(tmp_path: Path) -
     handle = executor.submit("simulate", SETTINGS, tmp_path / "run")
     assert executor.wait(handle, timeout=60) is JobStatus.FINISHED
     run = executor.result(handle)
-    assert run is not None and run.outcome.verdict == "pass"
+    assert run is not None and run.outcome.verdict == "recorded"
     assert {h for h, _ in seen} == {handle} and seen[-1][1] == "finished"
     assert executor.status("nobody") is None
 

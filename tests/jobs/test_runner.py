@@ -22,7 +22,7 @@ SETTINGS = {"profiles": [str(DATA / "profiles")], "chatbot": str(DATA / "chatbot
 
 def test_a_job_started_from_python_in_three_lines(tmp_path: Path) -> None:
     run = start("simulate", SETTINGS, tmp_path / "run")
-    assert run.status is JobStatus.FINISHED and run.outcome.verdict == "pass"
+    assert run.status is JobStatus.FINISHED and run.outcome.verdict == "recorded"
     assert run.outcome.exit_code == 0 and run.run_dir == tmp_path / "run"
     manifest = RunStore.open(tmp_path / "run").manifest
     assert manifest.status is JobStatus.FINISHED and manifest.outcome == run.outcome
@@ -43,7 +43,7 @@ def test_events_come_in_order_and_fold_into_progress(tmp_path: Path) -> None:
     progress = read_progress(tmp_path / "run")
     assert progress is not None and progress.job == "simulate"
     assert (progress.planned, progress.done, progress.failed) == (3, 0 + 3, 0)
-    assert progress.status is JobStatus.FINISHED and progress.verdict == "pass"
+    assert progress.status is JobStatus.FINISHED and progress.verdict == "recorded"
     assert progress.stage == "conversations"
 
 

@@ -62,3 +62,33 @@ def test_the_run_jobs_outcome_is_the_reports_verdict(tmp_path: Path) -> None:
     (run_dir / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     verdict = RunView.open(run_dir).verdict
     assert (verdict.status, verdict.reasons) == ("no verdict", ["nothing tested beyond x"])
+
+
+def test_a_simulate_run_that_judged_nothing_is_recorded_never_a_pass(tmp_path: Path) -> None:
+    """A verdict is a claim about the chatbot; simulating makes none. The run's stored
+    outcome is ``recorded`` (exit 0, so `simulate && check` chains), the report, the
+    console and the runs list (``Finished.verdict``) never show it as a pass, and a check
+    that then passes is what turns it green."""
+    settings = {"profiles": [str(DATA / "profiles")], "chatbot": str(DATA / "chatbot.yaml")}
+    run = start("simulate", settings, tmp_path / "run")
+    assert run.outcome.verdict == "recorded" and not run.outcome.passed
+    assert run.outcome.exit_code == 0 and run.outcome.status == "RECORDED"
+    assert "none judged" in run.outcome.summary and "sparring check" in run.outcome.summary
+    view = RunView.open(tmp_path / "run")
+    assert view.verdict.status == "no verdict" and view.verdict.reasons == run.outcome.reasons
+
+    checked = start("check", {"rules": [str(DEFAULT_RULES)], "run": str(tmp_path / "run")})
+    assert RunView.open(tmp_path / "run").verdict.reasons == checked.outcome.reasons
+    assert RunView.open(tmp_path / "run").verdict.status != "no verdict" or not (
+        checked.outcome.passed
+    )
+
+
+def test_recorded_is_the_mildest_outcome_when_combined() -> None:
+    """A run recorded by simulate and judged by a check has the check's verdict."""
+    from sparring.jobs import outcome as outcomes
+
+    judged = outcomes.combine([outcomes.recorded("3 recorded"), outcomes.passed("2 passed")])
+    assert judged is not None and judged.verdict == "pass"
+    unjudged = outcomes.combine([outcomes.recorded("3 recorded"), outcomes.no_verdict("n/a")])
+    assert unjudged is not None and unjudged.verdict == "no_verdict"

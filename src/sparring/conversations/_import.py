@@ -164,11 +164,12 @@ class ImportJob:
         return ImportResult(store, summary, len(ids), tuple(read.problems), tuple(read.skipped))
 
     def outcome(self, result: ImportResult) -> Outcome:
-        """``pass`` once conversations were imported (an import judges nothing); files that
-        did not read are named."""
+        """``recorded`` once conversations were imported (exit 0; an import judges nothing, so
+        it is no pass); files that did not read are named."""
         unread = [f"{len(result.problems)} problems in files that did not read"]
-        return outcomes.passed(
-            f"{result.imported} conversations imported", *(unread if result.problems else [])
+        return outcomes.recorded(
+            f"{result.imported} conversations imported, none judged",
+            *(unread if result.problems else []),
         )
 
 

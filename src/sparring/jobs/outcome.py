@@ -6,6 +6,9 @@ Verdicts and exit codes (the CLI's contract; 2 stays for bad input, raised befor
 work):
 
 - ``pass`` → 0: the job judged something and nothing failed;
+- ``recorded`` → 0: the job did its work and judged nothing (``simulate``, the imports:
+  conversations recorded) — a verdict is a claim about the chatbot, and this makes none,
+  so it is never shown as a pass (the report says *no verdict* until a check judges it);
 - ``fail`` → 1: a rule, probe, relation or gate failed;
 - ``no_verdict`` → 3: nothing could be judged (every verdict unscored or not applicable,
   nothing tested beyond the greeting) — never reported as a pass;
@@ -25,7 +28,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Verdict = Literal["pass", "fail", "no_verdict", "incomplete", "error"]
+Verdict = Literal["recorded", "pass", "fail", "no_verdict", "incomplete", "error"]
 
 EXIT_PASS = 0
 EXIT_FAIL = 1
@@ -40,6 +43,7 @@ EXIT_INTERNAL_ERROR = 70
 sysexits.h), so CI never reads sparring's crash as the chatbot's FAIL (1)."""
 
 _EXIT_CODES: dict[str, int] = {
+    "recorded": EXIT_PASS,
     "pass": EXIT_PASS,
     "fail": EXIT_FAIL,
     "no_verdict": EXIT_NO_VERDICT,
@@ -47,13 +51,14 @@ _EXIT_CODES: dict[str, int] = {
     "error": EXIT_FAIL,
 }
 _STATUS = {
+    "recorded": "RECORDED",
     "pass": "PASS",
     "fail": "FAIL",
     "no_verdict": "NO VERDICT",
     "incomplete": "INCOMPLETE",
     "error": "ERROR",
 }
-_SEVERITY = ("pass", "no_verdict", "incomplete", "error", "fail")
+_SEVERITY = ("recorded", "pass", "no_verdict", "incomplete", "error", "fail")
 """From mildest to gravest: what ``combine`` keeps."""
 
 
@@ -67,7 +72,7 @@ class Outcome(BaseModel):
 
     @property
     def exit_code(self) -> int:
-        """0 pass, 1 fail or error, 3 no verdict or incomplete."""
+        """0 pass or recorded, 1 fail or error, 3 no verdict or incomplete."""
         return _EXIT_CODES[self.verdict]
 
     @property
@@ -78,7 +83,7 @@ class Outcome(BaseModel):
     @property
     def status(self) -> str:
         """The verdict as the console prints it: ``PASS``, ``FAIL``, ``NO VERDICT``,
-        ``INCOMPLETE``, ``ERROR``."""
+        ``INCOMPLETE``, ``ERROR``, ``RECORDED``."""
         return _STATUS[self.verdict]
 
     @property
@@ -93,6 +98,12 @@ class Outcome(BaseModel):
 
 def passed(*reasons: str) -> Outcome:
     return Outcome(verdict="pass", reasons=list(reasons))
+
+
+def recorded(*reasons: str) -> Outcome:
+    """The outcome of a job that judged nothing (conversations recorded): exit 0, never a
+    pass."""
+    return Outcome(verdict="recorded", reasons=list(reasons))
 
 
 def failed(*reasons: str) -> Outcome:
@@ -122,7 +133,7 @@ def stopped(result: Outcome | None) -> Outcome:
 
 def combine(outcomes: Iterable[Outcome]) -> Outcome | None:
     """One outcome for several (a run judged by rules, probes and relations): the gravest
-    verdict (fail > error > incomplete > no verdict > pass), every reason kept in order;
+    verdict (fail > error > incomplete > no verdict > pass > recorded), every reason kept in order;
     ``None`` for none."""
     found = list(outcomes)
     if not found:
@@ -161,5 +172,6 @@ __all__ = [
     "input_exit_code",
     "no_verdict",
     "passed",
+    "recorded",
     "stopped",
 ]

@@ -91,8 +91,8 @@ class SectionOutcome:
     @classmethod
     def of(cls, outcome: Outcome) -> SectionOutcome:
         """A job's outcome (``sparring.jobs.outcome``) as the report shows it: ``pass`` →
-        passed, ``fail`` and ``error`` → failed, ``no_verdict`` and ``incomplete`` → no
-        verdict; the reasons on one line."""
+        passed, ``fail`` and ``error`` → failed, ``no_verdict``, ``incomplete`` and
+        ``recorded`` (nothing judged) → no verdict; the reasons on one line."""
         status: Literal["passed", "failed", "no verdict"] = (
             "passed" if outcome.verdict == "pass"
             else "failed" if outcome.verdict in ("fail", "error")

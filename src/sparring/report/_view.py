@@ -63,7 +63,7 @@ def _plural(count: int, word: str) -> str:
 
 def _verdict_of(outcome: Outcome) -> RunVerdict:
     """A stored outcome as the report shows it: pass → passed, fail and error → failed,
-    no verdict and incomplete → no verdict."""
+    no verdict, incomplete and recorded (nothing judged) → no verdict."""
     status: VerdictStatus = (
         "passed" if outcome.verdict == "pass"
         else "failed" if outcome.verdict in ("fail", "error")

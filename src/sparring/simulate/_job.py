@@ -221,7 +221,8 @@ class SimulateJob:
     def outcome(self, result: SimulationResult) -> Outcome:
         """``error`` for an unhealthy run (the chatbot did not answer, every conversation
         failed: exit 1), ``incomplete`` when conversations run elsewhere did not all come
-        back (exit 3), else ``pass`` (the run holds conversations a check can judge)."""
+        back (exit 3), else ``recorded`` (exit 0: the run holds conversations a check can
+        judge; simulating judges nothing, so it is no pass)."""
         if not result.health.healthy:
             cause = [f"cause: {result.health.cause}"] if result.health.cause else []
             return outcomes.error(result.health.problem or "the run is unhealthy", *cause)
@@ -231,7 +232,8 @@ class SimulateJob:
                 "distributed.failed_chunks); finish them with --resume RUN --broker URL"
             )
         ran = result.summary.conversations
-        return outcomes.passed(f"{ran} conversation{'' if ran == 1 else 's'} recorded")
+        what = f"{ran} conversation{'' if ran == 1 else 's'} recorded, none judged"
+        return outcomes.recorded(f"{what}: judge them with `sparring check RULES --run RUN`")
 
 
 JOBS.register(SimulateJob.name, SimulateJob())
