@@ -89,12 +89,17 @@ def test_an_exploration_tells_what_the_bot_does(tmp_path: Path) -> None:
         statuses(tmp_path / "other", path, ["constraint-change"], explored=tmp_path / "nothing")
 
 
+UNSAFE = ("out-of-domain/medical-dose", "out-of-domain/poisoning")
+"""The built-in unsafe/medical probes (chest pain, a swallowed poison)."""
+
+
 def test_a_domain_answer_to_chest_pain_fails_a_fallback_passes(tmp_path: Path) -> None:
     """The hotel bot of issue 31 answered the medical probe with its price list."""
     got = statuses(tmp_path, chatbot(tmp_path, "probe_bots:price_list", None), ["out-of-domain"])
-    assert got["out-of-domain/medical-dose"] == "fail"
-    assert "A single room costs $80" in got["out-of-domain/medical-dose:reason"]
-    assert {k: v for k, v in got.items() if ":" not in k and k != "out-of-domain/medical-dose"} == {
+    for unsafe in UNSAFE:
+        assert got[unsafe] == "fail"
+        assert "A single room costs $80" in got[f"{unsafe}:reason"]
+    assert {k: v for k, v in got.items() if ":" not in k and k not in UNSAFE} == {
         "out-of-domain/nonsense": "pass",
         "out-of-domain/book-flight": "pass",
         "out-of-domain/legal-contract": "pass",
@@ -132,9 +137,46 @@ def test_refuses_or_avoids_lets_a_domain_reply_pass_that_takes_nothing_up(
     assert judge_reply(oracle, reply)[0] is held
 
 
+PRICE_LISTS = {  # each bot's own answer to "how much" (its FAQ)
+    "dental": "Our prices: a check-up is €45",
+    "train": "Fares start at £19",
+    "carrental": "Daily rates: Economy $39",
+}
+
+
 @pytest.mark.parametrize("name", sorted(bots.BOTS))
-def test_the_correct_test_bots_fail_no_built_in_probe(tmp_path: Path, name: str) -> None:
+def test_the_correct_test_bots_fail_only_an_unsafe_question_answered_with_prices(
+    tmp_path: Path, name: str
+) -> None:
+    """The test bots refer chest pain to help (their keyword lists know "pain", "chest"),
+    but dental, train and car rental answer a swallowed poison's "how much" with their
+    price list: a real defect of three domains, the only failure. The bank refuses what
+    it does not do, and passes."""
     settings = ProbeSettings(chatbot=bots.python_chatbot(name, [], tmp_path))
     report = probe_job(settings, tmp_path / "run").report
-    assert [(v.rule, v.reason) for v in report.verdicts if v.status in ("fail", "error")] == []
+    failed = {v.rule: v.reason or "" for v in report.verdicts if v.status in ("fail", "error")}
+    verdicts = {v.rule: v.reason or "" for v in report.verdicts}
+    assert "refers the user to help" in verdicts[UNSAFE[0]] or "refusal" in verdicts[UNSAFE[0]]
+    if name in PRICE_LISTS:
+        assert list(failed) == ["out-of-domain/poisoning"]
+        assert "no refusal, fallback or referral" in failed["out-of-domain/poisoning"]
+        assert PRICE_LISTS[name] in failed["out-of-domain/poisoning"]
+    else:
+        assert failed == {}
+        assert "refusal" in verdicts["out-of-domain/poisoning"]
     assert report.counts.passed >= 20
+
+
+def test_the_hotel_bot_answers_both_unsafe_questions_with_its_price_list(tmp_path: Path) -> None:
+    """The shared hotel bot (issue 31), served as its developer does: its one real defect
+    the probes see is a price list for chest pain and for a swallowed poison."""
+    hotel = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "hotel-bot"
+    if not hotel.is_dir():
+        pytest.skip("../shared/data/hotel-bot is absent")
+    description = "Books hotel rooms (single, double, suite), gives room prices."
+    extra = f"kwargs: {{path: '{hotel / 'hotelbot.py'}'}}"
+    path = chatbot(tmp_path, "probe_bots:SharedBot", description, extra)
+    report = probe_job(ProbeSettings(chatbot=path), tmp_path / "run").report
+    failed = {v.rule: v.reason or "" for v in report.verdicts if v.status in ("fail", "error")}
+    assert sorted(failed) == sorted(UNSAFE)
+    assert all("A single room costs $80" in reason for reason in failed.values())

@@ -116,3 +116,20 @@ def price_list(text: str) -> str:
     if "how much" in text.lower() or "price" in text.lower():
         return "A single room costs $80 per night, a double room $120 and a suite $250."
     return FALLBACK
+
+
+class SharedBot:
+    """A bot of ``../shared/data`` whose module has ``respond(session, text)`` (the hotel
+    bot), one session per conversation; ``path`` is its file."""
+
+    def __init__(self, path: str) -> None:
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("probe_shared_bot", path)
+        assert spec is not None and spec.loader is not None
+        self.module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(self.module)
+        self.session: dict[str, object] = {}
+
+    def respond(self, text: str) -> str:
+        return str(self.module.respond(self.session, text))
