@@ -7,7 +7,7 @@ from sparring.connectors import ChatbotInfo
 from sparring.conversations import ConversationError, ConversationRecord, ErrorCode, Turn
 from sparring.evaluate import OfflineBreakdownDetector
 from sparring.evaluate._results import CHATBOT_CRASH
-from sparring.evaluate._typed import TYPED_DETECTORS, DialogueView, typed_findings
+from sparring.evaluate._typed import TYPED_DETECTORS, DialogueView, confirmation, typed_findings
 
 HOTEL = ChatbotInfo(
     name="Seaview Hotel",
@@ -193,6 +193,43 @@ def test_a_confirmation_that_contradicts_the_users_choice() -> None:
     assert found(record(*start, "12/08/2027", suite), 5) == []
     changed = record(*start, "12/08/2027, and make it a double after all", double)
     assert found(changed, 5) == []  # the user's latest choice is the one confirmed
+
+
+def test_a_confirmation_that_contradicts_a_typed_value_the_user_gave() -> None:
+    clinic = ChatbotInfo(name="Smile Dental", type="task-oriented")
+    start = ("I need a check-up", "What day would you like to come?", "Monday 14 June",
+             "What time would you prefer?", "3:30 pm")  # fmt: skip
+    wrong = "Your appointment is confirmed for Monday 14 June at 16:30."
+    right = "Your appointment is confirmed for Monday 14 June at 15:30."
+    assert found(record(*start, wrong), 5, clinic) == ["confirmation"]
+    assert found(record(*start, right), 5, clinic) == []  # the same time, another clock
+    corrected = (*start, "3:30 pm is taken. Would 4:30 pm suit you?", "yes")
+    assert found(record(*corrected, "Confirmed: Monday 14 June at 16:30."), 7, clinic) == []
+
+
+def test_a_summary_without_a_cue_is_read_back_and_a_listed_value_is_given() -> None:
+    rail = ChatbotInfo(name="Rail", type="task-oriented")
+    start = ("a ticket please", "What date do you want to travel?", "12/03/2027",
+             "How many passengers?", "2",
+             "Trains that day leave at 06:45, 12:35 and 16:50. Which one would you like?",
+             "16:50")  # fmt: skip
+    wrong = "Booked: 2027-03-12, departing 06:45, 2 passengers. Anything else?"
+    right = "Booked: 2027-03-12, departing 16:50, 2 passengers. Anything else?"
+    assert found(record(*start, wrong), 7, rail) == ["confirmation"]
+    assert found(record(*start, right), 7, rail) == []
+    answer = "The 06:45 train is the fastest one. Anything else?"  # no read-back: no label
+    assert found(record(*start, answer), 7, rail) == []
+
+
+def test_a_name_the_user_gave_read_back_as_none() -> None:
+    cars = ChatbotInfo(name="Cars", type="task-oriented")
+    start = ("rent a car", "What is the main driver's full name?", "Ana Costa")
+    lost = "Reservation confirmed for None: a van from Downtown."
+    kept = "Reservation confirmed for Ana Costa: a van from Downtown."
+    reason = confirmation(DialogueView.of(record(*start, lost), cars), 3)
+    assert reason is not None and "'Ana Costa'" in reason
+    assert found(record(*start, lost), 3, cars) == ["template"]  # the more specific label
+    assert found(record(*start, kept), 3, cars) == []
 
 
 def test_a_reply_that_echoes_an_earlier_one_ranks_higher() -> None:

@@ -17,8 +17,10 @@ Bohné 2025, §3.2, table 1, after Higashinaka et al., SIGDIAL 2021), or nothing
   text, or ≥ 0.9 similar) when the user said something new and did not ask for a repeat;
 - ``ignored question`` → ``ignore question``: the user asked, the reply shares no content
   word, no value of the kind asked, no yes/no;
-- ``confirmation`` → ``contradiction``: a confirmation (``sparring.confirmation``) states
-  another option than the one the user chose among those the chatbot offered;
+- ``confirmation`` → ``contradiction``: a confirmation or summary states another value, or
+  none, for one the user gave: an option chosen among those the chatbot offered, or a
+  typed value (time, date, number of something, amount, name) given in answer to its
+  question (``_given``);
 - ``language`` → ``uninterpretable``: the reply is confidently in another language than
   everything the user wrote before it;
 - ``long reply`` → ``lack of brevity``: more than 60 words (measured no better than the
@@ -288,13 +290,19 @@ def _answers(view: DialogueView, question: int, answer: int) -> str | None:
         wanted = normalize_text(option)
         if wanted and re.search(rf"\b{re.escape(wanted)}\b", low):
             return f"one of the options offered ({option!r})"
-    kind = next((k for p, k in _ASKED_KIND if p.search(asked)), None)
+    kind = asked_kind(asked)
     if kind is not None and (find_values(kind, reply, view.today) or _weekday(kind, reply)):
         return f"a {kind} as asked"
     polar = is_yes_no_question(asked) or view.act(question) in _POLAR_ACTS
     if polar and (answers_yes_no(reply) or _ACKNOWLEDGE.match(reply)):
         return f"an answer to its yes/no question ({reply.strip()!r})"
     return None
+
+
+def asked_kind(question: str) -> str | None:
+    """The kind of value (``sparring.values``) a chatbot's question asks for, read
+    lexically (``_ASKED_KIND``), else ``None``."""
+    return next((k for p, k in _ASKED_KIND if p.search(question)), None)
 
 
 def _weekday(kind: str, text: str) -> bool:
@@ -465,23 +473,34 @@ def language(view: DialogueView, i: int) -> str | None:
 
 
 def confirmation(view: DialogueView, i: int) -> str | None:
-    """Turn ``i`` confirms or summarises (``sparring.confirmation.is_confirmation``) and
-    states another value than the user gave for a choice: the option the user's latest
-    turn named, of options the chatbot offered before (``compare_confirmation`` says
-    *differs*; it abstains where it cannot tell which value is the slot's)."""
-    from sparring.confirmation import compare_confirmation, is_confirmation
+    """Turn ``i`` reads back what the user gave and states another value, or none (``None``,
+    an unfilled slot), for one of them: compared by ``compare_confirmation`` (*differs* or
+    *empty*; it abstains where it cannot tell which value is the slot's) with the options
+    the user chose among those the chatbot offered, and the typed values — times, dates,
+    numbers of something, amounts, names — the user gave in answer to its questions
+    (``_given.typed_given``). A read-back is a confirmation or summary
+    (``sparring.confirmation.is_confirmation``) or a turn that states at least
+    ``SUMMARY_AGREES`` of the user's values as given ("Booked: London → York on
+    2027-03-12, departing 06:45, first class, 2 passengers")."""
+    from sparring.confirmation import SlotOutcome, compare_confirmation, is_confirmation
+    from sparring.evaluate._given import typed_given
 
-    if not is_confirmation(view.texts[i], view.act(i)):
-        return None
-    given = _chosen_options(view, i)
+    given = _chosen_options(view, i) + typed_given(view, i)
     if not given:
         return None
     check = compare_confirmation(view.texts[i], given, turn=i)
-    wrong = [r for r in check.mismatches if r.outcome == "differs"]
+    agreeing = sum(r.outcome == SlotOutcome.AGREES for r in check.readings)
+    if not is_confirmation(view.texts[i], view.act(i)) and agreeing < SUMMARY_AGREES:
+        return None
+    wrong = [r for r in check.mismatches if r.outcome in ("differs", "empty")]
     if not wrong:
         return None
     first = wrong[0]
-    return f"the confirmation states {first.stated!r} where the user chose {first.given!r}"
+    return f"the confirmation states {first.stated!r} where the user gave {first.given!r}"
+
+
+SUMMARY_AGREES = 2
+"""Values of the user's a turn must state as given to be read as a summary."""
 
 
 def _chosen_options(view: DialogueView, i: int) -> list[GivenValue]:
@@ -541,7 +560,11 @@ TYPED_DETECTORS: tuple[TypedDetector, ...] = (
     TypedDetector("long reply", "lack of brevity", False, 0.0, long_reply),
 )
 """Every typed detector, in the order their findings are written."""
-SUPERSEDED: dict[str, set[str]] = {"repetition": {"re-ask"}, "ignored question": {"fallback"}}
+SUPERSEDED: dict[str, set[str]] = {
+    "repetition": {"re-ask"},
+    "ignored question": {"fallback"},
+    "confirmation": {"template"},
+}
 """A finding dropped when a more specific one fired on the same turn (a slot question asked
 again is a redundancy more than a repetition)."""
 
@@ -566,10 +589,10 @@ TASK_BOT_FIGURES = Measurement(
     labels="by construction (seeded faults, in-scope fallbacks), ChatChecker's GPT-4o for "
     "the study-goal turns (silver)",
     turns=1080,
-    auc=0.87,
+    auc=0.88,
     precision=1.0,
-    recall=0.44,
-    flagged=round(99 / 1080, 4),
+    recall=0.46,
+    flagged=round(103 / 1080, 4),
 )
 """The typed detectors' labels and the ranking, measured by
 ``benchmarks/bench_typed_breakdowns.py`` (2026-11-28)."""
