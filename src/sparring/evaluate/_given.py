@@ -3,12 +3,13 @@ confirmation is compared with (``_typed.confirmation``).
 
 A user turn gives a value when it answers the chatbot's question for a value of a kind
 (``_typed.asked_kind``: a time, a date, a number of something, an amount; or a name; or
-one of several values of a kind the question lists) with exactly one value of that kind (``sparring.values``), in a short
-turn (at most ``MAX_ANSWER_WORDS`` words), and the chatbot took it (its next reply is no
-fallback and does not ask the same question again). The latest answer of each slot wins: a
-user who corrects a time gave the corrected one. The slot is the kind, and for a number the
-thing counted ("How many nights?" → ``nights``), which ``compare_confirmation`` looks for
-beside a stated number.
+one of several values of a kind the question lists) with exactly one value of that kind
+(``sparring.values``), in a short turn (at most ``MAX_ANSWER_WORDS`` words), and the
+chatbot took it (its next reply is no fallback and does not ask the same question again).
+The latest answer of each slot wins: a user who corrects a time gave the corrected one. A
+slot is left out when the chatbot proposed another value of its kind since. The slot is
+the kind, and for a number the thing counted ("How many nights?" → ``nights``), which
+``compare_confirmation`` looks for beside a stated number.
 
 Source: the user's check of the system's ``confirm`` act against the constraints it gave
 (Schatzmann et al., NAACL 2007, §3), with the constraints read from the user's own answers.
