@@ -8,6 +8,7 @@ same choice, never by filling a placeholder with another option."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from sparring.connectors import Reply
@@ -15,7 +16,7 @@ from sparring.simulate import AgendaSimulator, run_conversation
 from sparring.simulate._slots import plausible_value
 from sparring.simulate._spec import ConversationSpec, StopCondition
 
-from .fakes import FakeConnector
+from .fakes import FakeConnector, value_said
 
 
 def _spec(
@@ -126,3 +127,43 @@ async def test_an_offer_made_again_after_a_choice_gets_the_same_choice() -> None
     )
     users, _ = await _talk(spec, bot)
     assert "Yoga" not in users and "Boxing" not in users
+
+
+async def test_a_placeholder_asked_how_much_gets_a_plausible_amount() -> None:
+    """A money transfer whose amount the profile leaves open ("send of my choice"): the
+    bank's "How much would you like to send?" offers nothing to choose from, so the user
+    gives a plausible amount rather than ask what there is (which the bank cannot
+    answer), and the transfer completes."""
+
+    def bot(text: str) -> str:
+        if amount := re.search(r"\d+", text):
+            return f"Done! {amount.group()} euros are on their way."
+        if "transfer" in text.lower():
+            return "How much would you like to send?"
+        return "Sorry, I didn't catch that. How much would you like to send?"
+
+    spec = _spec(
+        ["make a transfer", "send send of my choice"], ["make a transfer", "send {{send}}"],
+        {"send": "send of my choice"},
+    )  # fmt: skip
+    users, record = await _talk(spec, bot)
+    assert value_said(users[1]) in {"20", "50", "100"}, users
+    assert record.errors == [], record.errors
+
+
+async def test_the_same_list_after_a_pick_is_information_not_a_new_offer() -> None:
+    """ "Where are you located?" answered with the branches, the user says its branch; the
+    same list again is information (the user does not say its branch a second time)."""
+    branches = "You can pick up at our Airport, Central Station or Downtown branch."
+
+    def bot(text: str) -> str:
+        return branches if "located" in text.lower() or "branch" in text.lower() else "Bye!"
+
+    spec = _spec(
+        ["Where are you located?", "branch Downtown branch"],
+        ["Where are you located?", "branch {{branch}}"],
+        {"branch": "Downtown branch"}, {"branch": ["Airport", "Downtown branch"]},
+    )  # fmt: skip
+    users, record = await _talk(spec, bot)
+    assert [value for value in users if "Downtown" in value] == ["Downtown branch"], users
+    assert record.errors == [], record.errors

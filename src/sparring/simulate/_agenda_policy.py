@@ -91,14 +91,17 @@ def listed_variable(state: AgendaState, text: str) -> str | None:
     """A variable of the active goal (else of the next pending one, unless that goal is a
     question of its own: "how much is a {{size}} pizza") two or more of whose options a
     statement lists (the chatbot offers them without asking: "I can tell you the price of
-    tune-up, new tire and new seat"); ``None`` for a list of items with a value each."""
+    tune-up, new tire and new seat"); ``None`` for a list of items with a value each, and
+    for a variable the user already gave (the same list again is information: a chatbot
+    that wants another choice asks for it)."""
     active = state.active()
     pending = next(iter(state.pending()), None)
     pending = pending if pending is not None and not pending.question else None
     goal = active if active is not None and active.variables else pending
     if goal is None or itemised(text):
         return None
-    for name in sorted(goal.variables):
+    given = state.given()
+    for name in sorted(goal.variables - given):  # listed again after a pick: information
         known = [render_value(v) for v in state.alternatives.get(name, [])]
         mentioned = any_mentioned(known, text)
         chosen = {norm(v) for v in flat_values({name: state.values.get(name)})}

@@ -222,13 +222,16 @@ def _open_goal_answers(sim: AgendaSimulator, kinds: frozenset[str]) -> bool:
 def _instead_of_placeholder(
     sim: AgendaSimulator, reply: Reply, asked: str, options: list[str]
 ) -> str:
-    """A placeholder asked for: the first option the bot offers becomes the user's
-    value (its goal then waits for it); with none, the user asks once what there is,
-    then the goal fails (nothing to choose from)."""
+    """A placeholder asked for: an option the bot offers becomes the user's value (its
+    goal then waits for it); with none, a plausible value of the kind the question asks
+    for ("How much would you like to send?": a number, ``_slots.plausible_value``); else
+    the user asks once what there is, then the goal fails (nothing to choose from)."""
     taken = [sim.values.get(n) for n in sim.answered if n != asked]
     option = offered_value(options, (), taken, sim.choices)
+    if option is None and not reply.buttons:
+        option = plausible_value(question_kinds(last_question(reply.text)), sim.choices)
     if option is not None:
-        sim.notes.append(f"{asked}: a placeholder; took the offered option {option!r}")
+        sim.notes.append(f"{asked}: a placeholder; took the value {option!r}")
         sim.values[asked] = option
         return _answer(sim, reply, asked) or option
     if asked not in sim.memory.asked_options:

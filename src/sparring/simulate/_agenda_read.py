@@ -81,7 +81,8 @@ def observe_reply(sim: AgendaSimulator, exchange: Exchange) -> tuple[DialogueAct
     active.observe(act, reply.text, asked)
     if active.status == "active" and act is not DialogueAct.FALLBACK:
         if reply.text == active.last_reply and act is DialogueAct.INFORM:
-            active.fail(f"the chatbot gave the same answer again: {reply.text[:160]!r}")
+            again = f"the chatbot gave the same answer again: {reply.text[:160]!r}"
+            active.fail(f"{active.why_not()}; then {again}" if active.unconfirmed else again)
             sim.notes.append(f"moved on from goal {active.text!r}: {active.reason}")
         active.last_reply = reply.text
     if active.status == "active" and active.turns >= MAX_GOAL_TURNS:

@@ -3,12 +3,12 @@
 The agenda user answers the slot that was requested with a value of that slot's type:
 "What's your name?" is never answered with a phone number, "How many guests?" never with a
 date. A question's kinds come from its words (``name``, ``phone``, ``email``, ``date``,
-``time``, ``number``); a value's kind from its form (an e-mail address, a phone number, a
-date or a time ``sparring.values`` reads, a bare number). A value whose kind cannot be told
-(free text: a name, an option) fits any question. This is the typing of user-goal
-constraints in agenda-based user simulation (Schatzmann et al., NAACL 2007, §3: the user
-answers ``request(slot)`` with the constraint on that slot), read from the words of a
-black-box chatbot instead of a shared ontology.
+``time``, ``number``, ``amount`` for "how much"); a value's kind from its form (an e-mail
+address, a phone number, a date or a time ``sparring.values`` reads, a bare number). A
+value whose kind cannot be told (free text: a name, an option) fits any question. This is
+the typing of user-goal constraints in agenda-based user simulation (Schatzmann et al.,
+NAACL 2007, §3: the user answers ``request(slot)`` with the constraint on that slot), read
+from the words of a black-box chatbot instead of a shared ontology.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ _ASKS = {
     "date": re.compile(r"\b(?:date|day|when)\b", re.I),
     "time": re.compile(r"\b(?:time|hour|o'clock|when)\b", re.I),
     "number": re.compile(r"\b(?:how many|number of|quantity|amount of)\b", re.I),
+    "amount": re.compile(r"\bhow much\b(?! (?:is|are|does|do|did|will|would it)\b)", re.I),
 }
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _PHONE = re.compile(r"\+?[\d ().-]{7,}")
@@ -45,6 +46,7 @@ _PLAUSIBLE = {
     "date": ("next Monday", "next Tuesday", "next Thursday"),
     "time": ("10:00", "11:00", "14:00"),
     "number": ("2", "1", "3"),
+    "amount": ("50", "20", "100"),
 }
 """Values of each kind a person with no stated preference gives (the first without a
 seeded generator): a weekday, an hour inside common opening hours, a small quantity, a
@@ -84,6 +86,8 @@ def fits(value: Any, kinds: frozenset[str]) -> bool:
     kind = form_of(value)
     if not kinds or kind is None or kind in kinds:
         return True
+    if kind == "number" and "amount" in kinds:
+        return True  # "How much would you like to send?": 1200
     return kind in _WHEN and bool(kinds & _WHEN) and "name" not in kinds
 
 
@@ -100,7 +104,7 @@ def plausible_value(kinds: frozenset[str], rng: random.Random | None = None) -> 
 
     if kinds == _WHEN:
         return f"{pick('date')} at {pick('time')}"
-    for kind in ("name", "phone", "email", "number", "date", "time"):
+    for kind in ("name", "phone", "email", "number", "amount", "date", "time"):
         if kind in kinds:
             return pick(kind)
     return None
