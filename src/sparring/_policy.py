@@ -78,7 +78,7 @@ class ExecutionPolicy:
         if self.secret_hosts is None:
             return None
         hosts = self.secret_hosts.get(name, frozenset())
-        if host.lower().rstrip(".") in hosts:
+        if host.lower().rstrip(".") in hosts or ANY_HOST in hosts:
             return None
         if not hosts:
             return (
@@ -113,6 +113,11 @@ def inside(path: Path, roots: tuple[Path, ...]) -> bool:
         return True
     return False
 
+
+ANY_HOST = "*"
+"""In ``secret_hosts``, a secret sent wherever its client sends it: only a model key given
+no hosts for a provider whose endpoint LiteLLM alone knows (``sparring.llm.key_grants``);
+an owner cannot state it (host names only)."""
 
 UNRESTRICTED = ExecutionPolicy()
 """The policy of a process that installed none: everything is the user's own."""

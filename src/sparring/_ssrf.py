@@ -157,19 +157,51 @@ async def _bound_secret_refusal(request: httpx.Request) -> str | None:
     """Why ``request`` may not go to its host: it carries (URL, headers or body) the value
     of a secret the execution policy binds to other hosts, or to none (``sparring._policy``:
     ``secret_refusal``; a redirect to another host is checked the same way)."""
+    return secret_refusal(request, await request.aread())
+
+
+def secret_refusal(request: httpx.Request, body: bytes) -> str | None:
+    """Why ``request`` (whose body is ``body``) may not go to its host under the execution
+    policy in force: it carries a secret that may not be sent there (``None``: it may)."""
     from sparring._policy import current_policy
 
     policy = current_policy()
     if policy.secret_hosts is None or not policy.secrets:
         return None
     host = request.url.host.lower().rstrip(".")
-    carried = _carried_text(request, await request.aread())
+    carried = _carried_text(request, body)
     for name, value in policy.secrets.items():
         if len(value) < 4 or not any(form in carried for form in _encodings(value)):
             continue
         if (why := policy.secret_refusal(name, host)) is not None:
             return why
     return None
+
+
+def guard_secret_requests() -> None:
+    """Check every request any ``httpx`` client of this process sends — LiteLLM's and the
+    OpenAI SDK's included, whatever their transport, and each redirect hop, which ``httpx``
+    sends as a request of its own — against the secrets' hosts (``secret_refusal``): a
+    model provider's redirect cannot carry a key to another host. Raises ``AddressRefused``
+    for a refused request. For the dashboard's job process; it cannot be undone."""
+    if getattr(httpx.Client, "_sparring_guarded", False):
+        return
+    send_sync = httpx.Client._send_single_request
+    send_async = httpx.AsyncClient._send_single_request
+
+    def checked_sync(client: httpx.Client, request: httpx.Request) -> httpx.Response:
+        if (why := secret_refusal(request, request.read())) is not None:
+            raise AddressRefused(f"refused: {why}", request=request)
+        return send_sync(client, request)
+
+    async def checked_async(client: httpx.AsyncClient, request: httpx.Request) -> httpx.Response:
+        if (why := secret_refusal(request, await request.aread())) is not None:
+            raise AddressRefused(f"refused: {why}", request=request)
+        return await send_async(client, request)
+
+    httpx.Client._send_single_request = checked_sync  # type: ignore[method-assign,assignment]
+    httpx.AsyncClient._send_single_request = checked_async  # type: ignore[method-assign,assignment]
+    httpx.Client._sparring_guarded = True  # type: ignore[attr-defined]
 
 
 def _carried_text(request: httpx.Request, body: bytes) -> str:

@@ -56,7 +56,7 @@ def _spec(settings: dict[str, object], hosts: dict[str, list[str]] | None = None
 def test_a_model_key_is_granted_only_towards_its_providers_hosts(
     settings: dict[str, object], hosts: dict[str, list[str]] | None, granted: set[str]
 ) -> None:
-    keys = model_keys(_spec(settings, hosts))
+    keys = model_keys(_spec(settings, hosts)).environ
     assert set(keys) == granted
     assert "BOT_KEY" not in keys  # a secret no model reads never enters the environment
 

@@ -29,6 +29,7 @@ from types import ModuleType
 from unittest import mock
 from urllib.parse import urlsplit
 
+from sparring._policy import ANY_HOST
 from sparring.llm._registry import DEFAULT_PROVIDER, _find_factory
 
 
@@ -47,10 +48,13 @@ class ProviderRoute:
 
 @dataclass
 class KeyGrants:
-    """The keys a job's model client may read (``environ``: name → value) and, for each
+    """The keys a job's model client may read (``environ``: name → value), the hosts each
+    may then be sent to (``hosts``: its provider's, the stated ones and where the job sends
+    it; ``sparring._policy.ANY_HOST`` when only LiteLLM knows its endpoint) and, for each
     key withheld, why (``refusals``, one sentence each)."""
 
     environ: dict[str, str] = field(default_factory=dict)
+    hosts: dict[str, frozenset[str]] = field(default_factory=dict)
     refusals: list[str] = field(default_factory=list)
 
 
@@ -126,11 +130,15 @@ def key_grants(
         for name in route.keys:
             if name not in secrets or name in grants.environ:
                 continue
-            allowed = set(hosts.get(name, ())) | ({route.default_host} - {None})
+            allowed = set(hosts.get(name, ()))
+            if route.default_host is not None:
+                allowed.add(route.default_host)
             if target is None or target in allowed:
                 grants.environ[name] = secrets[name]
+                going = allowed | ({target} if target is not None else set())
+                grants.hosts[name] = frozenset(going or {ANY_HOST})
                 continue
-            where = ", ".join(sorted(str(h) for h in allowed)) or "no host"
+            where = ", ".join(sorted(allowed)) or "no host"
             grants.refusals.append(
                 f"the project's {name} may be sent only to {where} (LiteLLM's host for "
                 f"{route.provider} and the hosts its owner stated), not {target}"

@@ -39,11 +39,14 @@ import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, JsonValue
 
 from sparring.conversations import MANIFEST
+
+if TYPE_CHECKING:
+    from sparring.llm import KeyGrants
 
 logger = logging.getLogger(__name__)
 
@@ -242,12 +245,14 @@ def _end(process: subprocess.Popen[str]) -> None:
         process.kill()
 
 
-def model_keys(spec: JobSpec) -> dict[str, str]:
-    """The model-provider keys this job's model client may read (``sparring.llm``:
-    ``key_grants``, for the models its settings name and its ``model_base_url``; a resumed
-    run's from its manifest). Raises ``UserInputError`` at ``settings.model_base_url``
-    when a key the project holds would go to a host it may not go to."""
+def model_keys(spec: JobSpec) -> KeyGrants:
+    """The model-provider keys this job's model client may read and where each may go
+    (``sparring.llm.key_grants``, for the models its settings name and its
+    ``model_base_url``; a resumed run's from its manifest). Raises ``UserInputError`` at
+    ``settings.model_base_url`` when a key the project holds would go to a host it may not
+    go to."""
     from sparring.errors import Problem, UserInputError
+    from sparring.llm import KeyGrants
 
     job, settings = spec.job, dict(spec.settings)
     if spec.action == "resume":
@@ -256,7 +261,7 @@ def model_keys(spec: JobSpec) -> dict[str, str]:
     given = [settings.get(name) for name in _model_settings(job)]
     specs = [s for s in given if isinstance(s, str) and s]
     if not specs or not spec.secrets:
-        return {}
+        return KeyGrants()
     from sparring.llm import key_grants
 
     base_url = settings.get("model_base_url")
@@ -265,7 +270,21 @@ def model_keys(spec: JobSpec) -> dict[str, str]:
     if grants.refusals:
         key = "settings.model_base_url"
         raise UserInputError([Problem("", None, key, why) for why in grants.refusals])
-    return grants.environ
+    return grants
+
+
+def _grant(grants: KeyGrants) -> None:
+    """Give the model client its keys (this process's environment) and bind each to the
+    hosts it may go to (the execution policy, which ``guard_secret_requests`` applies to
+    every request and redirect hop)."""
+    from dataclasses import replace
+
+    from sparring import _policy
+
+    os.environ.update(grants.environ)
+    policy = _policy.current_policy()
+    hosts = {**(policy.secret_hosts or {}), **grants.hosts}
+    _policy.install_policy(replace(policy, secret_hosts=hosts))
 
 
 def _model_settings(job: str) -> tuple[str, ...]:
@@ -330,6 +349,7 @@ def _install(spec: JobSpec) -> None:
         network = _ssrf.NetworkPolicy.from_entries(spec.ssrf_allow)
         _ssrf.install_policy(network)
         _ssrf.guard_sockets(network)
+    _ssrf.guard_secret_requests()
 
 
 def main() -> int:
@@ -340,7 +360,7 @@ def main() -> int:
     from sparring.jobs import InProcessExecutor
 
     try:
-        os.environ.update(model_keys(spec))
+        _grant(model_keys(spec))
     except UserInputError as exc:  # a key would go where it may not: no work at all
         failed = {"status": "failed", "error": str(exc), "error_type": "UserInputError"}
         print(json.dumps(failed), flush=True)
