@@ -12,18 +12,9 @@ from datetime import date
 from enum import StrEnum
 from typing import Any
 
-from sparring._typed_text import (
-    DATE_STOP,
-    agree,
-    fold,
-    kind_of,
-    phrase,
-    readings,
-    readings_of,
-    show,
-)
+from sparring._typed_text import fold, kind_of, phrase, show
 from sparring.dialogue_acts import DialogueAct
-from sparring.values import find_values
+from sparring.values import DATE_STOP, agree, find_values, readings, readings_of
 
 
 class SlotOutcome(StrEnum):

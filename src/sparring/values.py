@@ -40,12 +40,16 @@ from dateutil import parser as date_parser
 from price_parser import Price
 
 __all__ = [
+    "DATE_STOP",
     "Candidate",
     "Money",
+    "agree",
     "find_values",
     "format_value",
     "item_values",
     "parse_money",
+    "readings",
+    "readings_of",
     "same_value",
     "states_value",
 ]
@@ -293,6 +297,19 @@ def _strftime_format(kind: str, fmt: str) -> str | None:
     return translated if translated != fmt else None
 
 
+DATE_STOP = re.compile(r"(?<=\d)\.(?=\s|$)")
+"""A full stop after a number that ends a sentence ("on 12.03.") is no part of a date."""
+_NUMERIC_DATE = re.compile(r"\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}")
+_YEAR = re.compile(r"^[^.?!\n]{0,16}?(?:\b(?:19|20)\d{2}\b|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})")
+_RELATIVE_DAY = re.compile(
+    r"\b(?:today|tomorrow|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+    re.IGNORECASE,
+)
+_NEXT_WEEKDAY = re.compile(
+    r"\bnext\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", re.IGNORECASE
+)
+
+
 _ITEM_BREAK = re.compile(r"[;\n]|,(?!\d)|\s(?:and|or|while|whereas|but)\s", re.I)
 """Where one item of a written list ends: a semicolon, a comma not inside a number, a
 conjunction."""
@@ -325,29 +342,40 @@ def item_values(kind: str, text: str, reference: date) -> list[tuple[str, Candid
 
 
 def same_value(kind: str, a: Any, b: Any, reference: date | None = None) -> bool:
-    """Whether ``a`` and ``b`` (texts or values) state the same value of ``kind``:
-    times across 12- and 24-hour clocks ("5:00 PM" = "17:00" = ``time(17)``), dates in
-    any writing ("29-11-2026" = "November 29th, 2026"; a day-month order that could be
-    read either way matches under both), money by amount and currency (a missing currency
-    matches any), numbers by value (written as digits or in words); other kinds and values
-    no parser reads compare by their surface form: case, hyphens, spaces and punctuation
-    between words, a plural ending and numbers in words do not count ("check-up" =
-    "Checkup" = "check ups"; ``surface_form``). ``reference`` resolves relative dates
-    (default: today)."""
+    """Whether ``a`` and ``b`` (texts or values) state the same value of ``kind``: one
+    reading of each agrees (``readings``, ``agree``): times across 12- and 24-hour clocks
+    ("5:00 PM" = "17:00" = "17:00:00" = ``time(17)``; a bare "5:00" is 5:00 or 17:00),
+    dates in any writing ("29-11-2026" = "November 29th, 2026"; a numeric day-month order
+    that could be read either way matches under both; a year only one side states is not
+    compared), money by amount and currency (a missing currency matches any), numbers by
+    value (written as digits or in words); other kinds and values no parser reads as one
+    value compare by their surface form: case, hyphens, spaces and punctuation between
+    words, a plural ending and numbers in words do not count ("check-up" = "Checkup" =
+    "check ups"; ``surface_form``). ``reference`` resolves relative dates (default:
+    today)."""
     when = reference or date.today()
-    left, right = _typed(kind, a, when), _typed(kind, b, when)
-    if left is None or right is None:
-        return _text(a) == _text(b)
-    if kind == "money":
-        return bool(
-            abs(left.amount - right.amount) < 0.005
-            and (left.currency is None or right.currency is None or left.currency == right.currency)
-        )
-    if kind == "date":
-        return bool(_both_readings(left) & _both_readings(right))
-    if kind in ("int", "float"):
-        return abs(float(left) - float(right)) < 1e-9
-    return bool(left == right)
+    read = _READING_KINDS.get(kind)
+    if read is not None:
+        left, right = (_value_readings(kind, read, v, when) for v in (a, b))
+        if left and right:
+            return agree(read, left, right)
+    return _text(a) == _text(b)
+
+
+_READING_KINDS = {"int": "number", "float": "number", "number": "number"}
+_READING_KINDS |= {"money": "money", "date": "date", "time": "time"}
+
+
+def _value_readings(kind: str, read: str, value: Any, reference: date) -> set[Any]:
+    """The readings (of kind ``read``) of a typed value, or of a text that states one
+    value of ``kind`` (``_typed``); empty when a parser reads none or several."""
+    one = _typed({"number": "float"}.get(kind, kind), value, reference)
+    if one is None:
+        return set()
+    if isinstance(value, str):
+        return readings(read, value, reference)  # as written: a bare H:MM, a year left out
+    written = one.isoformat() if isinstance(one, date) else ""
+    return readings_of(read, one, written, reference)
 
 
 def _typed(kind: str, value: Any, reference: date) -> Any:
@@ -365,14 +393,63 @@ def _typed(kind: str, value: Any, reference: date) -> Any:
         return parse_money(str(value))
     if kind not in ("time", "date", "int", "float"):
         return None
-    found = {c.value for c in find_values(kind, str(value), reference)}
+    source = DATE_STOP.sub(" ", str(value)) if kind == "date" else str(value)
+    found = {c.value for c in find_values(kind, source, reference)}
     return found.pop() if len(found) == 1 else None
 
 
-def _both_readings(day: date) -> set[date]:
-    if day.day <= 12 and day.day != day.month:
-        return {day, day.replace(month=day.day, day=day.month)}
-    return {day}
+def readings(kind: str, said: str, reference: date) -> set[Any]:
+    """The readings of the user's value of ``kind`` (several for an ambiguous date/time:
+    "next Monday" is the coming Monday or the one a week later, as people say both)."""
+    if kind not in ("money", "number", "date", "time"):
+        return set()
+    source = DATE_STOP.sub(" ", said) if kind == "date" else said
+    found = find_values({"number": "float"}.get(kind, kind), source, reference)
+    if not found:
+        return set()
+    value, written = found[0].value, said[found[0].start :]
+    out = readings_of(kind, value, written, reference)
+    if kind == "date" and isinstance(value, date) and _RELATIVE_DAY.search(said):
+        out = {(value.year, value.month, value.day)}  # resolved: its year is known
+        if _NEXT_WEEKDAY.search(said):  # "next Monday": the coming one or the one after
+            later = value + timedelta(days=7)
+            out.add((later.year, later.month, later.day))
+    return out
+
+
+def readings_of(kind: str, value: Any, written: str, reference: date) -> set[Any]:
+    """A found value's readings: a date as ``(year or None, month, day)`` both ways when
+    its day and month can swap; a bare ``H:MM`` time as ``H`` and ``H+12`` (not
+    ``HH:MM:SS``, the stored 24-hour form); money as
+    ``(amount in cents, currency)`` and ``(amount in cents, None)``."""
+    if kind == "date" and isinstance(value, date):
+        year = value.year if _YEAR.match(written) else None
+        out = {(year, value.month, value.day)}
+        if _NUMERIC_DATE.match(written) and value.day <= 12:
+            out.add((year, value.day, value.month))
+        return out
+    if kind == "time" and isinstance(value, time):
+        clock = re.match(r"\s*\d{1,2}:\d{2}(?!:\d|\d*\s*[ap]\.?\s?m)", written, re.I)
+        hours = {value.hour} | ({(value.hour + 12) % 24} if clock and value.hour <= 12 else set())
+        return {(h, value.minute) for h in hours}
+    if kind == "money" and isinstance(value, Money):
+        return {(round(value.amount * 100), value.currency)}
+    if kind == "number" and isinstance(value, int | float):
+        return {round(float(value), 6)}
+    return set()
+
+
+def agree(kind: str, wanted: set[Any], stated: set[Any]) -> bool:
+    """Whether a reading of the user's value and one of the stated value are the same: a
+    year or currency that one side does not state is not compared."""
+    if kind not in ("date", "money"):
+        return bool(wanted & stated)
+    same, loose = (slice(1, 3), 0) if kind == "date" else (slice(0, 1), 1)
+    return any(
+        a[same] == b[same] and (a[loose] is None or b[loose] is None or a[loose] == b[loose])
+        for a in wanted
+        for b in stated
+    )
 
 
 def _text(value: Any) -> str:

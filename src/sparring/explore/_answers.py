@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from sparring.explore._capabilities import capabilities
+from sparring.explore._options import FORMAT_MASK
 from sparring.profiles import FILLER
 
 LEXICON: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -65,7 +66,7 @@ def free_answers(question: str | None, *texts: str | None) -> list[str]:
     listed = [
         o
         for o in capabilities(question, *texts)
-        if len(o.split()) <= 3 and not _names_kind(o) and not _FORMAT_MASK.fullmatch(o)
+        if len(o.split()) <= 3 and not _names_kind(o) and not FORMAT_MASK.fullmatch(o)
     ]
     found: list[str] = []
     if len(kinds) >= 2:
@@ -86,8 +87,6 @@ def free_answers(question: str | None, *texts: str | None) -> list[str]:
 
 
 _MAX_DIGITS = 30
-_FORMAT_MASK = re.compile(r"\W*(?:(?:[dD]{2}|[mM]{2}|[yY]{2,4}|[hH]{2}|[sS]{2})\W*)+")
-"""A format written for the user ("DD/MM/YYYY", "hh:mm"): how to write a value, not one."""
 
 
 def _digits(width: int, first: int) -> str:

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from sparring.connectors import Reply
 from sparring.dialogue_acts import is_closing_question, offered_options
 
+FORMAT_MASK = re.compile(r"\W*(?:(?:[dD]{2}|[mM]{2}|[yY]{2,4}|[hH]{2}|[sS]{2})\W*)+")
+"""A format written for the user ("DD/MM/YYYY", "hh:mm"): how to write a value, not one."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _LIST_LINE = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+(.{1,60}?)\s*$", re.MULTILINE)
 _ITEM = r"[^\W\d_][\w'’&/ -]{0,60}?"
@@ -58,7 +60,9 @@ def read_offer(reply: Reply) -> Offer:
     the options its text offers as the user simulator and the oracles read them
     (``sparring.dialogue_acts.offered_options``: "Standard or first class?", "Trains leave
     at 06:45, 09:10 and 16:50. Which one …?"), else the enumerations ``text_options``
-    cleans further ("…, or a custom pizza with the toppings you choose" → custom pizza)."""
+    cleans further ("…, or a custom pizza with the toppings you choose" → custom pizza).
+    A list with a format in it ("(DD/MM/YYYY, or 'today'/'tomorrow')") is a hint on how
+    to write a free value, not options."""
     text = "\n".join(reply.messages)
     question = _question(text)
     if reply.buttons:
@@ -66,6 +70,8 @@ def read_offer(reply: Reply) -> Offer:
         options = tuple(b.text.strip() for b in pressable)
         return Offer(options, tuple(b.link for b in pressable), True, question)
     announced = offered_options(text) or text_options(text)
+    if any(FORMAT_MASK.fullmatch(option) for option in announced):
+        announced = []  # "(DD/MM/YYYY, or 'today'/'tomorrow')" says how to write a value
     return Offer(tuple(announced), tuple(None for _ in announced), False, question)
 
 
