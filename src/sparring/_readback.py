@@ -87,8 +87,9 @@ class ConfirmationCheck:
         return tuple(r for r in self.readings if r.outcome in decided)
 
 
-SENTENCE = re.compile(r"[^.?!\n]+(?:[.?!]+|$)|\n")
-"""A sentence: up to its end mark, or a line."""
+SENTENCE = re.compile(r"(?:[^.?!\n]|(?<=\d)\.(?=\d))+(?:[.?!]+|$)|\n")
+"""A sentence: up to its end mark (a point between digits, "€50.00", ends none), or a
+line."""
 _CUES = re.compile(
     r"\b(?:confirm(?:s|ed|ing|ation)?|summary|to summari[sz]e|recap|"
     r"(?:your|the) (?:booking|order|reservation|appointment|request|ticket|purchase|details|"

@@ -232,3 +232,30 @@ async def test_a_value_stated_in_another_surface_form_is_the_users(stated: str) 
     users, record = await _talk(spec, bot)
     assert not any(u.startswith("No, I asked for") for u in users), users
     assert record.errors == []
+
+
+async def test_a_yes_no_question_after_a_summary_of_the_users_values_is_a_confirmation() -> None:
+    """ "Please check: €50.00 to Alex Smith … Shall I send it? (yes/no)" is answered yes
+    when the summary states the user's values, and contradicted when it states another."""
+
+    def bot_saying(name: str) -> Callable[[str, int], str]:
+        def bot(text: str, turn: int) -> str:
+            if turn == 0:
+                return "What amount would you like to send?"
+            if turn == 1:
+                return "What is the recipient name?"
+            if turn == 2:
+                return f"Please check: €50.00 to {name}, today. Shall I send it? (yes/no)"
+            return "Done! Reference NB-1." if text.lower().startswith("yes") else "Cancelled."
+
+        return bot
+
+    spec = _spec(
+        ["I want to make a transfer"], ["I want to make a transfer {{amount}} {{recipient}}"],
+        {"amount": "50", "recipient": "Alex Smith"},
+        {"recipient": ["Alex Smith", "Sam Lee"]},
+    )  # fmt: skip
+    users, _ = await _talk(spec, bot_saying("Alex Smith"))
+    assert users[1:3] == ["50", "Alex Smith"] and users[3].lower().startswith("yes")
+    users, _ = await _talk(spec, bot_saying("Sam Lee"))
+    assert users[3].startswith("No, I asked for Alex Smith")

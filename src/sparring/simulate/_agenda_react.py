@@ -89,6 +89,8 @@ def react(sim: AgendaSimulator, act: DialogueAct, reply: Reply, asked: str | Non
     directed = sim.context.answer_for(last_question(text))
     if act in {DialogueAct.YES_NO_QUESTION, DialogueAct.CONFIRMATION} and directed:
         return directed
+    if act is DialogueAct.YES_NO_QUESTION and _reads_back(sim, text):
+        act = DialogueAct.CONFIRMATION  # "Please check: €50 to Alex Smith. Send it? (yes/no)"
     correction = _correction(sim, text, act) if act in CONFIRMING else None
     if correction is not None:
         return correction
@@ -101,6 +103,18 @@ def react(sim: AgendaSimulator, act: DialogueAct, reply: Reply, asked: str | Non
     if act is DialogueAct.CLOSING_QUESTION:
         return _closing_question(sim, text)
     return None
+
+
+def _reads_back(sim: AgendaSimulator, text: str) -> bool:
+    """Whether a yes/no question asks the user to confirm a summary of their values: read
+    as a confirmation, it states two of the user's values or contradicts one
+    (``sparring.confirmation`` through ``AgendaState.read_back``)."""
+    wrong, agreed = sim.state.read_back(text, DialogueAct.CONFIRMATION)
+    return bool(wrong) or len(agreed) >= _READ_BACK_VALUES
+
+
+_READ_BACK_VALUES = 2
+"""The user's values a yes/no question's turn must state to be a summary to confirm."""
 
 
 def _closing_question(sim: AgendaSimulator, text: str) -> str | None:

@@ -119,7 +119,7 @@ class Conversation:
     def respond(self, text: str) -> str:
         low = text.lower().strip()
         if re.search(r"\b(bye|goodbye|that's all|that is all|nothing else|no,? thanks?)\b", low):
-            self.transfer = None
+            self.transfer, self.asked = None, None
             return "Thanks for banking with Northbank. Goodbye!"
         if self.asked == "confirm":
             return self.confirmed(low)
