@@ -10,6 +10,7 @@ import pytest
 from sparring.confirmation import (
     GivenValue,
     SlotOutcome,
+    check_conversation,
     compare_confirmation,
     given_values,
     is_confirmation,
@@ -87,6 +88,18 @@ def test_numbers_and_money_count_only_beside_the_slots_name() -> None:
     assert outcomes(text, {"guests": "2"})["guests"] == ("differs", "3")
     # a lone number (the reference) is no statement of the number of rooms
     assert outcomes(text, {"rooms": "2"})["rooms"] == ("not_stated", None)
+
+
+def test_a_masked_number_agrees_by_its_last_digits() -> None:
+    """ "account ending 5678" reads back ``12345678``; other last digits differ, and a
+    point between digits (€1,200.50) ends no sentence."""
+    text = "Please check: €1,200.50 to Maria Lopez, account ending 5678, today. Send it?"
+    assert outcomes(text, {"account": "12345678"})["account"] == ("agrees", "5678")
+    assert outcomes(text, {"account": "87654321"})["account"] == ("differs", "5678")
+    assert outcomes(text, {"recipient": "Aiko Tanaka", "amount": "1,200.50"})["recipient"] == (
+        "not_stated",
+        None,
+    )
 
 
 def test_empty_values_none_labels_and_templates() -> None:
@@ -210,3 +223,26 @@ def test_a_duration_is_no_clock_time() -> None:
         "differs",
         "11:30:00",
     )
+
+
+def test_a_summary_without_a_cue_is_read_back_when_it_states_the_users_values() -> None:
+    """ "London → York, departing 06:45, first class, 2 passengers." confirms no cue word
+    but states two of the user's values: the train chosen from the offer is compared; the
+    offer itself, which lists every train, is no summary."""
+    said = [
+        ("user", "a ticket from London to York"),
+        ("assistant", "How many passengers?"),
+        ("user", "2"),
+        ("assistant", "Standard or first class?"),
+        ("user", "first class"),
+        ("assistant", "Trains leave at 06:45 and 09:10. Which one would you like?"),
+        ("user", "09:10"),
+        ("assistant", "London → York, departing 06:45, first class, 2 passengers. Anything else?"),
+    ]
+    turns = [Turn(role=role, text=text) for role, text in said]  # type: ignore[arg-type]
+    values = {"passengers": "2", "class": "first class", "train": "09:10"}
+    checks = check_conversation(turns, values)
+    assert [c.turn for c in checks] == [7]
+    assert [(r.slot, r.stated) for r in checks[0].mismatches] == [("train", "06:45:00")]
+    booked = Turn(role="assistant", text="Booked: 09:10.")
+    assert check_conversation([*turns[:-1], booked], values)

@@ -98,6 +98,7 @@ _CUES = re.compile(
     r"(?:i|we)(?:'ve| have)? (?:booked|reserved|ordered|scheduled|registered|placed|added|noted)|"
     r"(?:i|we)(?:'ve| have)? (?:received|got|recorded|noted|registered) your|"
     r"(?:booked|reserved|scheduled|registered|ordered) (?:for|on|at|under|from)|"
+    r"(?:booked|reserved|scheduled|registered|ordered)\s*:|"
     r"here (?:is|are) your)",
     re.IGNORECASE,
 )
@@ -296,6 +297,8 @@ class _Reading:
             return partial
         kind = kind_of(value.value, value.kind, self.reference)
         found = [] if kind == "text" else [v for _, v in self._candidates(kind, value)]
+        if kind == "number" and (masked := _masked(_joined(value), found)) is not None:
+            return self._make(value, SlotOutcome.AGREES, masked, "its last digits")
         others = self._other_options(value) if kind == "text" else [str(show(v)) for v in found]
         if not others:
             return self._make(value, SlotOutcome.NOT_STATED, None)
@@ -390,6 +393,25 @@ class _Reading:
             SlotOutcome.CANNOT_TELL: f"{value.slot}: cannot tell which of {how} is its value",
         }[outcome]
         return SlotReading(value.slot, outcome, given, stated, kind, self.turn, reason)
+
+
+_MASKED_DIGITS = 4
+"""Digits at least in a masked read-back of a number ("account ending 5678")."""
+
+
+def _masked(said: str, stated: list[Any]) -> str | None:
+    """A stated number that is the last digits of the user's longer one, as a masked
+    read-back gives it ("account ending 5678" for ``12345678``), else ``None``."""
+    digits = re.sub(r"\D", "", said)
+    for value in stated:
+        shown = str(show(value))
+        if (
+            shown.isdigit()
+            and _MASKED_DIGITS <= len(shown) < len(digits)
+            and digits.endswith(shown)
+        ):
+            return shown
+    return None
 
 
 def _joined(value: GivenValue) -> str:

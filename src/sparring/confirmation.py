@@ -117,21 +117,36 @@ def given_values(
 def check_conversation(
     turns: Sequence[TurnLike], variables: Mapping[str, Any], *, reference: date | None = None
 ) -> list[ConfirmationCheck]:
-    """Every chatbot turn that confirms or summarises (``is_confirmation``; the turn's
-    ``dialogue_act``, else classified from its text) compared with the values the user
-    gave before it (``given_values``); turns before any value are skipped. ``reference``
-    as in ``compare_confirmation``. Never raises."""
+    """Every chatbot turn that confirms or summarises compared with the values the user
+    gave before it (``given_values``): a turn with a confirmation cue (``is_confirmation``;
+    the turn's ``dialogue_act``, else classified from its text), or one that neither asks
+    for nor offers a value and states ``_READ_BACK_VALUES`` of the user's values as given
+    (a summary without a cue); turns before any value are skipped. ``reference`` as in
+    ``compare_confirmation``. Never raises."""
     checks = []
     for index, turn in enumerate(turns):
         if turn.role != "assistant":
             continue
         act = getattr(turn, "dialogue_act", None) or classify_dialogue_act(turn.text)
-        if not is_confirmation(turn.text, act):
+        cued = is_confirmation(turn.text, act)
+        if not cued and act in _NO_SUMMARY:
             continue
         given = given_values(turns, variables, until=index)
-        if given:
-            checks.append(compare_confirmation(turn.text, given, turn=index, reference=reference))
+        if not given:
+            continue
+        check = compare_confirmation(turn.text, given, turn=index, reference=reference)
+        agreed = [r for r in check.readings if r.outcome is SlotOutcome.AGREES]
+        if cued or len(agreed) >= _READ_BACK_VALUES:
+            checks.append(check)
     return checks
+
+
+_NO_SUMMARY = frozenset({DialogueAct.REQUEST, DialogueAct.OFFER, DialogueAct.FALLBACK})
+"""Acts of a turn that is no summary unless a confirmation cue says so: it asks for or
+offers the next value."""
+_READ_BACK_VALUES = 2
+"""The user's values a turn without a confirmation cue must state to be a summary read
+back ("London → York on 1 March, departing 06:45, first class, 2 passengers.")."""
 
 
 def _said_at(turns: Sequence[TurnLike], item: str, refused: bool) -> int | None:

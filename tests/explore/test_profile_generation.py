@@ -18,6 +18,7 @@ from sparring.explore._assemble import (
     STEP_CAP,
     STEP_FLOOR,
     assemble_profiles,
+    offline_goals,
 )
 from sparring.explore._profiles import OFFLINE_NOTE, GeneratedProfile, Scenario, write_profiles
 from sparring.profiles import Profile, load_profile, plan_conversations, profile_files
@@ -406,3 +407,19 @@ def test_generated_profiles_run_in_simulate(tmp_path: Path) -> None:
             assert error.code == 1001, (i, error)
             named = re.findall(r"goal '([^']+)': the chatbot did not understand it", error.message)
             assert named and all(g.startswith(("toppings", "Order drinks")) for g in named)
+
+
+def test_a_yes_no_question_gives_no_goal() -> None:
+    """ "Shall I send it? (yes/no)" is a confirmation the user answers from what it reads
+    back, not a value of the user's goal (a goal "yes" was sent again after the task)."""
+    transfer = Functionality(
+        id="make_a_transfer",
+        name="make a transfer",
+        utterances=["make a transfer"],
+        parameters=[
+            Parameter(name="amount", examples=["50"], question="How much?", said_back=True),
+            Parameter(name="send", examples=["yes"], question="Shall I send it? (yes/no)"),
+        ],
+    )
+    goals, parameters = offline_goals([transfer])
+    assert goals == ["make a transfer", "amount {{amount}}"] and set(parameters) == {"amount"}

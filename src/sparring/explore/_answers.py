@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from sparring.dialogue_acts import DialogueAct, classify_dialogue_act
 from sparring.explore._capabilities import capabilities
 from sparring.explore._options import FORMAT_MASK
 from sparring.profiles import FILLER
@@ -58,8 +59,11 @@ def free_answers(question: str | None, *texts: str | None) -> list[str]:
     """Answers to try for ``question``, best first (see the module docstring). ``texts``
     are the bot's other words at this point (its whole reply, its rejections). A question
     that names its value's length in digits ("What's the 8-digit account number?") is
-    answered with that many digits first."""
+    answered with that many digits first; a yes/no question of no other kind ("Looking to
+    rent a car?") with yes, then no."""
     kinds = [v for p, v in LEXICON if question and re.search(p, question, re.IGNORECASE)]
+    if not kinds and question and classify_dialogue_act(question) is DialogueAct.YES_NO_QUESTION:
+        kinds = [("yes", "no")]  # "Looking to rent a car?": yes goes on with the task
     digits = _DIGITS.search(question or "")
     if digits and 1 <= int(digits.group(1)) <= _MAX_DIGITS:  # one kind: so many digits
         kinds = [tuple(_digits(int(digits.group(1)), first) for first in (1, 3))]

@@ -175,7 +175,8 @@ def offline_goals(
     options or questions gets the node id in front (``drinks_size``); asked again with the
     same question (after a refusal), it is one variable with the answers the bot took at
     either. A free question whose answers led to different nodes gives the path only the
-    answers that led to its next node (``Parameter.leads``)."""
+    answers that led to its next node (``Parameter.leads``). A yes/no question
+    (``_polar``) gives no goal."""
     goals: list[str] = []
     parameters: dict[str, Parameter] = {}
     values = {o.lower() for n in everything or nodes for p in n.parameters for o in p.options}
@@ -196,6 +197,8 @@ def offline_goals(
         after = nodes[index + 1] if index + 1 < len(nodes) else None
         parts = []
         for parameter in node.parameters:
+            if _polar(parameter):
+                continue  # "Shall I send it? (yes/no)": the user confirms what it read back
             if _navigates_on(node, after, values):
                 # The path leaves this question by another option ("Custom" instead of a
                 # pizza): that option is the next goal, and answering here would end the
@@ -236,6 +239,18 @@ tune-up", which a strict form rejects). So is a question of no known kind that o
 crawler's filler answered (``GENERIC_ANSWER``, small talk's "Do you prefer books or
 TV?"), and one whose free answers the bot never stated (``Parameter.said_back``: ALICE's
 "Who told you that?" taking "Alex Smith"): any answer the bot gives then meets it."""
+
+
+_YES_NO = frozenset({"yes", "no", "y", "n"})
+
+
+def _polar(parameter: Parameter) -> bool:
+    """Whether ``parameter`` only takes yes or no (a confirmation's "Shall I send it?
+    (yes/no)"): no value of the user's goal — the user simulator answers a yes/no question
+    from its goals and from what the turn reads back (``sparring.confirmation``)."""
+    said = (*parameter.options, *(e for e in parameter.examples if e != GENERIC_ANSWER))
+    values = {re.sub(r"\W+", "", v.lower()) for v in said}
+    return bool(values) and values <= _YES_NO
 
 
 def _asked(parameter: Parameter) -> str:

@@ -61,9 +61,11 @@ _COLON = re.compile(r"(?<!\d):(?!\d)\s*(?P<tail>[^:.!?\n]+)")
 _PARENS = re.compile(r"\((?P<tail>[^()]+)\)")
 _SPLIT = re.compile(r"\s*(?:,|;|\bor\b|\band\b|/)\s*", re.IGNORECASE)
 _LEADING = re.compile(
-    r"^(?:(?:the|a|an|our|your|some|any|also|just|about|with|to|e\.g\.|like|are|is)\s+)+",
+    r"^(?:(?:the|a|an|our|your|some|any|also|just|about|with|to|e\.g\.|like|are|is"
+    r"|and|or|(?:I|we)\s+can|(?:answer\s+)?questions\s+(?:about|on))\s+)+",
     re.IGNORECASE,
 )
+_JOIN = re.compile(r"\s+(?:and|or)\s+", re.IGNORECASE)
 _TRAILING = re.compile(r"\s+(?:for you|today|please|etc)\s*$", re.IGNORECASE)
 
 
@@ -101,6 +103,9 @@ def _items(tail: str) -> list[str]:
         parts[-1:] = _SPLIT.split(parts[-1])
     if len(parts) > 1:
         parts[0] = re.sub(r"\s+(?:and|or)\s*$", "", parts[0])
+    # a part too long for one capability joins two ("reserve a rental car and answer
+    # questions about rates")
+    parts = [q for p in parts for q in (_JOIN.split(p) if len(p.split()) > MAX_WORDS else [p])]
     return [c for c in (_clean(p) for p in parts) if c]
 
 
