@@ -256,6 +256,7 @@ async def test_a_yes_no_question_after_a_summary_of_the_users_values_is_a_confir
         {"recipient": ["Alex Smith", "Sam Lee"]},
     )  # fmt: skip
     users, _ = await _talk(spec, bot_saying("Alex Smith"))
-    assert users[1:3] == ["50", "Alex Smith"] and users[3].lower().startswith("yes")
+    assert "50" in users[1] and "Alex Smith" in users[2]  # the summary states both
+    assert users[3].lower().startswith("yes")
     users, _ = await _talk(spec, bot_saying("Sam Lee"))
     assert users[3].startswith("No, I asked for Alex Smith")
