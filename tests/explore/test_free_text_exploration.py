@@ -174,6 +174,48 @@ def test_a_form_asking_again_is_not_taken_for_the_fallback(tmp_path: Path) -> No
     assert booked, ids
 
 
+class ReturnBot:
+    """A rental form that refuses a return day before the pick-up day with a constraint
+    ("must be after") and asks again in other words."""
+
+    def __init__(self) -> None:
+        self.step = ""
+
+    def greeting(self) -> dict[str, object]:
+        return {"messages": ["Hello! I can reserve a car for you."]}
+
+    def respond(self, text: str) -> dict[str, object]:
+        said = text.lower()
+        if "reserve" in said:
+            self.step = "pickup"
+            return {"messages": ["On which date will you pick the car up?"]}
+        if self.step == "pickup":
+            self.step = "return"
+            return {"messages": ["And when will you return it?"]}
+        if self.step == "return" and "tomorrow" in said:
+            return {
+                "messages": [
+                    "The return date must be after the pick-up date. When will you bring "
+                    "the car back?"
+                ]
+            }
+        if self.step == "return":
+            self.step = ""
+            return {"messages": ["Reservation confirmed. Code DE-1."]}
+        return {"messages": ["Sorry, I didn't get that."]}
+
+
+def test_an_answer_refused_by_a_constraint_is_no_value_of_the_question(tmp_path: Path) -> None:
+    """ "must be after the pick-up date" refuses the answer: the return question keeps
+    only answers the bot took, and its re-ask in other words is no question of its own."""
+    chatbot = _chatbot(tmp_path, "test_free_text_exploration:ReturnBot")
+    settings = ExploreSettings(chatbot=chatbot, graph_formats=[], sessions=6, turns=8)
+    model = explore_job(settings, tmp_path / "run").model
+    returns = [p for f in model.functionalities for p in f.parameters if "return" in p.name]
+    assert returns and all("tomorrow" not in p.examples for p in returns), returns
+    assert not any(p.name == "back" for f in model.functionalities for p in f.parameters)
+
+
 class Silent:
     """Lists nothing anywhere: the common requests are tried."""
 

@@ -281,6 +281,12 @@ class Crawler:
             return None
         if option == FREE and self._rejection_with_options(state, reply):
             return state
+        if option == FREE and _reasks(reply, self.ctx.findings.fallback):
+            # "The return date must be after the pick-up date. When will you bring the car
+            # back?": the answer is refused and the same question asked in other words
+            self.attempted.discard((state.key, FREE))
+            self.frontier.append((state.key, FREE))
+            return state
         switched = self._switched(state, reply) if option == FREE else None
         if switched is not None:  # taken for another request: neither accepted nor an edge;
             self.attempted.discard((state.key, FREE))  # the question waits for another answer
@@ -373,9 +379,20 @@ def _said(reply: Reply) -> str:
 
 _REFUSAL = re.compile(
     r"\b(?:can ?not|can't|cannot|not (?:available|valid|possible)|try again|"
-    r"invalid|sorry|unfortunately|(?:select|choose|pick) (?:an)?other|is clos)",
+    r"invalid|sorry|unfortunately|(?:select|choose|pick) (?:an)?other|is clos|"
+    r"(?:must|has to|needs to) be\b|in the past|already (?:passed|gone|over|taken))",
     re.IGNORECASE,
 )
+
+
+def _reasks(reply: Reply, fallback: str | None) -> bool:
+    """Whether ``reply`` refuses a free answer and asks again (``_REFUSAL``, then a
+    question, offering nothing to pick): the question asked before, in other words."""
+    text = _said(reply)
+    offer = read_offer(reply)
+    asks = (offer.question or "").endswith("?")
+    refused = _REFUSAL.search(text) is not None or is_fallback(text, fallback) is not None
+    return asks and refused and not offer.options and not reply.buttons
 
 
 def _accepted(question: State, answer: State) -> bool:
