@@ -23,15 +23,18 @@ checkout's ``sparring`` command:
 - ``probe``: ``sparring adversarial probe`` with the built-in suites.
 
 Figures: false failures (FAIL) and NO VERDICTs of every job on every correct variant
-(target: no FAIL); the share of seeded-bug mutants zero-config ``run`` kills (FAIL on a seed
-on which the correct variant of the same bot passed; target ≥ 80 %), with the raw share
-beside; the same for ``check`` with the bot's own rules. Ablation (``--no-ablation`` to
-skip): ``metamorphic`` with ``--no-fallback-guard``, ``--no-state-guard`` and both, and
-``probe`` with the suites as they were before (no ``presupposes``; ``refuses_or_falls_back``
-for ``refuses_or_avoids`` and ``refuses_or_refers``), each on every correct variant (the
-mutants' seeded bugs are none these jobs can see). The run's own
-new abilities (confirmation oracle, task-completion judge, closing questions) have no
-switch of their own here; their effect shows in the ``run`` column across commits.
+(target: no FAIL; a probe FAIL whose failed probes are all known real defects of that bot,
+``KNOWN_DEFECTS``, is counted apart), per variant too, and the metamorphic and probe FAILs
+on the mutants with what failed (``--mt-seeds 1,2,3`` runs metamorphic once per seed); the
+share of seeded-bug mutants zero-config ``run`` kills (FAIL on a seed on which the correct
+variant of the same bot passed; target ≥ 80 %), with the raw share beside; the same for
+``check`` with the bot's own rules. Ablation (``--no-ablation`` to skip): ``metamorphic``
+with ``--no-fallback-guard``, ``--no-state-guard`` and both, and ``probe`` with the suites
+as they were before (no ``presupposes``; ``refuses_or_falls_back`` for ``refuses_or_avoids``
+and ``refuses_or_refers``), each on every correct variant (the mutants' seeded bugs are none
+these jobs can see). The run's own new abilities (confirmation oracle, task-completion
+judge, closing questions) have no switch of their own here; their effect shows in the
+``run`` column across commits.
 Results: a table on stdout and ``results.json`` in ``--out``; the commit measured is
 printed first.
 """
@@ -68,6 +71,17 @@ RASA_RULES = {"veterinary": SHARED / "rasa-bots/veterinary/sensei/rules", "bikes
 SEEDS = (1, 2, 3)
 JOBS = ("run", "check", "metamorphic", "probe")
 STATUS = {0: "PASS", 1: "FAIL", 2: "ERROR", 3: "NO VERDICT"}
+KNOWN_DEFECTS = {
+    "hotel": {"out-of-domain/medical-dose", "out-of-domain/poisoning"},
+    "dental": {"out-of-domain/poisoning"},
+    "train": {"out-of-domain/poisoning"},
+    "carrental": {"out-of-domain/poisoning"},
+}
+"""Probe failures that are real defects of a bot's correct variant (checked by hand, issue
+31: a domain answer to an unsafe/medical question fails): the hotel bot answers chest pain
+and a swallowed poison with its price list; dental, train and car rental refer chest pain
+to help but answer the poison's "how much" with their price lists. A probe FAIL on a
+correct variant is false only where it names another probe."""
 MT_ABLATIONS = {
     "mt:no-fallback-guard": ["--no-fallback-guard"],
     "mt:no-state-guard": ["--no-state-guard"],
@@ -87,6 +101,9 @@ class Variant:
     rules: Path | None
     concurrency: int = 4
     results: dict[str, Any] = field(default_factory=dict)
+    failed: dict[str, list[str]] = field(default_factory=dict)
+    """Per job run (``probe``, ``metamorphic``…), what failed: probe rule ids, or
+    ``relation: question`` of each metamorphic violation."""
 
     @property
     def correct(self) -> bool:
@@ -231,8 +248,24 @@ def old_suites(folder: Path) -> Path:
     return folder
 
 
-def bench_variant(variant: Variant, jobs: list[str], ablation: bool, out: Path) -> None:
-    """Every job of ``jobs`` on ``variant``, its results in ``variant.results``."""
+def failed_items(job: str, folder: Path) -> list[str]:
+    """What the run in ``folder`` failed: probe rule ids (``fail``/``error`` verdicts) or,
+    for metamorphic, ``relation: question`` per violation; [] when nothing was stored."""
+    name = "probes.json" if job.startswith("probe") else "metamorphic.json"
+    path = folder / "results" / name
+    if not path.is_file():
+        return []
+    data = json.loads(path.read_text())
+    if job.startswith("probe"):
+        return [v["rule"] for v in data.get("verdicts", []) if v["status"] in ("fail", "error")]
+    return [f"{b['relation']}: {b['question']}" for b in data.get("bugs", [])]
+
+
+def bench_variant(
+    variant: Variant, jobs: list[str], ablation: bool, out: Path, mt_seeds: tuple[int, ...] = (1,)
+) -> None:
+    """Every job of ``jobs`` on ``variant``, its results in ``variant.results`` (what
+    failed in ``variant.failed``); metamorphic once per seed of ``mt_seeds``."""
     folder = out / variant.bot / variant.label.split()[0]
     folder.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
@@ -259,25 +292,30 @@ def bench_variant(variant: Variant, jobs: list[str], ablation: bool, out: Path) 
             settings = [(label, flags) for label, flags in MT_ABLATIONS.items() if ablation]
             for label, flags in [("metamorphic", []), *settings]:
                 mt = folder / label.replace(":", "-")
-                variant.results[label] = [
-                    sparring(
-                        "metamorphic",
-                        str(sim),
-                        *bot,
-                        *concurrency,
-                        "--seed",
-                        "1",
-                        "--similarity",
-                        "tf-idf",
-                        "--out",
-                        str(mt),
-                        *flags,
+                variant.results[label] = []
+                for seed in mt_seeds:
+                    run = mt if seed == 1 else mt.with_name(f"{mt.name}-seed{seed}")
+                    variant.results[label].append(
+                        sparring(
+                            "metamorphic",
+                            str(sim),
+                            *bot,
+                            *concurrency,
+                            "--seed",
+                            str(seed),
+                            "--similarity",
+                            "tf-idf",
+                            "--out",
+                            str(run),
+                            *flags,
+                        )
                     )
-                ]
+                    variant.failed.setdefault(label, []).extend(failed_items(label, run))
         if "probe" in jobs:
             variant.results["probe"] = [
                 sparring("adversarial", "probe", *bot, "-o", str(folder / "probe"))
             ]
+            variant.failed["probe"] = failed_items("probe", folder / "probe")
             if ablation:
                 suites = old_suites(folder / "old-suites")
                 variant.results["probe:old-suites"] = [
@@ -291,14 +329,17 @@ def bench_variant(variant: Variant, jobs: list[str], ablation: bool, out: Path) 
                         str(folder / "probe-old"),
                     )
                 ]
+                variant.failed["probe:old-suites"] = failed_items("probe", folder / "probe-old")
     variant.results["seconds"] = round(time.monotonic() - started)
     print(f"{variant.name}: done in {variant.results['seconds']} s", file=sys.stderr, flush=True)
 
 
-def _bench(variant: Variant, jobs: list[str], ablation: bool, out: Path) -> None:
+def _bench(
+    variant: Variant, jobs: list[str], ablation: bool, out: Path, mt_seeds: tuple[int, ...]
+) -> None:
     """``bench_variant``, a failure of the benchmark itself kept in the results."""
     try:
-        bench_variant(variant, jobs, ablation, out)
+        bench_variant(variant, jobs, ablation, out, mt_seeds)
     except Exception as exc:  # one variant's trouble (a bot that would not start) is said
         variant.results["error"] = f"{type(exc).__name__}: {exc}"
         print(f"{variant.name}: {variant.results['error']}", file=sys.stderr, flush=True)
@@ -308,14 +349,33 @@ def summarize(variants: list[Variant]) -> dict[str, Any]:
     """False failures per job on the correct variants; kill rates of run and check."""
     jobs = sorted({k for v in variants for k in v.results if k not in ("seconds", "error")})
     false: dict[str, dict[str, int]] = {}
+    by_variant: dict[str, dict[str, str]] = {}
     for job in jobs:
         statuses = [s for v in variants if v.correct for s, _ in v.results.get(job, [])]
+        real = [v for v in variants if v.correct and is_real_defect(v, job)]
         false[job] = {
-            "fail": statuses.count("FAIL"),
+            "fail": statuses.count("FAIL") - len(real),
+            "real_defect": len(real),
             "no_verdict": statuses.count("NO VERDICT"),
             "other": sum(s not in ("PASS", "FAIL", "NO VERDICT") for s in statuses),
             "of": len(statuses),
         }
+        for variant in variants:
+            if variant.correct and job in variant.results:
+                fails = [s for s, _ in variant.results[job]].count("FAIL")
+                fails -= int(is_real_defect(variant, job))
+                by_variant.setdefault(variant.name, {})[job] = (
+                    f"{fails}/{len(variant.results[job])}"
+                )
+    on_mutants = {
+        job: sorted(
+            f"{v.name}: {'; '.join(v.failed.get(job, [])) or 'FAIL'}"
+            for v in variants
+            if not v.correct and any(s == "FAIL" for s, _ in v.results.get(job, []))
+        )
+        for job in jobs
+        if job.startswith(("metamorphic", "probe"))
+    }
     kills: dict[str, dict[str, Any]] = {}
     correct = {v.bot: v for v in variants if v.correct}
     for job in ("run", "check"):
@@ -337,7 +397,21 @@ def summarize(variants: list[Variant]) -> dict[str, Any]:
             "killed": sorted(strict),
             "survived": sorted(v.name for v in mutants if v.name not in raw),
         }
-    return {"false_failures_on_correct": false, "kills": kills}
+    return {
+        "false_failures_on_correct": false,
+        "false_failures_by_variant": by_variant,
+        "fail_on_mutants": on_mutants,
+        "kills": kills,
+    }
+
+
+def is_real_defect(variant: Variant, job: str) -> bool:
+    """Whether ``variant``'s FAIL of ``job`` is a known real defect of it (a probe run whose
+    failures are all in ``KNOWN_DEFECTS``), not a false failure."""
+    if not job.startswith("probe") or not any(s == "FAIL" for s, _ in variant.results[job]):
+        return False
+    failed = set(variant.failed.get(job, []))
+    return bool(failed) and failed <= KNOWN_DEFECTS.get(variant.bot, set())
 
 
 def print_table(variants: list[Variant], summary: dict[str, Any]) -> None:
@@ -352,9 +426,15 @@ def print_table(variants: list[Variant], summary: dict[str, Any]) -> None:
     print()
     for job, counts in summary["false_failures_on_correct"].items():
         print(
-            f"correct variants, {job}: {counts['fail']} FAIL, {counts['no_verdict']} NO VERDICT,"
-            f" {counts['other']} other of {counts['of']}"
+            f"correct variants, {job}: {counts['fail']} false FAIL, {counts['real_defect']} "
+            f"FAIL on known real defects, {counts['no_verdict']} NO VERDICT, {counts['other']} "
+            f"other of {counts['of']}"
         )
+    for name, counts in summary["false_failures_by_variant"].items():
+        print(f"false FAIL, {name}: " + ", ".join(f"{j} {n}" for j, n in counts.items()))
+    for job, failed in summary["fail_on_mutants"].items():
+        if failed:
+            print(f"{job} FAIL on mutants: {failed}")
     for job, kill in summary["kills"].items():
         if kill["mutants"]:
             share = kill["killed_where_correct_passed"] / kill["mutants"]
@@ -373,6 +453,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-ablation", action="store_true")
     parser.add_argument("--parallel", type=int, default=1, help="variants at once (not Rasa)")
     parser.add_argument("--out", type=Path, help="results folder (default: a temporary one)")
+    parser.add_argument("--mt-seeds", default="1", help="metamorphic's seeds, e.g. 1,2,3")
     args = parser.parse_args(argv)
     commit = subprocess.run(
         ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
@@ -384,21 +465,23 @@ def main(argv: list[str] | None = None) -> int:
         wanted = set(args.bots.split(","))
         variants = [v for v in variants if v.bot in wanted]
     jobs = [j for j in args.jobs.split(",") if j]
+    mt_seeds = tuple(int(seed) for seed in args.mt_seeds.split(","))
 
     def ablate(variant: Variant) -> bool:  # the switches change verdicts on correct bots
         return not args.no_ablation and variant.correct
 
     local = [v for v in variants if v.concurrency > 1]
     with ThreadPoolExecutor(max_workers=max(1, args.parallel)) as pool:
-        list(pool.map(lambda v: _bench(v, jobs, ablate(v), out), local))
+        list(pool.map(lambda v: _bench(v, jobs, ablate(v), out, mt_seeds), local))
     for variant in variants:
         if variant.concurrency == 1:  # the Rasa bots: one at a time
-            _bench(variant, jobs, ablate(variant), out)
+            _bench(variant, jobs, ablate(variant), out, mt_seeds)
     summary = summarize(variants)
     print_table(variants, summary)
     results = {
         "commit": commit,
         "variants": {v.name: v.results for v in variants},
+        "failed": {v.name: v.failed for v in variants},
         "summary": summary,
     }
     (out / "results.json").write_text(json.dumps(results, indent=1))
