@@ -34,7 +34,8 @@ from sparring.conversations import (
     import_chatchecker,
 )
 from sparring.evaluate import OfflineBreakdownDetector
-from sparring.evaluate._typed import TYPED_DETECTORS, DialogueView, typed_findings
+from sparring.evaluate._typed import TYPED_DETECTORS, typed_findings
+from sparring.evaluate._view import DialogueView
 
 ROOT = Path(__file__).resolve().parents[1]
 ITEMS = ROOT / "benchmarks" / "breakdowns" / "task_items.yaml"

@@ -7,7 +7,8 @@ from sparring.connectors import ChatbotInfo
 from sparring.conversations import ConversationError, ConversationRecord, ErrorCode, Turn
 from sparring.evaluate import OfflineBreakdownDetector
 from sparring.evaluate._results import CHATBOT_CRASH
-from sparring.evaluate._typed import TYPED_DETECTORS, DialogueView, confirmation, typed_findings
+from sparring.evaluate._typed import TYPED_DETECTORS, confirmation, typed_findings
+from sparring.evaluate._view import DialogueView
 
 HOTEL = ChatbotInfo(
     name="Seaview Hotel",

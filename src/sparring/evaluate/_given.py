@@ -2,7 +2,7 @@
 confirmation is compared with (``_typed.confirmation``).
 
 A user turn gives a value when it answers the chatbot's question for a value of a kind
-(``_typed.asked_kind``: a time, a date, a number of something, an amount; or a name; or
+(``_view.asked_kind``: a time, a date, a number of something, an amount; or a name; or
 one of several values of a kind the question lists) with exactly one value of that kind
 (``sparring.values``), in a short turn (at most ``MAX_ANSWER_WORDS`` words), and the
 chatbot took it (its next reply is no fallback and does not ask the same question again).
@@ -18,15 +18,12 @@ Source: the user's check of the system's ``confirm`` act against the constraints
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from sparring.confirmation import GivenValue
 from sparring.evaluate._features import words
+from sparring.evaluate._view import DialogueView, asked_kind
 from sparring.similarity import indel_similarity
 from sparring.values import find_values
-
-if TYPE_CHECKING:
-    from sparring.evaluate._typed import DialogueView
 
 MAX_ANSWER_WORDS = 8
 """Words a user turn may have to count as the answer to one question."""
@@ -39,14 +36,12 @@ _NAME_INTRO = re.compile(
 _LISTED = ("time", "date", "money")
 """Kinds whose values a chatbot may list as the options of its question."""
 _KIND_OF: dict[str, str] = {"int": "number", "time": "time", "date": "date", "money": "money"}
-"""``_typed.asked_kind``'s kinds compared typed by ``compare_confirmation``."""
+"""``_view.asked_kind``'s kinds compared typed by ``compare_confirmation``."""
 
 
 def typed_given(view: DialogueView, until: int) -> list[GivenValue]:
     """The values the user gave before chatbot turn ``until`` in answer to the chatbot's
     questions (module docstring), one per slot, the latest."""
-    from sparring.evaluate._typed import asked_kind
-
     given: dict[str, GivenValue] = {}
     for k in range(until):
         asker = view.bot_before(k) if view.roles[k] == "user" else None

@@ -38,14 +38,8 @@ from sparring.evaluate._results import (
     TurnBreakdown,
 )
 from sparring.evaluate._taxonomy import Taxonomy
-from sparring.evaluate._typed import (
-    DialogueView,
-    Finding,
-    TypedDetector,
-    said,
-    typed_findings,
-    typed_quality,
-)
+from sparring.evaluate._typed import Finding, TypedDetector, typed_findings, typed_quality
+from sparring.evaluate._view import DialogueView, said
 from sparring.precision import JudgeQuality
 from sparring.types import Strategy, TextModel
 

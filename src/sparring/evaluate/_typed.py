@@ -37,14 +37,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from datetime import date
-from functools import cached_property
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sparring.connectors import ChatbotInfo
-from sparring.conversations import ConversationRecord, Turn, crash_turns
-from sparring.dialogue_acts import DialogueAct, classify_dialogue_act, offered_options
+from sparring.dialogue_acts import DialogueAct
 from sparring.evaluate._features import (
     LONG_REPLY_WORDS,
     answers_with_value,
@@ -54,13 +50,20 @@ from sparring.evaluate._features import (
     is_yes_no_question,
     words,
 )
+from sparring.evaluate._given import typed_given
 from sparring.evaluate._results import CHATBOT_CRASH
-from sparring.fallback import FallbackConfig, is_fallback
+from sparring.evaluate._view import (
+    DialogueView,
+    answers,
+    last_question,
+    names_option,
+    offered,
+    stem,
+    stems,
+)
 from sparring.leaks import template_leak
 from sparring.precision import JudgeQuality, Measurement
 from sparring.similarity import indel_similarity, normalize_text
-from sparring.types import SENSEI_BUTTONS_HEADER
-from sparring.values import find_values
 
 if TYPE_CHECKING:
     from sparring.confirmation import GivenValue
@@ -78,23 +81,6 @@ _ERROR_TEXT = re.compile(
     r"service unavailable|gateway time-?out)\b|\b(?:an?|unexpected|unknown) (?:internal )?"
     r"error (?:has )?occurred\b|\bsomething went wrong\b|\berror (?:code )?5\d\d\b|"
     r"^\s*(?:error|exception)\s*:",
-    re.IGNORECASE,
-)
-_COLON_LIST = re.compile(r":\s*([^:.?!]+(?:,|\bor\b)[^:.?!]+)[.?!]?\s*$")
-_LIST_SPLIT = re.compile(r",\s*(?:or\s+|and\s+)?|\s+or\s+")
-_REQUEST = re.compile(
-    r"^(?:please\s+)?(?:tell me|give me|provide|enter|type|specify|choose|select|pick)\b",
-    re.IGNORECASE,
-)
-_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.IGNORECASE)
-_POLAR_ACTS = frozenset(
-    {DialogueAct.YES_NO_QUESTION, DialogueAct.CONFIRMATION, DialogueAct.CLOSING_QUESTION}
-)
-_TASK_ACTS = frozenset({DialogueAct.OFFER, DialogueAct.CONFIRMATION, DialogueAct.CLOSING_QUESTION})
-"""Dialogue acts only a task bot performs (``DialogueView.task_oriented``)."""
-_ACKNOWLEDGE = re.compile(
-    r"^\s*(?:ok(?:ay)?|great|perfect|fine|thanks?|thank you|no thanks|nothing else|"
-    r"that's (?:all|it)|good)\b",
     re.IGNORECASE,
 )
 _CAPABILITIES = re.compile(
@@ -115,16 +101,6 @@ is no repetition."""
 _REPEAT_ASKED = re.compile(
     r"\b(?:repeat|again|say that|come again|pardon|what\?|sorry\?|huh)\b", re.IGNORECASE
 )
-_ASKED_KIND: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\b(?:e-?mail)\b", re.I), "email"),
-    (re.compile(r"\b(?:phone|telephone|mobile) (?:number)?\b", re.I), "phone"),
-    (re.compile(r"\bwhat time\b|\bat what time\b|\btime (?:would|do|should)\b", re.I), "time"),
-    (re.compile(r"\b(?:date|day|when)\b", re.I), "date"),
-    (re.compile(r"\bhow many\b|\bnumber of\b", re.I), "int"),
-    (re.compile(r"\bbudget\b|\bhow much\b", re.I), "money"),
-)
-"""What a chatbot's question asks for, read lexically, as a value kind of
-``sparring.values`` (the first that matches)."""
 
 
 @dataclass(frozen=True)
@@ -135,117 +111,6 @@ class Finding:
     detector: str
     error_type: str
     reason: str
-
-
-@dataclass
-class DialogueView:
-    """What the typed detectors read of one conversation: ``roles`` and ``texts`` (what
-    each turn said: its messages, without SENSEI's button block), ``buttons`` per turn,
-    the chatbot's ``fallback`` configuration and its ``domain`` words (name, description,
-    task), and ``today`` for relative dates."""
-
-    roles: list[str]
-    texts: list[str]
-    buttons: list[list[str]]
-    fallback: FallbackConfig
-    domain: set[str]
-    crashes: dict[int, str] = field(default_factory=dict)
-    today: date = field(default_factory=date.today)
-    kind: str | None = None
-    failed_near: set[int] = field(default_factory=set)
-
-    @classmethod
-    def of(cls, record: ConversationRecord, chatbot: ChatbotInfo) -> DialogueView:
-        """The view of ``record`` for the chatbot ``chatbot`` (its ``info``)."""
-        about = " ".join(x for x in (chatbot.name, chatbot.description, chatbot.task) if x)
-        return cls(
-            roles=[t.role for t in record.turns],
-            texts=[said(t) for t in record.turns],
-            buttons=[[b.text for b in t.buttons] for t in record.turns],
-            fallback=FallbackConfig.of(chatbot.fallback, record.fallback),
-            domain=_stems(about),
-            crashes=crash_turns(record),
-            kind=chatbot.type,
-            failed_near={e.turn for e in record.errors if e.turn is not None},
-        )
-
-    @cached_property
-    def task_oriented(self) -> bool:
-        """Whether the chatbot serves a task: its declared ``type`` (chatbot.yaml), else
-        read from the dialogue — a chatbot turn shows buttons, offers options, asks to
-        confirm, asks the closing question of a task ("Anything else?") or asks for a
-        value of a kind (a date, a time, a number, an e-mail…). Measured
-        (``benchmarks/bench_typed_breakdowns.py``): 78 % of DBDC3's chat dialogues read as
-        chit-chat, 85 % of the task-bot conversations and 86 % of ChatChecker's study-goal
-        dialogues as task-oriented."""
-        if self.kind is not None:
-            return self.kind == "task-oriented"
-        return any(self._task_turn(i) for i, r in enumerate(self.roles) if r == "assistant")
-
-    def _task_turn(self, i: int) -> bool:
-        act = self.act(i)
-        if self.buttons[i] or act in _TASK_ACTS:
-            return True
-        return act is DialogueAct.REQUEST and any(p.search(self.texts[i]) for p, _ in _ASKED_KIND)
-
-    def silent(self, i: int) -> bool:
-        """Chatbot turn ``i`` said nothing, and no failure was recorded at it or at the
-        user turn before it (an empty reply, not a 500/504)."""
-        return not self.texts[i].strip() and not {i, i - 1} & self.failed_near
-
-    def user_before(self, i: int) -> int | None:
-        """The user turn right before chatbot turn ``i`` (none when a chatbot turn is
-        between them)."""
-        j = i - 1
-        return j if j >= 0 and self.roles[j] == "user" else None
-
-    def bot_before(self, i: int) -> int | None:
-        """The chatbot turn before turn ``i`` (``None`` at the start)."""
-        return next((j for j in range(i - 1, -1, -1) if self.roles[j] == "assistant"), None)
-
-    @cached_property
-    def fallbacks(self) -> dict[int, bool]:
-        """Whether each chatbot turn is the fallback."""
-        return {
-            i: is_fallback(t, self.fallback) is not None
-            for i, t in enumerate(self.texts)
-            if self.roles[i] == "assistant"
-        }
-
-    def echo(self, i: int) -> float:
-        """How much chatbot turn ``i`` repeats an earlier chatbot reply: the largest indel
-        similarity (0..1) to one, 0 at the first."""
-        earlier = [self.texts[j] for j in range(i) if self.roles[j] == "assistant"]
-        return max((indel_similarity(self.texts[i], t) for t in earlier), default=0.0)
-
-    def act(self, i: int) -> DialogueAct:
-        """The dialogue act of chatbot turn ``i`` (``sparring.dialogue_acts``)."""
-        return classify_dialogue_act(self.texts[i], self.buttons[i], fallback=self.fallbacks[i])
-
-
-def said(turn: Turn) -> str:
-    """What a turn said: its messages joined, else its text without SENSEI's rendering of
-    the buttons."""
-    if turn.messages:
-        return " ".join(turn.messages)
-    return turn.text.split(SENSEI_BUTTONS_HEADER, 1)[0].strip()
-
-
-_SUFFIXES = ("ings", "ing", "ed", "es", "s")
-
-
-def _stem(word: str) -> str:
-    """A crude stem: an inflection stripped, then the first six letters ("bookings",
-    "booking", "books" and "booked" share one)."""
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            word = word[: -len(suffix)]
-            break
-    return word[:6]
-
-
-def _stems(text: str) -> set[str]:
-    return {_stem(w) for w in content_words(text)}
 
 
 def _quote(text: str, limit: int = 60) -> str:
@@ -281,35 +146,6 @@ def template(view: DialogueView, i: int) -> str | None:
     return f"the reply shows an unfilled slot {leak!r}" if leak is not None else None
 
 
-def _answers(view: DialogueView, question: int, answer: int) -> str | None:
-    """How user turn ``answer`` answers chatbot turn ``question``'s question, else
-    ``None``: one of the options offered, a value of the kind asked, a yes/no."""
-    asked, reply = view.texts[question], view.texts[answer]
-    low = normalize_text(reply)
-    for option in _options(view, question):
-        wanted = normalize_text(option)
-        if wanted and re.search(rf"\b{re.escape(wanted)}\b", low):
-            return f"one of the options offered ({option!r})"
-    kind = asked_kind(asked)
-    if kind is not None and (find_values(kind, reply, view.today) or _weekday(kind, reply)):
-        return f"a {kind} as asked"
-    polar = is_yes_no_question(asked) or view.act(question) in _POLAR_ACTS
-    if polar and (answers_yes_no(reply) or _ACKNOWLEDGE.match(reply)):
-        return f"an answer to its yes/no question ({reply.strip()!r})"
-    return None
-
-
-def asked_kind(question: str) -> str | None:
-    """The kind of value (``sparring.values``) a chatbot's question asks for, read
-    lexically (``_ASKED_KIND``), else ``None``."""
-    return next((k for p, k in _ASKED_KIND if p.search(question)), None)
-
-
-def _weekday(kind: str, text: str) -> bool:
-    """A bare weekday ("Friday") answers a question for a date."""
-    return kind == "date" and _WEEKDAY.search(text) is not None
-
-
 def fallback(view: DialogueView, i: int) -> str | None:
     """Turn ``i`` is the fallback (or only says what the chatbot can do), though the user's
     turn before it was in scope: it answered the chatbot's question, or used words of the
@@ -320,10 +156,10 @@ def fallback(view: DialogueView, i: int) -> str | None:
         return None
     asker = view.bot_before(user)
     if asker is not None and not view.fallbacks.get(asker) and is_question(view.texts[asker]):
-        how = _answers(view, asker, user)
+        how = answers(view, asker, user)
         if how is not None:
             return f"the fallback after the user answered the chatbot's question with {how}"
-    shared = sorted(w for w in content_words(view.texts[user]) if _stem(w) in view.domain)
+    shared = sorted(w for w in content_words(view.texts[user]) if stem(w) in view.domain)
     if shared:
         return f"the fallback after an in-domain request ({', '.join(shared[:3])})"
     return None
@@ -336,46 +172,19 @@ def reask(view: DialogueView, i: int) -> str | None:
     user = view.user_before(i)
     if user is None or view.act(i) not in (DialogueAct.REQUEST, DialogueAct.OFFER):
         return None
-    question = _last_question(view.texts[i])
+    question = last_question(view.texts[i])
     asker = view.bot_before(user)
     if asker is not None and question and not view.fallbacks.get(asker):
-        before = _last_question(view.texts[asker])
+        before = last_question(view.texts[asker])
         if before and indel_similarity(question, before) >= 0.8:
-            how = _answers(view, asker, user)
+            how = answers(view, asker, user)
             if how is not None:
                 return f"asks again {_quote(question)} though the user answered with {how}"
-    options = _options(view, i)
-    named = [o for o in options if _names(view.texts[user], o)]
+    options = offered(view, i)
+    named = [o for o in options if names_option(view.texts[user], o)]
     if len(named) == 1 and len(options) >= 2:
         return f"asks to choose among {len(options)} options though the user said {named[0]!r}"
     return None
-
-
-def _options(view: DialogueView, i: int) -> list[str]:
-    """The options chatbot turn ``i`` offers (``offered_options``), or the list after a
-    colon in its last sentence ("Please choose a ticket type: one way, round trip or
-    multi-city trip.")."""
-    options = offered_options(view.texts[i], view.buttons[i])
-    if options:
-        return options
-    listed = _COLON_LIST.search(view.texts[i])
-    if listed is None:
-        return []
-    items = [p.strip(" .'\"") for p in _LIST_SPLIT.split(listed.group(1))]
-    return items if len(items) >= 2 and all(0 < len(p.split()) <= 4 for p in items) else []
-
-
-def _names(text: str, option: str) -> bool:
-    wanted = normalize_text(option)
-    return bool(wanted) and re.search(rf"\b{re.escape(wanted)}\b", normalize_text(text)) is not None
-
-
-def _last_question(text: str) -> str:
-    """The last sentence of ``text`` that asks: a question, or a request ("Please
-    choose…")."""
-    sentences = [s.strip() for s in re.split(r"(?<=[.?!])\s+|\n+", text) if s.strip()]
-    asking = [s for s in sentences if s.endswith("?") or _REQUEST.match(s)]
-    return asking[-1] if asking else ""
 
 
 def repetition(view: DialogueView, i: int) -> str | None:
@@ -393,7 +202,7 @@ def repetition(view: DialogueView, i: int) -> str | None:
         return None
     if is_question(said_now) and _IGNORANCE.search(text):
         return None  # "I don't know" to a new question answers it
-    if _stems(said_now) & _stems(text) or answers_with_value(said_now, text):
+    if stems(said_now) & stems(text) or answers_with_value(said_now, text):
         return None
     for j in range(i - 2, -1, -1):
         if view.roles[j] != "assistant" or view.fallbacks.get(j):
@@ -411,14 +220,14 @@ def repetition(view: DialogueView, i: int) -> str | None:
 def _reprompt(view: DialogueView, i: int) -> bool:
     """Whether chatbot turn ``i`` asks again a question that no user turn answered since
     the chatbot last asked it (≥ 0.8 similar; a fallback that asks it counts)."""
-    question = _last_question(view.texts[i])
+    question = last_question(view.texts[i])
     if not question:
         return False
     for k in range(i - 2, -1, -1):
-        before = _last_question(view.texts[k]) if view.roles[k] == "assistant" else ""
+        before = last_question(view.texts[k]) if view.roles[k] == "assistant" else ""
         if before and indel_similarity(question, before) >= 0.8:
             users = [u for u in range(k + 1, i) if view.roles[u] == "user"]
-            return all(_answers(view, k, u) is None for u in users)
+            return all(answers(view, k, u) is None for u in users)
     return False
 
 
@@ -427,7 +236,7 @@ def _same_request(earlier: str, now: str) -> bool:
     part (half the stems of the shorter one shared)."""
     if indel_similarity(earlier, now) >= 0.8:
         return True
-    a, b = _stems(earlier), _stems(now)
+    a, b = stems(earlier), stems(now)
     return bool(a and b) and len(a & b) / min(len(a), len(b)) >= 0.5
 
 
@@ -483,7 +292,6 @@ def confirmation(view: DialogueView, i: int) -> str | None:
     ``SUMMARY_AGREES`` of the user's values as given ("Booked: London → York on
     2027-03-12, departing 06:45, first class, 2 passengers")."""
     from sparring.confirmation import SlotOutcome, compare_confirmation, is_confirmation
-    from sparring.evaluate._given import typed_given
 
     given = _chosen_options(view, i) + typed_given(view, i)
     if not given:
@@ -512,11 +320,13 @@ def _chosen_options(view: DialogueView, i: int) -> list[GivenValue]:
     for j in range(i):
         if view.roles[j] != "assistant":
             continue
-        options = tuple(_options(view, j))
+        options = tuple(offered(view, j))
         if len(options) < 2 or options in given:
             continue
         for k in range(i - 1, j, -1):
-            named = [o for o in options if view.roles[k] == "user" and _names(view.texts[k], o)]
+            named = [
+                o for o in options if view.roles[k] == "user" and names_option(view.texts[k], o)
+            ]
             if len(named) == 1:
                 given[options] = GivenValue(f"choice {j}", named[0], "text", options, k)
                 break
