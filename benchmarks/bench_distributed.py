@@ -6,9 +6,12 @@ Run from the project root (needs Debian's ``redis-server`` and ``sparring[celery
     PYTHONPATH=src python benchmarks/bench_distributed.py --quick      # 200 conversations
     PYTHONPATH=src python benchmarks/bench_distributed.py --skip-mutate
 
-1. Overhead: N conversations (default 2,000) × 5 user turns against a loopback bot that
-   answers after 200 ms, total concurrency 40: one in-process run (``simulate_job``,
-   concurrency 40) vs the same run on 2 ``sparring worker`` processes × 20 (issue 34).
+1. Overhead: N conversations (default 2,000) × 5 user turns (the order, then a price
+   question: every conversation takes its 5 steps) against a loopback bot that answers
+   after 200 ms, total concurrency 40: one in-process run (``simulate_job``, concurrency
+   40) vs the same run on 2 ``sparring worker`` processes × 20 (issue 34), each started in
+   an empty folder and allowed to read nothing of the project (no copy: the chunks carry
+   the planned specs and the chatbot's configuration by digest).
    Target: the distributed run within 1.25× of the in-process time. Workers are started
    (and ready) before the clock starts; the coordinator's probe, planning and summary are
    timed. Then a worker lost: the same run on 2 fresh workers × 20, one of them killed
@@ -83,13 +86,16 @@ def overhead(root: Path, conversations: int) -> dict[str, Any]:
     workers: list[Worker] = []
     try:
         profiles, chatbot = write_project(root, bot.url, conversations=conversations, steps=5)
+        profile = profiles / "order.yaml"
+        question = '    - "How much does a pizza cost?"\n    - drink:'
+        profile.write_text(profile.read_text().replace("    - drink:", question))
         settings = SimulateSettings(profiles=[profiles], chatbot=chatbot, seed=1, concurrency=40)
         started = time.perf_counter()
         local = simulate_job(settings, root / "local")
         local_seconds = time.perf_counter() - started
         assert local.summary.conversations == conversations
 
-        workers = _workers(root / "pair", server.url, 2, 20, (root,))
+        workers = _workers(root / "pair", server.url, 2, 20, (root / "pair",))
         before = _commands(server.url)
         started = time.perf_counter()
         run = simulate_distributed(settings, root / "spread")
@@ -98,7 +104,7 @@ def overhead(root: Path, conversations: int) -> dict[str, Any]:
         assert not run.incomplete and len(RunStore.open(root / "spread")) == conversations
         for worker in workers:
             worker.stop()
-        workers = _workers(root / "lost", server.url, 2, 20, (root,))
+        workers = _workers(root / "lost", server.url, 2, 20, (root / "lost",))
         started = time.perf_counter()
         timer = threading.Timer(10.0, workers[0].kill)
         timer.start()

@@ -8,11 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
-import socket
-import subprocess
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -37,29 +32,6 @@ from sparring.errors import ConfigError
 from sparring.simulate import SimulateSettings, planned_specs
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[redis.Redis]:
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = int(probe.getsockname()[1])
-    folder = tmp_path_factory.mktemp("redis")
-    args = [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", str(folder)]
-    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-    connection = redis.Redis.from_url(f"redis://127.0.0.1:{port}/0")
-    for _ in range(300):
-        try:
-            connection.ping()
-            break
-        except redis.ConnectionError:
-            time.sleep(0.1)
-    yield connection
-    process.terminate()
-    process.wait(timeout=30)
 
 
 @pytest.mark.parametrize("bot", ["dental", "bank", "train", "carrental"])

@@ -40,6 +40,7 @@ from sparring.simulate import SimulateSettings
 pytestmark = pytest.mark.integration
 
 TOKEN = "bot-token-faults-2b7e"
+REPO = Path(__file__).resolve().parents[2]
 CHUNK = "5"
 
 
@@ -73,12 +74,13 @@ class Workers:
 
     def start(self, n: int = 1, **options: Any) -> list[Worker]:
         env = {"BOT_TOKEN": TOKEN, "SPARRING_CHUNK_SIZE": CHUNK, **options.pop("env", {})}
+        roots = options.pop("roots", (self.folder,))
         fresh = [
             Worker(
                 self.folder / f"w{len(self.started) + i}",
                 self.broker,
                 env=env,
-                roots=(self.folder,),
+                roots=roots,
                 **options,
             ).start()
             for i in range(n)
@@ -138,6 +140,120 @@ def test_all_workers_killed_then_fresh_ones_finish_the_run(
     # visibility timeout (1,800 s by default)
     assert run.stats.reclaimed >= 1 and run.stats.re_executed >= 1
     print(f"finished {time.monotonic() - killed_at:.1f} s after the kill; {run.stats}")
+
+
+def test_a_hung_worker_does_not_hold_its_chunks(
+    redis_server: RedisServer,
+    bot: LoopbackBot,
+    workers: Workers,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One of two workers hangs: its pool processes are frozen (SIGSTOP) mid-chunk while
+    its main process lives on and keeps beating. The chunks it runs stop being renewed
+    (their lease is renewed by the chunk's own event loop), so the coordinator sends them
+    again after ``SPARRING_LEASE_SECONDS`` and the other worker finishes the run; when the
+    frozen processes wake up their deliveries no longer own anything."""
+    monkeypatch.setenv("SPARRING_LEASE_SECONDS", "6")
+    stuck, _ = workers.start(2, env={"SPARRING_LEASE_SECONDS": "6"})
+    thread, box, out = _coordinate(tmp_path, bot, 60)
+    wait_for(lambda: _stored(out) >= 10, 180, "10 records")
+    frozen = stuck.pool()
+    assert frozen
+    for pid in frozen:
+        os.kill(pid, signal.SIGSTOP)
+    hung_at = time.monotonic()
+    try:
+        thread.join(timeout=600)
+    finally:
+        for pid in frozen:
+            os.kill(pid, signal.SIGCONT)
+    assert "error" not in box, box.get("error")
+    run = box["result"]
+    assert not run.incomplete and len(stored_once(out)) == 60
+    assert run.stats.reclaimed >= 1
+    assert stuck.process is not None and stuck.process.poll() is None  # it never died
+    print(f"finished {time.monotonic() - hung_at:.1f} s after the hang; {run.stats}")
+
+
+def _alice_mutants(tmp_path: Path, sample: int) -> Any:
+    """Mutate settings for ``sample`` ALICE mutants (the capitals profile and rules)."""
+    from sparring.mutation import MutateSettings
+
+    alice = REPO / "examples" / "alice"
+    project = tmp_path / "alice-project"
+    made = subprocess.run(
+        [sys.executable, str(alice / "alice_bot.py"), "project", str(project)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert made.returncode == 0, made.stderr
+    return MutateSettings(
+        project=project,
+        kind="aiml",
+        profiles=[alice / "profiles" / "capitals.yaml"],
+        rules=[alice / "rules" / "capitals.yaml", alice / "rules" / "never_empty.yaml"],
+        sample=sample,
+        seed=5,
+        exercised_only=True,
+    )
+
+
+def test_a_worker_killed_mid_mutant_loses_nothing(
+    redis_server: RedisServer, workers: Workers, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``mutate --broker``: the worker running a mutant is SIGKILLed (its process group);
+    the mutant's lease runs out, it is sent again to the other worker and every mutant
+    gets a verdict (none ``error``)."""
+    pytest.importorskip("aiml")
+    from sparring.distributed import mutate_distributed
+
+    monkeypatch.setenv("SPARRING_LEASE_SECONDS", "6")
+    pair = workers.start(2, env={"SPARRING_LEASE_SECONDS": "6"}, roots=(tmp_path, REPO))
+    settings = _alice_mutants(tmp_path, 2)
+    started = time.monotonic()
+    thread, box = in_thread(lambda: mutate_distributed(settings, tmp_path / "job"))
+
+    def running() -> Worker | None:
+        return next((w for w in pair if "mutate_one[" in w.log.read_text()), None)
+
+    wait_for(lambda: running() is not None, 600, "a mutant on a worker")
+    victim = running()
+    assert victim is not None
+    victim.kill()
+    thread.join(timeout=900)
+    assert "error" not in box, box.get("error")
+    result = box["result"]
+    assert len(result.mutants) == 2
+    assert all(m.status != "error" for m in result.mutants), [m.reason for m in result.mutants]
+    notes = [n for m in result.mutants for n in m.notes if "ran on a worker" in n]
+    assert len(notes) == 2 and any("sent 2 times" in n for n in notes), notes
+    print(f"mutate with a worker killed: {time.monotonic() - started:.1f} s; {notes}")
+
+
+def test_a_broker_restart_mid_mutate_finishes(
+    redis_server: RedisServer, workers: Workers, tmp_path: Path
+) -> None:
+    """``mutate --broker`` with Redis restarted without persistence while mutants run:
+    the lost state is noticed, the mutants out are sent again and each gets a verdict."""
+    pytest.importorskip("aiml")
+    from sparring.distributed import mutate_distributed
+
+    pair = workers.start(2, roots=(tmp_path, REPO))
+    settings = _alice_mutants(tmp_path, 2)
+    started = time.monotonic()
+    thread, box = in_thread(lambda: mutate_distributed(settings, tmp_path / "job"))
+    wait_for(lambda: any("mutate_one[" in w.log.read_text() for w in pair), 600, "a mutant sent")
+    redis_server.stop()
+    time.sleep(1)
+    redis_server.start()  # empty
+    thread.join(timeout=900)
+    assert "error" not in box, box.get("error")
+    result = box["result"]
+    assert len(result.mutants) == 2
+    assert all(m.status != "error" for m in result.mutants), [m.reason for m in result.mutants]
+    print(f"mutate with Redis restarted: {time.monotonic() - started:.1f} s")
 
 
 def test_a_broker_restart_without_persistence_finishes(

@@ -9,8 +9,8 @@ counts); default the broker when it is a Redis, required with RabbitMQ.
 task, default 20), ``SPARRING_MAX_ATTEMPTS`` (deliveries of a chunk before it is marked
 failed, default 3), ``SPARRING_VISIBILITY_TIMEOUT`` (seconds before Redis hands a chunk
 whose worker vanished to another worker, default 1800; a chunk must finish well within
-it, or it is run twice), ``SPARRING_LEASE_SECONDS`` (how long a worker counts as alive
-after its last heartbeat — the time to notice a lost worker; default 15).
+it, or it is run twice), ``SPARRING_LEASE_SECONDS`` (how long a delivery's lease lives
+after its last renewal — the time to notice a lost or hung worker; default 15).
 """
 
 from __future__ import annotations
@@ -39,8 +39,9 @@ class Cluster:
     message or a run directory); ``chunk_size`` conversations per task; ``max_attempts``
     deliveries of one chunk (K) before it is marked failed; ``visibility_timeout`` seconds
     (Redis broker) before an unacknowledged chunk goes to another worker;
-    ``lease_seconds`` a worker counts as alive after its last heartbeat (it beats every
-    third of it): the coordinator sends the chunks a worker held again once it ran out.
+    ``lease_seconds`` a delivery's lease lives after its last renewal (renewed every third
+    of it by the process running it; ``_heartbeat``): the coordinator sends a delivery
+    again once its lease ran out.
     """
 
     broker: str

@@ -11,8 +11,8 @@ id; its chunks are named ``<session>-c<n>`` and each sending of a chunk has a fr
 delivery token that must own the chunk for a worker to run it (``_state``). Once a
 second the coordinator
 
-- reclaims the chunks held by a worker that stopped beating (lost with its machine, a
-  SIGKILL; ``_heartbeat``) and sends them again, so a lost worker costs about
+- reclaims the chunks whose delivery's lease ran out (a worker lost with its machine, a
+  SIGKILL, a frozen process; ``_heartbeat``) and sends them again, so a lost worker costs about
   ``lease_seconds``; with a Redis broker, a chunk neither queued nor held for
   ``lease_seconds`` (taken by a worker lost before it said so) is sent again too;
 - notices the run's state is gone (a Redis restarted without persistence, or emptied:
@@ -286,7 +286,7 @@ class Coordinator:
                 del out[chunk.name]
         again = [chunk for chunk in lost if chunk.name in out]
         if again:
-            logger.warning("lost a worker (it stopped beating): sending %s again",
+            logger.warning("lost a worker (its lease ran out): sending %s again",
                            ", ".join(c.name for c in again))  # fmt: skip
             self._enqueue(again)
             self._progress.reclaimed += len(again)

@@ -37,7 +37,7 @@ POLL_SECONDS = 1.0
 class RemoteMutants:
     """The ``run_one`` of a mutate job whose mutants run on a cluster: each call sends
     one task and waits for its result, sending it again (with a fresh delivery token)
-    after an ``error``, a refusal or a lost worker (it stopped beating) until it was sent
+    after an ``error``, a refusal or a lost worker (its lease ran out) until it was sent
     K times. A new session of the run's state (``_state``): tasks of earlier sessions
     are skipped by the workers."""
 
@@ -109,7 +109,7 @@ class RemoteMutants:
                 self._answer(mutant, outcome)
 
     def _lost(self, waiting: list[str]) -> list[tuple[str, dict[str, Any]]]:
-        """The mutants of ``waiting`` whose worker was lost (it stopped beating) or whose
+        """The mutants of ``waiting`` whose worker was lost (its lease ran out) or whose
         state was lost (a Redis restarted without persistence), with why: the caller
         sends them again."""
         if self.state.session() is None:

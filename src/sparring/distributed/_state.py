@@ -13,11 +13,11 @@ no record.
   chunk is sent with a fresh token each time the coordinator sends it; a worker runs (and
   goes on starting conversations of) a delivery only while it owns the chunk. A new
   session clears the hash: every chunk of an earlier session stops.
-- ``holders`` (hash ``chunk|token`` → worker node name): the worker that received a
-  delivery (reserved or running it), written by the worker's main process as the
-  message arrives and removed when the delivery ends. Each worker keeps
-  ``sparring:node:<name>`` alive (``beat``) every third of ``lease_seconds``; the
-  coordinator reclaims the deliveries whose holder's key ran out (the worker was lost).
+- ``holders`` (hash ``chunk|token`` → lease name): the lease under which a worker holds
+  a delivery (received or running it), written as the message arrives and again when a
+  pool process starts it, removed when the delivery ends. A lease is a key
+  ``sparring:node:<lease>`` that expires unless renewed (``beat``; ``_heartbeat``); the
+  coordinator reclaims the deliveries whose lease ran out (the worker was lost or hung).
 - ``attempts`` (hash chunk → starts): a chunk started more than K times is reported
   failed instead of run again (a chunk that always crashes its worker).
 - ``starts`` (hash conversation id → starts): a conversation started twice was
@@ -61,12 +61,12 @@ return tostring(slot - now)
 
 
 def node_key(node: str) -> str:
-    """The key a live worker node keeps (``beat``)."""
+    """The key of a lease (``beat``)."""
     return f"sparring:node:{node}"
 
 
 def beat(client: redis.Redis, node: str, seconds: float) -> None:
-    """Say that worker ``node`` is alive for the next ``seconds``."""
+    """Renew the lease ``node`` for the next ``seconds``."""
     client.set(node_key(node), "1", px=max(1, int(seconds * 1000)))
 
 
@@ -144,7 +144,7 @@ class RunState:
         return value is not None and cast(bytes, value).decode() == token
 
     def hold(self, chunk: str, token: str, node: str) -> None:
-        """Record that worker ``node`` received delivery ``token`` of ``chunk``."""
+        """Record that delivery ``token`` of ``chunk`` is held under lease ``node``."""
         pipe = self.client.pipeline()
         pipe.hset(self._k("holders"), f"{chunk}|{token}", node)
         pipe.expire(self._k("holders"), EXPIRY)
@@ -161,7 +161,7 @@ class RunState:
         return {(chunk, token): node for (chunk, _, token), node in held.items()}
 
     def lost(self) -> list[tuple[str, str]]:
-        """The deliveries (chunk, token) whose worker is gone (its node key ran out);
+        """The deliveries (chunk, token) whose lease ran out (the worker lost or hung);
         they are forgotten here, the caller sends them again."""
         held = self.holders()
         nodes = sorted(set(held.values()))

@@ -40,18 +40,20 @@ from sparring.distributed._content import (
     fetch,
     specs_from,
 )
+from sparring.distributed._heartbeat import DeliveryLease
 from sparring.distributed._messages import ChunkMessage, MutantMessage
 from sparring.distributed._policy import Refused, WorkerPolicy, check_identity, check_sender
 from sparring.distributed._state import RunState, connect
 from sparring.errors import ConfigError
 from sparring.jobs import run_blocking
-from sparring.simulate import ConversationSpec, SimulateSettings, run_planned
+from sparring.simulate import ConversationSpec, SimulateSettings, run_planned_async
 
 logger = logging.getLogger(__name__)
 
 CONVERSATIONS_VARIABLE = "SPARRING_WORKER_CONVERSATIONS"
 """Conversations one worker process runs at once (set by ``sparring worker``)."""
 
+TEMP_PREFIX = "sparring-mutant-"
 S = TypeVar("S")
 _local = threading.local()
 
@@ -174,9 +176,11 @@ def simulate_chunk(payload: Any) -> str:
             re_executed.append(spec.id)
         return True
 
+    lease = DeliveryLease(state, chunk, token, Cluster.from_env().lease_seconds)
+    lease.take()
     try:
         with scoped(ready.policy):
-            records = run_planned(
+            work = run_planned_async(
                 ready.settings,
                 message.ids,
                 specs=ready.specs,
@@ -184,6 +188,7 @@ def simulate_chunk(payload: Any) -> str:
                 limiter=state.limiter,
                 before_each=before_each,
             )
+            records = run_blocking(lease.renewing(work))
     except Exception as exc:
         logger.exception("chunk %s failed", chunk)
         error = f"{type(exc).__name__}: {exc}"
@@ -239,11 +244,12 @@ def mutate_one(payload: Any) -> str:
         state.push_result({**base, "attempt": attempt, "status": "failed", "error": error})
         state.let_go(name, token)
         return "failed"
+    lease = DeliveryLease(state, name, token, Cluster.from_env().lease_seconds)
+    lease.take()
     try:
-        with tempfile.TemporaryDirectory(prefix="sparring-mutant-") as folder:
-            result = run_blocking(
-                run_one_mutant(settings, message.mutant, message.false_positives, Path(folder))
-            )
+        with lease.renewed_by_thread(), tempfile.TemporaryDirectory(prefix=TEMP_PREFIX) as folder:
+            mutant = run_one_mutant(settings, message.mutant, message.false_positives, Path(folder))
+            result = run_blocking(mutant)
     except Exception as exc:
         logger.exception("mutant %s failed", message.mutant)
         error = f"{type(exc).__name__}: {exc}"

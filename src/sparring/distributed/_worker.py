@@ -7,7 +7,7 @@ share of the conversations on asyncio. ``queues`` to consume (default the cluste
 ``name`` the node name (default ``sparring-<pid>@<host>``: unique on a host). ``policy``
 is what the worker agrees to run (``_policy``). A pool process killed mid-chunk is
 replaced and the chunk put back for another try; a whole worker lost is noticed by the
-coordinator when its heartbeat runs out (``_heartbeat``).
+coordinator when the leases of the deliveries it holds run out (``_heartbeat``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from celery.utils.nodenames import host_format
 
 from sparring.distributed._app import make_app
 from sparring.distributed._cluster import BROKER_VARIABLE, Cluster, check_cluster
-from sparring.distributed._heartbeat import NodeHeartbeat, on_received
+from sparring.distributed._heartbeat import NODE_VARIABLE, on_received
 from sparring.distributed._policy import (
     BASE_URLS_VARIABLE,
     ROOTS_VARIABLE,
@@ -62,9 +62,14 @@ def run_worker(
     os.environ[BASE_URLS_VARIABLE] = "\n".join(policy.model_base_urls)
     app = make_app(cluster)
     node = host_format(name or f"sparring-{os.getpid()}@%h")
+    os.environ[NODE_VARIABLE] = node
     client = connect(cluster.redis)
-    NodeHeartbeat(client, node, cluster.lease_seconds).start()
-    task_received.connect(lambda request, **_: on_received(client, request), weak=False)
+    seconds = cluster.lease_seconds
+
+    def received(request: object, **_: object) -> None:
+        on_received(client, request, seconds)
+
+    task_received.connect(received, weak=False)
     argv = [
         "worker",
         f"--hostname={node}",
