@@ -34,7 +34,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -45,7 +44,13 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "integration"))
 
-from distributed_support import LoopbackBot, RedisServer, Worker, write_project  # noqa: E402
+from distributed_support import (  # noqa: E402
+    LoopbackBot,
+    RedisServer,
+    Worker,
+    alice_mutants,
+    write_project,
+)
 
 from sparring.conversations import RunStore  # noqa: E402
 from sparring.simulate import SimulateSettings, simulate_job  # noqa: E402
@@ -147,24 +152,10 @@ def overhead(root: Path, conversations: int) -> dict[str, Any]:
 
 def mutation(root: Path, mutants: int) -> dict[str, Any]:
     from sparring.distributed import mutate_distributed
-    from sparring.mutation import MutateSettings
 
-    alice = REPO / "examples" / "alice"
-    project = root / "alice-project"
-    subprocess.run(
-        [sys.executable, str(alice / "alice_bot.py"), "project", str(project)], check=True
-    )
+    settings = alice_mutants(root, mutants)
     server = RedisServer(root / "redis-mutate").start()
     os.environ["SPARRING_BROKER_URL"] = server.url
-    settings = MutateSettings(
-        project=project,
-        kind="aiml",
-        profiles=[alice / "profiles" / "capitals.yaml"],
-        rules=[alice / "rules" / "capitals.yaml", alice / "rules" / "never_empty.yaml"],
-        sample=mutants,
-        seed=5,
-        exercised_only=True,
-    )
     figures: dict[str, Any] = {"mutants": mutants}
     try:
         for count in (1, 2):

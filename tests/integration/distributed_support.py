@@ -321,3 +321,28 @@ def wait_for(condition: Any, timeout: float, what: str = "condition") -> None:
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(0.1)
+
+
+def alice_mutants(folder: Path, sample: int, **options: Any) -> Any:
+    """``MutateSettings`` for ``sample`` mutants of ALICE (``examples/alice``, made into a
+    project in ``folder / "alice-project"``) against the capitals profile and rules,
+    seed 5, exercised categories only; ``options`` override settings."""
+    from sparring.mutation import MutateSettings
+
+    alice = HERE.parents[1] / "examples" / "alice"
+    project = folder / "alice-project"
+    made = subprocess.run(
+        [sys.executable, str(alice / "alice_bot.py"), "project", str(project)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert made.returncode == 0, made.stderr
+    return MutateSettings(
+        project=project,
+        kind="aiml",
+        profiles=[alice / "profiles" / "capitals.yaml"],
+        rules=[alice / "rules" / "capitals.yaml", alice / "rules" / "never_empty.yaml"],
+        sample=sample,
+        **{"seed": 5, "exercised_only": True, **options},
+    )

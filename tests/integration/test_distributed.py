@@ -24,6 +24,7 @@ from distributed_support import (
     LoopbackBot,
     RedisServer,
     Worker,
+    alice_mutants,
     essence,
     in_thread,
     stored_once,
@@ -380,27 +381,9 @@ def test_mutate_on_two_workers_kills_as_in_process(
 ) -> None:
     pytest.importorskip("aiml")
     from sparring.distributed import mutate_distributed
-    from sparring.mutation import MutateSettings, mutate_job
+    from sparring.mutation import mutate_job
 
-    alice = Path(__file__).resolve().parents[2] / "examples" / "alice"
-    project = tmp_path / "alice-project"
-    made = subprocess.run(
-        [sys.executable, str(alice / "alice_bot.py"), "project", str(project)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert made.returncode == 0, made.stderr
-    settings = MutateSettings(
-        project=project,
-        kind="aiml",
-        profiles=[alice / "profiles" / "capitals.yaml"],
-        rules=[alice / "rules" / "capitals.yaml", alice / "rules" / "never_empty.yaml"],
-        sample=3,
-        seed=5,
-        exercised_only=True,
-        workers=2,
-    )
+    settings = alice_mutants(tmp_path, 3, workers=2)
     local = mutate_job(settings, tmp_path / "local")
     spread = mutate_distributed(settings, tmp_path / "spread")
 

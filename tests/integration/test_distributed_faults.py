@@ -26,6 +26,7 @@ from distributed_support import (
     LoopbackBot,
     RedisServer,
     Worker,
+    alice_mutants,
     in_thread,
     stored_once,
     wait_for,
@@ -176,30 +177,6 @@ def test_a_hung_worker_does_not_hold_its_chunks(
     print(f"finished {time.monotonic() - hung_at:.1f} s after the hang; {run.stats}")
 
 
-def _alice_mutants(tmp_path: Path, sample: int) -> Any:
-    """Mutate settings for ``sample`` ALICE mutants (the capitals profile and rules)."""
-    from sparring.mutation import MutateSettings
-
-    alice = REPO / "examples" / "alice"
-    project = tmp_path / "alice-project"
-    made = subprocess.run(
-        [sys.executable, str(alice / "alice_bot.py"), "project", str(project)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert made.returncode == 0, made.stderr
-    return MutateSettings(
-        project=project,
-        kind="aiml",
-        profiles=[alice / "profiles" / "capitals.yaml"],
-        rules=[alice / "rules" / "capitals.yaml", alice / "rules" / "never_empty.yaml"],
-        sample=sample,
-        seed=5,
-        exercised_only=True,
-    )
-
-
 def test_a_worker_killed_mid_mutant_loses_nothing(
     redis_server: RedisServer, workers: Workers, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -211,7 +188,7 @@ def test_a_worker_killed_mid_mutant_loses_nothing(
 
     monkeypatch.setenv("SPARRING_LEASE_SECONDS", "6")
     pair = workers.start(2, env={"SPARRING_LEASE_SECONDS": "6"}, roots=(tmp_path, REPO))
-    settings = _alice_mutants(tmp_path, 2)
+    settings = alice_mutants(tmp_path, 2)
     started = time.monotonic()
     thread, box = in_thread(lambda: mutate_distributed(settings, tmp_path / "job"))
 
@@ -241,7 +218,7 @@ def test_a_broker_restart_mid_mutate_finishes(
     from sparring.distributed import mutate_distributed
 
     pair = workers.start(2, roots=(tmp_path, REPO))
-    settings = _alice_mutants(tmp_path, 2)
+    settings = alice_mutants(tmp_path, 2)
     started = time.monotonic()
     thread, box = in_thread(lambda: mutate_distributed(settings, tmp_path / "job"))
     wait_for(lambda: any("mutate_one[" in w.log.read_text() for w in pair), 600, "a mutant sent")
