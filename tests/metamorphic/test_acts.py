@@ -87,6 +87,22 @@ def test_a_round_answered_in_another_state_of_the_bot_is_not_held_to_mr1() -> No
     assert "bot acts:" in acts.note() and acts.note() == ""
 
 
+def test_a_reply_repeating_the_bots_previous_one_is_its_pending_state() -> None:
+    """The bike shop offers its prices without a question mark and says the offer again to
+    whatever comes next: "When are you open?" after it is answered in that state, not in
+    the source's (no pending question before it). A repeat after the same rounds, or
+    with the state guard off, is still judged."""
+    offer = "Of course! I can tell you the price of tune-up, new tire and new seat"
+    hours = "We are open every weekday from 9am to 5:30pm"
+    before = ("The cost can vary depending on the bike.", offer)
+    decision, reason = guard({0, 3}).decide("MR1", 3, (hours, offer), before)
+    assert (decision, "another state" in reason) == ("skip", True)
+    assert guard({0, 3}).decide("MR1", 3, (hours, offer), None)[0] == "judge"
+    assert guard({0, 3}, states=False).decide("MR1", 3, (hours, offer), before)[0] == "judge"
+    moved = ("The cost can vary depending on the bike.", "Welcome to my bike shop!")
+    assert guard({0, 3}).decide("MR1", 3, (hours, offer), moved)[0] == "judge"
+
+
 def test_a_short_answer_to_the_same_question_of_the_bot_is_not_held_to_mr2() -> None:
     """Round 3 ("Grace Kim") lost the round the offline reading says it continues, but the
     bot asked for the name just before it in both contexts: the same confirmation is right."""

@@ -27,7 +27,9 @@ per-bot wording:
   pending question on either side, or similar ones. After "When should it go out?" the
   utterance "Yes, confirm" rightly gets another reply than after "Shall I send it?"; and
   where both replies are the bot's own next question ("What's the account number?" /
-  "When should it go out?"), what it asks depends on what it already has. And
+  "When should it go out?"), what it asks depends on what it already has. A reply that
+  repeats the bot's previous reply word for word is read as that state still pending (a
+  re-prompt written as an offer without a question mark). And
   MR2 and MR4, which compare answers, are not asserted where both replies are the bot's
   own questions (a slot asked again in both contexts): neither answers from the context.
   Nor are MR2 and MR4 asserted where the bot asked the same question just before the round
@@ -53,6 +55,7 @@ from typing import Literal
 
 from sparring.dialogue_acts import DialogueAct, classify_dialogue_act
 from sparring.fallback import FallbackConfig, is_fallback
+from sparring.metamorphic._volatile import mask_volatile
 
 Decision = Literal["judge", "pass", "skip"]
 _REFERS_BACK = re.compile(r"\b(?:it|its|he|him|his|she|her|hers|they|them|their)\b", re.I)
@@ -135,7 +138,10 @@ class ActGuard:
                 reason = "both replies ask the bot's next question: it lacks other things there"
                 self.counts[reason] += 1
                 return "skip", reason
-            first, second = (pending_question(b, self.config) for b in before)
+            first, second = (
+                pending_question(b, self.config) or _repeated(b, r)
+                for b, r in zip(before, replies, strict=True)
+            )
             same = first == second and (not first or self.similar(str(before[0]), str(before[1])))
             if not same:
                 reason = "answered in another state of the bot (another pending question)"
@@ -180,6 +186,20 @@ class ActGuard:
         parts = [f"{n} × {reason}" for reason, n in sorted(self.counts.items())]
         self.counts.clear()
         return f"bot acts: {'; '.join(parts)}" if parts else ""
+
+
+def _repeated(before: str | None, reply: str) -> bool:
+    """Whether ``reply`` repeats the bot's previous reply ``before`` word for word
+    (identifiers and timestamps masked): the bot says again what it said, still waiting
+    in the state that reply left (a re-prompt written as an offer without a question mark:
+    "I can tell you the price of tune-up, new tire and new seat")."""
+    if not before:
+        return False
+    return _plain(before) == _plain(reply)
+
+
+def _plain(text: str) -> str:
+    return " ".join(mask_volatile(text).casefold().split())
 
 
 def context_free(
