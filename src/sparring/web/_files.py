@@ -151,6 +151,10 @@ def save_file(project: Project, kind: str, name: str, content: str, author: Any)
     problems = validate(kind, name, content)
     if problems:
         raise UserInputError(problems)
+    from sparring.web._quotas import file_problem
+
+    if (full := file_problem(project, len(content.encode()))) is not None:
+        raise UserInputError(Problem(name, None, "content", full))
     with transaction.atomic():
         file, _ = ProjectFile.objects.select_for_update().get_or_create(
             project=project, name=name, defaults={"kind": kind}

@@ -9,7 +9,8 @@ may set lower ones (``Project.max_*``; empty: the server's, never above it):
 - **run time** — seconds a job may run; past it the worker stops the job (what finished
   is kept, the run is resumable) and says why;
 - **stored size** — megabytes the project's run folders may hold: a launch is refused when
-  they are full, and a job that fills them is stopped.
+  they are full, and a job that fills them is stopped; the same megabytes bound its files'
+  versions in the database (``file_problem``: a save past them is refused).
 
 ``launch_problems`` checks a launch; ``overrun`` tells the worker, while a job runs, that
 it must stop.
@@ -99,6 +100,31 @@ def stored_bytes(project: Project) -> int:
             except OSError:
                 continue
     return total
+
+
+def stored_file_bytes(project: Project) -> int:
+    """Bytes the project's files hold in the database, every version counted."""
+    from django.db.models import Sum
+    from django.db.models.functions import Length
+
+    from sparring.web.models import FileVersion
+
+    found = FileVersion.objects.filter(file__project=project).aggregate(size=Sum(Length("content")))
+    return int(found["size"] or 0)
+
+
+def file_problem(project: Project, adding: int) -> str | None:
+    """Why ``project`` may not store a new file version of ``adding`` bytes (``None``: it
+    may): its files' versions would pass its stored-size quota, which a user saving a
+    large file again and again would otherwise fill the server's database with."""
+    limit = project_limits(project).stored_mb * 1024 * 1024
+    used = stored_file_bytes(project)
+    if used + adding <= limit:
+        return None
+    return (
+        f"the project's files hold {used / 2**20:,.1f} MB with every version, its quota is "
+        f"{limit / 2**20:,.0f} MB: delete files first"
+    )
 
 
 def planned_conversations(typed: Any) -> int:
