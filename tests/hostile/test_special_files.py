@@ -132,3 +132,37 @@ def test_special_files_and_links_out_of_a_folder_are_refused(tmp_path: Path) -> 
         read_user_bytes(inside / "pipe.md")
     with pytest.raises(ConfigError, match="a folder"):
         read_user_bytes(inside)
+
+
+@pytest.mark.parametrize(
+    ("reference", "link"),
+    [
+        ("  persona: evil.yaml", "evil.yaml"),
+        ("  - personality: evil.yml", "evil.yml"),
+        ("  - personality: evil", "personalities/evil.yml"),
+    ],
+    ids=["persona", "personality-file", "personalities-folder"],
+)
+def test_a_profile_includes_no_file_through_a_link_out_of_its_project(
+    tmp_path: Path, reference: str, link: str
+) -> None:
+    """A persona or personality named in a profile, inside its folder but a symbolic link
+    to a file elsewhere, is refused, located, and none of that file's keys is shown (the
+    include check followed the link and listed the outside file's key names)."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "secret.yaml").write_text("db_password: hunter2\naws_secret_key: x\n")
+    project = tmp_path / "project"
+    (project / "profiles" / "personalities").mkdir(parents=True)
+    target = project / "profiles" / link
+    target.symlink_to(outside / "secret.yaml")
+    if reference.startswith("  -"):  # an item of the context
+        profile = PROFILE.replace("  context: [you are polite]", f"  context:\n  {reference}")
+    else:
+        profile = PROFILE.replace("user:\n", f"user:\n{reference}\n", 1)
+    (project / "profiles" / "hello.yaml").write_text(profile)
+    result = _sparring(project, "validate", "profiles/hello.yaml")
+    output = result.stdout + result.stderr
+    assert result.returncode == 2, output
+    assert "outside" in output and "hello.yaml" in output, output
+    assert "db_password" not in output and "aws_secret_key" not in output, output

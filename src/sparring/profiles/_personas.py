@@ -18,9 +18,9 @@ order, as:
    ``personalities/formal-user.yml`` all name ``formal``.
 
 Profiles come from anywhere, so a file reference stays inside the profile's project
-(``project_root``: the profile's folder and the one above it): an absolute path or a
-``..`` leading elsewhere is refused without reading the file (issue 26: a profile could
-read any file and show its key names).
+(``project_root``: the profile's folder and the one above it): an absolute path, a
+``..`` or a symbolic link leading elsewhere is refused without reading the file (issue 26:
+a profile could read any file and show its key names; issue 36: through a link).
 """
 
 from __future__ import annotations
@@ -97,6 +97,10 @@ def resolve_persona(reference: str, base_dir: Path | None) -> ResolvedPersona:
     if outside is not None:
         raise LookupError(f"persona '{reference}': {outside}")
     for path in _candidate_files(reference, base_dir):
+        if base_dir is not None and path.is_file():
+            outside = outside_project(path.absolute(), base_dir)
+            if outside is not None:
+                raise LookupError(f"persona '{reference}' ({path}): {outside}")
         if path.is_file():
             persona = read_persona(path)
             return ResolvedPersona(reference, persona.name or path.stem, str(path), persona)
@@ -120,13 +124,16 @@ def project_root(base_dir: Path) -> Path:
 def outside_project(reference: Path, base_dir: Path | None) -> str | None:
     """Why ``reference`` (a path written in a profile in ``base_dir``) may not be read,
     or ``None`` when it stays inside ``project_root(base_dir)``. Nothing is read."""
-    if not reference.is_absolute() and ".." not in reference.parts:
-        return None
     if base_dir is None:
+        if not reference.is_absolute() and ".." not in reference.parts:
+            return None
         return "a profile built in memory may not include files by path"
     root = project_root(base_dir)
-    if (base_dir / reference).resolve().is_relative_to(root):
-        return None
+    try:  # symbolic links followed: a link inside the folder may lead anywhere
+        if (base_dir / reference).resolve().is_relative_to(root):
+            return None
+    except (OSError, RuntimeError):  # a link loop (RuntimeError before 3.13)
+        return "refused: a symbolic-link loop"
     return (
         f"refused: it leads outside the profile's project folder {root}; a profile may "
         "include files only from its own folder and the one above"
