@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from test_matrix import PROFILE
 
 HERE = Path(__file__).parent
@@ -54,3 +55,38 @@ def test_ctrl_c_stops_simulate_with_a_frozen_bot(tmp_path: Path) -> None:
     assert child.returncode == 130, output
     assert "Traceback" not in output, output
     assert '"status": "stopped"' in manifest.read_text()  # the runner kept the status
+
+
+@pytest.mark.parametrize("after", [0.3, 6.0], ids=["loading", "judging"])
+def test_ctrl_c_stops_evaluate_without_a_traceback(tmp_path: Path, after: float) -> None:
+    """``evaluate`` printed a 116-line traceback on Ctrl-C; now it exits 130 quietly,
+    while sparring loads as well as while a (slow) judge model is rating."""
+    (tmp_path / "profiles").mkdir()
+    (tmp_path / "profiles" / "hello.yaml").write_text(PROFILE)
+    (tmp_path / "chatbot.yaml").write_text(
+        f"connector: python\nparams:\n  target: hostile_bot:respond\n  path: {HERE}\n"
+    )
+    (tmp_path / "judge.yaml").write_text("replies: ['3']\nexhausted: cycle\nlatency: 600\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "HOSTILE": ""}
+    simulate = [sys.executable, "-m", "sparring", "simulate", "profiles", "-c", "chatbot.yaml"]
+    subprocess.run([*simulate, "-o", "run"], cwd=tmp_path, env=env, check=True,
+                   capture_output=True, timeout=120)  # fmt: skip
+    evaluate = ["evaluate", "ratings", "run", "--model", "scripted:judge.yaml"]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "sparring", *evaluate],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        time.sleep(after)
+        child.send_signal(signal.SIGINT)
+        output, _ = child.communicate(timeout=STOP_SECONDS)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+    assert child.returncode == 130, output
+    assert "Traceback" not in output and "never retrieved" not in output, output

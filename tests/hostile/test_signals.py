@@ -96,3 +96,16 @@ def test_an_internal_error_exits_70_not_1(
         _app.main()
     assert caught.value.code == 70
     assert "internal error" in capsys.readouterr().err
+
+
+def test_a_job_without_a_resume_option_names_the_same_command_on_its_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Jobs resumed by running them again (metamorphic, check) name that command, with
+    ``--out`` set to the stopped run, not "run the same command again"."""
+    monkeypatch.setattr(_app, "_ARGUMENTS", ["metamorphic", "-c", "bot yaml", "-o", "old"])
+    assert _app.rerun_command(Path("runs/x")) == ("sparring metamorphic -c 'bot yaml' --out runs/x")
+    monkeypatch.setattr(_app, "_ARGUMENTS", ["check", "-r", "rules", "runs/x"])
+    assert _app.rerun_command(None) == "sparring check -r rules runs/x"
+    monkeypatch.setattr(_app, "_ARGUMENTS", [])
+    assert _app.rerun_command(Path("runs/x")) is None

@@ -41,6 +41,8 @@ from sparring.jobs import check_output_paths, run_blocking
 from sparring.jobs import outcome as outcomes
 from sparring.llm import load_model
 
+RESUME = "sparring adversarial test --resume {run}"
+
 
 def _model_required(exc: ModelRequired) -> typer.Exit:
     err_console.print(f"[bold red]error[/]: {escape(str(exc))}", highlight=False)
@@ -62,13 +64,13 @@ def adversarial_test_command(
     check_output_paths(folders={"--out": out})
     settings = AdversarialTestSettings.from_values(values, OPTIONS) if resume is None else None
     job = run_job(AdversarialTestJob(), settings, out, resume=resume, items="tests",
-                  counted="chatbot failures")  # fmt: skip
+                  counted="chatbot failures", resume_hint=RESUME)  # fmt: skip
     run: AdversarialRun = job.result
     _print(run.result)
     console.print(f"[bold]run[/]: {run.store.path}", highlight=False)
     console.print(f"[bold]results[/]: {run.results_path}", highlight=False)
     print_written_report(job)
-    exit_with(job, "sparring adversarial test --resume {run}")
+    exit_with(job, RESUME)
 
 
 def _print(result: AdversarialResult) -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import io
 import logging
 import os
+import shlex
 import signal
 import sys
+from pathlib import Path
 from typing import Annotated, NoReturn, TextIO, cast
 
 import typer
@@ -186,10 +188,35 @@ def interrupted_exit_code(interrupt: BaseException | None = None) -> int:
     return 128 + _SIGNALLED[0] if _SIGNALLED else EXIT_INTERRUPTED
 
 
+_ARGUMENTS: list[str] = []
+"""The command line's arguments after ``sparring`` (set by ``main``): how to run the same
+command again."""
+
+
+def rerun_command(run_dir: Path | None = None) -> str | None:
+    """The command that was run, as a shell line (``sparring check -r rules runs/x``),
+    with ``--out``/``-o`` set to ``run_dir`` when given so that it resumes that run; ``None``
+    when the command line is unknown (the app invoked in process, e.g. by tests)."""
+    if not _ARGUMENTS:
+        return None
+    arguments = list(_ARGUMENTS)
+    if run_dir is not None:
+        for index, argument in enumerate(arguments):
+            if argument in ("--out", "-o") and index + 1 < len(arguments):
+                del arguments[index : index + 2]
+                break
+            if argument.startswith("--out="):
+                del arguments[index]
+                break
+        arguments += ["--out", str(run_dir)]
+    return shlex.join(["sparring", *arguments])
+
+
 def main() -> None:
     """Console entry point: runs the app and maps user errors, and a step that needs a
     model run without one, to exit code 2; Ctrl-C to 130 and SIGTERM to 143 without a
     traceback; an unexpected exception (a bug in sparring) to 70, never 1 (a FAIL)."""
+    _ARGUMENTS[:] = sys.argv[1:]
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _terminate)
     try:

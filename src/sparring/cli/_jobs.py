@@ -14,7 +14,13 @@ from typing import Any
 import typer
 
 from sparring._terminal import escape
-from sparring.cli._app import EXIT_USER_ERROR, console, err_console, interrupted_exit_code
+from sparring.cli._app import (
+    EXIT_USER_ERROR,
+    console,
+    err_console,
+    interrupted_exit_code,
+    rerun_command,
+)
 from sparring.cli._health import report_probe, unreachable
 from sparring.cli._options import OPTIONS
 from sparring.cli._progress import CountingProgress
@@ -77,7 +83,7 @@ def run_job(
     except KeyboardInterrupt as exc:
         where = resume if resume is not None else out
         if where is not None and is_run_directory(where):
-            how = resume_hint.format(run=where) if resume_hint else "run the same command again"
+            how = _how_to_resume(resume_hint, where)
             err_console.print(f"[yellow]stopped[/]: {escape(how)} to finish it", highlight=False,
                               soft_wrap=True)  # fmt: skip
         raise typer.Exit(interrupted_exit_code(exc)) from None
@@ -112,12 +118,20 @@ def print_outcome(outcome: Outcome) -> None:
     console.print(f"[{colour}]{outcome.status}[/]: {escape(outcome.summary)}", highlight=False)
 
 
+def _how_to_resume(hint: str | None, run_dir: Path | None) -> str:
+    """``hint`` with ``{run}`` filled; without one, the very command that was run (its
+    ``--out`` set to the run: ``rerun_command``), else "run the same command again"."""
+    if hint:
+        return hint.format(run=run_dir)
+    return rerun_command(run_dir) or "run the same command again"
+
+
 def exit_with(run: JobRun[Any], resume: str | None = None) -> None:
     """Say how to resume a stopped run (``resume``: the command, ``{run}`` standing for
-    its directory; ``None``: run the same command again); exit with the outcome's code
-    (0 returns)."""
+    its directory; ``None``: the command that was run, ``_how_to_resume``); exit with the
+    outcome's code (0 returns)."""
     if run.status is JobStatus.STOPPED:
-        how = resume.format(run=run.run_dir) if resume else "run the same command again"
+        how = _how_to_resume(resume, run.run_dir)
         err_console.print(f"[yellow]stopped[/]: {escape(how)} to finish it", highlight=False,
                           soft_wrap=True)  # fmt: skip
     if run.outcome.exit_code:

@@ -69,7 +69,7 @@ def metamorphic_command(
     _print(result, run.run_dir or Path())
     print_written_report(run)
     print_outcome(run.outcome)
-    exit_with(run, "rerun with the same --out {run}")
+    exit_with(run)  # the same command with --out set to the run resumes it
 
 
 def _print(result: MetamorphicResult, folder: Path) -> None:

@@ -11,7 +11,7 @@ import typer
 from rich.table import Table
 
 from sparring._terminal import escape
-from sparring.cli._app import app, console
+from sparring.cli._app import app, console, interrupted_exit_code
 from sparring.cli._jobs import exit_with, print_outcome, print_written_report, run_job
 from sparring.cli._options import MODEL_ENVVARS, MODEL_FLAGS, SettingsValues, settings_options
 from sparring.cli._progress import percent
@@ -31,6 +31,8 @@ from sparring.mutation import (
 LIVE_DIFFS_SHOWN = 10
 CHANGED_ON_RESUME = ("workers", "min_score")
 """Settings a resume may change: how the run goes and how it is judged, not what it holds."""
+
+RESUME = "sparring mutate --resume {run}"
 
 
 @app.command("mutate")
@@ -89,17 +91,19 @@ def mutate_command(
     try:
         with terminating_signals():
             run = run_job(job, settings, folder, resume=resume, changes=changes,
-                          items="mutants", counted="not built or run")  # fmt: skip
+                          items="mutants", counted="not built or run",
+                          resume_hint=RESUME)  # fmt: skip
     except OriginalFailed as exc:
         console.print(f"[bold red]error[/]: {escape(str(exc))}", highlight=False)
         raise typer.Exit(outcomes.error().exit_code) from None
-    except KeyboardInterrupt:
-        console.print("[yellow]interrupted[/]: every server was stopped; finish with --resume")
-        raise typer.Exit(outcomes.EXIT_INTERRUPTED) from None
+    except KeyboardInterrupt as exc:  # after the runner (stopping the servers)
+        how = RESUME.format(run=folder)
+        console.print(f"[yellow]interrupted[/]: every server was stopped; finish with {how}")
+        raise typer.Exit(interrupted_exit_code(exc)) from None
     print_result(run.result, run.run_dir or folder)
     print_written_report(run)
     print_outcome(run.outcome)
-    exit_with(run, "sparring mutate --resume {run}")
+    exit_with(run, RESUME)
 
 
 def print_result(result: MutationResult, folder: Path) -> None:

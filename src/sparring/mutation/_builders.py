@@ -21,6 +21,7 @@ Builders per kind of project:
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import socket
 import threading
@@ -87,9 +88,11 @@ class MutantBuilder(Protocol):
 
 def copy_project(source: Path, files: Mapping[str, str], target: Path) -> Path:
     """Copy ``source`` to ``target`` (without ``SKIPPED`` folders) and write ``files``
-    (relative path → text) over it; return ``target``."""
+    (relative path → text) over it; return ``target``. The copy is private like the run's
+    records (``make_private``): it holds the user's ``chatbot.yaml``, keys included."""
     if target.exists():
         shutil.rmtree(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copytree(source, target, ignore=shutil.ignore_patterns(*SKIPPED), symlinks=True)
     for relative, text in files.items():
         path = target / relative
@@ -97,7 +100,24 @@ def copy_project(source: Path, files: Mapping[str, str], target: Path) -> Path:
             raise ValueError(f"a mutant may only write inside the project: {relative}")
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+    make_private(target)
     return target
+
+
+def make_private(folder: Path) -> None:
+    """Give ``folder`` and everything in it to its owner only: folders ``0o700``, files
+    their owner's bits (``0o600``, ``0o700`` for a script), as the run's records
+    (written ``0o600`` by ``sparring._atomic``). Symbolic links are left as they are."""
+    folder.chmod(0o700)
+    for root, folders, names in os.walk(folder):
+        for name in folders:
+            path = Path(root, name)
+            if not path.is_symlink():
+                path.chmod(0o700)
+        for name in names:
+            path = Path(root, name)
+            if not path.is_symlink():
+                path.chmod((path.stat().st_mode & 0o700) | 0o600)
 
 
 class CopyBuilder:

@@ -106,6 +106,8 @@ async def run_bot(
     ``ctx`` (the original's first run), simulate and check are stages of that job, writing
     into its run (``run_dir``); else ``run_dir`` becomes a simulate run of its own. Raises
     ``BuildFailed``, ``ChatbotUnreachable``."""
+    build_dir.mkdir(parents=True, exist_ok=True)
+    build_dir.chmod(0o700)  # logs and generated files beside the private copy
     project = copy_project(plan.project, files, build_dir / "project")
     durations = durations if durations is not None else Durations()
     started = time.monotonic()
