@@ -11,7 +11,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 from test_matrix import PROFILE
 
 HERE = Path(__file__).parent
@@ -57,10 +56,9 @@ def test_ctrl_c_stops_simulate_with_a_frozen_bot(tmp_path: Path) -> None:
     assert '"status": "stopped"' in manifest.read_text()  # the runner kept the status
 
 
-@pytest.mark.parametrize("after", [0.3, 6.0], ids=["loading", "judging"])
-def test_ctrl_c_stops_evaluate_without_a_traceback(tmp_path: Path, after: float) -> None:
-    """``evaluate`` printed a 116-line traceback on Ctrl-C; now it exits 130 quietly,
-    while sparring loads as well as while a (slow) judge model is rating."""
+def test_ctrl_c_stops_evaluate_without_a_traceback(tmp_path: Path) -> None:
+    """``evaluate`` printed a 116-line traceback on Ctrl-C; now it exits 130 quietly
+    while a (slow) judge model is rating."""
     (tmp_path / "profiles").mkdir()
     (tmp_path / "profiles" / "hello.yaml").write_text(PROFILE)
     (tmp_path / "chatbot.yaml").write_text(
@@ -81,7 +79,7 @@ def test_ctrl_c_stops_evaluate_without_a_traceback(tmp_path: Path, after: float)
         text=True,
     )
     try:
-        time.sleep(after)
+        time.sleep(6.0)  # loaded, judging (if still loading: exits 130 quietly too)
         child.send_signal(signal.SIGINT)
         output, _ = child.communicate(timeout=STOP_SECONDS)
     finally:
