@@ -13,6 +13,8 @@ import pytest
 
 from sparring.connectors import Reply
 from sparring.simulate import AgendaSimulator, run_conversation
+from sparring.simulate._agenda_read import MAX_READ, bounded
+from sparring.simulate._base import Exchange
 from sparring.simulate._slots import fits, form_of, question_kinds
 from sparring.simulate._spec import ConversationSpec, StopCondition
 
@@ -260,3 +262,23 @@ async def test_a_yes_no_question_after_a_summary_of_the_users_values_is_a_confir
     assert users[3].lower().startswith("yes")
     users, _ = await _talk(spec, bot_saying("Sam Lee"))
     assert users[3].startswith("No, I asked for Alex Smith")
+
+
+async def test_a_long_reply_is_read_bounded_and_its_last_question_answered() -> None:
+    """A 64 KB reply whose question comes last: the user reads at most ``MAX_READ``
+    characters of it (its start and its end) and answers the question at the end."""
+    filler = "We bake every pizza in a stone oven with fresh local ingredients. " * 1000
+
+    def bot(text: str, turn: int) -> str:
+        if turn == 0:
+            return filler + "Which size would you like: small or large?"
+        return "Your small pizza is ordered." if "small" in text.lower() else "Sorry?"
+
+    spec = _spec(["order a small pizza"], ["order a {{size}} pizza"], {"size": "small"},
+                 {"size": ["small", "large"]})  # fmt: skip
+    long_reply = Reply(messages=[filler + "Which size would you like: small or large?"])
+    read = bounded(Exchange([], long_reply, False, 0, None)).reply
+    assert read is not None and len(read.text) <= MAX_READ
+    assert read.text.endswith("Which size would you like: small or large?")
+    users, record = await _talk(spec, bot)
+    assert record.errors == [] and users[-1] == "Thank you, goodbye!", users

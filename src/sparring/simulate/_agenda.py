@@ -53,6 +53,10 @@ answer that is a date, a time or a number ("6 pm", "6 pm, please.", "It's 6 pm."
 ``_agenda_realise``). The same seed gives
 the same conversation; another seed another user.
 
+A long reply is read bounded (``_agenda_read.MAX_READ`` characters: its start and its end,
+where it asks its question), so each turn's analysis takes bounded time whatever the
+chatbot sends.
+
 A persona's agenda behaviours (``spec.behaviours``, see ``_persona_plan``) make the user
 harder to serve: ``vague_answers`` answers the first question about each goal variable
 vaguely (the value comes when the chatbot asks again); ``repeat_question`` asks a goal
@@ -79,7 +83,7 @@ from sparring.connectors import Reply
 from sparring.dialogue_acts import DialogueAct, offered_options
 from sparring.simulate._agenda_policy import last_question
 from sparring.simulate._agenda_react import GOODBYE, any_option, give, improvise, react
-from sparring.simulate._agenda_read import ASKING, dialogue_act, observe_reply
+from sparring.simulate._agenda_read import ASKING, bounded, dialogue_act, observe_reply
 from sparring.simulate._agenda_realise import (
     ANSWER_FRAMES,
     VALUE_AGAIN,
@@ -191,8 +195,9 @@ class AgendaSimulator:
     def observe(self, exchange: Exchange) -> tuple[DialogueAct, str | None]:
         """Read the chatbot's last reply: its act and the variable it asks for, and the
         evidence it gives for the active goal (the runner calls this for the last reply of
-        a conversation cut by its turn limit; ``_agenda_read``)."""
-        return observe_reply(self, exchange)
+        a conversation cut by its turn limit; ``_agenda_read``), at most ``MAX_READ``
+        characters of it."""
+        return observe_reply(self, bounded(exchange))
 
     async def next_utterance(self, exchange: Exchange) -> str | None:
         vague = self.memory.vague_pending
@@ -210,6 +215,7 @@ class AgendaSimulator:
         return utterance
 
     def _choose(self, exchange: Exchange) -> str | None:
+        exchange = bounded(exchange)  # a long reply is read in bounded time
         reply = exchange.reply
         if self.memory.goodbye:
             return None  # said goodbye: whatever the chatbot adds, the user has left

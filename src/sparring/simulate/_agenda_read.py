@@ -12,6 +12,7 @@ the state changes through ``_agenda_state`` and each goal's ``_goals.Goal.observ
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from sparring.connectors import Reply
@@ -25,7 +26,15 @@ from sparring.simulate._matching import best_option, overlap
 if TYPE_CHECKING:
     from sparring.simulate._agenda import AgendaSimulator
 
-__all__ = ["ASKING", "CLOSES", "dialogue_act", "observe_reply"]
+__all__ = ["ASKING", "CLOSES", "MAX_READ", "bounded", "dialogue_act", "observe_reply"]
+
+MAX_READ = 4096
+"""Characters of a chatbot reply the agenda user reads: its first three quarters from the
+start, the last quarter from the end (where a long reply asks its question). Every
+analysis of a reply (act, asked variable, read-back, evidence) is then bounded whatever
+the reply's length (issue 36: 64 KB replies)."""
+MAX_BUTTONS = 50
+"""Buttons of a reply the agenda user reads."""
 
 ASKING = frozenset({DialogueAct.REQUEST, DialogueAct.OFFER})
 """Acts that ask the user for a value."""
@@ -36,6 +45,25 @@ _QUESTION_CUES = re.compile(
     r"enter)|choose|select)\b",
     re.IGNORECASE,
 )
+
+
+def bounded(exchange: Exchange) -> Exchange:
+    """``exchange`` with its reply cut to what the user reads (``MAX_READ`` characters,
+    cut at a space, the parts joined by a line break; ``MAX_BUTTONS`` buttons); the same
+    exchange when the reply is within them. Linear in the reply's length."""
+    reply = exchange.reply
+    if reply is None:
+        return exchange
+    text = "\n".join(reply.messages)
+    if len(text) <= MAX_READ and len(reply.buttons) <= MAX_BUTTONS:
+        return exchange
+    if len(text) > MAX_READ:
+        head, tail = text[: MAX_READ * 3 // 4], text[-(MAX_READ // 4) :]
+        head = head[: head.rfind(" ")] if " " in head else head
+        tail = tail[tail.find(" ") + 1 :] if " " in tail else tail
+        text = f"{head}\n{tail}"
+    cut = reply.model_copy(update={"messages": [text], "buttons": reply.buttons[:MAX_BUTTONS]})
+    return replace(exchange, reply=cut)
 
 
 def dialogue_act(reply: Reply, fallback: bool, *, acts: bool = True) -> DialogueAct:
