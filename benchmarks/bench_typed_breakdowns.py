@@ -338,12 +338,43 @@ def dbdc() -> dict[str, Any]:
     return result
 
 
+def type_read(data: dict[str, Any]) -> dict[str, Any]:
+    """How many dialogues ``DialogueView.task_oriented`` reads as a task bot's, the
+    chatbot's type undeclared: DBDC3's chat dialogues, the task-bot conversations of
+    ``task_items.yaml`` and ChatChecker's study-goal dialogues."""
+    from sparring.evaluate import load_dbdc
+
+    def task(record: ConversationRecord) -> bool:
+        return DialogueView.of(record, ChatbotInfo()).task_oriented
+
+    sets = {
+        "task_items": [
+            task(ConversationRecord(id=c["id"], profile="", turns=[
+                Turn(role=t["role"], text=t["text"], messages=[t["text"]] if t["text"] else [])
+                for t in c["turns"]
+            ]))
+            for c in data["conversations"]
+        ],
+    }  # fmt: skip
+    if STUDY_GOAL.is_dir():
+        paths = sorted(STUDY_GOAL.glob("runs/*/*/dialogue_*.yaml"))
+        sets["study_goal"] = [task(import_chatchecker(p)) for p in paths]
+    if DBDC.is_dir():
+        sets["dbdc3"] = [task(d.record()) for d in load_dbdc(DBDC)]
+    result = {name: {"task": sum(read), "dialogues": len(read)} for name, read in sets.items()}
+    for name, row in result.items():
+        print(f"  {name:12} read as task-oriented: {row['task']} of {row['dialogues']}")
+    return {"type_read": result}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     data = yaml.safe_load(ITEMS.read_text(encoding="utf-8"))
     result = task_bots(data)
+    print("the chatbot's type read from the dialogue:")
+    result |= type_read(data)
     if STUDY_GOAL.is_dir():
         result |= study_goal()
     if DBDC.is_dir():

@@ -86,8 +86,8 @@ class DialogueView:
         read from the dialogue — a chatbot turn shows buttons, offers options, asks to
         confirm, asks the closing question of a task ("Anything else?") or asks for a
         value of a kind (a date, a time, a number, an e-mail…). Measured
-        (``benchmarks/bench_typed_breakdowns.py``): 78 % of DBDC3's chat dialogues read as
-        chit-chat, 85 % of the task-bot conversations and 86 % of ChatChecker's study-goal
+        (``benchmarks/bench_typed_breakdowns.py``): 80 % of DBDC3's chat dialogues read as
+        chit-chat, 79 % of the task-bot conversations and 86 % of ChatChecker's study-goal
         dialogues as task-oriented."""
         if self.kind is not None:
             return self.kind == "task-oriented"
