@@ -9,9 +9,10 @@ import yaml
 
 from sparring.adversarial import AdversarialTestJob
 from sparring.conversations import RunStore, incomplete_run
-from sparring.jobs import JobStatus, resume, start
+from sparring.jobs import JobStatus
 from sparring.llm import ScriptedModel
 from sparring.report import RunView
+from sparring.runner import resume, start
 from tests.adversarial.test_threads import responder, write_inputs
 from tests.jobs.helpers import StopAfter
 

@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 
 from sparring.cli import app
 from sparring.conversations import RunStore
-from sparring.jobs import JobStatus, resume, start
+from sparring.jobs import JobStatus
+from sparring.runner import resume, start
 from tests.jobs.helpers import StopAfter
 
 FIXTURES = Path(__file__).parent / "probe_fixtures"

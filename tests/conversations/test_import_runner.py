@@ -7,7 +7,8 @@ import shutil
 from pathlib import Path
 
 from sparring.conversations import RunStore, incomplete_run
-from sparring.jobs import JobStatus, resume, start
+from sparring.jobs import JobStatus
+from sparring.runner import resume, start
 from tests.jobs.helpers import StopAfter, conversations
 
 

@@ -10,8 +10,9 @@ import json
 import sys
 from pathlib import Path
 
-from sparring.jobs import JobStatus, read_progress, resume, start
+from sparring.jobs import JobStatus, read_progress
 from sparring.jobs.events import ItemDone
+from sparring.runner import resume, start
 from tests.explore.conftest import pizza_chatbot_yaml
 from tests.jobs.helpers import StopAfter, conversations
 

@@ -17,7 +17,7 @@ import pytest
 SRC = Path(__file__).parents[2] / "src" / "sparring"
 
 MANIFEST_BUILT = re.compile(r"RunManifest(\.for_job)?\(")
-MANIFEST_HOMES = {"conversations/_records.py", "jobs/_runner.py"}
+MANIFEST_HOMES = {"conversations/_records.py", "runner/_runner.py"}
 MANIFEST_NOT_YET: set[str] = set()
 
 ROOT_RESULT = re.compile(
@@ -29,7 +29,7 @@ ROOT_RESULT_NOT_YET: set[str] = set()
 RESULT_WRITTEN = re.compile(r"write_job_result\(|atomic_write\([^)]*model_dump_json")
 RESULT_HOMES = {
     "conversations/_store.py",
-    "jobs/_progress.py",
+    "runner/_progress.py",
     "llm/_cache.py",  # the model cache, no job result
 }
 RESULT_NOT_YET: set[str] = set()
@@ -52,7 +52,7 @@ TYPO_GENERATOR = re.compile(
 TYPO_HOMES = {"typos.py"}
 
 REPORT_WRITTEN = re.compile(r"\b(write_report|print_report_path)\(")
-REPORT_HOMES = {"jobs/_runner.py", "report/__init__.py", "report/_page.py", "cli/_report.py"}
+REPORT_HOMES = {"runner/_runner.py", "report/__init__.py", "report/_page.py", "cli/_report.py"}
 """The runner writes the report after every job that needs one; ``sparring report`` writes
 it again (``cli/_report.py``); a CLI command only prints ``JobRun.report``."""
 REPORT_NOT_YET: set[str] = set()
@@ -92,7 +92,7 @@ def _offenders(pattern: re.Pattern[str], files: re.Pattern[str] | None = None) -
         ("a file is renamed over another", ATOMIC_WRITE, ATOMIC_HOMES, set()),
         ("typos or leetspeak are made", TYPO_GENERATOR, TYPO_HOMES, set()),
         ("a report is written", REPORT_WRITTEN, REPORT_HOMES, REPORT_NOT_YET),
-        ("manifest.json is named", MANIFEST_NAMED, MANIFEST_NAME_HOMES, {"jobs/_protocol.py"}),
+        ("manifest.json is named", MANIFEST_NAMED, MANIFEST_NAME_HOMES, set()),
         ("a folder is tested for a run", RUN_TESTED, RUN_TESTED_HOMES, set()),
         ("the reply timeout defaults", REPLY_TIMEOUT_DEFAULT, REPLY_TIMEOUT_HOMES, set()),
     ],
@@ -136,3 +136,49 @@ def test_no_job_module_probes_the_chatbot_or_loads_a_model_itself() -> None:
 def test_the_patterns_find_the_twins_they_replaced(pattern: re.Pattern[str], twin: str) -> None:
     """The twins removed in issue 25 would be found again."""
     assert pattern.search(twin)
+
+
+STAGES_AND_ABOVE = (
+    "simulate", "check", "explore", "evaluate", "metamorphic", "mutation", "pipeline",
+    "adversarial", "report", "diff", "personas", "validation", "distributed", "web", "cli",
+    "runner", "conversations",
+)  # fmt: skip
+"""What the contract (``sparring.jobs``) never imports at run time: every stage, the report,
+the runner and what is above them, and ``conversations`` (which imports the contract)."""
+
+
+def _imports(path: Path) -> list[tuple[str, bool]]:
+    """Every ``sparring.<package>`` a module imports, and whether only for type checking."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            typing_only |= {id(inner) for inner in ast.walk(node)}
+    found = []
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "sparring" and len(parts) > 1:
+                found.append((parts[1], id(node) in typing_only))
+    return found
+
+
+def test_the_job_contract_imports_no_stage_and_nothing_above_it() -> None:
+    """``sparring.jobs`` is the ground-floor contract (issue 35): no stage, no report, no
+    runner at run time (``conversations`` only names ``RunStore`` for the type checker),
+    no module ``__getattr__``, no module loaded by name."""
+    for path in sorted((SRC / "jobs").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        runtime = {p for p, typing_only in _imports(path) if not typing_only}
+        assert runtime.isdisjoint(STAGES_AND_ABOVE), f"{path.name} imports {runtime}"
+        typed = {p for p, typing_only in _imports(path) if typing_only}
+        assert typed <= {"conversations", "connectors", "llm"}, f"{path.name}: {typed}"
+        assert "def __getattr__" not in text and "import_module" not in text, path.name
+        assert "builtins=" not in text, f"{path.name} names packages to load"

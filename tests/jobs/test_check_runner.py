@@ -8,7 +8,8 @@ import json
 from pathlib import Path
 
 from sparring.check import DEFAULT_RULES
-from sparring.jobs import JobStatus, read_progress, start
+from sparring.jobs import JobStatus, read_progress
+from sparring.runner import start
 from tests.jobs.helpers import StopAfter
 
 DATA = Path(__file__).parents[1] / "simulate" / "data"

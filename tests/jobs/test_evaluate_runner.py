@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sparring.jobs import JobStatus, start
+from sparring.jobs import JobStatus
 from sparring.jobs.events import ItemDone
+from sparring.runner import start
 from tests.jobs.helpers import StopAfter
 
 DATA = Path(__file__).parents[1] / "simulate" / "data"

@@ -6,8 +6,9 @@ from pathlib import Path
 
 from pydantic import JsonValue
 
-from sparring.jobs import InProcessExecutor, JobEvent, JobStatus, read_progress
+from sparring.jobs import JobEvent, JobStatus, read_progress
 from sparring.jobs.events import ItemDone
+from sparring.runner import InProcessExecutor
 from tests.jobs.helpers import conversations
 
 DATA = Path(__file__).parents[1] / "simulate" / "data"

@@ -14,18 +14,11 @@ import pytest
 from sparring.connectors import ChatbotUnreachable
 from sparring.conversations import RunStore
 from sparring.errors import ConfigError, ModelRequired, UserInputError
-from sparring.jobs import (
-    JOBS,
-    JobContext,
-    JobSettings,
-    ModelNeed,
-    Needs,
-    Outcome,
-    start,
-)
+from sparring.jobs import JobContext, JobSettings, ModelNeed, Needs, Outcome
 from sparring.jobs import outcome as outcomes
 from sparring.jobs.events import Probed, StageChanged
 from sparring.llm import ScriptedModel
+from sparring.runner import JOBS, start
 from tests.jobs.helpers import StopAfter
 
 DATA = Path(__file__).parents[1] / "simulate" / "data"

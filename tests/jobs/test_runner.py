@@ -11,8 +11,9 @@ import pytest
 
 from sparring.conversations import RunManifest, RunStore
 from sparring.errors import ConfigError, UserInputError
-from sparring.jobs import JobStatus, read_progress, resume, start
+from sparring.jobs import JobEvent, JobStatus, StopSignal, read_progress
 from sparring.jobs.events import Finished, ItemDone, Planned, Started
+from sparring.runner import resume, start
 from tests.jobs.helpers import StopAfter, conversations
 
 DATA = Path(__file__).parents[1] / "simulate" / "data"
@@ -63,6 +64,35 @@ def test_a_stop_keeps_what_finished_and_resume_gives_the_same_result(tmp_path: P
     assert conversations(tmp_path / "run") == conversations(tmp_path / "whole")
     assert RunStore.open(tmp_path / "run").record_path("order/0").stat().st_mtime_ns == kept
     assert RunStore.open(tmp_path / "run").manifest.status is JobStatus.FINISHED
+
+
+def test_a_stop_requested_while_the_job_is_planning_stops_it_before_any_work(
+    tmp_path: Path,
+) -> None:
+    """A stop that arrives while the runner still prepares the job (its input read, the
+    chatbot loaded and probed) ends it there: no run is created, no item planned or run;
+    on a resume, the run stays as it was, ``stopped``."""
+    seen: list[str] = []
+    stop = StopSignal()
+
+    def stop_at_once(event: JobEvent) -> None:
+        seen.append(event.kind)
+        if isinstance(event, Started):
+            stop.request()
+
+    run = start("simulate", SETTINGS, tmp_path / "run", on_event=stop_at_once, stop=stop)
+    assert run.status is JobStatus.STOPPED and run.outcome.verdict == "incomplete"
+    assert run.run_dir is None and not (tmp_path / "run").exists()
+    assert "planned" not in seen and "item_done" not in seen and seen[-1] == "finished"
+
+    stopper = StopAfter(items=1)
+    start("simulate", SETTINGS, tmp_path / "half", on_event=stopper, stop=stopper.stop)
+    held = conversations(tmp_path / "half")
+    seen.clear()
+    again = resume(tmp_path / "half", on_event=stop_at_once, stop=(stop := StopSignal()))
+    assert again.status is JobStatus.STOPPED and again.run_dir == tmp_path / "half"
+    assert conversations(tmp_path / "half") == held and "item_done" not in seen
+    assert RunStore.open(tmp_path / "half").manifest.status is JobStatus.STOPPED
 
 
 def test_bad_settings_are_located_errors_and_nothing_is_written(tmp_path: Path) -> None:

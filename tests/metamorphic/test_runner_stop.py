@@ -10,8 +10,9 @@ from pathlib import Path
 from mt_fixtures import hand_analyser, write_bot
 
 from sparring.conversations import RunStore
-from sparring.jobs import JobStatus, start
+from sparring.jobs import JobStatus
 from sparring.metamorphic import MetamorphicJob
+from sparring.runner import start
 from tests.jobs.helpers import StopAfter, conversations
 
 

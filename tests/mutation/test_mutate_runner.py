@@ -16,10 +16,11 @@ from typer.testing import CliRunner
 
 from sparring.cli import app
 from sparring.conversations import RunStore
-from sparring.jobs import JobStatus, read_progress, resume, start
+from sparring.jobs import JobStatus, read_progress
 from sparring.jobs.events import ItemDone, Planned
 from sparring.mutation import OPERATORS, Location, MutationResult, adopt_old_run, read_mutation
 from sparring.report import RunView, write_report
+from sparring.runner import resume, start
 from tests.jobs.helpers import StopAfter
 
 MUTANTS = 6  # DropReply: one mutant per line of the fake bot's replies.txt

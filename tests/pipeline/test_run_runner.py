@@ -10,9 +10,10 @@ import shutil
 from pathlib import Path
 
 from sparring.conversations import RunStore, Slot
-from sparring.jobs import JobStatus, read_progress, resume, start
+from sparring.jobs import JobStatus, read_progress
 from sparring.jobs.events import ItemDone, StageChanged
 from sparring.report import RunView, write_report
+from sparring.runner import resume, start
 from tests.explore.conftest import pizza_chatbot_yaml
 from tests.explore.test_explore_runner import _fresh_order_ids
 from tests.jobs.helpers import StopAfter, conversations

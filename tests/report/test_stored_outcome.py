@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 from sparring.check import DEFAULT_RULES
-from sparring.jobs import start
 from sparring.report import RunView
+from sparring.runner import start
 
 DATA = Path(__file__).parents[1] / "simulate" / "data"
 

@@ -214,7 +214,7 @@ def test_a_symlink_out_of_the_project_is_refused(project: Path) -> None:
 
 
 def test_path_settings_and_code_settings_are_refused_on_typed_values(project: Path) -> None:
-    from sparring.jobs import find_job
+    from sparring.runner import find_job
 
     settings_type = find_job("check").settings_type
     run, rules = project / "run", [str(project / "rules.yaml")]

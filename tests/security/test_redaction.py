@@ -94,7 +94,7 @@ def test_a_runs_manifest_counts_its_redactions(tmp_path: Path) -> None:
     """A run whose chatbot echoes a credential keeps the count in its manifest."""
     import json
 
-    from sparring.jobs import start
+    from sparring.runner import start
 
     (tmp_path / "chatbot.yaml").write_text(
         "connector: scripted\nparams:\n  fallback: 'use Bearer sk-live-0a1b2c3d4e5f6a7b8c9d'\n"

@@ -281,7 +281,7 @@ def test_sign_in_create_launch_watch_open_a_failure_annotate_and_compare(
     real_worker: Any,
     tmp_path: Path,
 ) -> None:
-    from sparring.jobs import JOBS
+    from sparring.runner import JOBS
 
     base, driver = live_server.url, browser
     name, chatbot_yaml, profile = chatbot

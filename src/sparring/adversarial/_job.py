@@ -56,13 +56,12 @@ from sparring.jobs import (
     Needs,
     Outcome,
     StopSignal,
-    resume_async,
     run_blocking,
-    start_async,
 )
 from sparring.jobs import outcome as outcomes
 from sparring.jobs.events import Planned
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP, Meter, Model
+from sparring.runner import resume_async, start_async
 
 OnStart = Callable[[int], None]
 """Called once before the first test with the most tests the run can still make."""
@@ -137,7 +136,7 @@ def _inputs(settings: AdversarialTestSettings, ctx: JobContext) -> _Inputs:
 
 class AdversarialTestJob:
     """``adversarial test`` on the runner: one item per test; a stop request starts no new
-    test (the analysis waits for the run's end); ``sparring.jobs.resume(run)`` goes on
+    test (the analysis waits for the run's end); ``sparring.runner.resume(run)`` goes on
     from each thread's difficulty. ``model`` overrides ``settings.model`` (tests)."""
 
     name: ClassVar[str] = AdversarialTestSettings.job
@@ -213,7 +212,7 @@ async def adversarial_test_job_async(
 ) -> AdversarialRun:
     """Run every weakness's thread against the chatbot into a new run ``out`` (default
     ``runs/<UTC time>``) through the runner, as a building block: no HTML report is
-    written (``sparring.jobs.start_async`` writes one). ``model`` overrides ``settings.model``
+    written (``sparring.runner.start_async`` writes one). ``model`` overrides ``settings.model``
     (tests, benchmarks); ``on_start`` is called once with the most tests the run can make,
     ``on_test`` after each test.
 

@@ -37,10 +37,10 @@ from sparring.jobs import (
     StopSignal,
     check_output_paths,
     run_blocking,
-    start_async,
 )
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP
 from sparring.profiles import load_profile
+from sparring.runner import start_async
 
 logger = logging.getLogger(__name__)
 
@@ -193,7 +193,7 @@ async def check_job_async(
 ) -> CheckResult:
     """Load the rules and conversations, check, write the asked-for reports, store the
     verdicts in the run, through the runner as a building block: no HTML report is
-    written (``sparring.jobs.start_async("check", …)`` writes one).
+    written (``sparring.runner.start_async("check", …)`` writes one).
     Raises ``ConfigError`` (file, line, key) for bad rules, a rule reading a variable no
     conversation defines, or conversation files that do not read (all of a folder's,
     before anything is checked), ``UserInputError`` when ``settings.run`` holds no

@@ -1,4 +1,4 @@
-"""How every command runs a job: the runner (``sparring.jobs.start``/``resume``) with the
+"""How every command runs a job: the runner (``sparring.runner.start``/``resume``) with the
 progress bar fed by the event stream, and the exit code taken from the job's outcome
 (``sparring.jobs.outcome``). What the runner did before the work is said here once for
 every job: the chatbot answered the probe, or cannot be reached (exit 1), or a model is
@@ -27,18 +27,11 @@ from sparring.cli._progress import CountingProgress
 from sparring.connectors import ChatbotUnreachable
 from sparring.conversations import RunStore, is_run_directory
 from sparring.errors import ModelRequired, UserInputError
-from sparring.jobs import (
-    Job,
-    JobEvent,
-    JobRun,
-    JobSettings,
-    JobStatus,
-    Outcome,
-    find_job,
-)
-from sparring.jobs import resume as resume_run
-from sparring.jobs import start as start_run
+from sparring.jobs import Job, JobEvent, JobSettings, JobStatus, Outcome
 from sparring.jobs.events import ItemDone, Planned, Probed
+from sparring.runner import JobRun, find_job
+from sparring.runner import resume as resume_run
+from sparring.runner import start as start_run
 
 
 def run_job(

@@ -1,4 +1,4 @@
-"""The execution interface (``sparring.jobs.Executor``) on a cluster: what the dashboard
+"""The execution interface (``sparring.runner.Executor``) on a cluster: what the dashboard
 launches jobs through when it has a broker.
 
 ``simulate`` runs on the job runner in a thread here with its conversations on the
@@ -17,8 +17,9 @@ from pydantic import JsonValue
 from sparring.conversations import RunStore
 from sparring.distributed._cluster import Cluster
 from sparring.distributed._simulate import RemoteSimulate
-from sparring.jobs import InProcessExecutor, Job, resume, start
+from sparring.jobs import Job
 from sparring.jobs.events import JobEvent
+from sparring.runner import InProcessExecutor, resume, start
 from sparring.simulate import SimulateJob, SimulateSettings
 
 

@@ -2,7 +2,7 @@
 run by workers.
 
 The job runs as in-process (``sparring.simulate.SimulateJob`` through
-``sparring.jobs.start``/``resume``: probe, plan, manifest, progress, stop, outcome); only
+``sparring.runner.start``/``resume``: probe, plan, manifest, progress, stop, outcome); only
 its conversations go to the workers, through a ``RemoteConversations`` that drives the
 coordinator (``_coordinator``) and returns the summary with how the distribution went
 (``distributed``). Missing conversations make the outcome ``incomplete`` (exit 3).
@@ -29,8 +29,9 @@ from sparring.distributed._coordinator import (
     Send,
 )
 from sparring.distributed._state import RunState, connect, run_key
-from sparring.jobs import JobContext, JobRun, StopSignal, resume, start
+from sparring.jobs import JobContext, StopSignal
 from sparring.jobs.events import JobEvent
+from sparring.runner import JobRun, resume, start
 from sparring.simulate import ConversationSpec, SimulateJob, SimulateSettings, SimulationResult
 
 OnEvent = Callable[[JobEvent], None]
@@ -154,7 +155,7 @@ def resume_distributed(
     """Finish an interrupted simulate run on the workers: records that came back since
     the last coordinator stopped are written, then only the planned conversations with no
     record are enqueued (chunks of the earlier session stop starting conversations).
-    Raises as ``sparring.jobs.resume``."""
+    Raises as ``sparring.runner.resume``."""
     remote = RemoteSimulate(Cluster.from_env(broker), send)
     run = resume(run_dir, job=SimulateJob(on_probe, remote=remote), on_event=on_event, stop=stop)
     return DistributedRun(job=run, stats=remote.stats)

@@ -58,11 +58,11 @@ from sparring.jobs import (
     Outcome,
     StopSignal,
     run_blocking,
-    start_async,
 )
 from sparring.jobs import outcome as outcomes
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP, Model
 from sparring.precision import JudgeQuality
+from sparring.runner import start_async
 from sparring.types import ModelUsage
 
 DetectorName = str
@@ -391,7 +391,7 @@ async def evaluate_job_async(
 ) -> EvaluateResult:
     """Load and check everything, then detect breakdowns, rate and compute statistics, and
     store them in the run (see the module docstring), through the runner as a building
-    block: no HTML report is written (``sparring.jobs.start_async("evaluate", …)`` writes
+    block: no HTML report is written (``sparring.runner.start_async("evaluate", …)`` writes
     one). ``model``, when given, is used instead of loading ``settings.model``.
 
     Raises ``UserInputError`` when ``settings.run`` is not a run or holds no

@@ -44,10 +44,10 @@ from sparring.jobs import (
     Outcome,
     StopSignal,
     run_blocking,
-    start_async,
 )
 from sparring.jobs import outcome as outcomes
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP
+from sparring.runner import start_async
 from sparring.types import TextModel
 
 logger = logging.getLogger(__name__)
@@ -141,9 +141,9 @@ def read_inputs(project: Path | None, docs: Path | None) -> ExploreInputs:
 
 
 class ExploreJob:
-    """The ``explore`` job on the runner (``sparring.jobs.start("explore", …)``): one item
+    """The ``explore`` job on the runner (``sparring.runner.start("explore", …)``): one item
     per exploration session; a stop request starts no new session and keeps the model
-    learnt so far (``complete: false``). ``sparring.jobs.resume(run)`` plays the stored
+    learnt so far (``complete: false``). ``sparring.runner.resume(run)`` plays the stored
     sessions again from their records (``_replay``: the chatbot is not asked again) and
     explores on from there. ``model`` and ``profile_model``, when given, are used instead
     of the ones the settings name (a model built in Python, e.g. a ``ScriptedModel``);
@@ -205,7 +205,7 @@ async def explore_job_async(
 ) -> ExplorationResult:
     """Explore the chatbot of ``settings`` into a new run directory ``out`` through the
     runner (``ExploreJob``; errors as ``ExploreJob.execute``), as a building block: no
-    report is written (``sparring.jobs.start_async("explore", …)`` writes one)."""
+    report is written (``sparring.runner.start_async("explore", …)`` writes one)."""
     job = ExploreJob(model, profile_model, on_session)
     run = await start_async(job, settings, out, stop=stop, report=False)
     result: ExplorationResult = run.result

@@ -2,7 +2,8 @@
 the chatbot under test loaded and reachable, the model(s) loaded, the report written after.
 
 A job declares ``needs = Needs(chatbot=True, model=ModelNeed.OPTIONAL, report=True)``;
-the runner (``prepare``), before any work and before anything is written, in this order:
+the runner (``sparring.runner.prepare``), before any work and before anything is
+written, in this order:
 
 1. a job that ``ModelNeed.REQUIRED`` a model and has none configured stops with
    ``ModelRequired`` naming ``--model`` (exit 2; there is no offline strategy);
@@ -28,18 +29,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from sparring.errors import ConfigError, ModelRequired, Problem, UnknownName, UserInputError
-from sparring.jobs._settings import JobSettings
-from sparring.jobs.events import JobEvent, Probed, StageChanged
-
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from sparring.connectors import ChatbotConfig, ProbeResult
     from sparring.llm import Model
-
-PROBE_TIMEOUT = 10.0
-"""Seconds the reachability probe waits for the chatbot."""
 
 
 class ModelNeed(StrEnum):
@@ -94,64 +86,3 @@ def needs_of(job: object) -> Needs:
     """The job's declared ``needs`` (``NO_NEEDS`` when it declares none)."""
     needs = getattr(job, "needs", None)
     return needs if isinstance(needs, Needs) else NO_NEEDS
-
-
-async def prepare(
-    job: object,
-    settings: JobSettings,
-    emit: Callable[[JobEvent], None],
-    source: str = "settings",
-    *,
-    probe: bool = True,
-) -> Prepared:
-    """Provide what ``job`` needs for ``settings`` (see the module docstring); ``source``
-    names where the settings came from in located errors; ``probe=False`` loads without
-    probing (what a worker does with a job planned elsewhere). Raises ``ModelRequired``,
-    ``ConfigError``/``UserInputError`` (located at the setting) and
-    ``ChatbotUnreachable``, all before any work; the job's ``load_inputs`` raises its
-    located errors before the chatbot is loaded or probed."""
-    needs = needs_of(job)
-    prepared = Prepared()
-    if needs.model is ModelNeed.REQUIRED and not _model_given(job, settings, needs.models[0]):
-        raise ModelRequired(needs.step or f"the {getattr(job, 'name', '')} job", needs.detail)
-    load_inputs = getattr(job, "load_inputs", None)
-    if load_inputs is not None:
-        prepared.inputs = load_inputs(settings)
-    if needs.chatbot:
-        from sparring.connectors import load_chatbot_config
-
-        prepared.chatbot = load_chatbot_config(settings.chatbot)  # type: ignore[attr-defined]
-    if needs.model is not ModelNeed.NONE:
-        prepared.models = {name: _load(job, settings, name, source) for name in needs.models}
-    if prepared.chatbot is not None and probe and getattr(settings, needs.probe_setting, True):
-        from sparring.connectors import ensure_reachable
-
-        emit(StageChanged(stage="probe"))
-        report = getattr(job, "on_probe", None)
-        prepared.probe = await ensure_reachable(prepared.chatbot, PROBE_TIMEOUT, report)
-        emit(Probed(checked=prepared.probe.checked))
-    return prepared
-
-
-def _model_given(job: object, settings: JobSettings, name: str) -> bool:
-    return getattr(job, name, None) is not None or bool(getattr(settings, name, None))
-
-
-def _load(job: object, settings: JobSettings, name: str, source: str) -> Model | None:
-    """The model the job object carries under ``name``, else the one the setting names
-    (``None`` when it names none). A bad spec is a ``ConfigError`` located at the
-    setting."""
-    built: Any = getattr(job, name, None)
-    if built is not None:
-        return built  # type: ignore[no-any-return]
-    from sparring.llm import load_model  # LiteLLM and friends: only for a job that runs
-
-    base_url, cache = getattr(settings, "model_base_url", None), getattr(settings, "cache", False)
-    try:
-        return load_model(getattr(settings, name, None), base_url, cache)
-    except UnknownName as exc:
-        raise exc.at(source, None, name) from None
-    except UserInputError as exc:
-        if all(p.key for p in exc.problems):
-            raise
-        raise ConfigError([Problem(source, None, name, p.message) for p in exc.problems]) from None

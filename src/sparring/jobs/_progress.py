@@ -4,9 +4,7 @@ any other process read it with ``read_progress`` — never by counting files."""
 
 from __future__ import annotations
 
-import logging
-import time
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
@@ -14,11 +12,7 @@ from pydantic import BaseModel, ValidationError
 from sparring.jobs._status import JobStatus
 from sparring.jobs.events import Finished, ItemDone, JobEvent, Planned, StageChanged, Started
 
-logger = logging.getLogger(__name__)
-
 PROGRESS = "progress.json"
-WRITE_EVERY = 0.5
-"""Seconds between two writes of ``progress.json`` while a job runs."""
 
 
 class Progress(BaseModel):
@@ -73,37 +67,3 @@ def read_progress(run_dir: Path | str) -> Progress | None:
         return Progress.model_validate_json(path.read_bytes())
     except (OSError, ValidationError):
         return None
-
-
-class ProgressRecorder:
-    """Folds events into a ``Progress`` and writes it to ``<folder>/progress.json`` (once
-    the folder is known: ``attach``) at most every ``WRITE_EVERY`` seconds, and always on
-    ``Finished``. A write that fails is logged, never the job's failure."""
-
-    def __init__(self, job: str) -> None:
-        now = datetime.now(UTC)
-        self.progress = Progress(job=job, started_at=now, updated_at=now)
-        self.folder: Path | None = None
-        self._written = 0.0
-
-    def attach(self, folder: Path) -> None:
-        """Write from now on to ``folder`` (a run directory)."""
-        self.folder = folder
-        self._write()
-
-    def __call__(self, event: JobEvent) -> None:
-        self.progress = self.progress.fold(event)
-        if isinstance(event, Finished) or time.monotonic() - self._written >= WRITE_EVERY:
-            self._write()
-
-    def _write(self) -> None:
-        if self.folder is None or not self.folder.is_dir():
-            return
-        from sparring.conversations import atomic_write  # the runner's import, not at start-up
-
-        try:
-            atomic_write(self.folder / PROGRESS, self.progress.model_dump_json(indent=2),
-                         durable=False)  # fmt: skip
-        except OSError as exc:
-            logger.warning("could not write %s: %s", self.folder / PROGRESS, exc)
-        self._written = time.monotonic()

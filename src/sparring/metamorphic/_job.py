@@ -31,7 +31,6 @@ from sparring.jobs import (
     Outcome,
     StopSignal,
     run_blocking,
-    start_async,
 )
 from sparring.jobs.events import Planned
 from sparring.metamorphic._answerability import DialogueAnalysis, SeedDialogue
@@ -68,6 +67,7 @@ from sparring.metamorphic._transform import (
     load_transformations,
     transform,
 )
+from sparring.runner import start_async
 from sparring.similarity import THRESHOLDS
 from sparring.types import TextModel
 
@@ -138,7 +138,7 @@ class MetamorphicInputs:
 class MetamorphicJob:
     """The ``metamorphic`` job on the runner: one item per follow-up judged; a stop request
     replays no new follow-up. Starting it again on the same ``out`` with the same settings
-    (``concurrency`` and ``probe`` may change), or ``sparring.jobs.resume(out)``, finishes
+    (``concurrency`` and ``probe`` may change), or ``sparring.runner.resume(out)``, finishes
     it. ``analyser`` replaces the answerability analysers (tests)."""
 
     name: ClassVar[str] = MetamorphicSettings.job
@@ -188,7 +188,7 @@ async def metamorphic_job_async(
 ) -> MetamorphicResult:
     """Run the job into the run directory ``out`` (created, or resumed when it holds a
     ``metamorphic`` run) through the runner; return what ``metamorphic.json`` holds at the
-    end. A building block: no HTML report is written (``sparring.jobs.start_async``
+    end. A building block: no HTML report is written (``sparring.runner.start_async``
     writes one).
 
     ``analyser`` replaces the answerability analysers (tests); ``on_start`` sees how many

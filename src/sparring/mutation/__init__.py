@@ -1,7 +1,7 @@
 """sparring.mutation: mutation testing of chatbots — inject one fault per mutant, run the
 same profiles and rules against every mutant, count the mutants killed (SENSEI §7.1;
 TRACER's thesis, chapter 6). The job is ``MutateJob`` on the runner:
-``sparring.jobs.start("mutate", settings, out)``."""
+``sparring.runner.start("mutate", settings, out)``."""
 
 from sparring.mutation._build_rasa import RasaBuilder
 from sparring.mutation._builders import (

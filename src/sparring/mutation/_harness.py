@@ -32,11 +32,12 @@ from sparring.check import CheckJob, CheckReport, CheckSettings, check_job_async
 from sparring.connectors import ChatbotUnreachable
 from sparring.conversations import RunHealth, assess_run, record_file_name
 from sparring.errors import SparringError
-from sparring.jobs import Job, JobContext, JobSettings, StopSignal, prepare
+from sparring.jobs import Job, JobContext, JobSettings, StopSignal
 from sparring.mutation._builders import BuildFailed, BuiltBot, MutantBuilder, copy_project
 from sparring.mutation._kill import Kill, failing, judge
 from sparring.mutation._model import Mutant
 from sparring.mutation._result import UNREACHABLE, Durations, MutantResult, OriginalResult
+from sparring.runner import prepare
 from sparring.simulate import SimulateJob, SimulateSettings, SimulationResult, simulate_job_async
 
 logger = logging.getLogger(__name__)
@@ -149,7 +150,7 @@ async def run_bot(
 
 async def _stage(ctx: JobContext, job: Job, settings: JobSettings) -> JobContext:
     """A stage of the mutate job writing into its run (``JobContext.nested``) with what
-    ``job`` needs for ``settings`` (``sparring.jobs.prepare``: the built bot's chatbot.yaml
+    ``job`` needs for ``settings`` (``sparring.runner.prepare``: the built bot's chatbot.yaml
     loaded and probed, the model loaded), whose progress events stay its own (the job's
     items are the mutants) and which a stop request does not cut short (the job stops
     between mutants). Raises ``ChatbotUnreachable``."""

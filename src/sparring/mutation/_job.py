@@ -2,7 +2,7 @@
 profiles and rules on the original and on each mutant, and score the rules by the mutants
 they kill::
 
-    from sparring.jobs import start
+    from sparring.runner import start
     run = start("mutate", {"project": "examples/pizzeria/rasa", "kind": "rasa",
                            "profiles": ["examples/pizzeria/profiles"],
                            "rules": ["examples/pizzeria/rules"], "sample": 10}, "runs/m")
@@ -14,7 +14,7 @@ current); the original's simulate and check are stages of the job writing into t
 shows its conversations beside the mutation section — and it resumes like every run.
 Each mutant is one item (``ItemDone``: ``ok`` unless it could not be built or run); a stop
 request starts no further mutant (status ``stopped``, the finished ones kept), and
-``sparring.jobs.resume(run)`` (or ``resume_mutate_job``) runs only the mutants not finished
+``sparring.runner.resume(run)`` (or ``resume_mutate_job``) runs only the mutants not finished
 yet. The result is ``results/mutation.json`` (``_result``); the folder's layout is in
 ``_harness``, the kill decision in ``_kill``.
 """
@@ -30,17 +30,7 @@ from typing import ClassVar
 from sparring.check import load_rules
 from sparring.conversations import RunStore, is_run_directory, job_result_file
 from sparring.errors import UserInputError
-from sparring.jobs import (
-    JOBS,
-    JobContext,
-    JobEvent,
-    ModelNeed,
-    Needs,
-    Outcome,
-    resume_async,
-    run_blocking,
-    start_async,
-)
+from sparring.jobs import JOBS, JobContext, JobEvent, ModelNeed, Needs, Outcome, run_blocking
 from sparring.jobs.events import Planned
 from sparring.mutation._builders import MutantBuilder
 from sparring.mutation._harness import (
@@ -68,6 +58,7 @@ from sparring.mutation._settings import (
     resolved,
     snapshot_inputs,
 )
+from sparring.runner import resume_async, start_async
 from sparring.simulate import load_plan_inputs
 
 SettingsRunner = Callable[[MutateSettings, Mutant, list[str]], Awaitable[MutantResult]]
@@ -79,7 +70,7 @@ COUNTED = ("killed", "live")
 
 
 class MutateJob:
-    """The ``mutate`` job (``sparring.jobs.start("mutate", …)``; see the module docstring).
+    """The ``mutate`` job (``sparring.runner.start("mutate", …)``; see the module docstring).
 
     ``builder`` and ``operators`` default to the kind's; ``run_one`` runs each mutant
     elsewhere (a broker's workers: all sent at once, their pool bounds them) instead of in
@@ -250,7 +241,7 @@ async def mutate_job_async(
 ) -> MutationResult:
     """Run the job into ``out`` (default ``runs/<time>``) through the runner
     (``MutateJob``: its arguments and errors), as a building block: no report is written
-    (``sparring.jobs.start_async("mutate", …)`` writes one); ``on_sample(n)`` is told the
+    (``sparring.runner.start_async("mutate", …)`` writes one); ``on_sample(n)`` is told the
     mutants to run."""
     job = MutateJob(builder, operators, run_one, on_mutant)
     run = await start_async(job, settings, out, on_event=_on_sample(on_sample), report=False)
@@ -268,7 +259,7 @@ async def resume_mutate_job_async(
     on_mutant: OnMutant | None = None,
     run_one: SettingsRunner | None = None,
 ) -> MutationResult:
-    """Finish the job in ``out`` (``sparring.jobs.resume``): its own settings and sample,
+    """Finish the job in ``out`` (``sparring.runner.resume``): its own settings and sample,
     the original again only if it had not finished, then the mutants not finished yet (an
     unfinished mutant starts over). A folder written before 0.3 is adopted first
     (``adopt_old_run``). Raises ``UserInputError`` when ``out`` holds no mutate job."""

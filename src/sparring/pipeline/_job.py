@@ -60,12 +60,11 @@ from sparring.jobs import (
     Needs,
     Outcome,
     StopSignal,
-    resume_async,
     run_blocking,
-    start_async,
 )
 from sparring.jobs import outcome as outcomes
 from sparring.jobs.events import ItemDone, Planned
+from sparring.runner import resume_async, start_async
 from sparring.simulate import SimulateJob, SimulateSettings, SimulationResult
 
 EXPLORATION = "exploration"
@@ -135,13 +134,13 @@ class PipelineResult:
 
 
 class RunJob:
-    """The ``run`` job on the runner (``sparring.jobs.start("run", …)``): its run is
+    """The ``run`` job on the runner (``sparring.runner.start("run", …)``): its run is
     ``out`` (manifest job ``run``), the exploration a run of its own in ``out/exploration``,
     the simulate and check stages write into ``out`` (``JobContext.nested``). Events are
     the stages' (``StageChanged`` explore, simulate, check, coverage; each stage's
     ``Planned``/``ItemDone``). A stop request ends the stage running (explore: after the
     session, simulate: after the conversations running, check: after the rule) and what
-    finished is kept; ``sparring.jobs.resume(out)`` resumes the exploration (its sessions
+    finished is kept; ``sparring.runner.resume(out)`` resumes the exploration (its sessions
     played again from their records), simulates only the conversations missing, and
     checks again. The runner loads the chatbot and the model once (the simulate and
     check stages use them), probes the chatbot and writes the report (``needs``)."""

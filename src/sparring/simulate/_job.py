@@ -37,15 +37,13 @@ from sparring.jobs import (
     Needs,
     Outcome,
     StopSignal,
-    prepare,
-    resume_async,
     run_blocking,
-    start_async,
 )
 from sparring.jobs import outcome as outcomes
 from sparring.jobs.events import Planned
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP, Model
 from sparring.profiles import planned_count
+from sparring.runner import prepare, resume_async, start_async
 from sparring.simulate._persona_plan import MAX_TURN_WORDS, TYPICAL_TURN_WORDS
 from sparring.simulate._plan import PlanInputs, load_plan_inputs, plan_run
 from sparring.simulate._repeat import repeat_specs
@@ -176,7 +174,7 @@ conversations still have no record."""
 
 
 class SimulateJob:
-    """The ``simulate`` job on the runner (``sparring.jobs.start("simulate", …)``): one
+    """The ``simulate`` job on the runner (``sparring.runner.start("simulate", …)``): one
     item per planned conversation; a stop request starts no new conversation. With
     ``remote``, the conversations run elsewhere and come back to this run's store;
     ``on_probe`` sees the reachability probe's result (the runner probes)."""
@@ -255,7 +253,7 @@ async def simulate_job_async(
 ) -> SimulationResult:
     """Run ``settings`` into a new run directory ``out`` (default ``runs/<UTC time>``)
     through the runner, as a building block: no report is written
-    (``sparring.jobs.start_async("simulate", …)`` writes one).
+    (``sparring.runner.start_async("simulate", …)`` writes one).
 
     Everything is loaded and checked before the run directory is created: raises
     ``UserInputError``/``ConfigError`` (file, line, key) for bad profiles, a bad
@@ -278,7 +276,7 @@ async def resume_job_async(
     stop: StopSignal | None = None,
 ) -> SimulationResult:
     """Finish an interrupted run: its own settings (read typed from the manifest), only the
-    planned conversations that have no record yet (``sparring.jobs.resume_async``).
+    planned conversations that have no record yet (``sparring.runner.resume_async``).
     ``concurrency`` may differ from the run's. Raises ``UserInputError`` when ``run_dir``
     is not a simulate run, ``ConfigError`` when its manifest's settings do not validate."""
     store = RunStore.open(run_dir, clean=False)

@@ -290,7 +290,8 @@ def _grant(grants: KeyGrants) -> None:
 def _model_settings(job: str) -> tuple[str, ...]:
     """The settings of ``job`` that name a model (its ``Needs.models``); none for a job
     that calls no model or is not registered."""
-    from sparring.jobs import ModelNeed, find_job
+    from sparring.jobs import ModelNeed
+    from sparring.runner import find_job
 
     try:
         needs = getattr(find_job(job), "needs", None)
@@ -357,7 +358,7 @@ def main() -> int:
     spec = JobSpec.model_validate_json(sys.stdin.readline())
     _install(spec)
     from sparring.errors import UserInputError
-    from sparring.jobs import InProcessExecutor
+    from sparring.runner import InProcessExecutor
 
     try:
         _grant(model_keys(spec))

@@ -111,7 +111,7 @@ def settings_form(
     a ``tags`` field; with ``applied`` (a job applied to an existing run), without the
     settings the dashboard sets (``APPLIED_FIXED``: the run, where verdicts go) and without
     tags. Raises ``UserInputError`` for an unknown job."""
-    from sparring.jobs import find_job
+    from sparring.runner import find_job
 
     model = find_job(job).settings_type
     every = project_targets(project)
@@ -129,7 +129,7 @@ def settings_form(
 def form_settings(job: str, form: forms.Form) -> tuple[dict[str, Any], list[str]]:
     """The settings (JSON values) and tags of a valid ``settings_form``; empty optional
     values are left out so the job's own defaults apply."""
-    from sparring.jobs import find_job
+    from sparring.runner import find_job
 
     model = find_job(job).settings_type
     settings: dict[str, Any] = {}
@@ -157,7 +157,7 @@ def add_problems(form: forms.Form, error: UserInputError) -> None:
 
 
 def _jobs(creates_run: bool) -> list[str]:
-    from sparring.jobs import JOBS
+    from sparring.runner import JOBS
 
     return [name for name, job in JOBS.items().items() if bool(job.creates_run) is creates_run]
 

@@ -1,5 +1,5 @@
 """The dashboard's worker: launches a ``Run`` (or a ``RunJob``, a job applied to an existing
-run: ``check``, ``evaluate``) through a ``sparring.jobs.Executor`` and keeps its row current.
+run: ``check``, ``evaluate``) through a ``sparring.runner.Executor`` and keeps its row current.
 
 The in-process worker runs ONE job at a time on a dispatcher thread: a job reads its model
 and chatbot keys from the process environment (the runner's contract), so the project's
@@ -57,7 +57,7 @@ _RUN, _APPLIED = "run", "applied"
 
 
 class Executor(Protocol):
-    """``sparring.jobs.Executor`` as the worker uses it (submit, stop, status by handle);
+    """``sparring.runner.Executor`` as the worker uses it (submit, stop, status by handle);
     statuses are ``sparring.jobs.JobStatus`` values (strings)."""
 
     def submit(self, job: str, settings: dict[str, JsonValue], run_dir: Path) -> str: ...
@@ -69,7 +69,7 @@ class Executor(Protocol):
 
 def in_process_executor(on_event: Any) -> Executor:
     """The runner's ``InProcessExecutor`` (``sparring.jobs``), reporting to ``on_event``."""
-    from sparring.jobs import InProcessExecutor
+    from sparring.runner import InProcessExecutor
 
     executor: Executor = InProcessExecutor(on_event=on_event)
     return executor
@@ -127,7 +127,7 @@ def check_paths(job: str, settings: dict[str, JsonValue], allowed: list[Path]) -
     """Type ``settings`` as ``job``'s ``JobSettings`` (located errors, ``settings.<key>``)
     and refuse every path that is not inside ``allowed`` folders: the server never reads
     or writes its own files for a user; the typed settings. Raises ``UserInputError``."""
-    from sparring.jobs import find_job
+    from sparring.runner import find_job
 
     try:
         typed = find_job(job).settings_type.from_values(settings)

@@ -53,17 +53,10 @@ from sparring.adversarial._plan._scan import (
 from sparring.adversarial._weaknesses import WeaknessFile, write_weaknesses
 from sparring.connectors import ChatbotConfig, load_chatbot_config
 from sparring.errors import ModelRequired, Problem, UserInputError
-from sparring.jobs import (
-    JobContext,
-    JobSettings,
-    ModelNeed,
-    Needs,
-    Outcome,
-    run_blocking,
-    start_async,
-)
+from sparring.jobs import JobContext, JobSettings, ModelNeed, Needs, Outcome, run_blocking
 from sparring.jobs import outcome as outcomes
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP
+from sparring.runner import start_async
 from sparring.types import ModelUsage, Strategy, TextModel
 
 PLAN_SCHEMA_VERSION = 1
@@ -139,7 +132,7 @@ class _PlanInputs:
 
 
 class PlanJob:
-    """``adversarial plan`` on the runner (``sparring.jobs.start(PlanJob(), settings)``): it
+    """``adversarial plan`` on the runner (``sparring.runner.start(PlanJob(), settings)``): it
     writes the weaknesses file and its record (``settings.out``), no run. ``model``
     overrides ``settings.model`` (tests pass a ``ScriptedModel``); ``interviewer`` answers
     the interview when there is no answers file (the CLI passes a terminal)."""

@@ -34,7 +34,6 @@ from sparring.jobs import (
     Outcome,
     StopSignal,
     run_blocking,
-    start_async,
 )
 from sparring.jobs import outcome as outcomes
 from sparring.jobs.events import Planned
@@ -42,6 +41,7 @@ from sparring.jobs.outcome import EXIT_FAIL as EXIT_FAIL  # re-exported
 from sparring.jobs.outcome import EXIT_NO_VERDICT as EXIT_NO_VERDICT
 from sparring.jobs.outcome import EXIT_PASS as EXIT_PASS
 from sparring.results import Counts, Verdict
+from sparring.runner import start_async
 
 PROBES = "probes"
 """The probe job's result in its run's ``results`` slot."""
@@ -159,7 +159,7 @@ OnVerdict = Callable[[Verdict], None]
 
 class ProbeJob:
     """The offline probe job on the runner: one item per probe; a stop request starts no
-    new probe; ``sparring.jobs.resume(run)`` judges the stored probes again (the oracles
+    new probe; ``sparring.runner.resume(run)`` judges the stored probes again (the oracles
     are deterministic) and runs the rest."""
 
     name: ClassVar[str] = ProbeSettings.job
@@ -201,7 +201,7 @@ async def probe_job_async(
 ) -> ProbeJobResult:
     """Run the probes of ``settings`` into a new run directory ``out`` (default
     ``runs/<UTC time>``) through the runner, as a building block: no HTML report is
-    written (``sparring.jobs.start_async`` writes one). Suites and chatbot.yaml are loaded and the
+    written (``sparring.runner.start_async`` writes one). Suites and chatbot.yaml are loaded and the
     chatbot probed before the directory is created: raises ``ConfigError`` (file, line,
     key) for a bad file, ``UnknownName`` for an unknown suite, ``ChatbotUnreachable`` when
     the chatbot does not answer, ``UserInputError`` when ``out`` already holds a run.

@@ -24,18 +24,39 @@ from typing import Any, Generic, TypeVar
 from sparring._redact import counting, current_counts
 from sparring.conversations import MANIFEST, RunManifest, RunStore, is_run_directory
 from sparring.errors import Problem, UnknownName, UserInputError
+from sparring.jobs import (
+    JOBS,
+    Job,
+    JobSettings,
+    JobStatus,
+    StopSignal,
+    needs_of,
+    new_run_dir,
+    run_blocking,
+)
 from sparring.jobs import outcome as outcomes
-from sparring.jobs._aio import run_blocking
-from sparring.jobs._needs import needs_of, prepare
-from sparring.jobs._progress import ProgressRecorder
-from sparring.jobs._protocol import JOBS, Job, JobContext, chatbot_fields
-from sparring.jobs._settings import JobSettings, new_run_dir
-from sparring.jobs._status import JobStatus
-from sparring.jobs._stop import StopSignal
 from sparring.jobs.events import Finished, JobEvent, Started
 from sparring.jobs.outcome import Outcome
+from sparring.runner._context import RunContext, chatbot_fields
+from sparring.runner._prepare import prepare
+from sparring.runner._progress import ProgressRecorder
 
 logger = logging.getLogger(__name__)
+
+BUILTIN_JOBS = (
+    "sparring.simulate",
+    "sparring.check",
+    "sparring.evaluate",
+    "sparring.explore",
+    "sparring.metamorphic",
+    "sparring.mutation",
+    "sparring.pipeline",
+    "sparring.adversarial",
+    "sparring.conversations",
+)
+"""The packages whose jobs are built in: each registers its jobs in ``JOBS`` when imported,
+which the registry does on the first look-up (so ``sparring check`` loads no mutation)."""
+JOBS.builtins = BUILTIN_JOBS
 
 R = TypeVar("R")
 OnEvent = Callable[[JobEvent], None]
@@ -187,7 +208,7 @@ async def _drive(
         recorder.attach(out)
         return created
 
-    ctx = JobContext(
+    ctx = RunContext(
         emit=emit,
         stop=signal,
         out=out,
@@ -203,6 +224,8 @@ async def _drive(
     emit(Started(job=spec.name, run_id=run_id, resuming=store is not None))
     try:
         ctx.prepared = await prepare(spec, settings, emit)
+        if signal.requested:  # stopped while it was being prepared: no work starts
+            return _stopped_before_work(ctx, spec, emit)
         result = await spec.execute(settings, ctx)
     except (KeyboardInterrupt, asyncio.CancelledError):
         _end(ctx, spec, JobStatus.STOPPED, outcomes.stopped(None), emit)
@@ -221,6 +244,16 @@ async def _drive(
     if report and needs_of(spec).report and reported is not None:
         written = _report(reported)
     return JobRun(run_dir=run_dir, status=status, outcome=decided, result=result, report=written)
+
+
+def _stopped_before_work(ctx: RunContext, spec: Job, emit: OnEvent) -> JobRun[Any]:
+    """A job stopped before its first item (while its input, chatbot and model were being
+    prepared): the job does not run; a new run is not created (``run_dir`` ``None``), a
+    resumed one is kept ``stopped``."""
+    decided = outcomes.stopped(None)
+    _end(ctx, spec, JobStatus.STOPPED, decided, emit)
+    run_dir = ctx.store.path if ctx.has_store else None
+    return JobRun(run_dir=run_dir, status=JobStatus.STOPPED, outcome=decided, result=None)
 
 
 def _report(run_dir: Path) -> Path | None:
@@ -256,7 +289,7 @@ def _reopen(spec: Job, out: Path, settings: JobSettings, reuse: Sequence[str]) -
 
 
 def _end(
-    ctx: JobContext, spec: Job, status: JobStatus, decided: Outcome | None, emit: OnEvent
+    ctx: RunContext, spec: Job, status: JobStatus, decided: Outcome | None, emit: OnEvent
 ) -> None:
     if ctx.has_store and spec.creates_run:
         _save(ctx.store, status, decided)

@@ -13,10 +13,8 @@ from typing import Any, Protocol
 
 from pydantic import JsonValue
 
-from sparring.jobs._runner import JobRun, resume, start
-from sparring.jobs._status import JobStatus
-from sparring.jobs._stop import StopSignal
-from sparring.jobs.events import JobEvent
+from sparring.jobs import JobEvent, JobStatus, StopSignal
+from sparring.runner._runner import JobRun, resume, start
 
 logger = logging.getLogger(__name__)
 

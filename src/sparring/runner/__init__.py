@@ -1,0 +1,49 @@
+"""The job runner: the one lifecycle every job goes through.
+
+``start(job, settings, out)`` and ``resume(run_dir)`` (and their async twins) type the
+settings, open the run, provide what the job declared it needs (``prepare``: chatbot
+loaded and probed, models loaded), drive the job with its ``JobContext`` (``RunContext``),
+record ``progress.json``, store the outcome in the manifest and write the report;
+``InProcessExecutor`` runs jobs by handle on threads (the dashboard's, the tests'). The
+contract the jobs code against is ``sparring.jobs``::
+
+    from sparring.runner import start
+    run = start("simulate", {"profiles": ["examples/alice/profiles"],
+                             "chatbot": "examples/alice/chatbot.yaml"}, "runs/a")
+    print(run.status, run.outcome.verdict, run.outcome.exit_code, run.run_dir)
+"""
+
+from __future__ import annotations
+
+from sparring.jobs import JOBS
+from sparring.runner._context import RunContext, chatbot_fields
+from sparring.runner._executor import Executor, InProcessExecutor
+from sparring.runner._prepare import PROBE_TIMEOUT, prepare
+from sparring.runner._progress import ProgressRecorder
+from sparring.runner._runner import (
+    BUILTIN_JOBS,
+    JobRun,
+    find_job,
+    resume,
+    resume_async,
+    start,
+    start_async,
+)
+
+__all__ = [
+    "BUILTIN_JOBS",
+    "JOBS",
+    "PROBE_TIMEOUT",
+    "Executor",
+    "InProcessExecutor",
+    "JobRun",
+    "ProgressRecorder",
+    "RunContext",
+    "chatbot_fields",
+    "find_job",
+    "prepare",
+    "resume",
+    "resume_async",
+    "start",
+    "start_async",
+]
