@@ -39,6 +39,19 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _restore_policies() -> Iterator[None]:
+    """A test that starts the dashboard's set-up installs its execution and network
+    policies for the whole process (``sparring.web._serve.guard_network``): put back what
+    was in force, so no later test (in any order, in any xdist worker) runs under them."""
+    from sparring import _policy, _ssrf
+
+    execution, network = _policy.current_policy(), _ssrf.installed_policy()
+    yield
+    _policy.install_policy(execution)
+    _ssrf.install_policy(network)
+
+
+@pytest.fixture(autouse=True)
 def _restore_logging() -> Iterator[None]:
     """CLI tests run with -v/-vv reconfigure the root logger; put it back afterwards."""
     root = logging.getLogger()
