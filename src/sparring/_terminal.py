@@ -3,7 +3,9 @@
 ``escape(text)`` is the one helper every console print of such text goes through: it
 drops terminal control sequences — ANSI CSI (``ESC [ … m``: colours, cursor moves,
 screen clears), OSC (``ESC ] … BEL``: window titles, hyperlinks), other ``ESC`` sequences,
-and every C0/C1 control character except newline and tab — and then escapes Rich markup
+every C0/C1 control character except newline and tab, and the bidirectional overrides
+and isolates (U+202A–U+202E, U+2066–U+2069: "Trojan Source" reordering, a reply that
+shows "$99" as "99$" or hides words; issue 36) — and then escapes Rich markup
 (``[bold]``, ``[/]``, ``[link=…]``), so a reply can neither drive the terminal nor break
 or restyle the console output (issue 26, defect 15).
 """
@@ -23,6 +25,7 @@ _SEQUENCES = re.compile(
     r"|\x1b[ -/]*[0-~]?"  # any other escape sequence (or a lone ESC)
     r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
     r"|[\x00-\x08\x0b-\x1f\x7f-\x9f]"  # other C0 and C1 controls, DEL (keeps \t and \n)
+    r"|[\u202a-\u202e\u2066-\u2069]"  # bidirectional embeddings, overrides and isolates
 )
 
 
