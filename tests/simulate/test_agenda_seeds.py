@@ -1,7 +1,7 @@
 """``--seed`` drives the simulated user where the profile leaves it free (issue 31): on the
 four test bots of other domains, with each bot's own profiles made deterministic (every
 variable fixed to one value, so the plan is the same whatever the seed), two seeds give
-different users — the phrasing, the order of question goals, how an answer is framed —
+different users — the phrasing, how an answer is framed, the goals kept in order —
 and the same seed gives the same conversations; on each bot's correct variant every seed
 still meets every goal."""
 

@@ -46,12 +46,15 @@ A goal is met when the chatbot answers or confirms after the user gave its value
 (``_goals``). When every goal is met the user says goodbye once and ends the conversation.
 **Seeded choices.** The conversation's seed (``spec.seed``, from ``--seed``, the profile
 and the conversation's index) drives, reproducibly, what the profile leaves to the user:
-the phrasing of each goal (``_phrasing``), the order of consecutive question goals, the
+the phrasing of each goal (``_phrasing``), the
 option picked from an offer no goal names and the value improvised for an open request
 (``_placeholders.offered_value``, ``_slots.plausible_value``), and how the user frames an
 answer that is a date, a time or a number ("6 pm", "6 pm, please.", "It's 6 pm.";
 ``_agenda_realise``). The same seed gives
-the same conversation; another seed another user.
+the same conversation; another seed another user. The goals keep the profile's order
+whatever the seed: a question may depend on an earlier goal without sharing a variable
+with it ("What is my name?" after "My name is {{name}}"), and SENSEI's users follow the
+list as written.
 
 A long reply is read bounded (``_agenda_read.MAX_READ`` characters: its start and its end,
 where it asks its question), so each turn's analysis takes bounded time whatever the
@@ -90,7 +93,6 @@ from sparring.simulate._agenda_realise import (
     bare_request,
     build_goal,
     change_goal,
-    question_order,
     repeat,
 )
 from sparring.simulate._agenda_state import AgendaMemory, AgendaState
@@ -136,7 +138,7 @@ class AgendaSimulator:
         goals = () if self.persona_alone else spec.goals
         built = [build_goal(self, g, templates.get(g, g)) for g in goals]
         self.state = AgendaState(
-            question_order(built, self.choices),
+            built,
             dict(spec.variables),
             spec.alternatives,
         )

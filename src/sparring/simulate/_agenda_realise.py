@@ -10,7 +10,6 @@ understand it whole, and the words of the persona behaviours ``repeat_question``
 
 from __future__ import annotations
 
-import random
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +32,6 @@ __all__ = [
     "change_goal",
     "framed",
     "press",
-    "question_order",
     "repeat",
 ]
 
@@ -143,28 +141,3 @@ def framed(frame: str, said: str, value: Any, *, chosen: bool) -> str:
     if chosen or form_of(value) not in _FRAMED_KINDS:
         return said
     return frame.format(v=said)
-
-
-def question_order(goals: list[Goal], rng: random.Random) -> list[Goal]:
-    """``goals`` with each run of consecutive question goals ("can I bring my bike?", "can
-    I get a refund?") in an order drawn by ``rng``: questions that ask for information
-    depend on no other goal, so a user may ask them in any order; a task's steps keep the
-    profile's order (Schatzmann et al., 2007, §3: the agenda orders the user's acts)."""
-    out: list[Goal] = []
-    run: list[Goal] = []
-    for goal in [*goals, None]:
-        if goal is not None and goal.question and not goal.variables & _shared(goals, goal):
-            run.append(goal)
-            continue
-        rng.shuffle(run)
-        out += run
-        run = []
-        if goal is not None:
-            out.append(goal)
-    return out
-
-
-def _shared(goals: list[Goal], goal: Goal) -> frozenset[str]:
-    """The variables ``goal`` shares with another goal (an order between them may matter)."""
-    others = [g.variables for g in goals if g is not goal]
-    return goal.variables & frozenset().union(*others)
