@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from sparring import llm
 from sparring.connectors import ensure_reachable, load_chatbot_config
 from sparring.errors import ConfigError, ModelRequired, Problem, UnknownName, UserInputError
 from sparring.jobs import JobSettings, ModelNeed, Prepared, needs_of
 from sparring.jobs.events import JobEvent, Probed, StageChanged
-from sparring.llm import Model, load_model
+from sparring.llm import Model
 
 PROBE_TIMEOUT = 10.0
 """Seconds the reachability probe waits for the chatbot."""
@@ -63,7 +64,9 @@ def _load(job: object, settings: JobSettings, name: str, source: str) -> Model |
         return built  # type: ignore[no-any-return]
     base_url, cache = getattr(settings, "model_base_url", None), getattr(settings, "cache", False)
     try:
-        return load_model(getattr(settings, name, None), base_url, cache)
+        # looked up at call time (``llm.load_model``): a caller or test that swaps the
+        # loader (``monkeypatch.setattr("sparring.llm.load_model", …)``) is honoured
+        return llm.load_model(getattr(settings, name, None), base_url, cache)
     except UnknownName as exc:
         raise exc.at(source, None, name) from None
     except UserInputError as exc:
