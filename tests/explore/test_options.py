@@ -23,6 +23,15 @@ from sparring.explore._options import parameter_name, read_offer, text_options
         ),
         ("Options:\n1. Book\n2. Cancel\n3. Help", ["Book", "Cancel", "Help"]),
         ("Red, green or blue?", ["Red", "green", "blue"]),
+        # the same cut to what names each option, in other domains (dental, bank)
+        (
+            "Would you like a check-up, a cleaning or a whitening with the shade you pick?",
+            ["check-up", "cleaning", "whitening"],
+        ),
+        (
+            "Choose a current account, a savings account or a joint account for two people.",
+            ["current account", "savings account", "joint account"],
+        ),
     ],
 )
 def test_announced_options_are_read_from_text(text: str, expected: list[str]) -> None:
