@@ -7,11 +7,13 @@ import contextlib
 import re
 import threading
 from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
 
 from aiohttp import web
 
 from sparring.connectors import Button, Reply
 from sparring.errors import ChatbotCrash
+from sparring.simulate._spec import ConversationSpec, StopCondition
 
 
 class FakeConversation:
@@ -131,3 +133,21 @@ def value_said(utterance: str) -> str:
     and "6 pm, please." → "6 pm"; ``simulate._agenda_realise.ANSWER_FRAMES``)."""
     match = _FRAME.match(utterance.strip())
     return match.group(1) if match else utterance
+
+
+def agenda_spec(
+    goals: list[str],
+    templates: list[str],
+    variables: dict[str, Any],
+    alternatives: dict[str, list[Any]] | None = None,
+    *,
+    limit: int,
+) -> ConversationSpec:
+    """One conversation's spec for the agenda user: ``goals`` (their ``templates``), the
+    picked ``variables`` and their ``alternatives``, ending when all are answered or after
+    ``limit`` turns."""
+    return ConversationSpec(
+        id="p/0", profile="p", goals=tuple(goals), goal_templates=tuple(templates),
+        variables=variables, alternatives=alternatives or {},
+        stop=StopCondition("all_answered", limit=limit),
+    )  # fmt: skip

@@ -16,9 +16,9 @@ from sparring.simulate import AgendaSimulator, run_conversation
 from sparring.simulate._agenda_read import MAX_READ, bounded
 from sparring.simulate._base import Exchange
 from sparring.simulate._slots import fits, form_of, question_kinds
-from sparring.simulate._spec import ConversationSpec, StopCondition
+from sparring.simulate._spec import ConversationSpec
 
-from .fakes import FakeConnector, value_said
+from .fakes import FakeConnector, agenda_spec, value_said
 
 PRICES = "A single room costs $80 per night, a double room $120 and a suite $250."
 
@@ -29,11 +29,7 @@ def _spec(
     variables: dict[str, Any],
     alternatives: dict[str, list[Any]] | None = None,
 ) -> ConversationSpec:
-    return ConversationSpec(
-        id="p/0", profile="p", goals=tuple(goals), goal_templates=tuple(templates),
-        variables=variables, alternatives=alternatives or {},
-        stop=StopCondition("all_answered", limit=8),
-    )  # fmt: skip
+    return agenda_spec(goals, templates, variables, alternatives, limit=8)
 
 
 async def _talk(

@@ -14,9 +14,9 @@ from typing import Any
 from sparring.connectors import Reply
 from sparring.simulate import AgendaSimulator, run_conversation
 from sparring.simulate._slots import plausible_value
-from sparring.simulate._spec import ConversationSpec, StopCondition
+from sparring.simulate._spec import ConversationSpec
 
-from .fakes import FakeConnector, value_said
+from .fakes import FakeConnector, agenda_spec, value_said
 
 
 def _spec(
@@ -25,11 +25,7 @@ def _spec(
     variables: dict[str, Any],
     alternatives: dict[str, list[Any]] | None = None,
 ) -> ConversationSpec:
-    return ConversationSpec(
-        id="p/0", profile="p", goals=tuple(goals), goal_templates=tuple(templates),
-        variables=variables, alternatives=alternatives or {},
-        stop=StopCondition("all_answered", limit=10),
-    )  # fmt: skip
+    return agenda_spec(goals, templates, variables, alternatives, limit=10)
 
 
 async def _talk(spec: ConversationSpec, bot: Any) -> tuple[list[str], Any]:
