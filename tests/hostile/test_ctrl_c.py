@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 from test_matrix import PROFILE
@@ -88,3 +89,38 @@ def test_ctrl_c_stops_evaluate_without_a_traceback(tmp_path: Path) -> None:
             child.communicate()
     assert child.returncode == 130, output
     assert "Traceback" not in output and "never retrieved" not in output, output
+
+
+_SIGINT_WHILE_LOADING = """
+import importlib.abc, os, signal, sys, time
+
+class Interrupt(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "sparring.cli":  # Ctrl-C pressed while the command line loads
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)
+        return None
+
+sys.meta_path.insert(0, Interrupt())
+sys.argv = ["sparring", "--help"]
+{run}
+"""
+
+
+def test_ctrl_c_while_the_console_script_loads_exits_130_with_one_line() -> None:
+    """Ctrl-C while ``sparring`` was still importing its command line printed the
+    traceback of whichever import it hit; the console script named in ``pyproject.toml``
+    (run as pip's generated script runs it) and ``python -m sparring`` now exit 130 with
+    one line."""
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    module, function = scripts["sparring"].split(":")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    console_script = f"from {module} import {function}\nsys.exit({function}())"  # pip's
+    python_m = "import runpy\nrunpy.run_module('sparring', run_name='__main__')"
+    for run in (console_script, python_m):
+        code = _SIGINT_WHILE_LOADING.format(run=run)
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                              text=True, timeout=STOP_SECONDS)  # fmt: skip
+        assert done.returncode == 130, done.stderr
+        assert done.stderr.splitlines() == ["sparring: interrupted while loading; nothing was run"]
+        assert done.stdout == ""
