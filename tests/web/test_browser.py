@@ -112,7 +112,13 @@ def _sign_in(driver: WebDriver, base: str, name: str) -> None:
     driver.find_element(
         By.CSS_SELECTOR, "form button[type=submit], form input[type=submit]"
     ).click()
-    WebDriverWait(driver, 30).until(lambda d: "/projects/" in d.current_url)
+    _wait(driver, 30).until(lambda d: "/projects/" in d.current_url)
+
+
+def _wait(driver: WebDriver, seconds: float) -> WebDriverWait[WebDriver]:
+    """A wait that tries again when the page swaps under it (see ``RELOADING``): a form's
+    redirect may replace the element between finding it and reading its text."""
+    return WebDriverWait(driver, seconds, ignored_exceptions=RELOADING)
 
 
 def _text(driver: WebDriver, selector: str) -> str:
@@ -225,7 +231,7 @@ def _new_file(driver: WebDriver, base: str, project: int, kind: str, name: str, 
     driver.find_element(By.ID, "id_name").send_keys(name)
     _set(driver, driver.find_element(By.ID, "id_content"), text)
     driver.find_element(By.ID, "save").click()
-    WebDriverWait(driver, 30).until(lambda d: "/files/new/" not in d.current_url)
+    _wait(driver, 30).until(lambda d: "/files/new/" not in d.current_url)
     assert "Not saved" not in driver.page_source, driver.page_source[-3000:]
 
 
@@ -245,7 +251,7 @@ def _launch(driver: WebDriver, base: str, project: int, job: str, shots: Shots |
     if shots is not None:
         shots.take(f"launch-{job}")
     driver.find_element(By.ID, "launch").click()
-    WebDriverWait(driver, 30).until(lambda d: "/runs/" in d.current_url)
+    _wait(driver, 30).until(lambda d: "/runs/" in d.current_url)
     return int(driver.current_url.rstrip("/").split("/")[-1])
 
 
@@ -269,7 +275,7 @@ def _wait_for_the_end(driver: WebDriver, run: int, shots: Shots | None) -> None:
     status = Run.objects.get(pk=run).status
     assert status == "finished", (status, Run.objects.get(pk=run).error)
     # the page refreshed itself at the end (HX-Refresh): no reload by the test
-    WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.ID, "verdict"))
+    _wait(driver, 30).until(lambda d: d.find_elements(By.ID, "verdict"))
 
 
 def test_sign_in_create_launch_watch_open_a_failure_annotate_and_compare(
@@ -295,7 +301,7 @@ def test_sign_in_create_launch_watch_open_a_failure_annotate_and_compare(
     # the POST answers with a redirect to the list: wait for the page that has the new
     # project (finding it at once raced the navigation on a loaded CI machine)
     try:
-        WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.LINK_TEXT, name))
+        _wait(driver, 30).until(lambda d: d.find_elements(By.LINK_TEXT, name))
     except TimeoutException:
         pytest.fail(f"no link to the new project on: {_text(driver, 'main')[:2000]}")
     driver.find_element(By.LINK_TEXT, name).click()
@@ -324,7 +330,7 @@ def test_sign_in_create_launch_watch_open_a_failure_annotate_and_compare(
     form.find_element(By.NAME, "breakdown").send_keys("ignore question")
     form.find_element(By.NAME, "comment").send_keys("did not answer the size")
     form.find_element(By.CSS_SELECTOR, "button").click()
-    WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".annotation"))
+    _wait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".annotation"))
     assert "ignore question" in driver.find_element(By.CSS_SELECTOR, ".annotation").text
     shots.take("annotated")
 
@@ -334,7 +340,7 @@ def test_sign_in_create_launch_watch_open_a_failure_annotate_and_compare(
     Select(driver.find_element(By.NAME, "a")).select_by_value(str(first))
     Select(driver.find_element(By.NAME, "b")).select_by_value(str(second))
     driver.find_element(By.ID, "compare").click()
-    WebDriverWait(driver, 30).until(lambda d: "/compare/?" in d.current_url)
+    _wait(driver, 30).until(lambda d: "/compare/?" in d.current_url)
     shots.take("compare")
     if job == "run":  # both runs were checked: the comparison itself is shown
         assert driver.find_elements(By.ID, "diff")
@@ -358,9 +364,7 @@ def test_hostile_chatbot_text_renders_inert_in_chromium(
     for page in pages:
         driver.get(base + page)
         if page == pages[0]:  # nothing cached yet: htmx fills the placeholders in
-            WebDriverWait(driver, 120).until(
-                lambda d: not d.find_elements(By.CSS_SELECTOR, ".pending")
-            )
+            _wait(driver, 120).until(lambda d: not d.find_elements(By.CSS_SELECTOR, ".pending"))
             assert driver.find_elements(By.ID, "failures") and "Verdict: failed" in (
                 driver.find_element(By.ID, "verdict").text
             )
@@ -413,17 +417,15 @@ def test_members_secrets_and_tokens_pages_in_chromium(
     driver.find_element(By.ID, "id_who").send_keys("ben")
     Select(driver.find_element(By.ID, "id_role")).select_by_value("editor")
     driver.find_element(By.CSS_SELECTOR, "#add-member button").click()
-    WebDriverWait(driver, 30).until(lambda d: "ben" in d.find_element(By.ID, "members").text)
+    _wait(driver, 30).until(lambda d: "ben" in d.find_element(By.ID, "members").text)
     assert Membership.objects.get(project=project, user__username="ben").role == "editor"
     shots.take("member-added")
     role = Select(driver.find_element(By.CSS_SELECTOR, 'select[aria-label="role of ben"]'))
     role.select_by_value("viewer")
     row = driver.find_element(By.XPATH, '//select[@aria-label="role of ben"]/ancestor::form')
     row.find_element(By.TAG_NAME, "button").click()
-    WebDriverWait(driver, 30).until(
-        lambda d: Membership.objects.get(project=project, user__username="ben").role == "viewer"
-    )
-    assert "ben is now viewer" in driver.find_element(By.TAG_NAME, "main").text
+    _wait(driver, 30).until(lambda d: "ben is now viewer" in _text(d, "main"))
+    assert Membership.objects.get(project=project, user__username="ben").role == "viewer"
     shots.take("member-role-changed")
 
     key = "sk-browser-test-0123456789abcd"
@@ -431,23 +433,19 @@ def test_members_secrets_and_tokens_pages_in_chromium(
     driver.find_element(By.ID, "id_name").send_keys("OPENAI_API_KEY")
     driver.find_element(By.ID, "id_value").send_keys(key)
     driver.find_element(By.CSS_SELECTOR, "#set-secret button").click()
-    WebDriverWait(driver, 30).until(
-        lambda d: "OPENAI_API_KEY" in d.find_element(By.ID, "secrets").text
-    )
-    assert "…abcd" in driver.find_element(By.ID, "secrets").text
+    _wait(driver, 30).until(lambda d: "OPENAI_API_KEY" in d.find_element(By.ID, "secrets").text)
+    assert "…abcd" in _text(driver, "#secrets")
     assert key not in driver.page_source and key[:-4] not in driver.page_source
     shots.take("secret-set")
 
     driver.get(f"{base}/projects/{project.pk}/")
     driver.find_element(By.ID, "quotas-link").click()
-    conversations = WebDriverWait(driver, 30).until(
-        lambda d: d.find_element(By.ID, "id_max_conversations")
-    )
+    conversations = _wait(driver, 30).until(lambda d: d.find_element(By.ID, "id_max_conversations"))
     most = int(conversations.get_attribute("max") or 0)
     assert most >= 1  # the server's maximum, which the browser itself holds the field to
     conversations.send_keys("7")
     driver.find_element(By.CSS_SELECTOR, "#set-quotas button").click()
-    WebDriverWait(driver, 30).until(lambda d: "quotas saved" in _text(d, "main"))
+    _wait(driver, 30).until(lambda d: "quotas saved" in _text(d, "main"))
     assert "Conversations a run may plan\t7\t7\t" in _text(driver, "#quotas")
     project.refresh_from_db()
     assert project.max_conversations == 7
@@ -460,7 +458,7 @@ def test_members_secrets_and_tokens_pages_in_chromium(
     days.clear()
     days.send_keys("7")
     driver.find_element(By.CSS_SELECTOR, "#new-token-form button").click()
-    shown = WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "new-token"))
+    shown = _wait(driver, 30).until(lambda d: d.find_element(By.ID, "new-token"))
     token = shown.find_element(By.TAG_NAME, "code").text.strip()
     assert token.startswith("spr_") and len(token) > 40
     shots.take("token-created")
@@ -473,7 +471,7 @@ def test_members_secrets_and_tokens_pages_in_chromium(
     assert "never" not in driver.find_element(By.ID, "tokens").text  # last used: now
     shots.take("token-used")
     driver.find_element(By.CSS_SELECTOR, "#tokens button").click()
-    WebDriverWait(driver, 30).until(lambda d: "No token" in d.find_element(By.ID, "tokens").text)
+    _wait(driver, 30).until(lambda d: "No token" in d.find_element(By.ID, "tokens").text)
     assert not DeviceToken.objects.filter(user=owner).exists()
     assert httpx.get(api, headers={"Authorization": f"Token {token}"}).status_code == 401
     shots.take("token-revoked")
@@ -499,18 +497,18 @@ def test_check_applied_to_a_run_from_its_page_in_chromium(
     shots = Shots(driver, tmp_path, "applied")
     _sign_in(driver, base, "olga")
     driver.get(f"{base}/runs/{run.pk}/")
-    WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.ID, "apply-check"))
+    _wait(driver, 30).until(lambda d: d.find_elements(By.ID, "apply-check"))
     assert "failed" not in _text(driver, "#verdict")  # never checked
     driver.find_element(By.ID, "apply-check").click()
     box = driver.find_element(By.CSS_SELECTOR, 'input[name="rules"][value="rules/sorry.yaml"]')
     box.click()
     shots.take("form")
     driver.find_element(By.ID, "apply").click()
-    WebDriverWait(driver, RUN_SECONDS, ignored_exceptions=RELOADING).until(
+    _wait(driver, RUN_SECONDS).until(
         lambda d: "Verdict: failed" in _text(d, "main")
     )  # the check stored its verdicts in the run: the page shows them
     # the panel polls the job until its row says how it ended, then the page reloads
-    WebDriverWait(driver, 60, ignored_exceptions=RELOADING).until(
+    _wait(driver, 60).until(
         lambda d: "finished" in _text(d, "#applied") and d.find_elements(By.ID, "apply-check")
     )
     shots.take("run-page")
