@@ -143,6 +143,31 @@ def test_all_workers_killed_then_fresh_ones_finish_the_run(
     print(f"finished {time.monotonic() - killed_at:.1f} s after the kill; {run.stats}")
 
 
+def test_a_run_keeps_at_most_its_window_of_chunks_out(
+    redis_server: RedisServer,
+    bot: LoopbackBot,
+    workers: Workers,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``SPARRING_WINDOW=2``: of the run's 8 chunks, never more than 2 are in the broker
+    at once (queued plus reserved by a worker); the next is sent as one comes back."""
+    import redis
+
+    monkeypatch.setenv("SPARRING_WINDOW", "2")
+    workers.start(1, concurrency=20)  # 4 pool processes: room for more than the window
+    client = redis.Redis.from_url(redis_server.url)
+    thread, box, out = _coordinate(tmp_path, bot, 40)
+    seen: list[int] = []
+    while thread.is_alive():
+        seen.append(int(client.llen("sparring")) + int(client.hlen("unacked")))
+        time.sleep(0.05)
+    assert "error" not in box, box.get("error")
+    run = box["result"]
+    assert not run.incomplete and len(stored_once(out)) == 40 and run.stats.chunks == 8
+    assert max(seen) == 2, sorted(set(seen))
+
+
 def test_a_hung_worker_does_not_hold_its_chunks(
     redis_server: RedisServer,
     bot: LoopbackBot,

@@ -10,7 +10,9 @@ task, default 20), ``SPARRING_MAX_ATTEMPTS`` (deliveries of a chunk before it is
 failed, default 3), ``SPARRING_VISIBILITY_TIMEOUT`` (seconds before Redis hands a chunk
 whose worker vanished to another worker, default 1800; a chunk must finish well within
 it, or it is run twice), ``SPARRING_LEASE_SECONDS`` (how long a delivery's lease lives
-after its last renewal — the time to notice a lost or hung worker; default 15).
+after its last renewal — the time to notice a lost or hung worker; default 15),
+``SPARRING_WINDOW`` (chunks of one run out at once — queued, reserved or running; the
+coordinator sends the next as one comes back; default 64).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ DEFAULT_CHUNK_SIZE = 20
 DEFAULT_MAX_ATTEMPTS = 3
 DEFAULT_VISIBILITY_TIMEOUT = 1800.0
 DEFAULT_LEASE_SECONDS = 15.0
+DEFAULT_WINDOW = 64
 
 
 @dataclass(frozen=True)
@@ -41,7 +44,8 @@ class Cluster:
     (Redis broker) before an unacknowledged chunk goes to another worker;
     ``lease_seconds`` a delivery's lease lives after its last renewal (renewed every third
     of it by the process running it; ``_heartbeat``): the coordinator sends a delivery
-    again once its lease ran out.
+    again once its lease ran out; ``window`` chunks of one run are out at once at most
+    (the rest wait in the coordinator, not in the broker).
     """
 
     broker: str
@@ -51,6 +55,7 @@ class Cluster:
     max_attempts: int = DEFAULT_MAX_ATTEMPTS
     visibility_timeout: float = DEFAULT_VISIBILITY_TIMEOUT
     lease_seconds: float = DEFAULT_LEASE_SECONDS
+    window: int = DEFAULT_WINDOW
 
     @classmethod
     def from_env(cls, broker: str | None = None, env: Mapping[str, str] | None = None) -> Cluster:
@@ -78,6 +83,7 @@ class Cluster:
                 env, "SPARRING_VISIBILITY_TIMEOUT", DEFAULT_VISIBILITY_TIMEOUT, float
             ),
             lease_seconds=_number(env, "SPARRING_LEASE_SECONDS", DEFAULT_LEASE_SECONDS, float),
+            window=_number(env, "SPARRING_WINDOW", DEFAULT_WINDOW, int),
         )
 
 

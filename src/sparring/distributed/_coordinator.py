@@ -31,6 +31,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -186,13 +187,12 @@ class Coordinator:
         self._drain()
         missing = [i for i in self.missing() if i in self._specs]
         size = self.cluster.chunk_size
-        chunks = {
-            name: _Chunk(name, ids, specs_json([self._specs[i] for i in ids]))
+        chunks = [
+            _Chunk(f"{self.session}-c{n}", ids, specs_json([self._specs[i] for i in ids]))
             for n, start in enumerate(range(0, len(missing), size))
-            for name, ids in [(f"{self.session}-c{n}", missing[start : start + size])]
-        }
-        self._enqueue(list(chunks.values()))
-        self._collect(chunks)
+            for ids in [missing[start : start + size]]
+        ]
+        self._collect(deque(chunks))
         return self._stats(len(chunks))
 
     def _open_session(self) -> None:
@@ -232,12 +232,25 @@ class Coordinator:
     def _stopping(self) -> bool:
         return self._abandoned.is_set() or (self.stop is not None and self.stop())
 
-    def _collect(self, chunks: dict[str, _Chunk]) -> None:
-        out = dict(chunks)
+    def _refill(self, waiting: deque[_Chunk], out: dict[str, _Chunk]) -> None:
+        """Send chunks of ``waiting`` until ``window`` are out (or none waits)."""
+        fresh: list[_Chunk] = []
+        while waiting and len(out) < self.cluster.window:
+            chunk = waiting.popleft()
+            out[chunk.name] = chunk
+            fresh.append(chunk)
+        if fresh:
+            self._enqueue(fresh)
+
+    def _collect(self, waiting: deque[_Chunk]) -> None:
+        """Keep ``window`` chunks of ``waiting`` out, write what comes back, settle,
+        reclaim and resend until none is out or waiting (or the run stops)."""
+        out: dict[str, _Chunk] = {}
         stall = max(60.0, 2 * self.cluster.visibility_timeout)
         last = checked = time.monotonic()
-        while out and not self._stopping():
+        while (out or waiting) and not self._stopping():
             try:
+                self._refill(waiting, out)
                 result = self.state.pop_result(timeout=POLL_SECONDS)
                 if time.monotonic() - checked >= POLL_SECONDS:
                     checked = time.monotonic()
