@@ -150,22 +150,25 @@ def test_a_run_keeps_at_most_its_window_of_chunks_out(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """``SPARRING_WINDOW=2``: of the run's 8 chunks, never more than 2 are in the broker
-    at once (queued plus reserved by a worker); the next is sent as one comes back."""
+    """``SPARRING_WINDOW=2``: of the run's 12 chunks, never more than 2 are out at once;
+    the next is sent as one comes back. Seen from the broker (queued plus reserved by a
+    worker, read at once) a chunk whose result came back may linger until its worker
+    acknowledges it a moment later: at most 2 more."""
     import redis
 
     monkeypatch.setenv("SPARRING_WINDOW", "2")
     workers.start(1, concurrency=20)  # 4 pool processes: room for more than the window
     client = redis.Redis.from_url(redis_server.url)
-    thread, box, out = _coordinate(tmp_path, bot, 40)
+    thread, box, out = _coordinate(tmp_path, bot, 60)
     seen: list[int] = []
     while thread.is_alive():
-        seen.append(int(client.llen("sparring")) + int(client.hlen("unacked")))
+        queued, reserved = client.pipeline().llen("sparring").hlen("unacked").execute()
+        seen.append(int(queued) + int(reserved))
         time.sleep(0.05)
     assert "error" not in box, box.get("error")
     run = box["result"]
-    assert not run.incomplete and len(stored_once(out)) == 40 and run.stats.chunks == 8
-    assert max(seen) == 2, sorted(set(seen))
+    assert not run.incomplete and len(stored_once(out)) == 60 and run.stats.chunks == 12
+    assert 2 <= max(seen) <= 4, sorted(set(seen))
 
 
 def test_a_hung_worker_does_not_hold_its_chunks(
