@@ -1,6 +1,6 @@
 """Benchmark of distributed runs (issue 24, "Performance").
 
-Run from the project root (needs Debian's ``redis-server`` and ``sparring[celery]``)::
+Run from the project root (needs Debian's ``redis-server`` and ``pip install ".[celery]"``)::
 
     PYTHONPATH=src python benchmarks/bench_distributed.py              # all figures
     PYTHONPATH=src python benchmarks/bench_distributed.py --quick      # 200 conversations

@@ -237,27 +237,35 @@ def _encodings(value: str) -> set[str]:
     }
 
 
-_installed: NetworkPolicy | None = None
+PolicySource = Callable[[], NetworkPolicy]
+"""A policy decided again at each use (the dashboard's local mode follows its accounts)."""
+
+_installed: NetworkPolicy | PolicySource | None = None
 
 
-def install_policy(policy: NetworkPolicy | None) -> None:
-    """Guard every HTTP connector created from now on in this process with ``policy``
-    (``None`` removes the guard). Called by servers, never by the CLI."""
+def install_policy(policy: NetworkPolicy | PolicySource | None) -> None:
+    """Guard every HTTP connector created from now on in this process with ``policy`` — a
+    ``NetworkPolicy``, or a ``PolicySource`` asked at each use (it must not raise: on
+    doubt it answers its strictest policy) — ``None`` removes the guard. Called by
+    servers, never by the CLI."""
     global _installed
     _installed = policy
 
 
 def installed_policy() -> NetworkPolicy | None:
-    """The policy installed in this process, if any."""
-    return _installed
+    """The policy in force in this process now, if any."""
+    if _installed is None or isinstance(_installed, NetworkPolicy):
+        return _installed
+    return _installed()
 
 
 def guarded(transport: httpx.AsyncBaseTransport | None) -> httpx.AsyncBaseTransport | None:
     """``transport`` wrapped in a ``GuardedTransport`` when a policy is installed (the one
     place connectors ask); unchanged otherwise."""
-    if _installed is None:
+    policy = installed_policy()
+    if policy is None:
         return transport
-    return GuardedTransport(_installed, inner=transport)
+    return GuardedTransport(policy, inner=transport)
 
 
 def _connect_refusal(policy: NetworkPolicy, address: object) -> str | None:
@@ -313,7 +321,7 @@ def url_refusal(url: str, policy: NetworkPolicy | None = None) -> str | None:
     (``None``: allowed, or no policy); resolves the name now (no request is sent). For
     checks before work starts — a job's ``model_base_url`` — that name the setting; the
     transport and socket guards still check every request."""
-    policy = policy or _installed
+    policy = policy or installed_policy()
     if policy is None:
         return None
     parsed = httpx.URL(url)

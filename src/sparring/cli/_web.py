@@ -1,4 +1,4 @@
-"""``sparring web``: the dashboard (``pip install "sparring[web]"``).
+"""``sparring web``: the dashboard (from a clone: ``pip install ".[web]"``).
 
 Django is imported only inside these commands, never when ``sparring.cli`` is imported.
 """
@@ -22,7 +22,7 @@ web_app = typer.Typer(
 )
 app.add_typer(web_app)
 
-_MISSING = 'the dashboard needs the web extra: pip install "sparring[web]"'
+_MISSING = 'the dashboard needs the web extra: pip install ".[web]" (in a clone of sparring)'
 
 
 def _require_extra() -> None:
@@ -40,7 +40,14 @@ def web_command(
         str,
         typer.Option(help="Address to serve on; anything but loopback needs production settings."),
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to serve on.")] = 8000,
+    port: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=65535,
+            help="Port to serve on (default: 8000, or the next free port when it is taken).",
+        ),
+    ] = None,
     no_browser: Annotated[
         bool, typer.Option("--no-browser", help="Do not open a browser.")
     ] = False,
@@ -57,7 +64,8 @@ def web_command(
 
     check_host(host)
     # a lean server process: Django and the runner, not every command's imports
-    argv = [sys.executable, "-m", "sparring.web", "--host", host, "--port", str(port)]
+    argv = [sys.executable, "-m", "sparring.web", "--host", host]
+    argv += ["--port", str(port)] if port is not None else []
     os.execv(sys.executable, [*argv, *(["--no-browser"] if no_browser else [])])
 
 

@@ -74,7 +74,7 @@ def worker_command(
     ] = None,
 ) -> None:
     """Run chunks of distributed runs (`simulate --broker`) until stopped (Ctrl-C or
-    SIGTERM finish the running chunks first). Needs `pip install "sparring\\[celery]"`; the
+    SIGTERM finish the running chunks first). Needs `pip install ".\\[celery]"` (in a clone); the
     worker reads the test project at the paths the run names (under --allow-root), and its
     own secrets; it runs no command and uses no model base URL it was not allowed."""
     import shlex
@@ -83,7 +83,7 @@ def worker_command(
         from sparring.distributed import Cluster, WorkerPolicy, run_worker
     except ModuleNotFoundError as exc:
         raise UserInputError(
-            f'distributed runs need Celery: pip install "sparring[celery]" ({exc})'
+            f'distributed runs need Celery: pip install ".[celery]" in a clone ({exc})'
         ) from None
     cluster = Cluster.from_env(broker)
     policy = WorkerPolicy(
@@ -108,7 +108,7 @@ def remote_mutants(broker: str, out: Path) -> SettingsRunner:
         from sparring.distributed import remote_mutants as remote
     except ModuleNotFoundError as exc:
         raise UserInputError(
-            f'--broker needs Celery: pip install "sparring[celery]" ({exc})'
+            f'--broker needs Celery: pip install ".[celery]" in a clone ({exc})'
         ) from None
     cluster = Cluster.from_env(broker)
     check_cluster(cluster)
@@ -121,7 +121,7 @@ def remote_simulate(broker: str) -> RemoteConversations:
         from sparring.distributed import Cluster, RemoteSimulate, check_cluster
     except ModuleNotFoundError as exc:
         raise UserInputError(
-            f'--broker needs Celery: pip install "sparring[celery]" ({exc})'
+            f'--broker needs Celery: pip install ".[celery]" in a clone ({exc})'
         ) from None
     cluster = Cluster.from_env(broker)
     check_cluster(cluster)

@@ -1,4 +1,4 @@
-"""Runs spread over worker machines with Celery (``pip install "sparring[celery]"``).
+"""Runs spread over worker machines with Celery (``pip install ".[celery]"`` in a clone).
 
 ``sparring worker`` starts a worker (``run_worker``); ``sparring simulate --broker URL``
 (or ``SPARRING_BROKER_URL``) runs the simulate job's conversations on the workers

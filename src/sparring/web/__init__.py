@@ -1,6 +1,6 @@
 """The dashboard: ``sparring web`` (a Django 5.2 application inside the package).
 
-Install with ``pip install "sparring[web]"``. Importing this package does not import
+Install with ``pip install ".[web]"`` in a clone. Importing this package does not import
 Django; the functions below configure it when called. See docs/web.md.
 
 - ``serve(host, port, open_browser=True)`` — migrate, create the first owner, print the

@@ -1,4 +1,4 @@
-"""``python -m sparring.web --host H --port P [--no-browser]``: the server process.
+"""``python -m sparring.web --host H [--port P] [--no-browser]``: the server process.
 
 ``sparring web`` replaces itself with this lean process (``os.execv``), so the idle server
 holds Django and the job runner, not every command's imports (scikit-learn and the rest of
@@ -16,7 +16,7 @@ from sparring.errors import UserInputError
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="sparring web")
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--port", type=int, default=None)  # None: 8000 or the next free
     parser.add_argument("--no-browser", action="store_true")
     args = parser.parse_args(argv)
     from sparring.web._serve import serve

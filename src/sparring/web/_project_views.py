@@ -4,6 +4,7 @@ viewable), its runs, and the launch form of any registered job."""
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any
 
 from django import forms
@@ -146,4 +147,26 @@ def launch(request: HttpRequest, pk: int, job: str) -> HttpResponse:
             add_problems(form, exc)
         else:
             return redirect("run", pk=run.pk)
-    return render(request, "sparring_web/launch.html", {"project": found, "job": job, "form": form})
+    context = {"project": found, "job": job, "form": form, "network": _network_note()}
+    return render(request, "sparring_web/launch.html", context)
+
+
+def _network_note() -> dict[str, Any]:
+    """What the launch page says about the chatbot addresses this server may call
+    (``_local``: decided again now, so a second account shows at once)."""
+    from django.conf import settings
+
+    from sparring._ssrf import installed_policy
+    from sparring.web import _local
+
+    facts = _local.refresh()
+    policy = installed_policy()
+    loopback = ipaddress.ip_address("127.0.0.1")
+    return {
+        "guarded": policy is not None,
+        "local": facts.local
+        and policy is not None
+        and policy.refusal("localhost", [loopback]) is None,
+        "allow": list(settings.SSRF_ALLOW),
+        "accounts": facts.accounts,
+    }

@@ -5,7 +5,9 @@ Django is imported here and below only — ``import sparring.cli`` never imports
 
 from __future__ import annotations
 
+import errno
 import os
+import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +24,9 @@ from sparring.web._config import (
 
 SETTINGS_MODULE = "sparring.web._settings"
 OWNER_NAME = "owner"
+DEFAULT_PORT = 8000
+PORTS_TRIED = 20
+"""Ports tried from ``DEFAULT_PORT`` on when no ``--port`` is given."""
 
 
 def configure(*, loopback: bool) -> None:
@@ -65,19 +70,25 @@ def first_owner_link(base_url: str) -> str | None:
     return base_url.rstrip("/") + reverse("link-login", args=[uid, token])
 
 
-def guard_network() -> None:
+def guard_network(host: str | None = None) -> None:
     """Install the SSRF guard for every chatbot this process calls (``sparring._ssrf``),
-    with the operator's allow-list (``SPARRING_WEB_SSRF_ALLOW``), and the dashboard's
-    execution policy (``sparring._policy``: nothing that runs the user's code). Every
-    process that runs the dashboard's jobs calls it (the server here; a distributed worker
-    at its start)."""
+    with the operator's allow-list (``SPARRING_WEB_SSRF_ALLOW``) — and, for a server
+    listening on ``host``, local mode while it has one account (``_local``: loopback and
+    private addresses allowed) —, and the dashboard's execution policy
+    (``sparring._policy``: nothing that runs the user's code). Every process that runs the
+    dashboard's jobs calls it (the server here; a distributed worker at its start, with no
+    ``host``: never local)."""
     from django.conf import settings
 
     from sparring import _policy
     from sparring._ssrf import NetworkPolicy, install_policy
+    from sparring.web import _local
     from sparring.web._files import DASHBOARD_POLICY
 
-    install_policy(NetworkPolicy.from_entries(settings.SSRF_ALLOW))
+    if host is None:
+        install_policy(NetworkPolicy.from_entries(settings.SSRF_ALLOW))
+    else:
+        _local.install(host)
     _policy.install_policy(DASHBOARD_POLICY)
 
 
@@ -88,21 +99,79 @@ def wsgi_application() -> Callable[..., Any]:
     return get_wsgi_application()
 
 
-def serve(host: str, port: int, *, open_browser: bool, out: TextIO = sys.stdout) -> None:
-    """Serve the dashboard on ``host:port`` until interrupted. Raises ``UserInputError``
-    (exit 2) when ``host`` is not loopback and production settings are missing."""
+def _listen(host: str, port: int) -> list[socket.socket]:
+    """A socket bound to ``port`` on every address ``host`` names (not yet listening).
+    Raises ``OSError`` (every socket closed) when one cannot be bound."""
+    bound: list[socket.socket] = []
+    try:
+        for family, kind, proto, _, address in socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        ):
+            sock = socket.socket(family, kind, proto)
+            bound.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(address)
+    except OSError:
+        for sock in bound:
+            sock.close()
+        raise
+    return bound
+
+
+def bind(host: str, port: int | None) -> list[socket.socket]:
+    """Sockets bound to ``host:port`` now, before anything is printed. ``port`` ``None``:
+    ``DEFAULT_PORT``, or the next free port after it when it is taken. Raises
+    ``UserInputError`` (one line, exit 2) when the port asked for is taken or may not be
+    used."""
+    wanted = DEFAULT_PORT if port is None else port
+    for candidate in range(wanted, wanted + (PORTS_TRIED if port is None else 1)):
+        try:
+            return _listen(host, candidate)
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE:
+                raise UserInputError(
+                    f"cannot serve on {host}:{candidate}: {exc.strerror}"
+                ) from None
+    if port is None:
+        last = wanted + PORTS_TRIED - 1
+        raise UserInputError(f"ports {wanted}-{last} on {host} are all taken: pick one with --port")
+    raise UserInputError(
+        f"port {port} on {host} is taken (another sparring web?): pick another with --port, "
+        "or leave --port out to take the next free one"
+    )
+
+
+def serve(host: str, port: int | None, *, open_browser: bool, out: TextIO = sys.stdout) -> None:
+    """Serve the dashboard on ``host:port`` until interrupted (``port`` ``None``: 8000 or
+    the next free port, said so). Raises ``UserInputError`` (exit 2) when ``host`` is not
+    loopback and production settings are missing, or the port is taken — before anything
+    is printed, so no sign-in link is shown for a server that is not there."""
     loopback = is_loopback(host)
     if not loopback:
         require_production(read_config(production=True), host)
     configure(loopback=loopback)
+    sockets = bind(host, port)
+    bound = int(sockets[0].getsockname()[1])
     prepare(out)
-    guard_network()
+    guard_network(host)
     shown_host = f"[{host}]" if ":" in host else host
-    base_url = f"http://{shown_host}:{port}/"
+    base_url = f"http://{shown_host}:{bound}/"
     link = first_owner_link(base_url)
+    if port is None and bound != DEFAULT_PORT:
+        print(f"port {DEFAULT_PORT} is taken: serving on {bound}", file=out)
     print(f"sparring dashboard on {base_url}", file=out)
     if link is not None:
         print(f"sign in once with: {link}", file=out)
+    from sparring.web._local import current_facts
+
+    if current_facts().local:
+        print(
+            "local mode: loopback, one account — chatbots on loopback and private "
+            "addresses may be tested (a second account turns the SSRF guard back on)",
+            file=out,
+        )
     out.flush()
     if open_browser:
         import webbrowser
@@ -115,7 +184,7 @@ def serve(host: str, port: int, *, open_browser: bool, out: TextIO = sys.stdout)
     renderer().preload()  # the report's sections imported before the first run page
     import waitress
 
-    waitress.serve(wsgi_application(), host=host, port=port, threads=8, ident="sparring")
+    waitress.serve(wsgi_application(), sockets=sockets, threads=8, ident="sparring")
 
 
 def check_deploy(out: TextIO = sys.stdout) -> None:

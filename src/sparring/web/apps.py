@@ -28,6 +28,7 @@ class WebConfig(AppConfig):
 
     def ready(self) -> None:
         connection_created.connect(_sqlite_wal, dispatch_uid="sparring_web_sqlite_wal")
-        from sparring.web import _audit
+        from sparring.web import _audit, _local
 
         _audit.connect_signals()
+        _local.connect_signals()
