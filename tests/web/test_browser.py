@@ -18,20 +18,17 @@ Screenshots are saved under the test's temporary folder and copied to
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sys
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from web_helpers import PASSWORD, checked_run
+from web_helpers import PASSWORD, checked_run, json_bot
 
 from sparring.web.models import Run
 
@@ -140,30 +137,13 @@ def _alice_over_http() -> Iterator[str]:
     from alice_bot import AliceBot  # type: ignore[import-not-found]
 
     bots: dict[str, Any] = {}
-    lock = threading.Lock()
 
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
+    def answer(data: dict[str, Any]) -> str:  # json_bot holds its lock
+        bot = bots.setdefault(str(data.get("session")), AliceBot())
+        return str(bot.respond(str(data.get("message", ""))))
 
-        def do_POST(self) -> None:
-            data = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
-            with lock:
-                bot = bots.setdefault(str(data.get("session")), AliceBot())
-                reply = bot.respond(str(data.get("message", "")))
-            body = json.dumps({"reply": reply}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
+    with json_bot(answer) as (url, _):
+        yield url
 
 
 @pytest.fixture

@@ -7,20 +7,17 @@ called. And a taken port is one line on standard error, before anything is print
 from __future__ import annotations
 
 import ipaddress
-import json
 import os
 import socket
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from web_helpers import PASSWORD, PROFILE, api, client_for
+from web_helpers import PASSWORD, PROFILE, api, client_for, json_bot
 
 from sparring.web import _local, _worker
 from sparring.web._files import save_file
@@ -86,28 +83,10 @@ def test_local_mode_opens_loopback_and_private_addresses_only(
 
 
 @pytest.fixture
-def bot() -> Iterator[tuple[str, list[str]]]:
-    """A REST chatbot on loopback that records each message it is sent."""
-    seen: list[str] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-        def do_POST(self) -> None:
-            seen.append(self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode())
-            body = json.dumps({"reply": "Sure, which size?"}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}", seen
-    server.shutdown()
+def bot() -> Iterator[tuple[str, list[Any]]]:
+    """A REST chatbot on loopback that records each request it gets."""
+    with json_bot(lambda _: "Sure, which size?") as (url, seen):
+        yield url, seen
 
 
 CHATBOT = (
@@ -139,7 +118,7 @@ def _run_against(owner: Any, url: str, monkeypatch: pytest.MonkeyPatch) -> Run:
 
 @pytest.mark.django_db(transaction=True)
 def test_on_a_laptop_the_only_owner_tests_a_loopback_bot_with_no_allow_list(
-    bot: tuple[str, list[str]], monkeypatch: pytest.MonkeyPatch, settings: Any
+    bot: tuple[str, list[Any]], monkeypatch: pytest.MonkeyPatch, settings: Any
 ) -> None:
     settings.SSRF_ALLOW = []
     url, seen = bot
@@ -154,7 +133,7 @@ def test_on_a_laptop_the_only_owner_tests_a_loopback_bot_with_no_allow_list(
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("shared_by", ["a second account", "the network", "open sign-up"])
 def test_a_shared_server_refuses_a_run_against_loopback_before_calling_it(
-    bot: tuple[str, list[str]],
+    bot: tuple[str, list[Any]],
     monkeypatch: pytest.MonkeyPatch,
     settings: Any,
     shared_by: str,

@@ -8,14 +8,13 @@ import json
 import logging
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.conf import settings
 from django.db import connection
-from web_helpers import PROFILE, api, client_for
+from web_helpers import PROFILE, api, client_for, json_bot
 
 from sparring.web import _worker
 from sparring.web._files import save_file
@@ -26,29 +25,10 @@ BOT_KEY = "sk-bot-PLAINTEXT-7f3e9a1c5b2d8e4f"
 
 
 @pytest.fixture
-def bot() -> Iterator[tuple[str, list[str]]]:
-    """A REST chatbot on loopback that records the Authorization header it gets."""
-    seen: list[str] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-        def do_POST(self) -> None:
-            self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            seen.append(self.headers.get("Authorization", ""))
-            body = json.dumps({"reply": "Sure, which size?"}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}", seen
-    server.shutdown()
+def bot() -> Iterator[tuple[str, list[Any]]]:
+    """A REST chatbot on loopback that records the requests (headers, body) it gets."""
+    with json_bot(lambda _: "Sure, which size?") as (url, requests):
+        yield url, requests
 
 
 def _chatbot(url: str) -> str:
@@ -64,7 +44,7 @@ def _chatbot(url: str) -> str:
 @pytest.mark.django_db(transaction=True)
 def test_a_run_uses_the_project_key_and_leaves_no_plaintext_anywhere(
     world: dict[str, Any],
-    bot: tuple[str, list[str]],
+    bot: tuple[str, list[Any]],
     tmp_path: Path,
     caplog: pytest.LogCaptureFixture,
     capfd: pytest.CaptureFixture[str],
@@ -95,7 +75,8 @@ def test_a_run_uses_the_project_key_and_leaves_no_plaintext_anywhere(
 
     run = Run.objects.get(pk=pk)
     assert run.status == "finished", run.status
-    assert seen and all(header == f"Bearer {BOT_KEY}" for header in seen)  # the key was used
+    headers = [h.get("Authorization") for h, _ in seen]
+    assert headers and all(header == f"Bearer {BOT_KEY}" for header in headers)  # the key was used
     assert "BOT_KEY" not in __import__("os").environ  # removed after the job
 
     # nowhere in plaintext: the run directory, the stored settings, the logs, the database
@@ -191,7 +172,7 @@ def test_a_stopped_run_resumes_from_its_folder(
 
 @pytest.mark.django_db(transaction=True)
 def test_a_run_refused_by_the_ssrf_guard_fails_and_says_why(
-    world: dict[str, Any], bot: tuple[str, list[str]], monkeypatch: pytest.MonkeyPatch
+    world: dict[str, Any], bot: tuple[str, list[Any]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from sparring._ssrf import NetworkPolicy, install_policy
 

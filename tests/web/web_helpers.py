@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from django.test import Client
@@ -127,3 +132,36 @@ def checked_run(folder: Any, n: int, *, hostile: bool = False, sorry_every: int 
     rules.write_text(RULES, encoding="utf-8")
     store_verdicts(check(load_rules([rules]), records), store.path)
     return folder
+
+
+@contextmanager
+def json_bot(
+    answer: Callable[[dict[str, Any]], str],
+) -> Iterator[tuple[str, list[tuple[dict[str, str], dict[str, Any]]]]]:
+    """A JSON chatbot on loopback: each POST's JSON body gets ``{"reply": answer(body)}``.
+    Yields its base URL and the requests it got (headers, body), in order."""
+    seen: list[tuple[dict[str, str], dict[str, Any]]] = []
+    lock = threading.Lock()
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            data = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+            with lock:
+                seen.append((dict(self.headers.items()), data))
+                reply = answer(data)
+            body = json.dumps({"reply": reply}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", seen
+    finally:
+        server.shutdown()
