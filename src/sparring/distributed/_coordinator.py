@@ -57,6 +57,11 @@ logger = logging.getLogger(__name__)
 MAX_IDS_LISTED = 1000
 """Re-executed conversation ids listed in ``summary.json`` (all are counted)."""
 POLL_SECONDS = 1.0
+SENDS_PER_ATTEMPT = 4
+"""A lost chunk is given up when a worker started it K times, or when it was sent
+``SENDS_PER_ATTEMPT × K`` times: a delivery lost before a worker started it (reserved
+behind a busy pool process past its one-shot lease, as after a broker restart) does not
+count as a start."""
 
 
 class ChunkFailure(BaseModel):
@@ -294,8 +299,12 @@ class Coordinator:
         lost = [out[c] for c, t in self.state.lost() if c in out and out[c].token == t]
         lost += self._vanished(out, {chunk for chunk, _ in held})
         for chunk in lost:
-            if chunk.sent >= self.cluster.max_attempts:
-                self._fail(chunk, chunk.sent, "its worker was lost on each delivery")
+            started = self.state.attempts(chunk.name)
+            if started >= self.cluster.max_attempts or chunk.sent >= SENDS_PER_ATTEMPT * (
+                self.cluster.max_attempts
+            ):
+                why = f"its worker was lost on each delivery (sent {chunk.sent}, started {started})"
+                self._fail(chunk, started, why)
                 del out[chunk.name]
         again = [chunk for chunk in lost if chunk.name in out]
         if again:

@@ -180,6 +180,10 @@ class RunState:
         self.client.expire(self._k("attempts"), EXPIRY)
         return count
 
+    def attempts(self, chunk: str) -> int:
+        """The deliveries of ``chunk`` a worker started (``attempt``), without counting."""
+        return int(self.client.hget(self._k("attempts"), chunk) or 0)
+
     def started(self, conversation_id: str) -> int:
         """Count one more start of a conversation; return the count (2+: re-executed)."""
         count = int(self.client.hincrby(self._k("starts"), conversation_id, 1))
