@@ -152,3 +152,19 @@ def test_job_results_live_in_their_slot_and_old_root_files_are_still_read(tmp_pa
     written.write_text('{"value": 2}')
     assert job_result_file(old, "probes") == written  # the current file wins
     assert job_result_file(tmp_path / "new", "coverage") == tmp_path / "new/results/coverage.json"
+
+
+def test_progress_after_a_resume_counts_the_whole_run(tmp_path: Path) -> None:
+    """The progress of a resumed run counts the items an earlier call did (the panel of
+    the dashboard read 2 of 2 for a run of 3 whose first call had done one)."""
+    stopper = StopAfter(items=1)
+    start("simulate", SETTINGS, tmp_path / "run", on_event=stopper, stop=stopper.stop)
+    before = read_progress(tmp_path / "run")
+    assert before is not None and before.status is JobStatus.STOPPED and before.done >= 1
+    seen = StopAfter(items=99)
+    resume(tmp_path / "run", on_event=seen)
+    planned = [e.total for e in seen.events if isinstance(e, Planned)]
+    assert planned == [3 - before.done]  # the job plans only what is missing
+    after = read_progress(tmp_path / "run")
+    assert after is not None and after.status is JobStatus.FINISHED
+    assert (after.planned, after.done, after.failed) == (3, 3, 0)

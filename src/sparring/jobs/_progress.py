@@ -16,9 +16,11 @@ PROGRESS = "progress.json"
 
 
 class Progress(BaseModel):
-    """Where the last job run in a directory is: ``planned`` items for this call, ``done``
+    """Where the last job run in a directory is: ``planned`` items of its stage, ``done``
     of them (``failed`` among them), model ``cost_usd`` (US dollars) so far, times in UTC,
-    ``eta_seconds`` the estimated seconds left (``None`` until an item is done)."""
+    ``eta_seconds`` the estimated seconds left (``None`` until an item is done). ``fold``
+    counts one call's events; the runner's ``progress.json`` of a resumed run counts in the
+    items the earlier calls did in the same stage (``sparring.runner.ProgressRecorder``)."""
 
     job: str
     status: JobStatus = JobStatus.RUNNING

@@ -43,10 +43,13 @@ class RunVerdict:
     when a rule failed or raised, or a conversation carries a generic failure (500, 504,
     1000, 1001…); ``no verdict`` when no rule concluded anything (or none was checked), or
     when the run is incomplete (``conversations.incomplete_run``: it holds fewer
-    conversations than it planned); else ``passed``. ``reasons`` are short sentences saying why."""
+    conversations than it planned); else ``passed``. ``reasons`` are short sentences saying why.
+    ``unchecked``: *no verdict* only because no rule was checked (the reason then says how
+    to check the run from the command line; the dashboard offers its own form instead)."""
 
     status: VerdictStatus
     reasons: list[str] = field(default_factory=list)
+    unchecked: bool = False
 
 
 @dataclass(frozen=True)
@@ -269,6 +272,7 @@ class RunView:
                     f"no rules checked: run `sparring check RULES --run {self.path.name}` "
                     "in the folder that holds this run"
                 ],
+                unchecked=True,
             )
         if all(report.inconclusive for report in self.check_reports.values()):
             why = "every verdict of every rule is not applicable or unscored"

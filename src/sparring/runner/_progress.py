@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from sparring._atomic import atomic_write
-from sparring.jobs import PROGRESS, JobEvent, Progress
+from sparring.jobs import PROGRESS, JobEvent, Progress, read_progress
 from sparring.jobs.events import Finished
 
 logger = logging.getLogger(__name__)
@@ -21,18 +21,44 @@ WRITE_EVERY = 0.5
 class ProgressRecorder:
     """Folds events into a ``Progress`` and writes it to ``<folder>/progress.json`` (once
     the folder is known: ``attach``) at most every ``WRITE_EVERY`` seconds, and always on
-    ``Finished``. A write that fails is logged, never the job's failure."""
+    ``Finished``. A write that fails is logged, never the job's failure.
+
+    On resume (``attach(folder, resuming=True)``) the progress written counts the whole
+    run: the items the earlier calls did in the same stage (done, failed, cost, read from
+    the ``progress.json`` they left) are added to this call's, whose ``Planned`` counts
+    only what is missing."""
 
     def __init__(self, job: str) -> None:
         now = datetime.now(UTC)
         self.progress = Progress(job=job, started_at=now, updated_at=now)
         self.folder: Path | None = None
         self._written = 0.0
+        self._earlier: Progress | None = None
 
-    def attach(self, folder: Path) -> None:
-        """Write from now on to ``folder`` (a run directory)."""
+    def attach(self, folder: Path, *, resuming: bool = False) -> None:
+        """Write from now on to ``folder`` (a run directory); with ``resuming``, count in
+        what the earlier calls of this job recorded there."""
         self.folder = folder
+        if resuming and self._earlier is None:
+            found = read_progress(folder)
+            if found is not None and found.job == self.progress.job and found.planned:
+                self._earlier = found
         self._write()
+
+    def shown(self) -> Progress:
+        """The progress as written: this call's, plus the earlier calls' items while the
+        job is in the stage they were in (a later stage counts other items)."""
+        earlier, now = self._earlier, self.progress
+        if earlier is None or not now.planned or earlier.stage != now.stage:
+            return now
+        return now.model_copy(
+            update={
+                "planned": now.planned + earlier.done,
+                "done": now.done + earlier.done,
+                "failed": now.failed + earlier.failed,
+                "cost_usd": now.cost_usd + earlier.cost_usd,
+            }
+        )
 
     def __call__(self, event: JobEvent) -> None:
         self.progress = self.progress.fold(event)
@@ -43,7 +69,7 @@ class ProgressRecorder:
         if self.folder is None or not self.folder.is_dir():
             return
         try:
-            atomic_write(self.folder / PROGRESS, self.progress.model_dump_json(indent=2),
+            atomic_write(self.folder / PROGRESS, self.shown().model_dump_json(indent=2),
                          durable=False)  # fmt: skip
         except OSError as exc:
             logger.warning("could not write %s: %s", self.folder / PROGRESS, exc)

@@ -199,7 +199,7 @@ async def _drive(
         assert out is not None  # a job that creates a run always has a target
         if reuse is not None and is_run_directory(out):
             reopened = _reopen(spec, out, stored, reuse)
-            recorder.attach(out)
+            recorder.attach(out, resuming=True)
             return reopened
         fields = {**chatbot_fields(ctx.prepared.chatbot, stored), **fields}
         manifest = RunManifest.for_job(spec.name, stored, out.name, **fields)
@@ -219,7 +219,7 @@ async def _drive(
     if store is not None:
         _save(store, JobStatus.RUNNING, None)
     if out is not None and out.is_dir() and (store is not None or not spec.creates_run):
-        recorder.attach(out)
+        recorder.attach(out, resuming=store is not None)
     run_id = out.name if out is not None and spec.creates_run else ""
     emit(Started(job=spec.name, run_id=run_id, resuming=store is not None))
     try:

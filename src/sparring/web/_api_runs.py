@@ -235,7 +235,8 @@ class RunViewSet(
         limit = min(_int(request.query_params.get("limit"), 50), 500)
         return Response(conversation_list(run, offset, limit))
 
-    @action(detail=True, methods=["get"], url_path=r"conversations/(?P<cid>[^/]+)")
+    # a conversation id holds slashes (``capitals/0``): the rest of the path is the id
+    @action(detail=True, methods=["get"], url_path=r"conversations/(?P<cid>.+)")
     def conversation(self, request: Request, pk: str | None = None, cid: str = "") -> Response:
         data = conversation(self.get_object(), cid)
         if data is None:

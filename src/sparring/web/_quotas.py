@@ -130,12 +130,13 @@ def file_problem(project: Project, adding: int) -> str | None:
 def planned_conversations(typed: Any) -> int:
     """The conversations a job's typed settings plan at least: each profile named by its
     ``profiles`` setting counted (``planned_count``), times ``repeat``; 0 for a job that
-    names no profiles. Profiles that do not load count 0 (the job reports them)."""
+    names no profiles (``explore``'s ``profiles`` is a switch, not paths). Profiles that do
+    not load count 0 (the job reports them)."""
     from sparring.errors import UserInputError
     from sparring.profiles import load_profile, planned_count, profile_files
 
     paths = getattr(typed, "profiles", None)
-    if not paths:
+    if not isinstance(paths, list | tuple) or not paths:
         return 0
     total = 0
     for path in profile_files(paths):

@@ -64,6 +64,7 @@ class _Head:
     verdict: str | None
     reasons: list[str]
     problem: str | None = None
+    unchecked: bool = False
 
 
 @dataclass(frozen=True)
@@ -71,13 +72,16 @@ class RunPage:
     """The run page's report part: the run's verdict (``passed``, ``failed``, ``no
     verdict``; ``None`` while it is computed), its reasons and the sections (those being
     computed have no ``html``); ``ready`` when nothing is being computed; ``problem`` says
-    why the run could not be read (then nothing else is set)."""
+    why the run could not be read (then nothing else is set); ``unchecked`` when the run
+    has no verdict only because no rule was checked (its reasons, the command line's
+    advice, are left out: the page offers *Check this run…*)."""
 
     verdict: str | None
     reasons: list[str]
     sections: list[PageSection]
     problem: str | None = None
     ready: bool = True
+    unchecked: bool = False
 
     def section(self, name: str) -> PageSection | None:
         """The section ``name`` as the page shows it (``None``: it does not apply)."""
@@ -191,7 +195,8 @@ def render_stale(pk: int, path: Path) -> None:
             view = RunView.open(path)
             if need_head:
                 verdict = view.verdict
-                cache.set(head_key, _Head(verdict.status, [hidden(r) for r in verdict.reasons]))
+                reasons = [] if verdict.unchecked else [hidden(r) for r in verdict.reasons]
+                cache.set(head_key, _Head(verdict.status, reasons, unchecked=verdict.unchecked))
             for section in todo:
                 done = render_section(section, view)
                 shown = (
@@ -284,7 +289,7 @@ def run_page(run: Run) -> RunPage:
         renderer().submit(run.pk, path)
     if not isinstance(head, _Head):
         return RunPage(None, [], shown, ready=False)
-    return RunPage(head.verdict, head.reasons, shown, ready=ready)
+    return RunPage(head.verdict, head.reasons, shown, ready=ready, unchecked=head.unchecked)
 
 
 def warm(run: Run) -> None:

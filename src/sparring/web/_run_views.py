@@ -75,14 +75,25 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
     run = _run(request, pk)
     active = run.status in ACTIVE
     context = {
-        "run": run,
+        **_verdict_context(request, run),
         "active": active,
         "progress": progress(run),
         "page": None if active else run_page(run),
-        "may_run": allowed(request.user, Action.RUN, run),
         "resumable": run.status in (RunStatus.STOPPED, RunStatus.FAILED) and bool(run.handle),
     }
     return render(request, "sparring_web/run.html", context)
+
+
+def _verdict_context(request: HttpRequest, run: Run) -> dict[str, Any]:
+    """What the verdict box needs beside the page: may the user run jobs on the run, and
+    is ``check`` a job that applies to it (the link an unchecked run's verdict offers)."""
+    from sparring.web._launch import applied_job_names
+
+    return {
+        "run": run,
+        "may_run": allowed(request.user, Action.RUN, run),
+        "may_check": "check" in applied_job_names(),
+    }
 
 
 @login_required
@@ -91,7 +102,8 @@ def run_verdict(request: HttpRequest, pk: int) -> HttpResponse:
     """The verdict box of a finished run (htmx fetches it while the page's pieces are
     being computed; it answers with itself, still pending, until they all are)."""
     run = _run(request, pk)
-    return render(request, "sparring_web/_verdict.html", {"run": run, "page": run_page(run)})
+    context = {**_verdict_context(request, run), "page": run_page(run)}
+    return render(request, "sparring_web/_verdict.html", context)
 
 
 @login_required
