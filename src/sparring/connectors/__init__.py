@@ -22,6 +22,7 @@ from sparring.connectors._base import (
 from sparring.connectors._config import (
     ChatbotConfig,
     ChatbotInfo,
+    chatbot_file_format,
     chatbot_yaml,
     config_problem,
     create_connector,
@@ -70,6 +71,7 @@ __all__ = [
     "Reply",
     "UnknownConnector",
     "available_connectors",
+    "chatbot_file_format",
     "chatbot_yaml",
     "config_problem",
     "connector",

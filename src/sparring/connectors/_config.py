@@ -299,6 +299,17 @@ def is_chatbot_file(data: Any) -> bool:
     return isinstance(data, dict) and "connector" in data
 
 
+def chatbot_file_format(data: Any) -> str | None:
+    """Which tool's format parsed YAML that ``is_chatbot_file`` is in: ``sensei-connector``,
+    ``sensei-run``, ``tracer-custom`` (``peer_kind``), ``chatchecker-config`` or
+    ``chatbot.yaml``; ``None`` when it describes no chatbot."""
+    if not is_chatbot_file(data):
+        return None
+    if (kind := peer_kind(data)) is not None:
+        return kind
+    return "chatchecker-config" if is_chatchecker_config(data) else "chatbot.yaml"
+
+
 def _config_file(path: Path) -> Path:
     """``path`` itself, or for a folder its ``chatbot.yaml``, else its ``config.yaml``
     (ChatChecker), else its ``run.yml`` (SENSEI)."""

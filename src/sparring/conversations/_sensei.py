@@ -72,6 +72,16 @@ def is_sensei_conversation(documents: list[Any]) -> bool:
     return sensei_documents(documents) is not None
 
 
+def is_sensei_conversation_file(path: Path) -> bool:
+    """Whether the file at ``path`` is a SENSEI conversation file (``False`` for one that
+    cannot be read or parsed): a result of a run, not a profile or rule file."""
+    try:
+        _, documents = read_yaml_documents(path)
+    except (ConfigError, OSError):
+        return False
+    return is_sensei_conversation(documents)
+
+
 def sensei_documents(documents: list[Any]) -> list[dict[str, Any]] | None:
     """The three documents (metadata, timing, interaction) of a SENSEI conversation file,
     or ``None`` when ``documents`` are not one.

@@ -69,6 +69,7 @@ from sparring.profiles._persona_files import (
 from sparring.profiles._personas import (
     Persona,
     ResolvedPersona,
+    library_key,
     library_names,
     read_persona,
     resolve_persona,
@@ -143,6 +144,7 @@ __all__ = [
     "is_any_item",
     "is_chatchecker_persona",
     "is_placeholder",
+    "library_key",
     "library_names",
     "load_chatchecker_persona",
     "load_chatchecker_personas",

@@ -151,6 +151,14 @@ def save_file(project: Project, kind: str, name: str, content: str, author: Any)
     problems = validate(kind, name, content)
     if problems:
         raise UserInputError(problems)
+    return store_version(project, kind, name, content, author)
+
+
+def store_version(project: Project, kind: str, name: str, content: str, author: Any) -> ProjectFile:
+    """Save a new version of ``name`` that its caller validated (``save_file``, or a
+    project imported whole, whose files are validated together: ``_project_import``).
+    Raises ``UserInputError`` when the project's stored size would pass its quota or the
+    file exists with another kind."""
     from sparring.web._quotas import file_problem
 
     if (full := file_problem(project, len(content.encode()))) is not None:

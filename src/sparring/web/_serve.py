@@ -26,6 +26,8 @@ SETTINGS_MODULE = "sparring.web._settings"
 OWNER_NAME = "owner"
 DEFAULT_PORT = 8000
 PORTS_TRIED = 20
+MAX_REQUEST_BYTES = 32 * 1024 * 1024
+"""The largest request body the server reads (a project imported whole: 20 MB of files)."""
 """Ports tried from ``DEFAULT_PORT`` on when no ``--port`` is given."""
 
 
@@ -184,7 +186,13 @@ def serve(host: str, port: int | None, *, open_browser: bool, out: TextIO = sys.
     renderer().preload()  # the report's sections imported before the first run page
     import waitress
 
-    waitress.serve(wsgi_application(), sockets=sockets, threads=8, ident="sparring")
+    waitress.serve(
+        wsgi_application(),
+        sockets=sockets,
+        threads=8,
+        ident="sparring",
+        max_request_body_size=MAX_REQUEST_BYTES,
+    )
 
 
 def check_deploy(out: TextIO = sys.stdout) -> None:

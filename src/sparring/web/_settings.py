@@ -148,6 +148,9 @@ SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 CSRF_TRUSTED_ORIGINS = [f"https://{host}" for host in CONFIG.allowed_hosts]
 DATA_UPLOAD_MAX_MEMORY_SIZE = 4 * 1024 * 1024
+# a project imported whole (``_project_import``): its files and their relative paths
+DATA_UPLOAD_MAX_NUMBER_FILES = 2000
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 2 * DATA_UPLOAD_MAX_NUMBER_FILES + 100
 
 # Login rate limiting (django-axes): 5 failures per user name and address lock for an hour;
 # the answer is the same whether the user exists or not.
