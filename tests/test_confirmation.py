@@ -17,6 +17,7 @@ from sparring.confirmation import (
 )
 from sparring.conversations import Turn
 from sparring.dialogue_acts import DialogueAct
+from sparring.values import Synonyms
 
 REFERENCE = date(2026, 11, 28)
 ROOMS = ("single", "double", "suite")
@@ -246,3 +247,33 @@ def test_a_summary_without_a_cue_is_read_back_when_it_states_the_users_values() 
     assert [(r.slot, r.stated) for r in checks[0].mismatches] == [("train", "06:45:00")]
     booked = Turn(role="assistant", text="Booked: 09:10.")
     assert check_conversation([*turns[:-1], booked], values)
+
+
+@pytest.mark.parametrize(
+    ("given", "stated", "vocabulary", "outcome"),
+    [
+        (GivenValue("service", "check-up", options=("Physical examination", "Vaccination")),
+         "Ok, I have received your request for physical examination.",
+         {"Physical examination": ["check-up"]}, SlotOutcome.AGREES),
+        (GivenValue("service", "Monday check-up", options=("Physical examination", "Vaccination")),
+         "Ok, I have received your request for physical examination.",
+         {"Physical examination": ["check-up"]}, SlotOutcome.NOT_STATED),
+        (GivenValue("service", "check-up", options=("Physical examination", "Vaccination")),
+         "Ok, I have received your request for vaccination.",
+         {"Physical examination": ["check-up"]}, SlotOutcome.DIFFERS),
+        (GivenValue("toppings", ["shrooms", "ham"], options=("mushrooms", "ham", "olives")),
+         "Your order: a pizza with mushrooms and ham.",
+         {"mushrooms": ["shrooms"]}, SlotOutcome.AGREES),
+        (GivenValue("toppings", ["shrooms", "ham"], options=("mushrooms", "ham", "olives")),
+         "Your order: a pizza with olives and ham.",
+         {"mushrooms": ["shrooms"]}, SlotOutcome.DIFFERS),
+    ],
+)  # fmt: skip
+def test_a_value_confirmed_in_the_chatbots_own_word_agrees(
+    given: GivenValue, stated: str, vocabulary: dict[str, list[str]], outcome: SlotOutcome
+) -> None:
+    """The chatbot's synonyms (a veterinary service, a pizza topping): its word for the
+    user's value agrees and is no other option; another option still differs."""
+    synonyms = Synonyms.of(vocabulary)
+    reading = compare_confirmation(stated, [given], synonyms=synonyms).readings[0]
+    assert reading.outcome is outcome, reading.reason

@@ -7,7 +7,14 @@ from datetime import date, time
 
 import pytest
 
-from sparring.values import Money, find_values, item_values, same_value, states_value
+from sparring.values import (
+    Money,
+    Synonyms,
+    find_values,
+    item_values,
+    same_value,
+    states_value,
+)
 
 TODAY = date(2026, 11, 28)
 PRICES = "A single room costs $80 per night, a double room $120 and a suite $250."
@@ -112,3 +119,36 @@ def test_states_value_reads_a_value_in_any_surface_form(
     value: str, text: str, stated: bool
 ) -> None:
     assert states_value(value, text, TODAY) is stated
+
+
+VOCABULARY = Synonyms.of(
+    {
+        "Physical examination": ["check-up", "check"],
+        "SUV": ["4x4", "off-roader"],
+        "4x4": ["four-wheel drive"],  # shares a word with SUV's group: merged
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("value", "text", "stated"),
+    [
+        ("Check up", "for physical examination. See you then!", True),
+        ("check-up", "for vaccination. See you then!", False),
+        ("off-roader", "You have booked an SUV.", True),
+        ("four wheel drive", "You have booked an SUV.", True),
+        ("off-roader", "You have booked a van.", False),
+    ],
+)
+def test_a_value_is_stated_in_a_word_the_chatbot_takes_for_it(
+    value: str, text: str, stated: bool
+) -> None:
+    assert states_value(value, text, TODAY, VOCABULARY) is stated
+    assert states_value(value, text, TODAY) is False  # no vocabulary: only its own words
+
+
+def test_synonyms_compare_by_surface_form_and_only_within_a_group() -> None:
+    assert same_value("string", "checkups", "Physical Examination", synonyms=VOCABULARY)
+    assert not same_value("string", "check-up", "SUV", synonyms=VOCABULARY)
+    assert VOCABULARY.named_in("Monday check-up") == ("Physical examination", "check-up", "check")
+    assert Synonyms.of({"x": ["X", "?"]}).groups == ()  # one surface form: no group

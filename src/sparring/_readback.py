@@ -14,7 +14,7 @@ from typing import Any
 
 from sparring._typed_text import fold, kind_of, phrase, show
 from sparring.dialogue_acts import DialogueAct
-from sparring.values import DATE_STOP, agree, find_values, readings, readings_of
+from sparring.values import DATE_STOP, Synonyms, agree, find_values, readings, readings_of
 
 
 class SlotOutcome(StrEnum):
@@ -138,17 +138,21 @@ def compare_confirmation(
     *,
     turn: int | None = None,
     reference: date | None = None,
+    synonyms: Synonyms | None = None,
 ) -> ConfirmationCheck:
     """Compare the values a confirmation turn states (``text``) with the user's (``given``:
     ``GivenValue``s, or a mapping slot → value). ``reference`` is the date relative dates
     are counted from, the conversation's (``None``: today, and a relative date the turn
-    does not repeat is *cannot tell*); ``turn`` is recorded on each reading. One reading
-    per slot, in order (module docstring for the outcomes). Never raises."""
+    does not repeat is *cannot tell*); ``turn`` is recorded on each reading; ``synonyms``
+    the chatbot's words for one value (``sparring.values.Synonyms``): a value stated in
+    one of them agrees, and is no other option. One reading per slot, in order (module
+    docstring for the outcomes). Never raises."""
     values = [
         v if isinstance(v, GivenValue) else GivenValue(str(k), as_value(v))
         for k, v in (given.items() if isinstance(given, Mapping) else enumerate(given))
     ]
-    reading = _Reading(text, reference or date.today(), turn, dated=reference is not None)
+    when = reference or date.today()
+    reading = _Reading(text, when, turn, dated=reference is not None, synonyms=synonyms)
     return reading.run([v for v in values if texts(v.value)])
 
 
@@ -166,11 +170,15 @@ def texts(value: str | Sequence[str]) -> list[str]:
 class _Reading:
     """One comparison: the folded text with what was claimed blanked out."""
 
-    def __init__(self, text: str, reference: date, turn: int | None, *, dated: bool) -> None:
+    def __init__(
+        self, text: str, reference: date, turn: int | None, *, dated: bool,
+        synonyms: Synonyms | None = None,
+    ) -> None:  # fmt: skip
         self.text, self.reference, self.turn, self.dated = text, reference, turn, dated
         self.work = fold(text)
         self.sentences = [(m.start(), m.end()) for m in SENTENCE.finditer(text)]
         self.readback: set[int] = set()  # sentence indices that read values back
+        self.synonyms = synonyms or Synonyms()
 
     def run(self, values: list[GivenValue]) -> ConfirmationCheck:
         for index, (start, end) in enumerate(self.sentences):
@@ -203,14 +211,22 @@ class _Reading:
         the sentences they are in read values back."""
         spans = []
         for item in texts(value.value):
-            pattern = phrase(item)
-            match = pattern.search(self.work) if pattern else None
+            match = self._search(item)
             if match is None:
                 return False
             spans.append(match.span())
         for start, end in spans:
             self._claim(start, end)
         return True
+
+    def _search(self, item: str) -> re.Match[str] | None:
+        """Where the unclaimed text says ``item``, or a word the chatbot takes for it."""
+        for word in (item, *self.synonyms.equivalents(item)):
+            pattern = phrase(word)
+            match = pattern.search(self.work) if pattern else None
+            if match is not None:
+                return match
+        return None
 
     def _blank(self, start: int, end: int) -> None:
         self.work = self.work[:start] + " " * (end - start) + self.work[end:]
@@ -327,7 +343,7 @@ class _Reading:
         """A list read back with some of the user's items and without others (a lost
         topping): it differs, stating the items it kept and any other option."""
         items = texts(value.value)
-        matches = {item: (p.search(self.work) if (p := phrase(item)) else None) for item in items}
+        matches = {item: self._search(item) for item in items}
         kept = [i for i, m in matches.items() if m is not None and self._in_readback(m.start())]
         lost = [i for i in items if matches[i] is None]
         if not kept or not lost:
@@ -339,7 +355,10 @@ class _Reading:
         return self._make(value, SlotOutcome.DIFFERS, stated, f"without {', '.join(lost)}")
 
     def _other_options(self, value: GivenValue) -> list[str]:
-        given = {fold(t) for t in texts(value.value)}
+        """The slot's options other than the user's value (nor a word the chatbot takes
+        for it) that a read-back sentence states; their spans are blanked."""
+        same = [w for t in texts(value.value) for w in self.synonyms.named_in(t)]
+        given = {fold(t) for t in [*texts(value.value), *same]}
         found = []
         for option in sorted(value.options, key=len, reverse=True):
             pattern = phrase(option)

@@ -60,6 +60,7 @@ from sparring._readback import (
 from sparring._typed_text import fold, phrase
 from sparring.dialogue_acts import DialogueAct, classify_dialogue_act, offered_options
 from sparring.similarity import indel_similarity, normalize_text
+from sparring.values import Synonyms
 
 __all__ = [
     "ConfirmationCheck",
@@ -115,7 +116,11 @@ def given_values(
 
 
 def check_conversation(
-    turns: Sequence[TurnLike], variables: Mapping[str, Any], *, reference: date | None = None
+    turns: Sequence[TurnLike],
+    variables: Mapping[str, Any],
+    *,
+    reference: date | None = None,
+    synonyms: Synonyms | None = None,
 ) -> list[ConfirmationCheck]:
     """Every chatbot turn that confirms or summarises compared with the values the user
     gave before it (``given_values``): a turn with a confirmation cue (``is_confirmation``;
@@ -134,7 +139,9 @@ def check_conversation(
         given = given_values(turns, variables, until=index)
         if not given:
             continue
-        check = compare_confirmation(turn.text, given, turn=index, reference=reference)
+        check = compare_confirmation(
+            turn.text, given, turn=index, reference=reference, synonyms=synonyms
+        )
         agreed = [r for r in check.readings if r.outcome is SlotOutcome.AGREES]
         if cued or len(agreed) >= _READ_BACK_VALUES:
             checks.append(check)

@@ -24,6 +24,9 @@ caller can take the value of the item it asked about rather than the first one.
 "29-11-2026" equals "November 29th, 2026", "$80" equals "80.00 USD"), and text by its
 surface form ("check-up" equals "checkup", "Check up" and "check-ups"; "two rooms" equals
 "2 rooms"); ``states_value`` says whether a text states a value in any of those forms.
+Both take the chatbot's ``Synonyms`` where it has them: words it takes for one value (a
+Rasa project's entity synonyms, "check-up" for "Physical examination"), so a value stated
+in the chatbot's own word is the user's value.
 
 Every pattern here is a regular expression without nested quantifiers over the same
 characters: matching is linear in the text's length (no catastrophic backtracking).
@@ -32,6 +35,7 @@ characters: matching is linear in the text's length (no catastrophic backtrackin
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
@@ -43,6 +47,7 @@ __all__ = [
     "DATE_STOP",
     "Candidate",
     "Money",
+    "Synonyms",
     "agree",
     "find_values",
     "format_value",
@@ -341,7 +346,59 @@ def item_values(kind: str, text: str, reference: date) -> list[tuple[str, Candid
     return items if len(items) >= 2 else []
 
 
-def same_value(kind: str, a: Any, b: Any, reference: date | None = None) -> bool:
+@dataclass(frozen=True)
+class Synonyms:
+    """Groups of words a chatbot takes for one value, compared by surface form
+    (``surface_words``): a Rasa project's entity synonyms (``synonym:`` blocks,
+    ``[check-up]{"entity": "service", "value": "Physical examination"}``) make "check-up",
+    "Check up" and "Physical examination" one service. ``Synonyms.of`` builds them from
+    value → its synonyms; groups sharing a word are merged. Source: Rasa's
+    ``EntitySynonymMapper`` (rasa.nlu.extractors.entity_synonyms), which maps each synonym
+    to its value before the bot's actions see it."""
+
+    groups: tuple[tuple[str, ...], ...] = ()
+
+    @classmethod
+    def of(cls, mapping: Mapping[str, Iterable[str]]) -> Synonyms:
+        """The groups of ``mapping`` (value → the words taken for it), merged where they
+        share a word; words without letters or digits are left out."""
+        merged: list[tuple[set[str], list[str]]] = []
+        for value, words in mapping.items():
+            members = [w for w in (value, *words) if _text(w)]
+            forms = {_text(w) for w in members}
+            touching = [g for g in merged if g[0] & forms]
+            for group in touching:
+                merged.remove(group)
+                forms |= group[0]
+                members = group[1] + [m for m in members if m not in group[1]]
+            if len(forms) > 1:
+                merged.append((forms, members))
+        return cls(tuple(tuple(members) for _, members in merged))
+
+    def equivalents(self, value: Any) -> tuple[str, ...]:
+        """The other words of the group ``value`` is a word of (by surface form); ``()``
+        when it is in none."""
+        form = _text(value)
+        for group in self.groups:
+            if form and any(_text(w) == form for w in group):
+                return tuple(w for w in group if _text(w) != form)
+        return ()
+
+    def named_in(self, value: Any) -> tuple[str, ...]:
+        """The words of every group one of whose words ``value`` states (``states_value``):
+        "Physical examination" … for "Monday check-up"."""
+        return tuple(
+            w for group in self.groups if any(states_value(m, str(value)) for m in group)
+            for w in group
+        )  # fmt: skip
+
+    def __bool__(self) -> bool:
+        return bool(self.groups)
+
+
+def same_value(
+    kind: str, a: Any, b: Any, reference: date | None = None, synonyms: Synonyms | None = None
+) -> bool:
     """Whether ``a`` and ``b`` (texts or values) state the same value of ``kind``: one
     reading of each agrees (``readings``, ``agree``): times across 12- and 24-hour clocks
     ("5:00 PM" = "17:00" = "17:00:00" = ``time(17)``; a bare "5:00" is 5:00 or 17:00),
@@ -351,15 +408,19 @@ def same_value(kind: str, a: Any, b: Any, reference: date | None = None) -> bool
     value (written as digits or in words); other kinds and values no parser reads as one
     value compare by their surface form: case, hyphens, spaces and punctuation between
     words, a plural ending and numbers in words do not count ("check-up" = "Checkup" =
-    "check ups"; ``surface_form``). ``reference`` resolves relative dates (default:
-    today)."""
+    "check ups"; ``surface_form``), and a word ``synonyms`` takes for the other's value
+    is the same ("check-up" = "Physical examination"). ``reference`` resolves relative
+    dates (default: today)."""
     when = reference or date.today()
     read = _READING_KINDS.get(kind)
     if read is not None:
         left, right = (_value_readings(kind, read, v, when) for v in (a, b))
         if left and right:
             return agree(read, left, right)
-    return _text(a) == _text(b)
+    if _text(a) == _text(b):
+        return True
+    words = synonyms.equivalents(a) if synonyms is not None else ()
+    return _text(b) in {_text(w) for w in words}
 
 
 _READING_KINDS = {"int": "number", "float": "number", "number": "number"}
@@ -483,13 +544,18 @@ def surface_words(text: str) -> list[str]:
     return out
 
 
-def states_value(value: Any, text: str, reference: date | None = None) -> bool:
+def states_value(
+    value: Any, text: str, reference: date | None = None, synonyms: Synonyms | None = None
+) -> bool:
     """Whether ``text`` states ``value`` in some surface form (``same_value``): a time,
     a date or a number that reads as one (``value`` "17:00" in "at 5 pm", "2" in "for
     two guests"), else the value's words run together in consecutive words of the text
-    ("check-up" in "your checkup is booked", "Check up" in "2 check-ups"). Reads the
+    ("check-up" in "your checkup is booked", "Check up" in "2 check-ups"), or a word
+    ``synonyms`` takes for it ("check-up" in "for physical examination"). Reads the
     first ``MAX_STATED_TEXT`` characters of ``text``; linear in their length times the
     number of the value's words. Never raises."""
+    if synonyms and any(states_value(w, text, reference) for w in synonyms.equivalents(value)):
+        return True
     when = reference or date.today()
     text = text[:MAX_STATED_TEXT]
     for kind in ("time", "date", "int"):

@@ -48,6 +48,7 @@ from sparring.explore._profiles import (
     offline_scenarios,
     profile_stem,
 )
+from sparring.explore._project import synonyms_for
 from sparring.explore._variables import (
     DataSource,
     VariableDef,
@@ -151,6 +152,9 @@ def profile_document(
     chatbot: dict[str, Any] = {"is_starter": False}
     if model.fallback:
         chatbot["fallback"] = model.fallback
+    said = [*goals, *(str(x) for v in variables if isinstance(v.data, list) for x in v.data)]
+    if vocabulary := synonyms_for(model.synonyms, said):
+        chatbot["synonyms"] = vocabulary
     if outputs:
         chatbot["output"] = [
             {o.name: {"type": o.type, "description": o.description}} for o in outputs

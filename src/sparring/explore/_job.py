@@ -271,6 +271,8 @@ async def _explore_job(
         explored = await _explore(explore, model, config)
     finally:
         await connector.aclose()
+    if definition is not None:
+        explored.synonyms = dict(definition.synonyms)
     return await _finish(settings, ctx, store, explored, explore, seeds, writer)
 
 

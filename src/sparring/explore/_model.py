@@ -136,6 +136,9 @@ class ExplorationModel(BaseModel):
     languages: list[str] = Field(default_factory=list)
     fallback: str | None = None
     greeting: str | None = None
+    synonyms: dict[str, list[str]] = Field(default_factory=dict)
+    """Value → the words the bot takes for it, from its definition (``--project``: a Rasa
+    project's entity synonyms); the generated profiles carry those of their values."""
     bot_type: BotType = "unknown"
     functionalities: list[Functionality] = Field(default_factory=list)
     strategy: Strategy = Strategy.OFFLINE

@@ -41,7 +41,9 @@ from sparring.rasa_project import (
     load_project,
     plain_example,
     responses,
+    synonyms,
 )
+from sparring.values import states_value
 
 DefinitionKind = Literal["rasa", "taskyto", "aiml"]
 MAX_AIML_PATTERNS = 200
@@ -73,6 +75,10 @@ class Definition:
     form_slots: dict[str, list[str]] = field(default_factory=dict)
     """Form → the slots it asks for (Rasa 1.x ``required_slots`` in ``actions.py``, Rasa
     2/3 ``required_slots`` in the domain)."""
+    synonyms: dict[str, list[str]] = field(default_factory=dict)
+    """Entity value → the words the bot's NLU maps to it (Rasa's entity synonyms): the
+    profiles carry those of their values (``synonyms_for``), so a confirmation in the
+    bot's own word ("physical examination" for "check-up") is not taken for a wrong one."""
 
     def unreachable(self) -> dict[str, str]:
         """Intents no user input can reach, each with the reason: an intent without any
@@ -173,7 +179,19 @@ def _rasa(root: Path) -> Definition:
             found.slots[slot] = sorted(unique, key=lambda v: -said[v.lower()])
     for slot in found.questions:
         found.slots.setdefault(slot, [])
+    found.synonyms = synonyms(project)
     return found
+
+
+def synonyms_for(known: dict[str, list[str]], said: list[str]) -> dict[str, list[str]]:
+    """The entries of ``known`` (value → its synonyms) whose value or a synonym one of the
+    texts ``said`` states (a profile's goals and values, ``sparring.values.states_value``):
+    the vocabulary a profile needs, not the bot's whole."""
+    return {
+        value: list(words)
+        for value, words in known.items()
+        if any(states_value(word, text) for word in (value, *words) for text in said)
+    }
 
 
 def _note_entities(found: Definition, example: str) -> str:

@@ -152,6 +152,11 @@ class Chatbot(_Strict):
     is_starter: bool = True
     fallback: str | None = None
     """The chatbot's fallback phrase; when left out, chatbot.yaml's ``info.fallback``."""
+    synonyms: dict[str, list[str]] = Field(default_factory=dict)
+    """sparring's extension: the chatbot's words for one value, value → the words it takes
+    for it (a Rasa project's entity synonyms: ``{Physical examination: [check-up,
+    check]}``). A confirmation stating the value in one of them agrees with the user's
+    (``sparring.values.Synonyms``); ``explore --project`` writes them."""
     output: list[Annotated[dict[Name, OutputSpec], Field(min_length=1, max_length=1)]] = Field(
         default_factory=list
     )
@@ -160,6 +165,11 @@ class Chatbot(_Strict):
     @classmethod
     def _none_is_empty(cls, value: Any) -> Any:
         return [] if value is None else value
+
+    @field_validator("synonyms", mode="before")
+    @classmethod
+    def _no_synonyms(cls, value: Any) -> Any:
+        return {} if value is None else value
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from sparring.rasa_project._load import (
     domain_files,
     find_project,
     is_rasa_project,
+    json_training_files,
     load_project,
     training_files,
 )
@@ -24,6 +25,7 @@ from sparring.rasa_project._model import (
     Entry,
     Example,
     Form,
+    JsonTrainingFile,
     NluBlock,
     Payload,
     RasaProject,
@@ -45,6 +47,7 @@ from sparring.rasa_project._views import (
     intent_examples,
     plain_example,
     responses,
+    synonyms,
 )
 
 __all__ = [
@@ -53,6 +56,7 @@ __all__ = [
     "Entry",
     "Example",
     "Form",
+    "JsonTrainingFile",
     "NluBlock",
     "Payload",
     "RasaProject",
@@ -73,10 +77,12 @@ __all__ = [
     "intent_examples",
     "is_blank",
     "is_rasa_project",
+    "json_training_files",
     "line_offsets",
     "load_project",
     "plain_example",
     "responses",
+    "synonyms",
     "training_files",
     "trim_end",
 ]

@@ -1,4 +1,5 @@
-"""Read a Rasa project folder: training data under ``data/`` (YAML or Markdown, any depth),
+"""Read a Rasa project folder: training data under ``data/`` (YAML or Markdown, any depth;
+Rasa 1.x JSON for its synonyms),
 the domain (``domain.yml``, or the YAML files of a ``domain/`` folder), ``config.yml`` and
 the Rasa 1.x forms of its action code (``actions.py`` or an ``actions/`` package).
 
@@ -17,8 +18,15 @@ from pathlib import Path
 from sparring._files import read_user_text, user_files
 from sparring._yaml import check_yaml_limits, read_yaml_text
 from sparring.errors import ConfigError
-from sparring.rasa_project import _markdown, _yaml
-from sparring.rasa_project._model import CodeForms, Form, RasaProject, TrainingFile, YamlFile
+from sparring.rasa_project import _json, _markdown, _yaml
+from sparring.rasa_project._model import (
+    CodeForms,
+    Form,
+    JsonTrainingFile,
+    RasaProject,
+    TrainingFile,
+    YamlFile,
+)
 
 _YAML = (".yml", ".yaml")
 _SKIPPED = frozenset({"models", ".rasa", "results", "tests", "__pycache__"})
@@ -77,6 +85,11 @@ def training_files(root: Path) -> list[TrainingFile]:
     return files
 
 
+def json_training_files(root: Path) -> list[JsonTrainingFile]:
+    """Every Rasa 1.x JSON training file under ``data/`` (its synonyms), sorted by path."""
+    return [_json.read_training(*_read(root, path)) for path in _files(root / "data", (".json",))]
+
+
 def domain_files(root: Path) -> list[YamlFile]:
     """``domain.yml`` (or ``.yaml``), else every YAML file of ``domain/``."""
     paths = [root / name for name in ("domain.yml", "domain.yaml") if (root / name).is_file()]
@@ -126,4 +139,5 @@ def load_project(root: Path) -> RasaProject:
         tuple(domain_files(root)),
         config_file(root),
         tuple(code_forms(root)),
+        tuple(json_training_files(root)),
     )

@@ -177,9 +177,20 @@ class CodeForms:
 
 
 @dataclass(frozen=True)
+class JsonTrainingFile:
+    """A Rasa 1.x JSON training-data file: its relative ``path`` and ``synonyms``, each
+    entity value with the words the data maps to it (``entity_synonyms`` and the
+    annotated examples that type another word for the value)."""
+
+    path: str
+    synonyms: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+@dataclass(frozen=True)
 class RasaProject:
-    """A whole project: ``root``, the files under ``data/``, the domain file(s),
-    ``config.yml`` and the forms of its action code (``sparring.rasa_project`` reads
+    """A whole project: ``root``, the files under ``data/`` (YAML and Markdown located,
+    JSON read for its synonyms), the domain file(s), ``config.yml`` and the forms of its
+    action code (``sparring.rasa_project`` reads
     them; ``_views`` gives the names, examples and texts across files)."""
 
     root: Path
@@ -187,6 +198,8 @@ class RasaProject:
     domains: tuple[YamlFile, ...] = ()
     config: YamlFile | None = None
     code: tuple[CodeForms, ...] = ()
+    json: tuple[JsonTrainingFile, ...] = ()
+    """The Rasa 1.x JSON training files under ``data/`` (their synonyms)."""
 
 
 # -- text helpers the readers share ------------------------------------------------------

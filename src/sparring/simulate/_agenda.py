@@ -141,6 +141,7 @@ class AgendaSimulator:
             built,
             dict(spec.variables),
             spec.alternatives,
+            synonyms=spec.synonyms,
         )
         """The user's state: goals, the values wanted and given (``_agenda_state``)."""
         self.bare_requests = {

@@ -25,6 +25,7 @@ from sparring.profiles import is_placeholder
 from sparring.simulate._goals import Goal
 from sparring.simulate._matching import any_mentioned, values_mentioned
 from sparring.simulate._spec import render_value
+from sparring.values import Synonyms
 
 __all__ = ["CONFIRMING", "AgendaMemory", "AgendaState", "flat_values", "norm"]
 
@@ -58,6 +59,9 @@ class AgendaState:
     """Variable → the options the chatbot offered when it asked for it ("Trains leave at
     06:45, 09:10 and 12:35"): the user's value is one of them, so a confirmation stating
     another of them contradicts it as an option of the profile would."""
+    synonyms: Synonyms = field(default_factory=Synonyms)
+    """The chatbot's words for one value (the profile's ``chatbot.synonyms``): a
+    confirmation stating "physical examination" for the user's "check-up" agrees."""
 
     def active(self) -> Goal | None:
         """The goal the user is pursuing now, if any."""
@@ -98,7 +102,7 @@ class AgendaState:
                 continue
             values = [self.values.get(v) for v in goal.variables]
             if all(v is not None for v in values) and all(
-                values_mentioned(v, text) for v in values
+                values_mentioned(v, text, self.synonyms) for v in values
             ):
                 goal.given |= goal.variables
                 goal.status, goal.evidence = "done", text[:200]
@@ -161,7 +165,7 @@ class AgendaState:
         ]
         if not values:
             return [], frozenset()
-        check = compare_confirmation(text, values)
+        check = compare_confirmation(text, values, synonyms=self.synonyms)
         wrong = [r.slot for r in check.mismatches]
         unread = [r.slot for r in check.readings if r.outcome is SlotOutcome.NOT_STATED]
         agreed = frozenset(r.slot for r in check.readings if r.outcome is SlotOutcome.AGREES)
@@ -180,10 +184,13 @@ class AgendaState:
         return out
 
     def _other_option_instead(self, name: str, text: str) -> bool:
-        chosen = {norm(v) for v in flat_values({name: self.values[name]})}
-        others = [o for o in self.options(name) if norm(o) not in chosen]
+        value = self.values[name]
+        chosen = {norm(v) for v in flat_values({name: value})}
+        same = {norm(w) for v in flat_values({name: value}) for w in self.synonyms.named_in(v)}
+        others = [o for o in self.options(name) if norm(o) not in chosen | same]
         return (
-            not values_mentioned(self.values[name], text) and len(any_mentioned(others, text)) == 1
+            not values_mentioned(value, text, self.synonyms)
+            and len(any_mentioned(others, text)) == 1
         )
 
 

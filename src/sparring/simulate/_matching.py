@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sparring.values import find_values, states_value
+from sparring.values import Synonyms, find_values, states_value
 
 MIN_STEM = 4
 """Letters the shorter of two prefix-matched words must have."""
@@ -208,14 +208,16 @@ def best_option(value: Any, options: Sequence[str]) -> str | None:
     return best[1] if best else None
 
 
-def values_mentioned(value: Any, text: str) -> bool:
+def values_mentioned(value: Any, text: str, synonyms: Synonyms | None = None) -> bool:
     """Whether ``text`` mentions ``value`` (every item of a list): by its words, or as the
     same value in another surface form — a date or a time written another way
     ("tomorrow" ↔ "26-11-2026", "13:00" ↔ "1 pm"), a number in words, an option with
     other hyphens, spaces, case or plural ("check-up" ↔ "checkup"; one comparison,
-    ``sparring.values.states_value``)."""
+    ``sparring.values.states_value``), or in a word the chatbot takes for it
+    (``synonyms``: "physical examination" for "check-up")."""
     return all(
-        mentions(v, text) or _same_when(v, text) or states_value(v, text) for v in _flat(value)
+        mentions(v, text) or _same_when(v, text) or states_value(v, text, synonyms=synonyms)
+        for v in _flat(value)
     )
 
 

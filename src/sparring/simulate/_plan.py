@@ -31,6 +31,7 @@ from sparring.simulate._persona_plan import (
     with_persona,
 )
 from sparring.simulate._spec import ConversationSpec, OutputSpec, StopCondition
+from sparring.values import Synonyms
 
 if TYPE_CHECKING:
     from sparring.connectors import ChatbotInfo
@@ -164,6 +165,7 @@ def spec_from_plan(
         interaction_styles=tuple(planned.interaction_styles),
         is_starter=profile.is_starter,
         fallback=fallback_of(profile, chatbot),
+        synonyms=Synonyms.of(profile.chatbot.synonyms),
         outputs=_outputs(profile),
         stop=stop,
         settings=profile.conversation.model_dump(

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from sparring.values import Synonyms
+
 if TYPE_CHECKING:
     from sparring.connectors import ChatbotInfo
     from sparring.profiles import PersonaFile
@@ -57,7 +59,8 @@ class ConversationSpec:
     ``behaviours`` the ones the agenda simulator acts out beyond interaction styles
     (``change_goal``, ``repeat_question``, ``vague_answers``); ``typical_turn_words`` and
     ``max_turn_words`` are ChatChecker's turn-length guidance for the LLM simulator (words);
-    ``chatbot`` is chatbot.yaml's ``info``, shown to a persona-playing model.
+    ``chatbot`` is chatbot.yaml's ``info``, shown to a persona-playing model; ``synonyms``
+    the chatbot's words for one value, which the agenda user reads confirmations with.
     """
 
     id: str
@@ -87,6 +90,8 @@ class ConversationSpec:
     typical_turn_words: int | None = None
     max_turn_words: int | None = None
     chatbot: ChatbotInfo | None = None
+    synonyms: Synonyms = field(default_factory=Synonyms)
+    """The chatbot's words for one value (the profile's ``chatbot.synonyms``)."""
 
     def style_names(self) -> list[str]:
         """Interaction style names (``change language`` for ``{change language: [...]}``)."""
