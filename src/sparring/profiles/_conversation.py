@@ -36,6 +36,7 @@ StyleName = Literal[
     "make spelling mistakes",
     "single question",
     "all questions",
+    "off topic when asked",
 ]
 STYLE_NAMES: tuple[str, ...] = get_args(StyleName)
 """Interaction styles written as a plain name (``change language`` and ``random`` take a list)."""

@@ -68,6 +68,10 @@ given to another of its options, once, when the chatbot is not asking anything â
 value is what the user wants from then on (``changed_variables``, which the runner puts on
 the record).
 
+With the ``off topic when asked`` style (``_agenda_detour``), asked for a value the user
+first says the goal its profile lists before that value's goal, and answers when asked
+again; the chatbot's fallback to that detour meets it.
+
 ``disabled`` switches abilities off for the ablation benchmark
 (``benchmarks/bench_offline_user.py``): ``phrasing`` (goals sent as written), ``directives``
 (context ignored; every yes/no question answered "Yes"), ``acts`` (no dialogue acts: a
@@ -84,6 +88,7 @@ from typing import Any
 
 from sparring.connectors import Reply
 from sparring.dialogue_acts import DialogueAct, offered_options
+from sparring.simulate._agenda_detour import back_from_detour, detour
 from sparring.simulate._agenda_policy import last_question
 from sparring.simulate._agenda_react import GOODBYE, any_option, give, improvise, react
 from sparring.simulate._agenda_read import ASKING, bounded, dialogue_act, observe_reply
@@ -102,7 +107,7 @@ from sparring.simulate._goals import GIVE_UP, Goal
 from sparring.simulate._persona_agenda import follow_up, is_instruction, opening
 from sparring.simulate._placeholders import adapt_goal
 from sparring.simulate._spec import ConversationSpec, render_value
-from sparring.simulate._styles import apply_style, needs_model
+from sparring.simulate._styles import apply_style, canonical_style, needs_model
 
 ABILITIES = frozenset({"phrasing", "directives", "acts", "evidence", "typed", "read_back"})
 """Abilities ``disabled`` may name (see the module docstring)."""
@@ -158,6 +163,7 @@ class AgendaSimulator:
         )
         """What the user remembers between turns (``_agenda_state.AgendaMemory``)."""
         styles = spec.style_names()
+        self.styles = frozenset(canonical_style(s) for s in styles)
         self.all_at_once = "all questions" in styles
         transforms = ("long phrases", "short phrases", "make spelling mistakes")
         self.text_styles: list[str] = [s for s in transforms if s in styles]
@@ -228,10 +234,14 @@ class AgendaSimulator:
             return self.next_goal()
         act, asked = self.observe(exchange)
         self.memory.questions.append(last_question(reply.text))
+        back = back_from_detour(self, act, reply)
+        if back is not None:
+            return back
         if act is DialogueAct.FALLBACK:
             return self._after_fallback()
         self.memory.last_value, self.memory.value_tries = None, 0
-        answer = react(self, act, reply, asked)
+        said = detour(self, asked, reply) if act in ASKING else None
+        answer = said or react(self, act, reply, asked)
         if answer is not None:
             return answer
         active = self.state.active()

@@ -221,6 +221,8 @@ class AgendaMemory:
     """The question of each chatbot reply so far (its last asking sentence)."""
     picked_any: dict[str, list[str]] = field(default_factory=dict)
     """Question → the options the user picked for it (from the bot's own words)."""
+    detoured: dict[str, str] = field(default_factory=dict)
+    """Question → the goal said instead of answering it (``off topic when asked``)."""
     vague_asked: set[str] = field(default_factory=set)
     vague_pending: str | None = None
     repeated: bool = False

@@ -25,6 +25,10 @@ STYLE_HINTS = {
     "make spelling mistakes": "Make a few realistic spelling mistakes.",
     "single question": "Ask about one goal per message.",
     "all questions": "Ask about all your goals in your first message.",
+    "off topic when asked": (
+        "Follow your goals in order: when the chatbot asks for something a later goal "
+        "holds, first say the goal that comes before it, then answer when asked again."
+    ),
     "default": "",
 }
 

@@ -12,7 +12,8 @@ agenda simulator has no model to prompt, so it rewrites its own utterances inste
   "could you") removed; the content words and values stay.
 - ``change your mind``: ask for another value first, then correct it (``change_your_mind``).
 - ``default``, ``single questions``, ``all questions``: how many goals go in one turn;
-  the agenda realises them, the text is unchanged.
+  ``off topic when asked`` (sparring's addition): the goal listed before an asked value
+  is said first; the agenda realises them, the text is unchanged.
 
 ``change language`` needs a model (translation); ``needs_model`` says so and the simulator
 records it as not applied. Substrings given as ``protected`` (the goal's variable values)
@@ -36,6 +37,7 @@ STYLES_OFFLINE: frozenset[str] = frozenset(
         "long phrases",
         "short phrases",
         "change your mind",
+        "off topic when asked",
     }
 )
 """Interaction styles that ``apply_style`` can realise without a model."""
