@@ -31,7 +31,7 @@ def _pizzeria(forgets: bool) -> Callable[[str, int], str]:
         if "veggie" in low:
             return f"A large veggie pizza. {asked}"
         if any(w in low for w in ("water", "coke", "lemonade")) and not forgets:
-            return "Your order is confirmed: a large veggie pizza and 2 bottles of water. Total $14.50."
+            return "Your order is confirmed: a large veggie pizza and 2 bottles of water."
         return FALLBACK if forgets else f"{FALLBACK} {asked}"
 
     return bot
