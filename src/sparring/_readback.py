@@ -14,6 +14,7 @@ from typing import Any
 
 from sparring._typed_text import fold, kind_of, phrase, show
 from sparring.dialogue_acts import DialogueAct
+from sparring.leaks import empty_words, is_empty_word, placeholders
 from sparring.values import DATE_STOP, Synonyms, agree, find_values, readings, readings_of
 
 
@@ -102,7 +103,6 @@ _CUES = re.compile(
     r"here (?:is|are) your)",
     re.IGNORECASE,
 )
-_EMPTY_WORD = re.compile(r"(?<![\w'])(?:None|null|NULL|Null|undefined|NaN|nil|N/A)(?!\w| of\b)")
 _RELATIVE = re.compile(
     r"\b(?:today|tonight|tomorrow|yesterday|next|this|monday|tuesday|wednesday|thursday"
     r"|friday|saturday|sunday|week|weekend)\b",
@@ -116,7 +116,6 @@ _DURATION = re.compile(
     r"\s*(?:hours?|hrs?|minutes?|mins?|seconds?|secs?)\b",
     re.IGNORECASE,
 )
-_TEMPLATE = re.compile(r"\{\{\s*(\w+)\s*\}\}|\$\{\s*(\w+)\s*\}|\{\s*(\w+)\s*\}|%\((\w+)\)s")
 
 
 def _slot_words(slot: str) -> list[str]:
@@ -304,7 +303,7 @@ class _Reading:
 
     def _differs(self, value: GivenValue) -> SlotReading:
         labelled = self._label_value(value.slot)
-        if labelled is not None and labelled[1] and not _EMPTY_WORD.fullmatch(labelled[1]):
+        if labelled is not None and labelled[1] and not is_empty_word(labelled[1]):
             stated, said = (set(re.findall(r"\w+", fold(t))) for t in (labelled[1], _joined(value)))
             if stated <= said or said <= stated:  # "Alice" for "Alice Smith"
                 return self._make(value, SlotOutcome.AGREES, labelled[1])
@@ -376,18 +375,17 @@ class _Reading:
         open_values = [v for v in values if v.slot not in results]
         found: dict[str, SlotReading] = {}
         markers = []
-        for match in _TEMPLATE.finditer(self.text):
-            name = next(g for g in match.groups() if g)
-            slot = next((v for v in open_values if _same_name(v.slot, name)), None)
+        for match, name in placeholders(self.text):
+            slot = next((v for v in open_values if name and _same_name(v.slot, name)), None)
             if slot is not None:
                 found[slot.slot] = self._make(slot, SlotOutcome.EMPTY, match.group())
             else:
                 markers.append(match.group())
         for v in open_values:
             labelled = self._label_value(v.slot)
-            if labelled is not None and (not labelled[1] or _EMPTY_WORD.fullmatch(labelled[1])):
+            if labelled is not None and (not labelled[1] or is_empty_word(labelled[1])):
                 found.setdefault(v.slot, self._make(v, SlotOutcome.EMPTY, labelled[1] or ""))
-        bare = [m.group() for m in _EMPTY_WORD.finditer(self.text) if self._in_readback(m.start())]
+        bare = [m.group() for m in empty_words(self.text) if self._in_readback(m.start())]
         unstated = [
             v for v in open_values if v.slot not in found and self._label_value(v.slot) is None
         ]

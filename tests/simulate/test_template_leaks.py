@@ -10,7 +10,8 @@ import pytest
 
 from sparring.connectors import Reply
 from sparring.conversations import ErrorCode
-from sparring.leaks import template_leak
+from sparring.confirmation import SlotOutcome, compare_confirmation
+from sparring.leaks import is_empty_word, placeholders, template_leak
 from sparring.simulate import AgendaSimulator, RunnerLimits, run_conversation
 from sparring.simulate._spec import ConversationSpec, StopCondition
 
@@ -66,3 +67,16 @@ async def test_the_check_can_be_switched_off() -> None:
         SPEC, FakeConnector(leaky), AgendaSimulator(SPEC, random.Random(0)), limits=limits
     )
     assert record.errors == []
+
+
+def test_one_reader_of_unfilled_slots_for_leaks_and_confirmations() -> None:
+    """``sparring.leaks`` is the one place that reads unfilled slots: the template-leak
+    check and the confirmation reader (a slot stated empty) both call it."""
+    text = "Booked: a %(room)s room for {{ guest }} on {0}, total %s."
+    assert [(m.group(), name) for m, name in placeholders(text)] == [
+        ("%(room)s", "room"), ("{{ guest }}", "guest"), ("{0}", None), ("%s", None),
+    ]  # fmt: skip
+    assert template_leak("Your room: %(room)s") == "%(room)s"
+    assert is_empty_word(" N/A ") and not is_empty_word("None of them")
+    reading = compare_confirmation("Booked: a %(room)s room.", {"room": "suite"}).readings[0]
+    assert reading.outcome is SlotOutcome.EMPTY and reading.stated == "%(room)s"
