@@ -8,9 +8,9 @@ import random
 
 import pytest
 
+from sparring.confirmation import SlotOutcome, compare_confirmation
 from sparring.connectors import Reply
 from sparring.conversations import ErrorCode
-from sparring.confirmation import SlotOutcome, compare_confirmation
 from sparring.leaks import is_empty_word, placeholders, template_leak
 from sparring.simulate import AgendaSimulator, RunnerLimits, run_conversation
 from sparring.simulate._spec import ConversationSpec, StopCondition
