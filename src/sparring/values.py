@@ -73,10 +73,12 @@ class Money:
 
 @dataclass(frozen=True)
 class Candidate:
-    """A value found in a text; ``start`` is its character offset."""
+    """A value found in a text; ``start`` is its character offset, ``text`` the words that
+    gave it as written (dates; empty for the other kinds)."""
 
     start: int
     value: Any
+    text: str = ""
 
 
 _NUM = r"\d{1,3}(?:[.,]\d{3}){1,8}(?:[.,]\d{1,2})?|\d{1,24}(?:[.,]\d{1,12})?"
@@ -233,7 +235,7 @@ def _find_dates(text: str, reference: date) -> list[Candidate]:
             swapped = parsed.replace(month=parsed.day, day=parsed.month)
             if abs((swapped - reference).days) < abs((parsed - reference).days):
                 parsed = swapped
-        out.append(Candidate(m.start(), parsed))
+        out.append(Candidate(m.start(), parsed, m.group()))
         taken.append(m.span())
     for m in _RELATIVE.finditer(text):
         if any(m.start() < end and m.end() > start for start, end in taken):
@@ -243,7 +245,7 @@ def _find_dates(text: str, reference: date) -> list[Candidate]:
             ahead = (_WEEKDAYS.index(m.group("wd").lower()) - reference.weekday()) % 7 or 7
         else:
             ahead = 2 if "after" in word else {"today": 0, "tomorrow": 1}.get(word, -1)
-        out.append(Candidate(m.start(), reference + timedelta(days=ahead)))
+        out.append(Candidate(m.start(), reference + timedelta(days=ahead), m.group()))
     return sorted(out, key=lambda c: c.start)
 
 

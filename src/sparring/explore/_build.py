@@ -31,6 +31,7 @@ from sparring.explore._model import (
 )
 from sparring.explore._options import parameter_name
 from sparring.explore._session import Findings
+from sparring.explore._stated import add_stated_dates
 from sparring.types import Strategy
 from sparring.values import find_values, format_value
 
@@ -79,6 +80,7 @@ def build_model(crawl: Crawl, findings: Findings, chatbot: str = "") -> Explorat
             )
         )
     _break_cycles(nodes)
+    add_stated_dates(crawl, nodes)
     model = ExplorationModel(
         chatbot=chatbot,
         languages=findings.languages,

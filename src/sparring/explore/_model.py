@@ -54,7 +54,11 @@ class Parameter(BaseModel):
     form ask for what it lacks, the whole answer reaches its end. ``said_back`` is false
     when the bot took a free answer without stating it in its reply (ALICE takes "Alex
     Smith" and goes on with small talk): no reply can be counted on to show such a value,
-    so a profile's goal for it is the value alone, met by any answer.
+    so a profile's goal for it is the value alone, met by any answer. ``stated`` are
+    values in the chatbot's own words, also among ``examples``: a date its confirmation
+    stated for an answer it took ("2 March 2027"), or that date in the format its
+    question asked for ("02/03/2027" for "DD/MM/YYYY"); a chatbot that refuses one of these
+    is at fault (check's ``task_steps_missing(stated)``).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -67,6 +71,7 @@ class Parameter(BaseModel):
     examples: list[str] = Field(default_factory=list)
     leads: dict[str, list[str]] = Field(default_factory=dict)
     said_back: bool = True
+    stated: list[str] = Field(default_factory=list)
 
 
 class Output(BaseModel):

@@ -321,10 +321,14 @@ def _keep_exploration(explored: ExplorationResult, root: Path) -> Path:
 def _generated_rules(model: ExplorationModel, settings: RunSettings, tested: Path) -> list[Path]:
     """The rules written from the exploration into ``tested/rules``: each generated
     profile's task reaches the bot's confirmation or answer (``task_completed``, check's
-    ``task_steps_missing``: else the failure names the step that did not); each identifier
-    the bot hands out at the end of a task (``ExplorationModel.transaction_ids``, named as the
-    generated profiles name the output) is unique across the conversations; with a model,
-    the bot stays on the explored topics (SENSEI-check's ``only_talks_about``, LLM only)."""
+    ``task_steps_missing``: else the failure names the step that did not; a value in the
+    chatbot's own words that it refused, explore's ``Parameter.stated``, is its fault);
+    each identifier the bot hands out at the end of a task
+    (``ExplorationModel.transaction_ids``, named as the generated profiles name the output)
+    is unique across the conversations; with a model, the bot stays on the explored topics
+    (SENSEI-check's ``only_talks_about``, LLM only)."""
+    stated = sorted({v for f in model.functionalities for p in f.parameters for v in p.stated})
+    steps = f"task_steps_missing({stated!r})" if stated else "task_steps_missing()"
     rules: list[dict[str, object]] = [
         {
             "name": "task_completed",
@@ -334,8 +338,8 @@ def _generated_rules(model: ExplorationModel, settings: RunSettings, tested: Pat
             ),
             "active": True,
             "conversations": 1,
-            "oracle": "not task_steps_missing()",
-            "yields": '"; ".join(task_steps_missing())',
+            "oracle": f"not {steps}",
+            "yields": f'"; ".join({steps})',
         }
     ]
     rules += [

@@ -98,3 +98,19 @@ def test_a_question_answered_passes_and_one_unanswered_fails(tmp_path: Path) -> 
 
 def test_a_conversation_without_goals_is_not_applicable(tmp_path: Path) -> None:
     assert judged(tmp_path, record("free"))[0] == "not_applicable"
+
+
+def test_a_value_in_the_chatbots_own_words_that_it_refused_fails(tmp_path: Path) -> None:
+    """ "friday" refused is unscored (the profile's word); refused while the chatbot wrote it
+    itself in a confirmation (``stated``, case-insensitive) it is the chatbot's fault."""
+    refused = booking([*TABLE, ("assistant", "Sorry, I didn't understand that.")])
+    rule = RULE.replace("task_steps_missing()", 'task_steps_missing(["Friday"])')
+    (tmp_path / "task.yaml").write_text(rule, encoding="utf-8")
+    (result,) = check(load_rules([tmp_path / "task.yaml"]), [refused]).results
+    (verdict,) = result.verdicts
+    assert verdict.status == "fail"
+    assert "'friday' is in the chatbot's own words" in (verdict.message or "")
+    other = RULE.replace("task_steps_missing()", 'task_steps_missing(["saturday"])')
+    (tmp_path / "task.yaml").write_text(other, encoding="utf-8")
+    (result,) = check(load_rules([tmp_path / "task.yaml"]), [refused]).results
+    assert result.verdicts[0].status == "unscored"

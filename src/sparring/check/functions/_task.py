@@ -86,7 +86,7 @@ class _Stop(NamedTuple):
     chatbot_at_fault: bool
 
 
-def _stopped(record: ConversationRecord) -> _Stop | int:
+def _stopped(record: ConversationRecord, stated: frozenset[str] = frozenset()) -> _Stop | int:
     """Where the task stopped, or the turn of the confirmation or answer that completed it.
     A confirmation after the last value the user gave completes the task even if a step's
     value was said otherwise ("marinara" for "marinera"); an answer completes it only when
@@ -108,7 +108,7 @@ def _stopped(record: ConversationRecord) -> _Stop | int:
     confirmed = [i for i in after if is_confirmation(turns[i].text, acts[i])]
     if confirmed:
         return confirmed[0]
-    problem = _first_problem(record, values, given)
+    problem = _first_problem(record, values, given, stated)
     if problem is not None:
         return problem
     answered = [i for i in after if acts[i] in _ANSWERS]
@@ -128,9 +128,14 @@ def _stopped(record: ConversationRecord) -> _Stop | int:
 
 
 def _first_problem(
-    record: ConversationRecord, values: dict[str, Any], given: dict[str, GivenValue]
+    record: ConversationRecord,
+    values: dict[str, Any],
+    given: dict[str, GivenValue],
+    stated: frozenset[str] = frozenset(),
 ) -> _Stop | None:
-    """The first step whose value the user never gave or the chatbot did not take."""
+    """The first step whose value the user never gave or the chatbot did not take. The
+    chatbot is at fault for refusing a value it offered or one in its own words
+    (``stated``, lower case)."""
     turns = record.turns
     for template, names in _steps(record):
         for name in names:
@@ -147,8 +152,11 @@ def _first_problem(
             ok, refusal = _taken(turns, [turn, *again])
             if not ok:
                 reason = f"step {template!r} (turn {turn}): not taken — {refusal}"
+                own = str(record.variables[name]).strip().lower() in stated
+                if own:
+                    reason += f" ({said} is in the chatbot's own words: a confirmation stated it)"
                 silent = refusal == _SILENT
-                return _Stop(reason, [turn], silent or bool(given[name].options))
+                return _Stop(reason, [turn], silent or own or bool(given[name].options))
     return None
 
 
@@ -159,20 +167,22 @@ def _says(turn: Turn, value: str | Sequence[str]) -> bool:
 
 
 @rule_function("task_steps_missing")
-def task_steps_missing(context: FunctionContext) -> list[str]:
+def task_steps_missing(context: FunctionContext, stated: Sequence[str] = ()) -> list[str]:
     """The step of the profile's task that did not happen, as one sentence naming the step
     (its goal), the 0-based turn and the chatbot's reply there; an empty list (falsy) when
     the chatbot confirmed or answered (module docstring).
 
     A stop fails only when the chatbot is shown at fault: it refused a value it had just
-    offered as an option, or stopped replying. Otherwise (a placeholder value, a value the
+    offered as an option, or a value in its own words (``stated``: values the chatbot
+    itself wrote, such as a date its confirmation stated in the exploration; explore's
+    ``Parameter.stated``), or stopped replying. Otherwise (a placeholder value, a value the
     user never gave, a value the profile made up and the chatbot refused, a chatbot asking
     for more than the profile holds) it raises ``Unscored`` naming the step: the profile or
     the simulated user may be at fault. Raises ``NotApplicable`` without goals."""
     record = conversation_of(context, "task_steps_missing")
     if not (record.goal_templates or record.goals):
         raise NotApplicable("the profile has no goals")
-    stopped = _stopped(record)
+    stopped = _stopped(record, frozenset(str(v).strip().lower() for v in stated))
     if isinstance(stopped, int):
         reason = f"the chatbot confirmed or answered at turn {stopped}"
         note(context, "task_steps_missing", reason=reason, turns=[stopped])
