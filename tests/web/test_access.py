@@ -14,6 +14,7 @@ ALLOWED_ANONYMOUS = {
     "login/": "the sign-in page",
     "login/link/<str:uidb64>/<str:token>/": "the one-time link (410 unless the token is valid)",
     "admin/login/": "Django admin's sign-in page",
+    "invite/<str:token>/": "an invitation link (410 unless the signed token names a pending one)",
 }
 """Patterns an anonymous request may reach, and why (reviewed)."""
 

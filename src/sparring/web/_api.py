@@ -46,7 +46,14 @@ from sparring.web._manage import (
     revoke_token,
     save_secret,
 )
-from sparring.web._permissions import Action, get_object, own_tokens, require, scope
+from sparring.web._permissions import (
+    Action,
+    get_object,
+    may_create_project,
+    own_tokens,
+    require,
+    scope,
+)
 from sparring.web._views import create_project
 from sparring.web.models import (
     DeviceToken,
@@ -183,6 +190,9 @@ class ProjectViewSet(
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         if not SessionOnly().has_permission(request, self):
             return Response(status=status.HTTP_403_FORBIDDEN)
+        if not may_create_project(request.user):
+            detail = "only staff accounts create projects on this server"
+            return Response({"detail": detail}, status=status.HTTP_403_FORBIDDEN)
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data

@@ -16,6 +16,13 @@ Every setting is an environment variable (docs/web.md, "Settings for production"
 - ``SPARRING_WEB_SSRF_ALLOW`` — comma-separated networks (``10.0.0.0/8``) or host names the
   server may call although they are loopback, link-local or private (``sparring._ssrf``).
 - ``SPARRING_DATABASE_URL`` — a database URL (``postgresql://…``) instead of SQLite.
+- ``SPARRING_WEB_PROJECT_CREATORS`` — who may create projects: ``everyone`` (default) or
+  ``staff`` (staff accounts and superusers only; the others work in projects they are
+  invited to).
+- ``SPARRING_WEB_EMAIL_URL`` — where invitations are mailed: ``smtp://user:pass@host:25``,
+  ``smtp+tls://…:587`` (STARTTLS) or ``smtps://…:465``; unset: Django's console backend
+  (the mail is printed on the server's standard output). ``SPARRING_WEB_EMAIL_FROM`` — the
+  sender (default ``sparring@localhost``).
 
 Loopback (``127.0.0.1``, ``::1``, ``localhost``) runs with zero set-up. Any other host needs
 production settings; ``production_problems`` says which are missing.
@@ -27,7 +34,10 @@ import ipaddress
 import os
 import secrets
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from sparring._atomic import atomic_write
 from sparring.errors import Problem, UserInputError
@@ -41,12 +51,49 @@ ENV_SIGNUP = "SPARRING_WEB_SIGNUP"
 ENV_HTTPS = "SPARRING_WEB_HTTPS"
 ENV_SSRF_ALLOW = "SPARRING_WEB_SSRF_ALLOW"
 ENV_DATABASE_URL = "SPARRING_DATABASE_URL"
+ENV_PROJECT_CREATORS = "SPARRING_WEB_PROJECT_CREATORS"
+ENV_EMAIL_URL = "SPARRING_WEB_EMAIL_URL"
+ENV_EMAIL_FROM = "SPARRING_WEB_EMAIL_FROM"
 ENV_MODE = "SPARRING_WEB_MODE"
 """Set by ``sparring web`` for the settings module: ``loopback`` or ``production``."""
 
 MIN_SECRET_KEY_LENGTH = 50
 MIN_SECRET_KEY_CHARACTERS = 5
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+class ProjectCreators(StrEnum):
+    """Who may create projects (``SPARRING_WEB_PROJECT_CREATORS``)."""
+
+    EVERYONE = "everyone"
+    STAFF = "staff"
+
+
+def email_settings(url: str | None) -> dict[str, Any]:
+    """Django's e-mail settings from ``SPARRING_WEB_EMAIL_URL`` (``None``: the console
+    backend). Raises ``UserInputError`` naming the variable for a URL it cannot read."""
+    if not url:
+        return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    parts = urlsplit(url)
+    schemes = {
+        "smtp": (25, False, False),
+        "smtp+tls": (587, True, False),
+        "smtps": (465, False, True),
+    }
+    if parts.scheme not in schemes or not parts.hostname:
+        raise UserInputError(
+            Problem("", None, ENV_EMAIL_URL, "smtp://, smtp+tls:// or smtps://user:pass@host:port")
+        )
+    port, tls, ssl = schemes[parts.scheme]
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parts.hostname,
+        "EMAIL_PORT": parts.port or port,
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_TLS": tls,
+        "EMAIL_USE_SSL": ssl,
+    }
 
 
 @dataclass(frozen=True)
@@ -63,6 +110,9 @@ class WebConfig:
     https: bool = True
     ssrf_allow: list[str] = field(default_factory=list)
     database_url: str | None = None
+    project_creators: ProjectCreators = ProjectCreators.EVERYONE
+    email_url: str | None = None
+    email_from: str = "sparring@localhost"
 
 
 def is_loopback(host: str) -> bool:
@@ -109,7 +159,21 @@ def read_config(*, production: bool | None = None) -> WebConfig:
         https=_flag(ENV_HTTPS, production),
         ssrf_allow=_words(ENV_SSRF_ALLOW),
         database_url=os.environ.get(ENV_DATABASE_URL) or None,
+        project_creators=_creators(),
+        email_url=os.environ.get(ENV_EMAIL_URL) or None,
+        email_from=os.environ.get(ENV_EMAIL_FROM) or "sparring@localhost",
     )
+
+
+def _creators() -> ProjectCreators:
+    value = os.environ.get(ENV_PROJECT_CREATORS, "").strip().lower() or "everyone"
+    try:
+        return ProjectCreators(value)
+    except ValueError:
+        choices = ", ".join(c.value for c in ProjectCreators)
+        raise UserInputError(
+            Problem("", None, ENV_PROJECT_CREATORS, f"{value!r} is not one of {choices}")
+        ) from None
 
 
 def weak_secret_key(key: str | None) -> str | None:

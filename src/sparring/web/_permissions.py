@@ -14,7 +14,8 @@ action        owner   editor  viewer  what it covers
 ============  ======  ======  ======  =================================================
 
 A ``public`` project adds ``READ`` for every signed-in user. Anonymous users get nothing.
-Secrets are ``MANAGE`` for every verb (only owners see even their hints). API tokens are the
+Secrets and invitations are ``MANAGE`` for every verb (only owners see even their hints).
+Who may create a project at all is the server's setting (``may_create_project``). API tokens are the
 user's own and nobody else's (``own_tokens``).
 
 Lookups that fail answer *not found* when the user may not read the object (its existence
@@ -34,6 +35,7 @@ from sparring.web.models import (
     Annotation,
     DeviceToken,
     FileVersion,
+    Invitation,
     Membership,
     Project,
     ProjectFile,
@@ -69,10 +71,11 @@ _PROJECT_PATH: dict[type[Model], str] = {
     RunJob: "run__project__",
     Secret: "project__",
     Annotation: "run__project__",
+    Invitation: "project__",
 }
 """How each project-owned model reaches its project (a lookup prefix)."""
 
-_MINIMUM_ACTION: dict[type[Model], Action] = {Secret: Action.MANAGE}
+_MINIMUM_ACTION: dict[type[Model], Action] = {Secret: Action.MANAGE, Invitation: Action.MANAGE}
 """Models whose every verb needs more than the action asked for."""
 
 
@@ -109,7 +112,7 @@ def project_of(obj: Model) -> Project:
         return obj.file.project
     if isinstance(obj, Annotation):
         return obj.run.project
-    if isinstance(obj, Membership | ProjectFile | Run | Secret):
+    if isinstance(obj, Membership | ProjectFile | Run | Secret | Invitation):
         return obj.project
     raise TypeError(f"no access rule for {type(obj).__name__}")
 
@@ -172,3 +175,17 @@ def own_tokens(user: Any) -> QuerySet[DeviceToken]:
     if not _signed_in(user):
         return cast("QuerySet[DeviceToken]", DeviceToken.objects.none())
     return cast("QuerySet[DeviceToken]", DeviceToken.objects.filter(user=user))
+
+
+def may_create_project(user: Any) -> bool:
+    """Whether ``user`` may create a project: any signed-in user, or only staff accounts
+    and superusers when the server says so (``SPARRING_WEB_PROJECT_CREATORS=staff``)."""
+    from django.conf import settings
+
+    from sparring.web._config import ProjectCreators
+
+    if not getattr(user, "is_authenticated", False) or not getattr(user, "is_active", False):
+        return False
+    if settings.PROJECT_CREATORS == ProjectCreators.STAFF:
+        return bool(user.is_staff or user.is_superuser)
+    return True

@@ -12,7 +12,12 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from sparring.web._config import loopback_fernet_keys, loopback_secret_key, read_config
+from sparring.web._config import (
+    email_settings,
+    loopback_fernet_keys,
+    loopback_secret_key,
+    read_config,
+)
 
 CONFIG = read_config()
 DATA_DIR = CONFIG.data_dir
@@ -29,6 +34,19 @@ DEBUG = CONFIG.debug
 ALLOWED_HOSTS = CONFIG.allowed_hosts or ["127.0.0.1", "localhost", "[::1]", "testserver"]
 SIGNUP_OPEN = CONFIG.signup
 SSRF_ALLOW = CONFIG.ssrf_allow
+PROJECT_CREATORS = CONFIG.project_creators
+
+# invitations (sparring.web._invitations): Django's console backend unless
+# SPARRING_WEB_EMAIL_URL names an SMTP server
+_EMAIL = email_settings(CONFIG.email_url)
+EMAIL_BACKEND = _EMAIL["EMAIL_BACKEND"]
+EMAIL_HOST = _EMAIL.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = _EMAIL.get("EMAIL_PORT", 25)
+EMAIL_HOST_USER = _EMAIL.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = _EMAIL.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _EMAIL.get("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = _EMAIL.get("EMAIL_USE_SSL", False)
+DEFAULT_FROM_EMAIL = CONFIG.email_from
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import SetPasswordForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.contrib.auth.tokens import default_token_generator
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -21,7 +22,7 @@ from django.utils.encoding import force_str
 from django.utils.http import urlsafe_base64_decode
 from django.views.decorators.http import require_http_methods
 
-from sparring.web._permissions import scope
+from sparring.web._permissions import may_create_project, scope
 from sparring.web.models import Membership, Project, Role
 
 
@@ -54,13 +55,17 @@ def create_project(user: Any, name: str, description: str = "", public: bool = F
 @require_http_methods(["GET", "POST"])
 def projects(request: HttpRequest) -> HttpResponse:
     """The projects the user may read; POST creates one they own."""
+    may_create = may_create_project(request.user)
+    if request.method == "POST" and not may_create:
+        raise PermissionDenied("only staff accounts create projects on this server")
     form = ProjectForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         create_project(request.user, data["name"], data["description"], data["public"])
         return redirect("projects")
     visible = scope(Project.objects.all(), request.user)
-    return render(request, "sparring_web/projects.html", {"projects": visible, "form": form})
+    context = {"projects": visible, "form": form, "may_create": may_create}
+    return render(request, "sparring_web/projects.html", context)
 
 
 @require_http_methods(["GET", "POST"])

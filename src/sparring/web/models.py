@@ -10,6 +10,8 @@
 - ``RunJob`` — a job applied to an existing run (``check``, ``evaluate``: jobs that write
   into a run's slots and create none), its settings (no secrets), who, when, status and
   outcome: the run's history of what was done to it.
+- ``Invitation`` — an owner's invitation (by e-mail or a one-time link) to join a project
+  with a role.
 - ``Secret`` — a model-provider API key, encrypted at rest (``sparring.web._secrets``);
   only ``hint`` (``…abcd``) is ever shown.
 - ``Annotation`` — a person's label on a conversation or one of its turns.
@@ -194,6 +196,36 @@ class RunJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.job} of run {self.run_id}"
+
+
+class Invitation(models.Model):
+    """An owner's invitation to join ``project`` with ``role``: sent by e-mail to
+    ``email`` or handed over as a link (``email`` empty). The link carries the row's id
+    signed by Django (``sparring.web._invitations``); it works once (``accepted_at``), until
+    ``expires_at``, and not after the row is deleted (revoked)."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(max_length=10, choices=Role.choices)
+    email = models.EmailField(blank=True)
+    created_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    accepted_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.role} of {self.project} for {self.email or 'a link'}"
 
 
 class Secret(models.Model):
