@@ -27,6 +27,7 @@ class RepetitionTracker:
         self.n = n
         self.threshold = threshold
         self._first: str | None = None
+        self._first_normalized: str | None = None
         self.count = 0
         """Length of the current run of similar replies."""
 
@@ -35,18 +36,22 @@ class RepetitionTracker:
         if self._first is not None and self._similar(reply_text, self._first):
             self.count += 1
         else:
-            self._first = reply_text
+            self._first, self._first_normalized = reply_text, None
             self.count = 1
         return self.count >= self.n
 
     def _similar(self, a: str, b: str) -> bool:
+        if a == b:  # similarity 1.0 whatever the threshold, without normalising 64 KB twice
+            return True
         if self.threshold >= 1.0:  # the same text: no edit distance of two long replies
-            return normalize_text(a) == normalize_text(b)
+            if self._first_normalized is None:
+                self._first_normalized = normalize_text(b)
+            return normalize_text(a) == self._first_normalized
         return indel_similarity(a, b) >= self.threshold
 
     def reset(self) -> None:
         """Forget every reply seen so far."""
-        self._first = None
+        self._first = self._first_normalized = None
         self.count = 0
 
 
