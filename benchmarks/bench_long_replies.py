@@ -1,9 +1,10 @@
 """Long replies cost the user simulator time linear in their length, never a stall (issue
 36, defect 1): ``simulate`` against a local Python bot that answers 100-byte, 1 KB, 8 KB
 and 64 KB replies of plain words ending in a question, 100 conversations at concurrency
-20; wall time and the CPU seconds of the process. Target: each long-reply run within 1.5× of the 100-byte run's wall time, and no
-conversation recorded as the bot's timeout (before the fix, 8 KB replies gave "5 of 6
-conversations got no answer" and a 480 KB reply 0 records in 300 s).
+20; wall time and the CPU seconds of the process. Target: each long-reply run within 1.5×
+of the 100-byte run's wall time, and no conversation recorded as the bot's timeout (before
+the fix, 8 KB replies gave "5 of 6 conversations got no answer" and a 480 KB reply 0
+records in 300 s).
 
 Measured 2026-11-28 on the shared 2-core machine (load 7-11), every run 100 records and
 0 timeouts:
