@@ -10,11 +10,11 @@ from pathlib import Path
 from check_builders import record, write_rules
 from typer.testing import CliRunner
 
-from sparring.check import check, load_rules, store_verdicts
 from sparring.cli import app
 from sparring.conversations import RunStore, incomplete_run
 from sparring.conversations._records import RunManifest
 from sparring.report import RunView
+from sparring.runner import start
 
 cli = CliRunner()
 RULE = "name: polite\noracle: not chatbot_returns('stupid')\n"
@@ -22,7 +22,7 @@ RULE = "name: polite\noracle: not chatbot_returns('stupid')\n"
 
 def _run(tmp_path: Path, name: str, planned: int, written: dict[str, str], rules: Path) -> Path:
     """A run that planned ``planned`` conversations c0… and holds ``written`` (what a run
-    killed half-way leaves), its verdicts stored."""
+    killed half-way leaves), checked (the check's verdict stored in it)."""
     manifest = RunManifest(
         run_id=name,
         created_at=datetime.now(UTC),
@@ -33,7 +33,7 @@ def _run(tmp_path: Path, name: str, planned: int, written: dict[str, str], rules
     records = [record(cid, turns=[("user", "hi"), ("assistant", t)]) for cid, t in written.items()]
     for item in records:
         store.write(item)
-    store_verdicts(check(load_rules([rules]), records), store.path)
+    start("check", {"rules": [str(rules)], "run": str(store.path)}, report=False)
     return store.path
 
 

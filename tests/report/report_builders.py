@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sparring.check import CheckReport, check, load_rules, store_verdicts
+from sparring.check import CheckReport
 from sparring.conversations import (
     ConversationError,
     ConversationRecord,
@@ -18,6 +18,7 @@ from sparring.conversations import (
     RunStore,
     Turn,
 )
+from sparring.runner import start
 from sparring.types import Button
 
 HOSTILE = '</script><script>alert("pwned")</script><img src=x onerror=alert(1)>'
@@ -85,12 +86,13 @@ def make_run(path: Path, records: Sequence[ConversationRecord]) -> RunStore:
 
 
 def check_run(store: RunStore, tmp_path: Path, rules: str = RULES) -> CheckReport:
-    """Check the run with ``rules`` (one rule file) and store the verdicts in it."""
+    """Check the run with ``rules`` (one rule file) through the runner: the verdicts are
+    stored in it and the check's outcome in its verdict (the manifest)."""
     folder = tmp_path / "rules"
     folder.mkdir(exist_ok=True)
     (folder / "rules.yaml").write_text(textwrap.dedent(rules), encoding="utf-8")
-    report = check(load_rules([folder]), list(store.iter_records()))
-    store_verdicts(report, store.path)
+    run = start("check", {"rules": [str(folder)], "run": str(store.path)}, report=False)
+    report: CheckReport = run.result.report
     return report
 
 

@@ -112,7 +112,7 @@ def test_rule_table_counts_and_strategy(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("rules", "expected"),
     [
-        (None, "no rules checked"),
+        (None, "sparring check RULES --run run"),
         ("name: p\nconversations: 1\noracle: not chatbot_returns('xyz')\n", "passed"),
         ("name: p\nconversations: 1\nwhen: false\noracle: true\n", "not applicable"),
     ],

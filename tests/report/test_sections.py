@@ -11,7 +11,7 @@ from importlib.metadata import EntryPoint
 from pathlib import Path
 
 import pytest
-from report_builders import check_run, conversation, make_run
+from report_builders import conversation, make_run
 
 from sparring.errors import DuplicateName
 from sparring.report import (
@@ -159,35 +159,3 @@ def test_the_plug_in_example_of_the_docs_runs(tmp_path: Path) -> None:
     html = render_report(run)
     assert '<p>14 nodes</p><svg width="80pt"' in html
     assert "Workflow</a>: 12 of 14 nodes covered" in html
-
-
-@pytest.mark.usefixtures("report_sections")
-def test_a_section_that_decides_gives_the_run_its_verdict(tmp_path: Path) -> None:
-    """A probe or metamorphic run has no check rules: its section's outcome is the verdict,
-    and a failing outcome fails a run whose rules passed."""
-    from sparring.report import SectionOutcome
-
-    decided: list[SectionOutcome] = []
-
-    @report_section
-    class Decides(ReportSection):
-        name = "decides"
-        title = "Decides"
-
-        def outcome(self, run: RunView) -> SectionOutcome | None:
-            return decided[0] if decided else None
-
-        def render(self, run: RunView) -> SectionHtml:
-            return SectionHtml("decided")
-
-    assert _run(tmp_path / "a").verdict.status == "no verdict"  # no rules, no outcome
-    decided.append(SectionOutcome("passed", "12 probes passed"))
-    verdict = _run(tmp_path / "b").verdict
-    assert (verdict.status, verdict.reasons) == ("passed", ["12 probes passed"])
-    decided[0] = SectionOutcome("failed", "2 probes failed")
-    verdict = _run(tmp_path / "c").verdict
-    assert (verdict.status, verdict.reasons) == ("failed", ["2 probes failed"])
-    store = make_run(tmp_path / "d" / "run", [conversation("a/0", ["hi"])])
-    check_run(store, tmp_path / "d")
-    verdict = RunView.open(store.path).verdict
-    assert verdict.status == "failed" and "2 probes failed" in verdict.reasons

@@ -1,6 +1,6 @@
-"""The report reads the verdict the jobs stored, it does not decide it again: check's
-outcome is stored with its report (``CheckReport.outcome``) and the ``run`` job's in the
-manifest; a check report written before 0.3 (no outcome) is still judged from the run."""
+"""The report reads the verdict the runner stored in the manifest, it does not decide it
+again: the job's outcome, combined with the outcome of every check stored after it (also
+kept with its report, ``CheckReport.outcome``)."""
 
 from __future__ import annotations
 
@@ -30,11 +30,13 @@ def test_the_check_outcome_is_stored_and_the_report_shows_it(tmp_path: Path) -> 
     decided = start("check", {"rules": [str(DEFAULT_RULES)], "run": str(run_dir)}).outcome
     assert report["outcome"] == decided.model_dump(mode="json")
     view = RunView.open(run_dir)
-    assert view.verdict.reasons == decided.reasons
+    assert view.verdict.reasons == decided.reasons  # simulate's "recorded" says nothing now
 
-    # the stored outcome is what the report says, whatever the records would give
-    report["outcome"] = {"verdict": "fail", "reasons": ["stored: 1 rule failed: made_up"]}
-    stored.write_text(json.dumps(report), encoding="utf-8")
+    # the verdict stored in the manifest is what the report says, whatever the records
+    # or the check reports would give: the report never decides it again
+    manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
+    manifest["outcome"] = {"verdict": "fail", "reasons": ["stored: 1 rule failed: made_up"]}
+    (run_dir / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     view = RunView.open(run_dir)
     assert (view.verdict.status, view.verdict.reasons) == (
         "failed",
@@ -42,16 +44,24 @@ def test_the_check_outcome_is_stored_and_the_report_shows_it(tmp_path: Path) -> 
     )
 
 
-def test_a_check_report_written_before_its_outcome_was_stored_is_judged_from_the_run(
+def test_a_run_written_before_its_verdict_was_stored_reads_its_check_reports(
     tmp_path: Path,
 ) -> None:
+    """A run without a stored verdict (before 0.3): the outcomes stored with its check
+    reports, else *no verdict* naming the command that judges it — never the records."""
     run_dir, stored = _checked_run(tmp_path / "run")
     now = RunView.open(run_dir).verdict
+    manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
+    for key in ("outcome", "job_outcome", "judged"):
+        manifest.pop(key)
+    (run_dir / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    old = RunView.open(run_dir).verdict
+    assert (old.status, old.reasons) == (now.status, now.reasons)
     report = json.loads(stored.read_text(encoding="utf-8"))
     report.pop("outcome")
     stored.write_text(json.dumps(report), encoding="utf-8")
-    old = RunView.open(run_dir).verdict
-    assert old.status == now.status and old.reasons  # decided from the records, with reasons
+    unknown = RunView.open(run_dir).verdict
+    assert unknown.status == "no verdict" and "sparring check RULES --run run" in unknown.reasons[0]
 
 
 def test_the_run_jobs_outcome_is_the_reports_verdict(tmp_path: Path) -> None:

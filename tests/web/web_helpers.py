@@ -103,8 +103,8 @@ def checked_run(folder: Any, n: int, *, hostile: bool = False, sorry_every: int 
     from datetime import UTC, datetime
     from pathlib import Path
 
-    from sparring.check import check, load_rules, store_verdicts
     from sparring.conversations import ConversationRecord, RunManifest, RunStore, Turn
+    from sparring.runner import start
     from sparring.types import Button
 
     folder = Path(folder)
@@ -130,7 +130,7 @@ def checked_run(folder: Any, n: int, *, hostile: bool = False, sorry_every: int 
         records.append(record)
     rules = folder.parent / f"{folder.name}-rules.yaml"
     rules.write_text(RULES, encoding="utf-8")
-    store_verdicts(check(load_rules([rules]), records), store.path)
+    start("check", {"rules": [str(rules)], "run": str(store.path)}, report=False)
     return folder
 
 

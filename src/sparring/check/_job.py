@@ -174,8 +174,9 @@ class CheckJob:
             write_junit(report, settings.junit, settings.junit_per_conversation)
         # A stopped check stores nothing: a partial report would read as the rule set's.
         stored = None if ctx.stop.requested else _store(settings, report)
-        if stored is not None:
-            ctx.report_on(settings.run)
+        if stored is not None:  # its outcome joins the run's verdict, unless the run's
+            # own job is checking what it writes (``sparring run``: its outcome holds it)
+            ctx.report_on(settings.run, judged=None if self.run_written else stored.stem)
         return CheckResult(report=report, records=records, stored=stored, outcome=decided)
 
     def outcome(self, result: CheckResult) -> Outcome:

@@ -14,6 +14,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, BeforeValidator, Field, JsonValue, model_validator
 
 from sparring.jobs import JobStatus, Outcome
+from sparring.jobs.outcome import combine
 from sparring.types import SENSEI_BUTTONS_HEADER, Button, ModelUsage, Strategy, render_sensei_text
 
 SCHEMA_VERSION = 1
@@ -313,8 +314,16 @@ class RunManifest(BaseModel):
     status: JobStatus = JobStatus.FINISHED
     """The job's status, kept current by the runner (runs written before 0.3: finished)."""
     outcome: Outcome | None = None
-    """The job's verdict and reasons once it ended (the report reads it; ``None``: not
-    decided yet, or a run written before 0.3)."""
+    """The run's verdict and reasons, stored by the runner once the job ended and again
+    when a later job judges the run (``judged_by``): the one verdict the report, the run
+    page, the runs list and the CLI read (``None``: not decided yet, or a run written
+    before 0.3)."""
+    job_outcome: Outcome | None = None
+    """The job's own outcome, kept once a later job judged the run (``outcome`` then
+    combines it with ``judged``); ``None`` while ``outcome`` is the job's alone."""
+    judged: dict[str, Outcome] = Field(default_factory=dict)
+    """The outcomes of the jobs that judged the run after its job (a check, by the name of
+    its stored report): a rule set checked again replaces its own."""
     redactions: dict[str, int] = Field(default_factory=dict)
     """Secrets removed from what the job wrote and printed, by kind (``known``,
     ``url_userinfo``, ``query``, ``authorization``; ``sparring._redact``), across resumes."""
@@ -335,6 +344,25 @@ class RunManifest(BaseModel):
             status=JobStatus.RUNNING,
             **fields,
         )
+
+    def judged_by(self, name: str, decided: Outcome) -> RunManifest:
+        """This manifest once a later job (a check stored as ``name``) decided ``decided``
+        on the run: the run's verdict is the gravest of the job's own outcome and every
+        later judgement (``sparring.jobs.outcome.combine``), reasons in order."""
+        own = self.job_outcome if self.judged else self.outcome
+        return self._verdict(own, {**self.judged, name: decided})
+
+    def decided(self, own: Outcome | None) -> RunManifest:
+        """This manifest once its job (re)decided ``own`` (``None``: not decided yet), the
+        later judgements kept."""
+        return self._verdict(own, self.judged)
+
+    def _verdict(self, own: Outcome | None, judged: dict[str, Outcome]) -> RunManifest:
+        if not judged:
+            return self.model_copy(update={"outcome": own, "job_outcome": None, "judged": {}})
+        verdict = combine([*([own] if own is not None else []), *judged.values()])
+        update = {"job_outcome": own, "judged": judged, "outcome": verdict}
+        return self.model_copy(update=update)
 
     @model_validator(mode="before")
     @classmethod

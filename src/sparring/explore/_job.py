@@ -182,13 +182,14 @@ class ExploreJob:
 
     def outcome(self, result: ExplorationResult) -> Outcome:
         """``error`` when the chatbot failed in the exploration conversations (exit 1),
-        else ``pass``: the exploration ran (how much it found is in the model)."""
+        else ``recorded`` (exit 0): the exploration ran and judged nothing (how much it
+        found is in the model), so it is never shown as a pass."""
         health = result.health
         if not health.healthy:
             cause = [f"cause: {health.cause}"] if health.cause else []
             return outcomes.error(f"the chatbot failed: {health.problem}", *cause)
         found = len(result.model.functionalities)
-        return outcomes.passed(f"{found} functionalit{'y' if found == 1 else 'ies'} explored")
+        return outcomes.recorded(f"{found} functionalit{'y' if found == 1 else 'ies'} explored")
 
 
 JOBS.register(ExploreJob.name, ExploreJob())

@@ -35,7 +35,8 @@ class JobContext(Protocol):
     ``chatbot`` (the loaded chatbot.yaml, already probed; ``RuntimeError`` for a job that
     declared none), ``model`` and ``models`` (by setting name; ``None``: offline),
     ``probe`` and ``inputs`` (what the job's ``load_inputs`` returned). A job that writes
-    into an existing run names it with ``report_on`` for the report. ``nested()`` is a
+    into an existing run names it with ``report_on`` for the report (``judged``: the name
+    under which its outcome joins that run's verdict, a check's stored report). ``nested()`` is a
     context for another job run as a stage of this one, writing into this job's run.
     """
 
@@ -67,7 +68,7 @@ class JobContext(Protocol):
     @property
     def has_store(self) -> bool: ...
 
-    def report_on(self, run_dir: Path) -> None: ...
+    def report_on(self, run_dir: Path, judged: str | None = None) -> None: ...
 
     def open_run(
         self, settings: JobSettings, reuse: Sequence[str] | None = None, **manifest: Any

@@ -133,13 +133,15 @@ def stopped(result: Outcome | None) -> Outcome:
 
 def combine(outcomes: Iterable[Outcome]) -> Outcome | None:
     """One outcome for several (a run judged by rules, probes and relations): the gravest
-    verdict (fail > error > incomplete > no verdict > pass > recorded), every reason kept in order;
-    ``None`` for none."""
+    verdict (fail > error > incomplete > no verdict > pass > recorded), every reason kept in
+    order but a ``recorded`` one's once something was judged (its "none judged" no longer
+    holds); ``None`` for none."""
     found = list(outcomes)
     if not found:
         return None
     verdict = max((o.verdict for o in found), key=_SEVERITY.index)
-    return Outcome(verdict=verdict, reasons=[r for o in found for r in o.reasons])
+    said = [o for o in found if o.verdict != "recorded"] if verdict != "recorded" else found
+    return Outcome(verdict=verdict, reasons=[r for o in said for r in o.reasons])
 
 
 def input_exit_code(errors: Sized) -> int:

@@ -23,7 +23,6 @@ from sparring.report._section import (
     ROOT,
     ReportSection,
     SectionHtml,
-    SectionOutcome,
     render_template,
     report_section,
 )
@@ -155,11 +154,6 @@ class Adversarial(ReportSection):
 
     def applies(self, run: RunView) -> bool:
         return run.job_result(ADVERSARIAL) is not None
-
-    def outcome(self, run: RunView) -> SectionOutcome | None:
-        return SectionOutcome(
-            "no verdict", "adversarial threads are scored by a judge, not passed or failed"
-        )
 
     def render(self, run: RunView) -> SectionHtml:
         path = run.job_result(ADVERSARIAL)

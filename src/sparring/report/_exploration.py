@@ -15,7 +15,6 @@ from sparring.report._section import (
     ROOT,
     ReportSection,
     SectionHtml,
-    SectionOutcome,
     inline_svg,
     percent,
     render_template,
@@ -37,14 +36,6 @@ class Exploration(ReportSection):
 
     def applies(self, run: RunView) -> bool:
         return run.optional_file(MODEL_FILE) is not None
-
-    def outcome(self, run: RunView) -> SectionOutcome | None:
-        """*No verdict*, overriding the rules, when the run tested nothing beyond the
-        greeting (``Coverage.untested``, written by ``sparring run``)."""
-        measured = read_coverage(run.path)
-        if measured is None or measured.untested is None:
-            return None
-        return SectionOutcome("no verdict", measured.untested, overrides=True)
 
     def render(self, run: RunView) -> SectionHtml:
         path = run.optional_file(MODEL_FILE)

@@ -9,9 +9,7 @@ from sparring.conversations import Slot
 from sparring.metamorphic import (
     METAMORPHIC,
     METAMORPHIC_FILE,
-    MetamorphicSettings,
     RelationCheck,
-    metamorphic_outcome,
     read_metamorphic,
 )
 from sparring.precision import precision_note
@@ -20,10 +18,8 @@ from sparring.report._section import (
     ROOT,
     ReportSection,
     SectionHtml,
-    SectionOutcome,
     fragment,
     report_section,
-    stored_outcome,
 )
 from sparring.report._view import RunView
 
@@ -110,15 +106,6 @@ class Metamorphic(ReportSection):
 
     def applies(self, run: RunView) -> bool:
         return run.job_result(METAMORPHIC) is not None
-
-    def outcome(self, run: RunView) -> SectionOutcome | None:
-        """The metamorphic run's stored outcome (its manifest), else the job's decision on
-        ``metamorphic.json`` (``metamorphic_outcome``), never one of the report's own."""
-        result = read_metamorphic(run.path)
-        if result is None:
-            return None
-        stored = stored_outcome(run, MetamorphicSettings.job)
-        return SectionOutcome.of(stored or metamorphic_outcome(result))
 
     def render(self, run: RunView) -> SectionHtml:
         result = read_metamorphic(run.path)

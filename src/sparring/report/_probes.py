@@ -12,7 +12,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from sparring.adversarial import PROBES, PROBES_FILE, ProbeReport, ProbeSettings, probe_outcome
+from sparring.adversarial import PROBES, PROBES_FILE, ProbeReport
 from sparring.conversations import Slot, read_json_model
 from sparring.precision import ORACLES, precision_summary
 from sparring.report._excerpt import conversation_href, excerpt_html
@@ -20,10 +20,8 @@ from sparring.report._section import (
     ROOT,
     ReportSection,
     SectionHtml,
-    SectionOutcome,
     fragment,
     report_section,
-    stored_outcome,
 )
 from sparring.report._view import RunView
 from sparring.results import Verdict
@@ -92,16 +90,6 @@ class Probes(ReportSection):
 
     def applies(self, run: RunView) -> bool:
         return run.job_result(PROBES) is not None
-
-    def outcome(self, run: RunView) -> SectionOutcome | None:
-        """The probe run's stored outcome (its manifest), else the probe job's decision on
-        ``probes.json`` (``probe_outcome``), never one of the report's own."""
-        path = run.job_result(PROBES)
-        if path is None:
-            return None
-        stored = stored_outcome(run, ProbeSettings.job)
-        decided = stored or probe_outcome(read_json_model(Path(path), ProbeReport))
-        return SectionOutcome.of(decided)
 
     def render(self, run: RunView) -> SectionHtml:
         path = run.job_result(PROBES)

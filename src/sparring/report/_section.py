@@ -31,11 +31,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib.resources import files
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from markupsafe import Markup
 
-from sparring.jobs.outcome import Outcome
 from sparring.registry import Registry
 
 if TYPE_CHECKING:
@@ -77,38 +76,6 @@ class SectionHtml:
         return self.html if isinstance(self.html, Markup) else Markup.escape(self.html)
 
 
-@dataclass(frozen=True)
-class SectionOutcome:
-    """What a section's job concluded, for the verdict at the top of the report:
-    ``status`` ``passed``, ``failed`` or ``no verdict``, and one plain-text ``reason``.
-    ``overrides``: the status holds whatever the rules said (a run that tested nothing
-    beyond the greeting is *no verdict* even when its checks passed or failed)."""
-
-    status: Literal["passed", "failed", "no verdict"]
-    reason: str
-    overrides: bool = False
-
-    @classmethod
-    def of(cls, outcome: Outcome) -> SectionOutcome:
-        """A job's outcome (``sparring.jobs.outcome``) as the report shows it: ``pass`` →
-        passed, ``fail`` and ``error`` → failed, ``no_verdict``, ``incomplete`` and
-        ``recorded`` (nothing judged) → no verdict; the reasons on one line."""
-        status: Literal["passed", "failed", "no verdict"] = (
-            "passed" if outcome.verdict == "pass"
-            else "failed" if outcome.verdict in ("fail", "error")
-            else "no verdict"
-        )  # fmt: skip
-        return cls(status, outcome.summary)
-
-
-def stored_outcome(run: RunView, job: str) -> Outcome | None:
-    """The outcome the runner stored in the run's manifest when ``job`` made the run (the
-    report reads the run's verdict, it does not decide it again); ``None`` otherwise (a run
-    written before 0.3, or by another job)."""
-    manifest = run.manifest
-    return manifest.outcome if manifest.job == job else None
-
-
 class ReportSection(ABC):
     """One part of the report (see the module docstring). Subclasses set the class
     attributes ``name`` (letters, digits, ``-``, ``_``: the page anchor), ``title`` and
@@ -119,21 +86,16 @@ class ReportSection(ABC):
     title: ClassVar[str]
     order: ClassVar[int] = 500
     reads: ClassVar[frozenset[str] | None] = None
-    """The parts of the run directory the section reads (``applies``, ``outcome`` and
-    ``render``): slot folders (``conversations``, ``verdicts``, ``evaluations``,
-    ``explore``, ``results``: ``sparring.conversations.Slot`` values) and ``ROOT`` (``"."``)
-    for the files at the run's root (``manifest.json``, job results before 0.3). ``None``,
+    """The parts of the run directory the section reads (``applies`` and ``render``): slot
+    folders (``conversations``, ``verdicts``, ``evaluations``, ``explore``, ``results``:
+    ``sparring.conversations.Slot`` values) and ``ROOT`` (``"."``) for the files at the run's
+    root (``manifest.json``, job results before 0.3). ``None``,
     the default: the whole run. A cache of rendered sections (the dashboard's) keeps a
     section until one of these parts changes, so a section must name every part it reads."""
 
     def applies(self, run: RunView) -> bool:
         """Whether the section has anything to show for ``run``."""
         return True
-
-    def outcome(self, run: RunView) -> SectionOutcome | None:
-        """What the section's job concluded on ``run``, when it decides pass or fail (a
-        probe run, a metamorphic run); ``None`` (the default) when it does not."""
-        return None
 
     @abstractmethod
     def render(self, run: RunView) -> SectionHtml:

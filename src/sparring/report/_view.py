@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from sparring._gc import paused_gc
 from sparring.check import CheckReport, RuleResult, Verdict
@@ -23,29 +23,23 @@ from sparring.conversations import (
     RunStore,
     RunSummary,
     Slot,
-    incomplete_run,
     job_result_file,
     summarize,
 )
 from sparring.errors import Problem, UserInputError
 from sparring.jobs.outcome import Outcome, combine
-from sparring.jobs.outcome import Verdict as OutcomeVerdict
-
-if TYPE_CHECKING:
-    from sparring.report._section import SectionOutcome
 
 VerdictStatus = Literal["passed", "failed", "no verdict"]
 
 
 @dataclass(frozen=True)
 class RunVerdict:
-    """The run's overall verdict as ``sparring check``'s exit code reads it: ``failed``
-    when a rule failed or raised, or a conversation carries a generic failure (500, 504,
-    1000, 1001…); ``no verdict`` when no rule concluded anything (or none was checked), or
-    when the run is incomplete (``conversations.incomplete_run``: it holds fewer
-    conversations than it planned); else ``passed``. ``reasons`` are short sentences saying why.
-    ``unchecked``: *no verdict* only because no rule was checked (the reason then says how
-    to check the run from the command line; the dashboard offers its own form instead)."""
+    """The run's verdict as the report shows it (``RunView.verdict``: the one the runner
+    stored): ``passed``, ``failed`` (fail or error) or ``no verdict`` (nothing judged,
+    nothing could be judged, or the run is incomplete); ``reasons`` are short sentences
+    saying why. ``unchecked``: *no verdict* only because nothing judged the run yet (its
+    job recorded conversations and no check was stored: the reasons then say how to check
+    it from the command line; the dashboard offers its own form instead)."""
 
     status: VerdictStatus
     reasons: list[str] = field(default_factory=list)
@@ -60,10 +54,6 @@ class GenericFailure:
     error: ConversationError
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 def _verdict_of(outcome: Outcome) -> RunVerdict:
     """A stored outcome as the report shows it: pass → passed, fail and error → failed,
     no verdict, incomplete and recorded (nothing judged) → no verdict."""
@@ -72,16 +62,7 @@ def _verdict_of(outcome: Outcome) -> RunVerdict:
         else "failed" if outcome.verdict in ("fail", "error")
         else "no verdict"
     )  # fmt: skip
-    return RunVerdict(status, list(outcome.reasons))
-
-
-def _outcome_of(section: SectionOutcome) -> Outcome:
-    verdict: OutcomeVerdict = (
-        "pass" if section.status == "passed"
-        else "fail" if section.status == "failed"
-        else "no_verdict"
-    )  # fmt: skip
-    return Outcome(verdict=verdict, reasons=[section.reason])
+    return RunVerdict(status, list(outcome.reasons), unchecked=outcome.verdict == "recorded")
 
 
 class RunView:
@@ -176,109 +157,20 @@ class RunView:
         return Counter(record.simulator for record in self.records)
 
     @cached_property
-    def section_outcomes(self) -> list[SectionOutcome]:
-        """What the jobs whose sections apply concluded (``ReportSection.outcome``): a
-        probe or metamorphic run decides pass or fail without check's rules."""
-        from sparring.report._section import sections
-
-        found: list[SectionOutcome] = []
-        for section in sections():
-            try:
-                outcome = section.outcome(self) if section.applies(self) else None
-            except Exception:  # a broken section shows its own error box; no verdict here
-                continue
-            if outcome is not None:
-                found.append(outcome)
-        return found
-
-    @cached_property
     def verdict(self) -> RunVerdict:
-        """The overall verdict (see ``RunVerdict``): the job's outcome stored in the manifest
-        when no check report was stored after it (the runner decided it, stopped or
-        finished; the report does not decide again); else never ``passed`` for an
-        incomplete run."""
-        if self._job_outcome is not None:
-            return _verdict_of(self._job_outcome)
-        verdict = self._stored_verdict or self._records_verdict
-        incomplete = incomplete_run(self.path)
-        if incomplete is None:
-            return verdict
-        status: VerdictStatus = "failed" if verdict.status == "failed" else "no verdict"
-        said = incomplete.reason in verdict.reasons
-        return RunVerdict(status, [*verdict.reasons, *([] if said else [incomplete.reason])])
-
-    @cached_property
-    def _job_outcome(self) -> Outcome | None:
-        """The verdict the runner stored once in the manifest (``RunManifest.outcome``), the
-        one the CLI and the runs list show: a ``run`` or ``mutate`` job's (its checks are
-        in it), or any job's on a run without check reports. ``None`` for a run written
-        before 0.3 (no stored outcome) or one checked after its job: then the stored check
-        outcomes, or the records, decide (``_stored_verdict``, ``_records_verdict``)."""
-        manifest = self.manifest
-        if manifest.outcome is None:
-            return None
-        if manifest.job in ("run", "mutate") or not self.check_reports:
-            return manifest.outcome
-        return None
-
-    @cached_property
-    def _stored_verdict(self) -> RunVerdict | None:
-        """The verdict the jobs stored on a run checked after its job — the report reads
-        it, it does not decide it again: the outcomes stored with the check reports, with those of
-        the sections (probes, metamorphic: their jobs' stored outcomes), the gravest first
-        (``sparring.jobs.outcome.combine``). ``None`` for runs written before 0.3 (a check
-        report without its outcome, a section's overriding outcome): then
-        ``_records_verdict`` decides from what the run holds."""
-        reports = list(self.check_reports.values())
-        stored = [r.outcome for r in reports if r.outcome is not None]
-        sections = self.section_outcomes
-        if not reports or len(stored) < len(reports) or any(o.overrides for o in sections):
-            return None
-        combined = combine([*stored, *(_outcome_of(o) for o in sections)])
-        return _verdict_of(combined) if combined is not None else None
-
-    @cached_property
-    def _records_verdict(self) -> RunVerdict:
-        """The verdict on the records the run holds (a section's overriding outcome first)."""
-        held = [o for o in self.section_outcomes if o.overrides]
-        if held:
-            return RunVerdict(held[0].status, [o.reason for o in held])
-        reasons: list[str] = []
-        failed = [r.rule for _, r in self.rule_results() if r.counts.fail]
-        raised = [r.rule for _, r in self.rule_results() if r.counts.error]
-        if failed:
-            reasons.append(f"{_plural(len(failed), 'rule')} failed: {', '.join(failed)}")
-        if raised:
-            reasons.append(f"{_plural(len(raised), 'rule')} raised errors: {', '.join(raised)}")
-        generic = self.generic_failures
-        if generic:
-            detail = ", ".join(f"{name} {len(items)}" for name, items in generic.items())
-            reasons.append(f"generic failures: {detail}")
-        outcomes = self.section_outcomes
-        reasons += [o.reason for o in outcomes if o.status == "failed"]
-        if failed or raised or generic or any(o.status == "failed" for o in outcomes):
-            return RunVerdict("failed", reasons)
-        if not self.records:
-            return RunVerdict("no verdict", ["the run holds no conversations"])
-        if not self.check_reports and outcomes:
-            passed_jobs = [o.reason for o in outcomes if o.status == "passed"]
-            if passed_jobs:
-                return RunVerdict("passed", passed_jobs)
-            return RunVerdict("no verdict", [o.reason for o in outcomes])
-        if not self.check_reports:
-            return RunVerdict(
-                "no verdict",
-                [
-                    f"no rules checked: run `sparring check RULES --run {self.path.name}` "
-                    "in the folder that holds this run"
-                ],
-                unchecked=True,
-            )
-        if all(report.inconclusive for report in self.check_reports.values()):
-            why = "every verdict of every rule is not applicable or unscored"
-            return RunVerdict("no verdict", [why])
-        passed = sum(r.counts.passed for _, r in self.rule_results())
-        return RunVerdict("passed", [f"{_plural(passed, 'check')} passed, no generic failure"])
+        """The run's verdict as the runner stored it in the manifest
+        (``RunManifest.outcome``: the job's outcome, combined with the checks stored after
+        it) — the one the CLI, the runs list and the run page show; the report never
+        decides it again. A run without one (written before 0.3, or by hand): the outcomes
+        stored with its check reports, else *no verdict*."""
+        stored = self.manifest.outcome
+        if stored is None:
+            checked = [r.outcome for r in self.check_reports.values() if r.outcome is not None]
+            stored = combine(checked)
+        if stored is not None:
+            return _verdict_of(stored)
+        hint = f"run `sparring check RULES --run {self.path.name}` in the folder that holds it"
+        return RunVerdict("no verdict", [f"no rules checked: {hint}"], unchecked=True)
 
     def job_result(self, name: str) -> Path | None:
         """The run's job result ``name`` (``probes``, ``metamorphic``…: ``results/<name>.json``,

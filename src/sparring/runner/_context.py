@@ -52,6 +52,7 @@ class RunContext:
         self._open_run = open_run
         self.prepared = prepared or Prepared()
         self.reported: Path | None = None
+        self.judged: str | None = None
 
     @property
     def chatbot(self) -> ChatbotConfig:
@@ -81,10 +82,13 @@ class RunContext:
         """What the job's ``load_inputs(settings)`` returned (``None``: it has none)."""
         return self.prepared.inputs
 
-    def report_on(self, run_dir: Path) -> None:
+    def report_on(self, run_dir: Path, judged: str | None = None) -> None:
         """Have the runner write ``run_dir``'s report after the job (``needs.report``; a
-        job that writes into an existing run, like ``check``, names that run)."""
+        job that writes into an existing run, like ``check``, names that run); with
+        ``judged`` (the name of what the job stored, a check's report) the runner also
+        stores the job's outcome in that run's verdict (``RunManifest.judged_by``)."""
         self.reported = run_dir
+        self.judged = judged
 
     @property
     def store(self) -> RunStore:

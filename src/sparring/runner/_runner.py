@@ -240,6 +240,8 @@ async def _drive(
     _end(ctx, spec, status, decided, emit)
     run_dir = ctx.store.path if ctx.has_store else out
     reported = run_dir if spec.creates_run else ctx.reported
+    if ctx.reported is not None and ctx.judged is not None and status is JobStatus.FINISHED:
+        _judge(ctx.reported, ctx.judged, decided)
     written = None
     if report and needs_of(spec).report and reported is not None:
         written = _report(reported)
@@ -300,8 +302,25 @@ def _save(store: RunStore, status: JobStatus, decided: Outcome | None) -> None:
     """Keep the manifest's status (and, once decided, the outcome) and the redactions
     counted so far current; a manifest that cannot be written is logged, never the job's
     failure."""
-    update = {"status": status, "outcome": decided, "redactions": current_counts()}
-    store.manifest = store.manifest.model_copy(update=update)
+    update = {"status": status, "redactions": current_counts()}
+    store.manifest = store.manifest.model_copy(update=update).decided(decided)
+    _write(store)
+
+
+def _judge(run_dir: Path, name: str, decided: Outcome) -> None:
+    """Store ``decided`` (a later job's, stored in the run as ``name``: a check's report)
+    in the verdict of the run in ``run_dir`` — the one verdict every view reads."""
+    try:
+        store = RunStore.open(run_dir, clean=False)
+    except (UserInputError, OSError) as exc:
+        logger.warning("could not store the verdict in %s: %s", run_dir, exc)
+        return
+    store.manifest = store.manifest.judged_by(name, decided)
+    _write(store)
+
+
+def _write(store: RunStore) -> None:
+    """Save the manifest; one that cannot be written is logged, never the job's failure."""
     try:
         store.save_manifest()
     except OSError as exc:

@@ -36,7 +36,7 @@ from pydantic import JsonValue
 from sparring._policy import current_policy, inside, install_policy, scoped
 from sparring._redact import redact_text
 from sparring._ssrf import url_refusal
-from sparring.conversations import is_run_directory
+from sparring.conversations import RunStore, is_run_directory
 from sparring.errors import Problem, UserInputError
 from sparring.web._files import policy_for, server_problems, write_snapshot
 from sparring.web._quotas import Overrun, launch_problems
@@ -419,10 +419,10 @@ class Worker:
         rows = RunJob.objects.filter(pk=pk)
         ended = self._drive(applied.run.project, submit, rows, [folder, Path(applied.run.path)])
         _update(rows, **ended)
-        if applied.job == "check" and ended["status"] == RunStatus.FINISHED and ended["verdict"]:
-            # the run is judged by its rules now: its page shows this verdict, and the
-            # runs list filters on it
-            _update(Run.objects.filter(pk=applied.run_id), verdict=ended["verdict"])
+        stored = _stored_verdict(Path(applied.run.path))
+        if stored is not None:  # a check stored its outcome in the run's verdict: the runs
+            # list shows and filters on the one verdict its page and the CLI read
+            _update(Run.objects.filter(pk=applied.run_id), verdict=stored)
         from sparring.web._run_page import warm
 
         warm(applied.run)
@@ -579,3 +579,13 @@ def launch(run: Run, project_settings: dict[str, Any]) -> None:
     run.settings = prepare_settings(run.project, run.job, project_settings, run_dir)
     run.save(update_fields=["settings"])
     worker().launch(run)
+
+
+def _stored_verdict(run_dir: Path) -> str | None:
+    """The verdict stored in the run's manifest (``RunManifest.outcome``), ``None`` when
+    it has none or cannot be read."""
+    try:
+        outcome = RunStore.open(run_dir, clean=False).manifest.outcome
+    except (UserInputError, OSError):
+        return None
+    return outcome.verdict if outcome is not None else None
