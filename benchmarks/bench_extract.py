@@ -33,9 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from sparring.conversations import import_sensei
-from sparring.profiles import Profile, check_profile
+from sparring.profiles import Profile, check_profile, value_kind
 from sparring.simulate._extract import extract_outputs_offline
-from sparring.values import value_kind
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 SETS = {
