@@ -110,7 +110,10 @@ def cases(name: str) -> Iterator[tuple[str, str, Any, Any, Any]]:
             continue
         outputs = {o.name: {"type": o.type.name, "description": o.description}
                    for o in profile.outputs}  # fmt: skip
-        ours = extract_outputs_offline(outputs, record.turns, fallback=profile.fallback)
+        today = record.started_at.date() if record.started_at else None  # SENSEI's serial
+        ours = extract_outputs_offline(
+            outputs, record.turns, today=today, fallback=profile.fallback
+        )
         for output in profile.outputs:
             theirs = record.outputs.get(output.name)
             kind = "string" if value_kind(output.type) == "string" else "typed"

@@ -104,6 +104,8 @@ def test_fields_map_onto_the_record(sensei_file: Path) -> None:
     assert rec.turns[1].buttons == [Button(text="Small", link="/small"), Button(text="Large")]
     assert rec.turns[1].text.startswith("Which size?\n\nAVAILABLE BUTTONS: \n")
     assert rec.extra == {"sensei": {"serial": "2024-10-25-17-55-35"}}
+    # the serial is when it ran: relative and numeric dates are read against it
+    assert rec.started_at is not None and rec.started_at.isoformat().startswith("2024-10-25T17:55")
 
 
 def test_unknown_keys_nulls_and_order_are_kept(tmp_path: Path) -> None:

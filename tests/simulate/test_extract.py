@@ -638,3 +638,22 @@ def test_offline_time_of_an_appointment_is_the_clock_time_not_its_duration() -> 
     assert extract_outputs_offline(at, turns)["appointment_time"].value == "11:00:00"
     lasting = {"length": {"type": "time", "description": "how long the booked check-up takes"}}
     assert extract_outputs_offline(lasting, turns)["length"].value == "00:30:00"
+
+
+def test_a_numeric_date_is_read_against_the_conversations_own_date(tmp_path: Path) -> None:
+    """An imported SENSEI conversation is read on the day it ran (its serial): the
+    veterinary clinic's "08-07-2025", written the day after 07-07-2025, is 8 July, not the
+    7 August a month-first reading (and gpt-4o-mini's extraction) gives."""
+    source = tmp_path / "0_appointment_2025-07-07-17-15-02.yml"
+    source.write_text(
+        "serial: 2025-07-07-17-15-02\nlanguage: English\ncontext: []\nask_about: []\n"
+        "conversation: []\ndata_output: []\nerrors: []\n---\nconversation time: 1.0\n---\n"
+        "interaction:\n- User: An appointment for tomorrow\n- Assistant: Ok, I have received"
+        " your request to schedule an appointment for 08-07-2025 at 00:00. See you then!\n",
+        encoding="utf-8",
+    )
+    record = import_sensei(source)
+    assert record.started_at is not None
+    outputs = {"confirmed_date": {"type": "date", "description": "the appointment's date"}}
+    found = extract_outputs_offline(outputs, record.turns, today=record.started_at.date())
+    assert found["confirmed_date"].value == "2025-07-08"

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -188,8 +189,19 @@ def _build(documents: list[Any], *, id: str, name: str, source: str | None) -> C
         fallback=meta["fallback"] if isinstance(meta.get("fallback"), str) else None,
         usage={SENSEI: ModelUsage(cost=float(cost))} if _is_number(cost) else {},
         source=source,
+        started_at=_started_at(serial),
         extra={SENSEI: {"serial": serial}},
     )
+
+
+def _started_at(serial: Any) -> datetime | None:
+    """When the conversation ran: SENSEI's serial is its start time (``_SERIAL_FORMAT``,
+    local time, read as UTC); ``None`` for any other serial. Relative dates in its turns
+    ("tomorrow", a numeric date either way round) are read against it."""
+    try:
+        return datetime.strptime(str(serial), _SERIAL_FORMAT).replace(tzinfo=UTC)
+    except ValueError:
+        return None
 
 
 def _turns(items: Any) -> list[Turn]:
