@@ -11,6 +11,7 @@ from sparring.values import (
     Money,
     Synonyms,
     find_values,
+    identifier_after,
     item_values,
     same_value,
     states_value,
@@ -152,3 +153,26 @@ def test_synonyms_compare_by_surface_form_and_only_within_a_group() -> None:
     assert not same_value("string", "check-up", "SUV", synonyms=VOCABULARY)
     assert VOCABULARY.named_in("Monday check-up") == ("Physical examination", "check-up", "check")
     assert Synonyms.of({"x": ["X", "?"]}).groups == ()  # one surface form: no group
+
+
+@pytest.mark.parametrize(
+    ("text", "ids"),
+    [
+        ("Order PZ-4821 is on its way, ticket #88 too.", ["PZ-4821", "#88"]),
+        ("Your booking number is 5531. Check-in at 3 pm.", ["5531"]),
+        ("Train IC-204 leaves at 06:45 from platform 2.", ["IC-204"]),
+        ("We open at 9 am, 2 rooms left.", []),
+    ],
+)
+def test_identifiers_are_read_in_one_place(text: str, ids: list[str]) -> None:
+    """The identifiers extraction reads and metamorphic relations mask: codes with a
+    capital, ``#`` numbers and numbers an identifier's label names (a pizzeria, a hotel,
+    a train); a clock time or a count is none."""
+    assert [c.value for c in find_values("id", text, TODAY)] == ids
+
+
+def test_the_identifier_a_label_names() -> None:
+    text = "Ticket number rg4102. Order #1234"
+    assert identifier_after(text, text.index(" rg")) == "rg4102"
+    assert identifier_after(text, text.index(" #")) == "1234"
+    assert identifier_after("Your order is ready", 10) is None

@@ -15,7 +15,12 @@ gives the form stored on the conversation record:
   against ``reference``; numeric dates are read month first unless that is impossible
   (dateutil's rule: ``6/11/2024`` is June 11, ``25/12/2024`` December 25).
 - ``int``/``float``/``bool``: Python values; ``email``/``phone``: the text as written;
-  ``address``: a street address as written ("23 Main Street, NY").
+  ``address``: a street address as written ("23 Main Street, NY"); ``id``: an identifier
+  as written — a code of letters and digits with a capital (``PZ-4821``, ``A1B2``), a
+  number marked ``#88`` or named by an identifier's label ("order number 1234").
+  ``identifier_after`` reads the code a label names ("Ticket number RG4102" → RG4102),
+  where any token with a digit is one. The one reading of identifiers: extraction reads
+  them after their label, the metamorphic relations mask them (a new order, a new number).
 
 ``item_values`` reads a list of items with one value each ("A single room costs $80 per
 night, a double room $120 and a suite $250"): each item's words with its value, so a
@@ -51,6 +56,7 @@ __all__ = [
     "agree",
     "find_values",
     "format_value",
+    "identifier_after",
     "item_values",
     "parse_money",
     "readings",
@@ -161,6 +167,41 @@ continental order ("Calle Mayor 5")."""
 _PHONE = re.compile(r"(?<![\w+])\+?\d[\d ().-]{5,}\d(?!\w)")
 
 
+_CODE_ID = re.compile(
+    r"\b(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\b"
+)
+"""A code anywhere: letters and digits, a capital among them (``PZ-4821``, ``C-7``)."""
+_LABELLED_ID = re.compile(
+    r"\b(?:order|ticket|booking|reference|confirmation|receipt|case|tracking|id|number|no\.?)"
+    r"(?:\s(?:number|no\.?|id|code))?:?\s(?:is\s)?(#?\d[\d-]*)\b",
+    re.I,
+)
+"""A plain number an identifier's label names ("order number 1234")."""
+_HASH_ID = re.compile(r"#\d+\b")
+_ID_AFTER = re.compile(r"\s+#?([A-Za-z]{0,6}-?\d[\w-]*)(?=[\s.,;!?]|$)")
+
+
+def _find_ids(text: str) -> list[Candidate]:
+    """Identifiers in ``text`` (module docstring), in order, none overlapping another."""
+    spans = [(m.start(1), m.group(1)) for m in _LABELLED_ID.finditer(text)]
+    spans += [(m.start(), m.group()) for p in (_HASH_ID, _CODE_ID) for m in p.finditer(text)]
+    out: list[Candidate] = []
+    end = -1
+    for start, said in sorted(spans, key=lambda s: (s[0], -len(s[1]))):
+        if start >= end:
+            out.append(Candidate(start, said))
+            end = start + len(said)
+    return out
+
+
+def identifier_after(text: str, at: int) -> str | None:
+    """The identifier written right after offset ``at`` (after spaces and a ``#``), as a
+    label names it ("Ticket number RG4102." → ``RG4102``, "order #1234" → ``1234``): any
+    token of letters and digits with a digit in it; ``None`` when none follows."""
+    found = _ID_AFTER.match(text, at)
+    return found.group(1) if found else None
+
+
 def parse_money(text: str) -> Money | None:
     """The first amount of money in ``text`` (``"11.5$"``, ``"$12.50"``, ``"12,50 €"``,
     ``"USD 7"``, ``"3 euros"``), or a bare number as an amount without currency."""
@@ -267,6 +308,8 @@ def find_values(kind: str, text: str, reference: date) -> list[Candidate]:
         return _find_times(text, clock=kind == "clock", duration=kind == "duration")
     if kind == "date":
         return _find_dates(text, reference)
+    if kind == "id":
+        return _find_ids(text)
     if kind in ("email", "phone", "address"):
         pattern = {"email": _EMAIL, "phone": _PHONE, "address": _ADDRESS}[kind]
         return [Candidate(m.start(), m.group()) for m in pattern.finditer(text)]

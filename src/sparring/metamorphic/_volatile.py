@@ -3,7 +3,8 @@ every comparison by their type: identifiers (order numbers such as ``C-7`` → `
 ``#1234``), random ids (uuids, hex codes such as ``44de6a``) and timestamps (a clock time
 to the second, an ISO date-time).
 
-A new order gets a new number; that is no bug, and no relation may call it one. The
+A new order gets a new number; that is no bug, and no relation may call it one. What an
+identifier is, is ``sparring.values``' to say (``find_values("id", …)``), as for extraction. The
 relations compare texts with these values masked (``<id>``, ``<timestamp>``), and EX
 never compares identifiers. Other values that vary from run to run (a ready-at time, a
 random greeting) are learned from the source replays instead (``_judge``).
@@ -12,21 +13,13 @@ random greeting) are learned from the source replays instead (``_judge``).
 from __future__ import annotations
 
 import re
+from datetime import date
+
+from sparring.values import find_values
 
 _UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I)
 _HEX = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}\b")
 """Lower-case hex codes of 6+ characters with digits and letters (``44de6a``)."""
-_CODE = re.compile(r"\b(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\b")
-"""Order numbers and codes: letters and digits, an upper-case letter among them
-(``PZ-4821``, ``C-7``, ``A1B2``)."""
-_LABELLED = re.compile(
-    r"(\b(?:order|ticket|booking|reference|confirmation|receipt|case|tracking|id|number|no\.?)"
-    r"(?:\s(?:number|no\.?|id|code))?:?\s(?:is\s)?)#?\d[\d-]*\b",
-    re.I,
-)
-"""Plain numbers named as identifiers ("order number 1234")."""
-_HASH_NUMBER = re.compile(r"#\d+\b")
-"""Numbers marked as identifiers ("ticket #88")."""
 _ISO_DATETIME = re.compile(
     r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"
 )
@@ -42,7 +35,6 @@ def mask_volatile(text: str) -> str:
     text = _ISO_DATETIME.sub(TIMESTAMP, text)
     text = _CLOCK_SECONDS.sub(TIMESTAMP, text)
     text = _UUID.sub(ID, text)
-    text = _LABELLED.sub(lambda m: m.group(1) + ID, text)
-    text = _HASH_NUMBER.sub(ID, text)
-    text = _CODE.sub(ID, text)
+    for found in reversed(find_values("id", text, date.min)):  # sparring.values' identifiers
+        text = text[: found.start] + ID + text[found.start + len(found.value) :]
     return _HEX.sub(ID, text)

@@ -45,7 +45,7 @@ from sparring.simulate._extract_answers import (
     subject_of,
 )
 from sparring.simulate._spans import answer_span, trim_clause
-from sparring.values import Candidate, find_values, format_value, item_values
+from sparring.values import Candidate, find_values, format_value, identifier_after, item_values
 
 __all__ = [
     "OutputSpecLike",
@@ -392,7 +392,6 @@ _CUE = re.compile(
     r"\s*(?:(?<!\d)[:=](?!\d)|\s-\s|\b(?:is|are|was|were|will be|would be|reads)\b)\s*", re.I
 )
 _CODE_LIKE = re.compile(r"[\w-]*\d[\w-]*")
-_CODE_AFTER = re.compile(r"\s+#?([A-Za-z]{0,6}-?\d[\w-]*)(?=[\s.,;!?]|$)")
 _SHORT_ANSWER = 8
 """Words at most in a direct answer to a question that names the output ("Paris.")."""
 
@@ -496,9 +495,9 @@ def _cued_phrase(text: str, head_at: int, first_at: int) -> str | None:
     first copula/colon that follows the head noun (an id-like first token alone), or the
     text before a trailing ``is your <keywords>``."""
     word_end = head_at + len(_WORD.match(text, head_at).group())  # type: ignore[union-attr]
-    code = _CODE_AFTER.match(text, word_end)
+    code = identifier_after(text, word_end)
     if code is not None:  # "Ticket number RG4102.": an id right after the head noun
-        return code.group(1)
+        return code
     cue = _CUE.search(text, word_end)
     if cue is not None and is_state(text[cue.end() :]):
         # "your small pizza with ham is on its way": the state is no value; the subject is
