@@ -18,7 +18,13 @@ from typing import Any
 
 import pytest
 
-from sparring._yaml import MAX_DEPTH, MAX_FILE_BYTES, load_yaml_with_lines
+from sparring._yaml import (
+    MAX_DEPTH,
+    MAX_FILE_BYTES,
+    MAX_LINED_BYTES,
+    MAX_LINED_NODES,
+    load_yaml_with_lines,
+)
 from sparring.adversarial import load_answers, load_probe_suite, load_rubric, load_weaknesses
 from sparring.check import load_rules
 from sparring.cli import main
@@ -160,3 +166,45 @@ def test_validate_exits_2_naming_the_file_and_line(
     assert exited.value.code == 2
     where = str(path) if line is None else f"{path}:{line}"
     assert where in capsys.readouterr().err.replace("\n", "")
+
+
+LINED_LOADERS = {
+    name: LOADERS[name]
+    for name in ("yaml", "profile", "chatbot.yaml", "rules", "probe suite", "persona")
+}
+"""Loaders that read a file with the line of each key (ruamel.yaml's round-trip parser)."""
+
+
+@pytest.mark.parametrize("loader", sorted(LINED_LOADERS))
+def test_a_file_too_large_to_read_with_lines_is_refused_before_it_is_parsed(
+    tmp_path: Path, loader: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An 8 MiB file (under ``MAX_FILE_BYTES``) took ruamel.yaml 60-250 s: a file over
+    ``MAX_LINED_BYTES`` or writing more than ``MAX_LINED_NODES`` values is refused at the
+    line where it passes the limit, before the round-trip parser builds anything."""
+
+    class NoRoundTrip:
+        def __init__(self, **_: Any) -> None:
+            raise AssertionError("the round-trip parser was run on a file over the limit")
+
+    monkeypatch.setattr("sparring._yaml.YAML", NoRoundTrip)
+    large = _write(tmp_path, "large.yaml", "test_name: a\n# " + "x" * MAX_LINED_BYTES + "\n")
+    values = "".join(f"  - v{i}\n" for i in range(MAX_LINED_NODES))
+    many = _write(tmp_path, "many.yaml", "test_name: a\nvalues:\n" + values)
+    for path, line, message in [
+        (large, 2, "larger than 2 MiB"),
+        (many, MAX_LINED_NODES - 2, f"holds more than {MAX_LINED_NODES:,} values"),
+    ]:
+        with pytest.raises(UserInputError) as caught:
+            LINED_LOADERS[loader](path)
+        (problem,) = caught.value.problems
+        assert (problem.file, problem.line) == (str(path), line), problem
+        assert message in problem.message and "split it" in problem.message
+
+
+def test_a_file_within_the_lined_limits_loads_with_its_lines(tmp_path: Path) -> None:
+    values = "".join(f"  - v{i}\n" for i in range(MAX_LINED_NODES - 10))
+    path = _write(tmp_path, "many.yaml", "values:\n" + values)
+    data, lines = load_yaml_with_lines(path)
+    assert len(data["values"]) == MAX_LINED_NODES - 10
+    assert lines.get(("values", MAX_LINED_NODES - 11)) == MAX_LINED_NODES - 9

@@ -19,7 +19,9 @@ Files come from anywhere, so every read is bounded before anything is built from
 (``read_yaml_text`` and ``check_yaml_limits``, which other YAML readers call too): at most
 ``MAX_FILE_BYTES`` bytes, collections nested at most ``MAX_DEPTH`` deep, and at most
 ``MAX_NODES`` nodes once every alias is expanded (an 8-line "billion laughs" alias bomb
-would otherwise grow without end). A folder or a symbolic-link loop where a file is
+would otherwise grow without end); a file read with its line numbers, by ruamel.yaml's
+pure-Python parser, at most ``MAX_LINED_BYTES`` and ``MAX_LINED_NODES`` nodes (8 MiB took
+it a minute and more). A folder or a symbolic-link loop where a file is
 expected, a NUL byte, and a file over a limit raise ``ConfigError`` naming the file and
 the line.
 """
@@ -50,6 +52,14 @@ MAX_DEPTH = 100
 """Deepest nesting of mappings and lists in a YAML document (real files use under 10)."""
 MAX_NODES = 1_000_000
 """Most nodes (scalars, mappings, lists) in one file once every alias is expanded."""
+MAX_LINED_BYTES = 2 * 1024 * 1024
+"""Largest file read with its line numbers (``load_yaml_with_lines``: profiles, rules,
+``chatbot.yaml``, personas, types …), in bytes. ruamel.yaml's round-trip parser is pure
+Python: ~0.7 s of CPU per MiB of long text, ~3.7 s per MiB of short values (an 8 MiB file
+took 60-250 s on a loaded machine); the largest real file seen is 73 KB."""
+MAX_LINED_NODES = 50_000
+"""Most nodes written in a file read with its line numbers (aliases not expanded): about
+half a MiB of short values, ~2 s of CPU for ruamel.yaml."""
 
 _MESSAGES = {
     "extra_forbidden": "unknown key",
@@ -169,10 +179,11 @@ def read_yaml_text(path: Path | str) -> str:
     return text
 
 
-def check_yaml_limits(path: Path | str, text: str) -> None:
+def check_yaml_limits(path: Path | str, text: str, max_written: int | None = None) -> None:
     """Raise ``ConfigError`` at the offending line when ``text`` (the YAML in ``path``, any
-    number of documents) nests deeper than ``MAX_DEPTH`` or expands to more than
-    ``MAX_NODES`` nodes through its aliases; YAML syntax errors are left to the loader.
+    number of documents) nests deeper than ``MAX_DEPTH``, expands to more than
+    ``MAX_NODES`` nodes through its aliases, or (given ``max_written``) writes more nodes
+    than that; YAML syntax errors are left to the loader.
 
     Reads the parser's events only (memory stays proportional to the text), with libyaml
     where PyYAML has it (fast on pathological nesting) and ruamel.yaml otherwise or when
@@ -181,23 +192,27 @@ def check_yaml_limits(path: Path | str, text: str) -> None:
     """
     if yaml.__with_libyaml__:
         try:
-            _count_nodes(path, yaml.parse(text, Loader=yaml.CSafeLoader))
+            _count_nodes(path, yaml.parse(text, Loader=yaml.CSafeLoader), max_written)
             return
         except yaml.YAMLError:
             pass
     try:
-        _count_nodes(path, YAML(typ="rt").parse(text))
+        _count_nodes(path, YAML(typ="rt").parse(text), max_written)
     except YAMLError:
         return
 
 
-def _count_nodes(path: Path | str, events: Iterable[Any]) -> None:
+def _count_nodes(path: Path | str, events: Iterable[Any], max_written: int | None) -> None:
     """Walk PyYAML's or ruamel's parser ``events`` (same class names) within the limits."""
     sizes: dict[str, int] = {}
     starts: list[tuple[int, str | None]] = []  # (nodes counted before it, anchor)
-    nodes = 0
+    nodes = written = 0
     for event in events:
         kind = type(event).__name__
+        if kind in ("MappingStartEvent", "SequenceStartEvent", "ScalarEvent"):
+            written += 1
+            if max_written is not None and written > max_written:
+                raise _limit(path, event, _too_many_to_locate(max_written))
         if kind in ("MappingStartEvent", "SequenceStartEvent"):
             starts.append((nodes, event.anchor))
             nodes += 1
@@ -217,9 +232,43 @@ def _count_nodes(path: Path | str, events: Iterable[Any]) -> None:
             raise _limit(path, event, f"expands to more than {MAX_NODES:,} values (an alias bomb?)")
 
 
+def _too_many_to_locate(limit: int) -> str:
+    return (
+        f"holds more than {limit:,} values: a file read with the line of each key (profile, "
+        "rules, chatbot.yaml, persona, types) holds at most that many (split it)"
+    )
+
+
+def _check_lined_size(path: Path | str, text: str) -> None:
+    """Raise ``ConfigError`` at the line where ``text`` passes ``MAX_LINED_BYTES``."""
+    if len(text) <= MAX_LINED_BYTES // 4:  # UTF-8: at most 4 bytes a character
+        return
+    data = text.encode("utf-8", errors="surrogateescape")
+    if len(data) > MAX_LINED_BYTES:
+        line = data.count(b"\n", 0, MAX_LINED_BYTES) + 1
+        message = (
+            f"larger than {MAX_LINED_BYTES // (1024 * 1024)} MiB ({len(data):,} bytes): a file "
+            "read with the line of each key (profile, rules, chatbot.yaml, persona, types) "
+            "is at most that large (split it)"
+        )
+        raise ConfigError(Problem(str(path), line, "", message))
+
+
 def _limit(path: Path | str, event: Any, message: str) -> ConfigError:
     mark = event.start_mark
     return ConfigError(Problem(str(path), None if mark is None else mark.line + 1, "", message))
+
+
+SAFE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""PyYAML's safe loader on libyaml where PyYAML has it (same data, ~6× faster: 0.37 s of
+CPU per MiB of short values instead of 2.0 s)."""
+
+
+def safe_load(text: str) -> Any:
+    """The first YAML document of ``text`` as plain data (PyYAML's safe loader, YAML 1.1),
+    for readers that need no line numbers; call ``read_yaml_text`` and
+    ``check_yaml_limits`` first. Raises ``yaml.YAMLError``."""
+    return yaml.load(text, Loader=SAFE_LOADER)
 
 
 def load_yaml_with_lines(path: Path | str) -> tuple[Any, LineMap]:
@@ -227,11 +276,13 @@ def load_yaml_with_lines(path: Path | str) -> tuple[Any, LineMap]:
 
     An empty file gives ``None``. Raises ``ConfigError`` (with the line where known) when
     the file cannot be read, is not valid YAML, repeats a key or exceeds a limit
-    (``read_yaml_text``, ``check_yaml_limits``).
+    (``read_yaml_text``, ``check_yaml_limits``; ``MAX_LINED_BYTES`` and ``MAX_LINED_NODES``,
+    checked before ruamel.yaml builds anything).
     """
     path = Path(path)
     text = read_yaml_text(path)
-    check_yaml_limits(path, text)
+    _check_lined_size(path, text)
+    check_yaml_limits(path, text, MAX_LINED_NODES)
     try:
         document = YAML(typ="rt").load(text)
     except YAMLError as exc:

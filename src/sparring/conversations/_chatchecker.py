@@ -31,7 +31,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from sparring._yaml import check_yaml_limits, format_key, read_yaml_text
+from sparring._yaml import check_yaml_limits, format_key, read_yaml_text, safe_load
 from sparring.conversations._files import locate_yaml, natural_key, read_yaml_documents
 from sparring.conversations._records import (
     ConversationError,
@@ -304,7 +304,7 @@ def _plain_yaml(path: Path) -> Any:
     try:
         text = read_yaml_text(path)
         check_yaml_limits(path, text)
-        return yaml.safe_load(text)
+        return safe_load(text)
     except (ConfigError, yaml.YAMLError):
         return None
 

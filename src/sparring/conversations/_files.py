@@ -14,13 +14,13 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from sparring._yaml import check_yaml_limits, read_yaml_text
+from sparring._yaml import SAFE_LOADER, check_yaml_limits, read_yaml_text
 from sparring.errors import ConfigError, Problem, validation_problems
 
 M = TypeVar("M", bound=BaseModel)
 
 
-_SafeBase: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SafeBase = SAFE_LOADER
 
 _NUMPY = "tag:yaml.org,2002:python/object/apply:numpy."
 _STRUCT_CODES = {

@@ -30,7 +30,7 @@ from typing import Any, Literal
 import yaml
 
 from sparring._files import read_user_text, user_files
-from sparring._yaml import check_yaml_limits, read_yaml_text
+from sparring._yaml import check_yaml_limits, read_yaml_text, safe_load
 from sparring.errors import UserInputError
 from sparring.rasa_project import (
     dialogues,
@@ -141,7 +141,7 @@ def _load(path: Path) -> Any:
     text = read_yaml_text(path)  # bounded: size, NUL bytes, folders (sparring._yaml)
     check_yaml_limits(path, text)
     try:
-        return yaml.safe_load(text)
+        return safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""

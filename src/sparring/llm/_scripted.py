@@ -29,7 +29,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sparring._fields import Regex
-from sparring._yaml import check_yaml_limits, read_yaml_text
+from sparring._yaml import check_yaml_limits, read_yaml_text, safe_load
 from sparring.errors import ConfigError, ModelError, Problem, UserInputError
 from sparring.llm._model import Model
 from sparring.llm._types import Completion, CompletionRequest, count_words
@@ -69,7 +69,7 @@ def load_script(path: Path) -> Script:
     text = read_yaml_text(path)  # raises ConfigError, a UserInputError
     check_yaml_limits(path, text)
     try:
-        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+        data = json.loads(text) if path.suffix == ".json" else safe_load(text)
     except (ValueError, yaml.YAMLError) as exc:
         raise UserInputError(Problem(str(path), None, "", f"not valid YAML/JSON: {exc}")) from exc
     if isinstance(data, list):
