@@ -323,6 +323,10 @@ def _generated_rules(model: ExplorationModel, settings: RunSettings, tested: Pat
     profile's task reaches the bot's confirmation or answer (``task_completed``, check's
     ``task_steps_missing``: else the failure names the step that did not; a value in the
     chatbot's own words that it refused, explore's ``Parameter.stated``, is its fault);
+    a question for a time or an amount gets a reply that carries one or speaks of it
+    (``answers_carry_the_asked_type``, check's ``answer_type_missing``: the expected type
+    comes from the question's words, not the explored outputs, which a bot answering the
+    wrong text gives the exploration too);
     each identifier the bot hands out at the end of a task
     (``ExplorationModel.transaction_ids``, named as the generated profiles name the output)
     is unique across the conversations; with a model, the bot stays on the explored topics
@@ -342,6 +346,19 @@ def _generated_rules(model: ExplorationModel, settings: RunSettings, tested: Pat
             "yields": f'"; ".join({steps})',
         }
     ]
+    rules.append(
+        {
+            "name": "answers_carry_the_asked_type",
+            "description": (
+                "A question for a time of day or an amount of money gets a reply that carries "
+                "one, or at least speaks of what was asked"
+            ),
+            "active": True,
+            "conversations": 1,
+            "oracle": "not answer_type_missing()",
+            "yields": '"; ".join(answer_type_missing())',
+        }
+    )
     rules += [
         {
             "name": f"unique_{name}",

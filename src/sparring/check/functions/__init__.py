@@ -5,12 +5,13 @@ Importing this package registers the built-ins (``extract_float``, ``currency``,
 ``chatbot_returns``, ``empty_responses``, ``repeated_answers``, ``conversation_length``,
 ``data_collected``, ``missing_slots``/``missing_outputs``, ``responds_in_same_language``,
 ``semantic_content``, ``is_unique``, ``exists``, ``num_exist``,
-``confirmation_mismatches``, ``task_steps_missing``) in the registry of
-``sparring.check._context``. Each takes the ``FunctionContext`` first; the evaluator binds
-it. Model-backed functions use ``context.model`` when set, else their offline strategy,
-else raise ``ModelRequired``. See docs/rule-functions.md.
+``confirmation_mismatches``, ``task_steps_missing``, ``answer_type_missing``) in the
+registry of ``sparring.check._context``. Each takes the ``FunctionContext`` first; the
+evaluator binds it. Model-backed functions use ``context.model`` when set, else their
+offline strategy, else raise ``ModelRequired``. See docs/rule-functions.md.
 """
 
+from sparring.check.functions._answer_type import answer_type_missing
 from sparring.check.functions._confirmation import confirmation_mismatches
 from sparring.check.functions._extract import currency, extract_float, length
 from sparring.check.functions._global import exists, is_unique, num_exist
@@ -56,6 +57,7 @@ BUILT_INS = (
     "numbers",
     "confirmation_mismatches",
     "task_steps_missing",
+    "answer_type_missing",
 )
 """Every built-in function name (SENSEI-check's, plus the paper's ``missing_outputs``)."""
 
@@ -63,6 +65,7 @@ __all__ = [
     "BUILT_INS",
     "GROUP",
     "Meaning",
+    "answer_type_missing",
     "chatbot_returns",
     "compare_meaning",
     "confirmation_mismatches",
