@@ -25,8 +25,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sparring.explore import ExploreSettings, explore_job  # noqa: E402
+from sparring.explore import ExploreJob, ExploreSettings  # noqa: E402
 from sparring.llm import ScriptedModel  # noqa: E402
+from sparring.runner import start  # noqa: E402
 from tests.explore.conftest import pizza_chatbot_yaml  # noqa: E402
 from tests.explore.scripts.pizza_script import pizza_responder  # noqa: E402
 
@@ -59,7 +60,7 @@ def run(latency: float, concurrency: int, cost: float, folder: Path) -> dict[str
     model = ScriptedModel(_responder, latency=latency, concurrency=concurrency, cost_per_call=cost)
     settings = ExploreSettings(chatbot=chatbot, sessions=4, turns=6)
     started = time.perf_counter()
-    result = explore_job(settings, folder / f"run-{concurrency}", model=model)
+    result = start(ExploreJob(model=model), settings, folder / f"run-{concurrency}").result
     wall = time.perf_counter() - started
     usage = result.model.usage
     calls = sum(u.calls for u in usage.values())
@@ -83,7 +84,9 @@ def offline(folder: Path) -> dict[str, Any]:
     """The offline crawl of the same bot: no model calls."""
     chatbot = pizza_chatbot_yaml(folder, "buttons")
     started = time.perf_counter()
-    result = explore_job(ExploreSettings(chatbot=chatbot, sessions=20, turns=10), folder / "off")
+    result = start(
+        ExploreJob(), ExploreSettings(chatbot=chatbot, sessions=20, turns=10), folder / "off"
+    ).result
     return {
         "functionalities": len(result.model.functionalities),
         "sessions": result.model.sessions,

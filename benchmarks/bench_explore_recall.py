@@ -40,11 +40,12 @@ import yaml
 from sparring.conversations import ConversationRecord, RunStore
 from sparring.explore import (
     ExplorationModel,
+    ExploreJob,
     ExploreSettings,
     definition_coverage,
-    explore_job,
     read_definition,
 )
+from sparring.runner import start
 
 REPO = Path(__file__).resolve().parents[1]
 CHIT_CHAT = re.compile(r"greet|welcome|goodbye|bye|affirm|deny|thank|mood|bot_challenge", re.I)
@@ -126,7 +127,7 @@ def _explore(
         settings = ExploreSettings(
             chatbot=chatbot, sessions=sessions, turns=turns, graph_formats=[], **extra
         )
-        result = explore_job(settings, run)
+        result = start(ExploreJob(), settings, run).result
         records = list(RunStore.open(run).iter_records())
         found[source] = {
             **_recall(project, records),

@@ -10,7 +10,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from sparring.check import CheckSettings, check_job
+from sparring.check import CheckSettings
 from sparring.cli import app
 from sparring.conversations import (
     ErrorCode,
@@ -23,6 +23,7 @@ from sparring.conversations import (
     import_chatchecker_job,
 )
 from sparring.errors import ConfigError, UserInputError
+from sparring.runner import start
 
 RUN = "run_personas_2025-05-19_11-01-57_seed_1"
 PERSONA = "generated_standard_persona_01"
@@ -178,7 +179,7 @@ def test_the_imported_run_is_checked(runs: Path, tmp_path: Path) -> None:
         "oracle: turns[0].role == 'assistant'\n",
         encoding="utf-8",
     )
-    result = check_job(CheckSettings(rules=[rule.parent], run=tmp_path / "out"))
+    result = start("check", CheckSettings(rules=[rule.parent], run=tmp_path / "out")).result
     (rule_result,) = result.report.results
     assert (rule_result.counts.passed, rule_result.counts.fail) == (1, 2)
     assert result.stored is not None and result.stored.parent.name == "verdicts"

@@ -12,8 +12,9 @@ import pytest
 
 from sparring.connectors import Reply
 from sparring.dialogue_acts import is_closing_question
-from sparring.explore import ExploreSettings, explore_job
+from sparring.explore import ExploreJob, ExploreSettings
 from sparring.explore._options import read_offer
+from sparring.runner import start
 
 HERE = Path(__file__).resolve().parent
 
@@ -95,7 +96,7 @@ def test_a_confirmation_ending_with_an_offer_of_help_asks_nothing() -> None:
 
 def test_exploration_makes_no_task_parameter_or_goal_of_a_closing_question(tmp_path: Path) -> None:
     settings = ExploreSettings(chatbot=_chatbot(tmp_path), graph_formats=[], sessions=8, turns=8)
-    result = explore_job(settings, tmp_path / "run")
+    result = start(ExploreJob(), settings, tmp_path / "run").result
     model = result.model
     names = [f.id for f in model.functionalities]
     parameters = [p.name for f in model.functionalities for p in f.parameters]

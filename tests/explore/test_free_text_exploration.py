@@ -10,10 +10,11 @@ from typing import ClassVar
 
 from sparring.connectors import Reply
 from sparring.conversations import RunStore
-from sparring.explore import ExploreSettings, explore_job
+from sparring.explore import ExploreJob, ExploreSettings
 from sparring.explore._answers import GENERIC_ANSWER, asks_several, free_answers
 from sparring.explore._capabilities import COMMON_REQUESTS, capabilities
 from sparring.explore._crawl import _offer
+from sparring.runner import start
 
 HERE = Path(__file__).resolve().parent
 
@@ -87,7 +88,9 @@ def test_a_list_in_an_answer_is_information_not_a_choice() -> None:
 
 def test_a_cafe_that_lists_its_tasks_only_in_its_fallback_is_explored(tmp_path: Path) -> None:
     chatbot = _chatbot(tmp_path, "cafe_bot:CafeBot")
-    result = explore_job(ExploreSettings(chatbot=chatbot, graph_formats=[]), tmp_path / "run")
+    result = start(
+        ExploreJob(), ExploreSettings(chatbot=chatbot, graph_formats=[]), tmp_path / "run"
+    ).result
     model = result.model
     ids = {f.id for f in model.functionalities}
     assert {"menu", "opening_hours", "order_a_drink", "confirmation"} <= ids
@@ -127,7 +130,7 @@ class ToppingsBot:
 def test_a_rejected_value_is_never_sent_again_to_the_same_question(tmp_path: Path) -> None:
     chatbot = _chatbot(tmp_path, "test_free_text_exploration:ToppingsBot")
     settings = ExploreSettings(chatbot=chatbot, graph_formats=[], sessions=6, turns=8)
-    result = explore_job(settings, tmp_path / "run")
+    result = start(ExploreJob(), settings, tmp_path / "run").result
     store = RunStore.open(tmp_path / "run")
     for record in store.iter_records():
         answers = [
@@ -165,7 +168,9 @@ class FormBot:
 
 def test_a_form_asking_again_is_not_taken_for_the_fallback(tmp_path: Path) -> None:
     chatbot = _chatbot(tmp_path, "test_free_text_exploration:FormBot")
-    result = explore_job(ExploreSettings(chatbot=chatbot, graph_formats=[]), tmp_path / "run")
+    result = start(
+        ExploreJob(), ExploreSettings(chatbot=chatbot, graph_formats=[]), tmp_path / "run"
+    ).result
     model = result.model
     assert model.fallback == "Sorry, I didn't get that."
     ids = {f.id for f in model.functionalities}
@@ -210,7 +215,7 @@ def test_an_answer_refused_by_a_constraint_is_no_value_of_the_question(tmp_path:
     only answers the bot took, and its re-ask in other words is no question of its own."""
     chatbot = _chatbot(tmp_path, "test_free_text_exploration:ReturnBot")
     settings = ExploreSettings(chatbot=chatbot, graph_formats=[], sessions=6, turns=8)
-    model = explore_job(settings, tmp_path / "run").model
+    model = start(ExploreJob(), settings, tmp_path / "run").result.model
     returns = [p for f in model.functionalities for p in f.parameters if "return" in p.name]
     assert returns and all("tomorrow" not in p.examples for p in returns), returns
     assert not any(p.name == "back" for f in model.functionalities for p in f.parameters)
@@ -230,7 +235,9 @@ class Silent:
 
 def test_a_bot_that_lists_nothing_is_asked_the_common_requests(tmp_path: Path) -> None:
     chatbot = _chatbot(tmp_path, "test_free_text_exploration:Silent")
-    result = explore_job(ExploreSettings(chatbot=chatbot, graph_formats=[]), tmp_path / "run")
+    result = start(
+        ExploreJob(), ExploreSettings(chatbot=chatbot, graph_formats=[]), tmp_path / "run"
+    ).result
     hours = [f for f in result.model.functionalities if "10:00" in f.description]
     assert len(hours) == 1 and hours[0].utterances == [COMMON_REQUESTS[0]]
     assert hours[0].evidence == ["a common request (nothing was listed)"]

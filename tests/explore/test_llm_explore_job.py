@@ -8,9 +8,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sparring.explore import ExploreSettings, explore_job
+from sparring.explore import ExploreJob, ExploreSettings
 from sparring.llm import ScriptedModel
 from sparring.profiles import load_profile
+from sparring.runner import start
 from tests.explore.conftest import pizza_chatbot_yaml
 from tests.explore.scripts.pizza_script import pizza_responder
 
@@ -68,9 +69,11 @@ def _responder(messages: list[dict[str, str]]) -> Any:
 def test_the_llm_path_explores_and_writes_repaired_profiles(tmp_path: Path) -> None:
     chatbot = pizza_chatbot_yaml(tmp_path, "buttons")
     model = ScriptedModel(_responder)
-    result = explore_job(
-        ExploreSettings(chatbot=chatbot, sessions=4, turns=6), tmp_path / "run", model=model
-    )
+    result = start(
+        ExploreJob(model=model),
+        ExploreSettings(chatbot=chatbot, sessions=4, turns=6),
+        tmp_path / "run",
+    ).result
     explored = result.model
     assert explored.strategy == "llm" and explored.complete
     assert explored.bot_type == "transactional"

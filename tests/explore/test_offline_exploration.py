@@ -13,14 +13,17 @@ import yaml
 
 from sparring.connectors import ChatbotUnreachable
 from sparring.conversations import RunStore
-from sparring.explore import ExplorationModel, ExploreSettings, explore_job, explore_job_async
+from sparring.explore import ExplorationModel, ExploreJob, ExploreSettings
+from sparring.runner import start, start_async
 from tests.explore.conftest import pizza_chatbot_yaml
 
 
 @pytest.mark.parametrize("style", ["buttons", "text"])
 def test_the_crawl_maps_the_pizzerias_flow(style: str, tmp_path: Path) -> None:
     chatbot = pizza_chatbot_yaml(tmp_path, style)
-    result = explore_job(ExploreSettings(chatbot=chatbot, sessions=20, turns=10), tmp_path / "run")
+    result = start(
+        ExploreJob(), ExploreSettings(chatbot=chatbot, sessions=20, turns=10), tmp_path / "run"
+    ).result
     model = result.model
     assert model.strategy == "offline" and model.complete
     assert model.languages == ["en"]
@@ -50,9 +53,9 @@ def test_the_crawl_maps_the_pizzerias_flow(style: str, tmp_path: Path) -> None:
 
 
 def test_the_run_holds_sessions_model_and_graph(pizza_buttons: Path, tmp_path: Path) -> None:
-    result = explore_job(
-        ExploreSettings(chatbot=pizza_buttons, sessions=3, turns=4), tmp_path / "r"
-    )
+    result = start(
+        ExploreJob(), ExploreSettings(chatbot=pizza_buttons, sessions=3, turns=4), tmp_path / "r"
+    ).result
     store = RunStore.open(tmp_path / "r")
     assert store.manifest.job == "explore"
     assert store.manifest.settings["sessions"] == 3
@@ -72,10 +75,12 @@ def test_the_run_holds_sessions_model_and_graph(pizza_buttons: Path, tmp_path: P
 
 
 def test_limits_bound_the_crawl(pizza_buttons: Path, tmp_path: Path) -> None:
-    small = explore_job(ExploreSettings(chatbot=pizza_buttons, sessions=1, turns=2), tmp_path / "a")
-    large = explore_job(
-        ExploreSettings(chatbot=pizza_buttons, sessions=20, turns=10), tmp_path / "b"
-    )
+    small = start(
+        ExploreJob(), ExploreSettings(chatbot=pizza_buttons, sessions=1, turns=2), tmp_path / "a"
+    ).result
+    large = start(
+        ExploreJob(), ExploreSettings(chatbot=pizza_buttons, sessions=20, turns=10), tmp_path / "b"
+    ).result
     assert small.model.sessions == 1 and small.model.turns <= 2
     assert len(small.model.functionalities) < len(large.model.functionalities)
 
@@ -100,9 +105,11 @@ def _python_bot(folder: Path, target: str) -> Path:
 
 
 def test_a_bot_with_nothing_to_offer_gives_a_small_honest_model(tmp_path: Path) -> None:
-    result = explore_job(
-        ExploreSettings(chatbot=_python_bot(tmp_path, "_Silent"), sessions=5), tmp_path / "r"
-    )
+    result = start(
+        ExploreJob(),
+        ExploreSettings(chatbot=_python_bot(tmp_path, "_Silent"), sessions=5),
+        tmp_path / "r",
+    ).result
     model = result.model
     assert model.fallback == "Hmm."  # every probe got the same reply
     assert len(model.functionalities) <= 1
@@ -110,9 +117,11 @@ def test_a_bot_with_nothing_to_offer_gives_a_small_honest_model(tmp_path: Path) 
 
 
 def test_a_crashing_bot_is_recorded_and_nothing_is_invented(tmp_path: Path) -> None:
-    result = explore_job(
-        ExploreSettings(chatbot=_python_bot(tmp_path, "_Crashing"), sessions=5), tmp_path / "r"
-    )
+    result = start(
+        ExploreJob(),
+        ExploreSettings(chatbot=_python_bot(tmp_path, "_Crashing"), sessions=5),
+        tmp_path / "r",
+    ).result
     assert result.model.functionalities == []
     assert any("failed" in note for note in result.model.notes)
     records = list(result.store.iter_records())
@@ -128,7 +137,11 @@ def test_a_bot_that_is_down_is_reported_before_anything_is_written(tmp_path: Pat
     script = tmp_path / "script.yaml"
     script.write_text("replies: []\n")  # any model call would raise: the script is empty
     with pytest.raises(ChatbotUnreachable):
-        explore_job(ExploreSettings(chatbot=chatbot, model=f"scripted:{script}"), tmp_path / "r")
+        start(
+            ExploreJob(),
+            ExploreSettings(chatbot=chatbot, model=f"scripted:{script}"),
+            tmp_path / "r",
+        )
     assert not (tmp_path / "r").exists()
 
 
@@ -158,7 +171,9 @@ def test_an_interrupted_crawl_keeps_what_it_explored(tmp_path: Path) -> None:
             if model.sessions >= 2:
                 two_sessions.set()
 
-        task = asyncio.create_task(explore_job_async(settings, tmp_path / "r", on_session=seen))
+        task = asyncio.create_task(
+            start_async(ExploreJob(on_session=seen), settings, tmp_path / "r")
+        )
         await two_sessions.wait()
         await asyncio.sleep(0.08)  # into the third session
         task.cancel()

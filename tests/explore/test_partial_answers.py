@@ -10,14 +10,15 @@ from pathlib import Path
 
 from sparring.conversations import RunStore
 from sparring.explore import (
+    ExploreJob,
     ExploreSettings,
     definition_coverage,
-    explore_job,
     read_definition,
 )
 from sparring.explore._answers import free_answers
 from sparring.explore._seeds import definition_seeds
 from sparring.pipeline import RunSettings, run_job
+from sparring.runner import start
 from sparring.simulate._matching import only_when_besides, when_part_mentioned
 
 HERE = Path(__file__).resolve().parent
@@ -136,7 +137,7 @@ def test_each_form_slot_gets_a_seed_or_a_partial_answer_that_leaves_it_out(
 def test_with_the_definition_every_form_slot_is_asked_and_the_run_passes(tmp_path: Path) -> None:
     project = _project(tmp_path / "bot")
     settings = ExploreSettings(chatbot=_chatbot(tmp_path), graph_formats=[], project=project)
-    explore_job(settings, tmp_path / "explore")
+    start(ExploreJob(), settings, tmp_path / "explore")
     records = list(RunStore.open(tmp_path / "explore").iter_records())
     measured = definition_coverage(read_definition(project), records)
     assert sorted(measured.slots.reached) == ["date", "service", "time"]

@@ -11,14 +11,15 @@ import pytest
 from sparring.conversations import ConversationRecord, Turn
 from sparring.errors import UserInputError
 from sparring.explore import (
+    ExploreJob,
     ExploreSettings,
     definition_coverage,
-    explore_job,
     read_definition,
     read_definition_coverage,
 )
 from sparring.explore._seeds import definition_seeds, docs_seeds
 from sparring.pipeline import RunSettings, run_job
+from sparring.runner import start
 
 HERE = Path(__file__).resolve().parent
 
@@ -201,7 +202,7 @@ def test_a_project_seeds_every_intent_and_fills_the_form_with_its_own_values(
 ) -> None:
     project = rasa_project(tmp_path / "bot")
     settings = ExploreSettings(chatbot=_chatbot(tmp_path), graph_formats=[], project=project)
-    model = explore_job(settings, tmp_path / "run").model
+    model = start(ExploreJob(), settings, tmp_path / "run").result.model
     booked = [f for f in model.functionalities if f.description.startswith("Booked a table")]
     assert booked, [f.id for f in model.functionalities]
     evidence = {e for f in model.functionalities for e in f.evidence}
@@ -210,9 +211,11 @@ def test_a_project_seeds_every_intent_and_fills_the_form_with_its_own_values(
     note = "the definition: 2 of 3 confirmed by the bot (not confirmed: intent greet)"
     assert note in model.notes
     # without the definition the same bot gives the crawler nothing to hold on to
-    blind = explore_job(
-        ExploreSettings(chatbot=_chatbot(tmp_path), graph_formats=[]), tmp_path / "blind"
-    ).model
+    blind = start(
+        ExploreJob(),
+        ExploreSettings(chatbot=_chatbot(tmp_path), graph_formats=[]),
+        tmp_path / "blind",
+    ).result.model
     assert not [f for f in blind.functionalities if f.description.startswith("Booked a table")]
 
 

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from integration_support import Pizzeria
 
-from sparring.explore import ExploreSettings, explore_job
+from sparring.explore import ExploreJob, ExploreSettings
 from sparring.pipeline import RunSettings, run_job
+from sparring.runner import start
 
 pytestmark = pytest.mark.integration
 
@@ -19,7 +20,7 @@ def test_the_offline_crawl_maps_the_pizzerias_functionalities(
     pizzeria: Pizzeria, tmp_path: Path
 ) -> None:
     settings = ExploreSettings(chatbot=pizzeria.chatbot_yaml, sessions=30, turns=10)
-    model = explore_job(settings, tmp_path / "explore").model
+    model = start(ExploreJob(), settings, tmp_path / "explore").result.model
     assert model.fallback == "Sorry, I didn't get that. Could you rephrase it?"
     assert model.bot_type == "transactional" and model.languages == ["en"]
     nodes = {f.id: f for f in model.functionalities}

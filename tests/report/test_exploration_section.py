@@ -6,9 +6,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from sparring.explore import ExplorationModel, ExploreSettings, explore_job, save_model
+from sparring.explore import ExplorationModel, ExploreJob, ExploreSettings, save_model
 from sparring.pipeline import RunSettings, run_job
 from sparring.report import write_report
+from sparring.runner import start
 from tests.explore.conftest import pizza_chatbot_yaml
 
 
@@ -31,7 +32,9 @@ def test_a_tested_run_shows_the_graph_and_what_was_covered(tmp_path: Path) -> No
 
 def test_an_explore_run_shows_its_model_and_a_partial_one_says_so(tmp_path: Path) -> None:
     chatbot = pizza_chatbot_yaml(tmp_path, "buttons")
-    explored = explore_job(ExploreSettings(chatbot=chatbot, sessions=2, turns=3), tmp_path / "r")
+    explored = start(
+        ExploreJob(), ExploreSettings(chatbot=chatbot, sessions=2, turns=3), tmp_path / "r"
+    ).result
     partial: ExplorationModel = explored.model.model_copy(
         update={"complete": False, "notes": ["interrupted: model error at session 2"]}
     )

@@ -1,8 +1,9 @@
 """The ``check`` stage: the rules language (SENSEI-check compatible), its safe evaluator,
 the function library's contract, and the ``check`` job.
 
-    result = check_job(CheckSettings(rules=["rules/"], run="runs/x", csv="results.csv"))
-    print(result.report.failed, result.stored)         # verdicts kept in runs/x/verdicts/
+    from sparring.runner import start
+    run = start("check", {"rules": ["rules/"], "run": "runs/x", "csv": "results.csv"})
+    print(run.outcome.status, run.result.stored)       # verdicts kept in runs/x/verdicts/
 
 or, one level down::
 
@@ -30,8 +31,6 @@ from sparring.check._job import (
     CheckJob,
     CheckResult,
     CheckSettings,
-    check_job,
-    check_job_async,
 )
 from sparring.check._names import profile_names, undefined_names
 from sparring.check._namespace import (
@@ -110,8 +109,6 @@ __all__ = [
     "build_namespace",
     "check",
     "check_async",
-    "check_job",
-    "check_job_async",
     "junit_xml",
     "known_functions",
     "load_rules",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,16 +30,12 @@ from sparring.jobs import (
     JOBS,
     JobContext,
     JobSettings,
-    JobStatus,
     ModelNeed,
     Needs,
-    StopSignal,
     check_output_paths,
-    run_blocking,
 )
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP
 from sparring.profiles import load_profile
-from sparring.runner import start_async
 
 logger = logging.getLogger(__name__)
 
@@ -121,7 +116,10 @@ class CheckJob:
 
     def load_inputs(self, settings: CheckSettings) -> tuple[RuleSet, list[ConversationRecord]]:
         """Check the report paths, load the rules and the run's conversations; the runner
-        calls it before loading the model (see ``check_job_async`` for the errors raised)."""
+        calls it before loading the model. Raises ``ConfigError`` (file, line, key) for bad
+        rules, a rule reading a variable no conversation defines, or conversation files
+        that do not read (all of a folder's, before anything is checked),
+        ``UserInputError`` when ``settings.run`` holds no conversations."""
         check_output_paths(
             files={"--csv": settings.csv, "--junit": settings.junit, "--json": settings.json_file}
         )
@@ -184,36 +182,6 @@ class CheckJob:
 
 
 JOBS.register(CheckJob.name, CheckJob())
-
-
-async def check_job_async(
-    settings: CheckSettings,
-    progress: Callable[[RuleResult], None] | None = None,
-    *,
-    stop: StopSignal | None = None,
-) -> CheckResult:
-    """Load the rules and conversations, check, write the asked-for reports, store the
-    verdicts in the run, through the runner as a building block: no HTML report is
-    written (``sparring.runner.start_async("check", …)`` writes one).
-    Raises ``ConfigError`` (file, line, key) for bad rules, a rule reading a variable no
-    conversation defines, or conversation files that do not read (all of a folder's,
-    before anything is checked), ``UserInputError`` when ``settings.run`` holds no
-    conversations or the model spec is bad."""
-    run = await start_async(CheckJob(progress), settings, stop=stop, report=False)
-    result: CheckResult = run.result
-    if run.status is JobStatus.STOPPED:
-        return dataclasses.replace(result, outcome=run.outcome)
-    return result
-
-
-def check_job(
-    settings: CheckSettings,
-    progress: Callable[[RuleResult], None] | None = None,
-    *,
-    stop: StopSignal | None = None,
-) -> CheckResult:
-    """``check_job_async`` for synchronous callers."""
-    return run_blocking(check_job_async(settings, progress, stop=stop))
 
 
 def _store(settings: CheckSettings, report: CheckReport) -> Path | None:

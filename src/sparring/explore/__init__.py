@@ -27,8 +27,6 @@ from sparring.explore._job import (
     ExplorationResult,
     ExploreJob,
     ExploreSettings,
-    explore_job,
-    explore_job_async,
     save_model,
 )
 from sparring.explore._model import (
@@ -92,8 +90,6 @@ __all__ = [
     "assemble_profiles",
     "coverage",
     "definition_coverage",
-    "explore_job",
-    "explore_job_async",
     "explore_with_model",
     "generate_profiles",
     "node_id",

@@ -42,12 +42,9 @@ from sparring.jobs import (
     ModelNeed,
     Needs,
     Outcome,
-    StopSignal,
-    run_blocking,
 )
 from sparring.jobs import outcome as outcomes
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP
-from sparring.runner import start_async
 from sparring.types import TextModel
 
 logger = logging.getLogger(__name__)
@@ -193,46 +190,6 @@ class ExploreJob:
 
 
 JOBS.register(ExploreJob.name, ExploreJob())
-
-
-async def explore_job_async(
-    settings: ExploreSettings,
-    out: Path | str | None = None,
-    *,
-    on_session: OnSession | None = None,
-    model: TextModel | None = None,
-    profile_model: TextModel | None = None,
-    stop: StopSignal | None = None,
-) -> ExplorationResult:
-    """Explore the chatbot of ``settings`` into a new run directory ``out`` through the
-    runner (``ExploreJob``; errors as ``ExploreJob.execute``), as a building block: no
-    report is written (``sparring.runner.start_async("explore", …)`` writes one)."""
-    job = ExploreJob(model, profile_model, on_session)
-    run = await start_async(job, settings, out, stop=stop, report=False)
-    result: ExplorationResult = run.result
-    return result
-
-
-def explore_job(
-    settings: ExploreSettings,
-    out: Path | str | None = None,
-    *,
-    on_session: OnSession | None = None,
-    model: TextModel | None = None,
-    profile_model: TextModel | None = None,
-    stop: StopSignal | None = None,
-) -> ExplorationResult:
-    """``explore_job_async`` for synchronous callers."""
-    return run_blocking(
-        explore_job_async(
-            settings,
-            out,
-            on_session=on_session,
-            model=model,
-            profile_model=profile_model,
-            stop=stop,
-        )
-    )
 
 
 async def _explore_job(

@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sparring.check import CheckJob, CheckReport, CheckSettings, check_job_async
+from sparring.check import CheckJob, CheckReport, CheckSettings
 from sparring.connectors import ChatbotUnreachable
 from sparring.conversations import RunHealth, assess_run, record_file_name
 from sparring.errors import SparringError
@@ -37,7 +37,7 @@ from sparring.mutation._builders import BuildFailed, BuiltBot, MutantBuilder, co
 from sparring.mutation._kill import Kill, failing, judge
 from sparring.mutation._model import Mutant
 from sparring.mutation._result import UNREACHABLE, Durations, MutantResult, OriginalResult
-from sparring.runner import prepare
+from sparring.runner import prepare, start_async
 from sparring.simulate import SimulateJob, SimulateSettings, SimulationResult, simulate_job_async
 
 logger = logging.getLogger(__name__)
@@ -135,7 +135,7 @@ async def run_bot(
         durations.run = time.monotonic() - started
         started = time.monotonic()
         if ctx is None:
-            report = (await check_job_async(check)).report
+            report = (await start_async(CheckJob(), check, report=False)).result.report
         else:
             checker = CheckJob(run_written=True)
             report = (await checker.execute(check, await _stage(ctx, checker, check))).report
