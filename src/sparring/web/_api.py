@@ -202,8 +202,9 @@ class ProjectViewSet(
         return Response(self.get_serializer(project).data, status=status.HTTP_201_CREATED)
 
     def perform_destroy(self, instance: Project) -> None:
-        record("project_deleted", request=self.request, project=instance, name=instance.name)
-        instance.delete()
+        from sparring.web._lifecycle import delete_project
+
+        delete_project(self.request, instance)  # its runs' folders too, audited
 
 
 class MemberSerializer(serializers.ModelSerializer[Membership]):
@@ -303,6 +304,11 @@ class FileViewSet(
 
     def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return self.update(request, *args, **kwargs)
+
+    def perform_destroy(self, instance: ProjectFile) -> None:
+        from sparring.web._lifecycle import delete_file
+
+        delete_file(self.request, instance)
 
     def _save(self, project: Project, kind: str, name: str, code: int) -> Response:
         content = body(self.request).get("content")

@@ -27,6 +27,7 @@ from sparring import validation
 from sparring._policy import ExecutionPolicy, scoped
 from sparring.connectors import config_problem, load_chatbot_config, variable_references
 from sparring.errors import ConfigError, Problem, UserInputError
+from sparring.web._audit import record
 from sparring.web.models import FileKind, FileVersion, Project, ProjectFile
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$")
@@ -172,6 +173,7 @@ def store_version(project: Project, kind: str, name: str, content: str, author: 
         last = file.versions.order_by("-number").first()
         number = 1 if last is None else last.number + 1
         FileVersion.objects.create(file=file, number=number, content=content, author=author)
+    record("file_saved", actor=author, project=project, name=name, kind=kind, version=number)
     return file
 
 

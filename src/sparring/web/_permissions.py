@@ -33,6 +33,7 @@ from django.http import Http404
 
 from sparring.web.models import (
     Annotation,
+    AuditEvent,
     DeviceToken,
     FileVersion,
     Invitation,
@@ -189,3 +190,16 @@ def may_create_project(user: Any) -> bool:
     if settings.PROJECT_CREATORS == ProjectCreators.STAFF:
         return bool(user.is_staff or user.is_superuser)
     return True
+
+
+def audit_scope(user: Any) -> QuerySet[AuditEvent]:
+    """The audit events ``user`` may read: those of the projects they own (``MANAGE``) and
+    their own (a project they deleted included); a superuser (the server's operator) reads
+    every event, sign-ins and other events of no project included. None when anonymous."""
+    if not _signed_in(user):
+        return cast("QuerySet[AuditEvent]", AuditEvent.objects.none())
+    if getattr(user, "is_superuser", False):
+        return cast("QuerySet[AuditEvent]", AuditEvent.objects.all())
+    owned = scope(Project.objects.all(), user, Action.MANAGE).values("id")
+    mine = Q(project_id_ref__in=owned) | Q(actor_id_ref=user.pk)
+    return cast("QuerySet[AuditEvent]", AuditEvent.objects.filter(mine))

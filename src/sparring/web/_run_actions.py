@@ -28,11 +28,11 @@ from sparring.web.models import Project, Run, RunJob, RunStatus
 ACTIVE = (RunStatus.QUEUED, RunStatus.RUNNING)
 """A run (or applied job) in these states has not ended."""
 
-RUN_FILTERS = ("project", "job", "status", "verdict", "tag", "after", "before")
+RUN_FILTERS = ("project", "job", "status", "verdict", "tag", "after", "before", "archived")
 """The query parameters ``filter_runs`` reads (the runs page and ``GET /api/runs/``)."""
 
 
-def _moment(value: str) -> Any:
+def parse_moment(value: str) -> Any:
     """An ISO date-time, or a date (its midnight); ``None`` when neither."""
     try:
         moment = parse_datetime(value)
@@ -48,8 +48,12 @@ def _moment(value: str) -> Any:
 def filter_runs(rows: QuerySet[Run], query: Mapping[str, str]) -> QuerySet[Run]:
     """``rows`` narrowed by the filters in ``query``: ``project`` (id), ``job``,
     ``status``, ``verdict`` (exact), ``tag`` (one of the run's tags), ``after`` and
-    ``before`` (ISO dates or date-times, UTC; ``after`` inclusive). Unknown or malformed
-    values are ignored, never an error."""
+    ``before`` (ISO dates or date-times, UTC; ``after`` inclusive); archived runs only with
+    ``archived`` (``1``: only them, ``all``: with the others). Unknown or malformed values
+    are ignored, never an error."""
+    archived = query.get("archived")
+    if archived != "all":
+        rows = rows.filter(archived=archived == "1")
     if (project := query.get("project")) and str(project).isdigit():
         rows = rows.filter(project_id=int(project))
     for field in ("job", "status", "verdict"):
@@ -60,7 +64,7 @@ def filter_runs(rows: QuerySet[Run], query: Mapping[str, str]) -> QuerySet[Run]:
         tagged = [pk for pk, tags in rows.values_list("pk", "tags") if tag in (tags or [])]
         rows = rows.filter(pk__in=tagged)
     for name, lookup in (("after", "created_at__gte"), ("before", "created_at__lt")):
-        if (value := query.get(name)) and (moment := _moment(value)) is not None:
+        if (value := query.get(name)) and (moment := parse_moment(value)) is not None:
             rows = rows.filter(**{lookup: moment})
     return rows
 

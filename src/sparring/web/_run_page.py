@@ -293,11 +293,15 @@ def run_page(run: Run) -> RunPage:
 
 
 def warm(run: Run) -> None:
-    """Render ``run``'s page into the cache now (the worker calls it when a run ends,
-    ``sparring web import`` when it indexes one)."""
+    """Render ``run``'s page into the cache now, and the index the conversation list's
+    filters read (the worker calls it when a run ends, ``sparring web import`` when it
+    indexes one)."""
+    from sparring.web._conversation_filters import conversation_index
+
     try:
         render_stale(run.pk, Path(run.path))
         failed_rules(run)
+        conversation_index(run)  # the conversation list's filters read it
     except Exception:  # a report failure must never fail the run
         logger.warning("could not render the page of run %s", run.pk, exc_info=True)
 

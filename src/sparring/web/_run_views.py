@@ -16,6 +16,11 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from sparring.errors import UserInputError
+from sparring.web._conversation_filters import (
+    active_filters,
+    conversation_index,
+    filter_conversations,
+)
 from sparring.web._permissions import Action, allowed, get_object, scope
 from sparring.web._run_actions import RUN_FILTERS, filter_runs, resume_run, stop_run
 from sparring.web._run_files import progress
@@ -23,6 +28,7 @@ from sparring.web._run_page import (
     conversation_page,
     conversation_rows,
     conversation_url,
+    failed_rules,
     page_sections,
     run_page,
 )
@@ -162,19 +168,59 @@ def run_conversations(request: HttpRequest, pk: int) -> HttpResponse:
     run = _run(request, pk)
     number = _page_number(request)
     offset = (number - 1) * CONVERSATIONS_PER_PAGE
-    total, rows, ready = conversation_rows(run, offset, CONVERSATIONS_PER_PAGE)
-    pages = max(1, -(-total // CONVERSATIONS_PER_PAGE))
-    context = {
+    wanted = active_filters(request.GET)
+    labels = ["any", *Annotation.Label.values]
+    context: dict[str, Any] = {
         "run": run,
+        "filters": wanted,
+        "choices": None,
+        "annotation_labels": labels,
+    }
+    if wanted or request.GET.get("filters"):
+        found = _filtered_rows(run, wanted, offset)
+        total, rows, ready = found["matched"], found["rows"], True
+        context |= {"choices": found["choices"], "count": found["count"]}
+    else:
+        total, rows, ready = conversation_rows(run, offset, CONVERSATIONS_PER_PAGE)
+    pages = max(1, -(-total // CONVERSATIONS_PER_PAGE))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context |= {
         "rows": rows,
         "ready": ready,
         "total": total,
         "number": number,
         "pages": pages,
+        "query": query.urlencode(),
         "previous": number - 1 if number > 1 else None,
         "next": number + 1 if number < pages else None,
     }
     return render(request, "sparring_web/conversations.html", context)
+
+
+def _filtered_rows(run: Run, wanted: dict[str, str], offset: int) -> dict[str, Any]:
+    """One page of the conversations matching ``wanted`` (``_conversation_filters``),
+    with the values each filter offers and the run's count."""
+    try:
+        failed = failed_rules(run)
+        found = filter_conversations(run, wanted, failed)
+        count = len(conversation_index(run))
+    except (UserInputError, OSError, ValueError):  # a run that cannot be read: nothing
+        return {"matched": 0, "rows": [], "choices": None, "count": 0}
+    page = found.entries[offset : offset + CONVERSATIONS_PER_PAGE]
+    rows = [
+        {
+            "id": e.id,
+            "url": conversation_url(run, e.id),
+            "profile": e.profile,
+            "turns": e.turns,
+            "finish_reason": e.finish_reason,
+            "errors": list(e.errors),
+            "failed": failed.get(e.id, []),
+        }
+        for e in page
+    ]
+    return {"matched": len(found.entries), "rows": rows, "choices": found, "count": count}
 
 
 def _turns(data: dict[str, Any], notes: list[Annotation]) -> list[dict[str, Any]]:

@@ -14,9 +14,11 @@ from sparring.web import (
     _api,
     _api_runs,
     _applied_views,
+    _audit_views,
     _compare_views,
     _import_views,
     _invitation_views,
+    _lifecycle_views,
     _project_views,
     _run_views,
     _views,
@@ -30,6 +32,7 @@ router.register("secrets", _api.SecretViewSet, basename="secret")
 router.register("tokens", _api.TokenViewSet, basename="token")
 router.register("runs", _api_runs.RunViewSet, basename="run")
 router.register("annotations", _api_runs.AnnotationViewSet, basename="annotation")
+router.register("audit", _audit_views.AuditViewSet, basename="audit")
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", RedirectView.as_view(pattern_name="projects"), name="home"),
@@ -62,6 +65,13 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("projects/<int:pk>/secrets/", _admin_views.secrets, name="secrets"),
     path("projects/<int:pk>/quotas/", _admin_views.quotas, name="quotas"),
     path("projects/<int:pk>/rules/", _compare_views.rule_history, name="rule-history"),
+    path("projects/<int:pk>/delete/", _lifecycle_views.project_delete, name="project-delete"),
+    path("projects/<int:pk>/archive/", _lifecycle_views.project_archive, name="project-archive"),
+    path(
+        "projects/<int:pk>/files/<int:fid>/delete/",
+        _lifecycle_views.file_delete,
+        name="file-delete",
+    ),
     path("runs/", _run_views.runs, name="runs"),
     path("runs/<int:pk>/", _run_views.run_detail, name="run"),
     path("runs/<int:pk>/progress/", _run_views.run_progress, name="page-run-progress"),
@@ -69,6 +79,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("runs/<int:pk>/sections/<str:name>/", _run_views.run_section, name="page-run-section"),
     path("runs/<int:pk>/stop/", _run_views.run_stop, name="page-run-stop"),
     path("runs/<int:pk>/resume/", _run_views.run_resume, name="page-run-resume"),
+    path("runs/<int:pk>/delete/", _lifecycle_views.run_delete, name="page-run-delete"),
+    path("runs/<int:pk>/archive/", _lifecycle_views.run_archive, name="page-run-archive"),
     path("runs/<int:pk>/applied/", _applied_views.applied_panel, name="page-run-applied"),
     path("runs/<int:pk>/apply/<str:job>/", _applied_views.apply, name="page-run-apply"),
     path(
@@ -86,6 +98,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="page-run-conversation",
     ),
     path("compare/", _compare_views.compare, name="compare"),
+    path("audit/", _audit_views.audit, name="audit"),
     path("report.css", _run_views.report_css, name="report-css"),
     path("admin/", admin.site.urls),
     path("api/auth/logout/", _api.TokenLogout.as_view(), name="api-logout"),

@@ -22,6 +22,7 @@ from django.utils.encoding import force_str
 from django.utils.http import urlsafe_base64_decode
 from django.views.decorators.http import require_http_methods
 
+from sparring.web._audit import record
 from sparring.web._permissions import may_create_project, scope
 from sparring.web.models import Membership, Project, Role
 
@@ -48,6 +49,7 @@ def create_project(user: Any, name: str, description: str = "", public: bool = F
             name=name, description=description, public=public, created_by=user
         )
         Membership.objects.create(project=project, user=user, role=Role.OWNER)
+    record("project_created", actor=user, project=project, name=name, public=public)
     return project
 
 
@@ -63,8 +65,9 @@ def projects(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         create_project(request.user, data["name"], data["description"], data["public"])
         return redirect("projects")
-    visible = scope(Project.objects.all(), request.user)
-    context = {"projects": visible, "form": form, "may_create": may_create}
+    archived = request.GET.get("archived") == "1"
+    visible = scope(Project.objects.filter(archived=archived), request.user)
+    context = {"projects": visible, "form": form, "may_create": may_create, "archived": archived}
     return render(request, "sparring_web/projects.html", context)
 
 

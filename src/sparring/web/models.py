@@ -86,6 +86,9 @@ class Project(models.Model):
         blank=True,
         help_text="Megabytes the project's runs may hold (empty: the server's).",
     )
+    archived = models.BooleanField(
+        default=False, help_text="Hidden from the project list until restored; kept whole."
+    )
 
     class Meta:
         ordering: ClassVar[list[str]] = ["name", "id"]
@@ -159,6 +162,9 @@ class Run(models.Model):
     handle = models.CharField(max_length=100, blank=True, help_text="The executor's handle.")
     error = models.TextField(blank=True, help_text="Why the job failed (redacted).")
     imported = models.BooleanField(default=False, help_text="Made by the CLI, then imported.")
+    archived = models.BooleanField(
+        default=False, db_index=True, help_text="Hidden from the runs list until restored."
+    )
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
