@@ -111,6 +111,28 @@ def _store_second_check(path: Path) -> None:
     store_verdicts(check(load_rules([rules]), records), path, name="second")
 
 
+def dashboard(prefix: str) -> tuple[Any, Any]:
+    """A fresh dashboard (a temporary data folder named ``prefix…``, SQLite, migrations
+    applied) with one user signed in through Django's test client, and their project."""
+    os.environ["SPARRING_WEB_DATA"] = tempfile.mkdtemp(prefix=prefix)
+    sys.path.insert(0, str(Path(__file__).parent))
+    from sparring.web import configure
+
+    configure(loopback=True)
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.test import Client
+
+    from sparring.web._views import create_project
+
+    call_command("migrate", verbosity=0)
+    user = get_user_model().objects.create_user("bench", password="a long bench passphrase")
+    project = create_project(user, "bench")
+    client = Client()
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    return client, project
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="2000", help="conversations per run, comma-separated")
@@ -119,26 +141,12 @@ def main() -> None:
     parser.add_argument("--no-memory", action="store_true")
     args = parser.parse_args()
 
-    os.environ["SPARRING_WEB_DATA"] = tempfile.mkdtemp(prefix="sparring-bench-web-")
-    sys.path.insert(0, str(Path(__file__).parent))
+    client, project = dashboard("sparring-bench-web-")
     from bench_report import build_run
-
-    from sparring.web import configure
-
-    configure(loopback=True)
-    from django.contrib.auth import get_user_model
     from django.core.cache import cache
-    from django.core.management import call_command
-    from django.test import Client
 
     from sparring.web._imports import import_run
-    from sparring.web._views import create_project
 
-    call_command("migrate", verbosity=0)
-    user = get_user_model().objects.create_user("bench", password="a long bench passphrase")
-    project = create_project(user, "bench")
-    client = Client()
-    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
     start = time.perf_counter()
     _preload()
     print(f"report sections imported (as sparring web does at start): {_since(start):.3f} s")

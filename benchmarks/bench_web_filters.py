@@ -15,7 +15,6 @@ one rule, full text, and all of them at once. Target: every answer under 1 s.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 import time
@@ -27,27 +26,16 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    os.environ["SPARRING_WEB_DATA"] = tempfile.mkdtemp(prefix="sparring-bench-filters-")
     sys.path.insert(0, str(Path(__file__).parent))
+    from bench_web import dashboard
+
+    client, project = dashboard("sparring-bench-filters-")
     from bench_report import build_run
-
-    from sparring.web import configure
-
-    configure(loopback=True)
-    from django.contrib.auth import get_user_model
     from django.core.cache import cache
-    from django.core.management import call_command
-    from django.test import Client
 
     from sparring.web._imports import import_run
     from sparring.web._run_page import failed_rules
-    from sparring.web._views import create_project
 
-    call_command("migrate", verbosity=0)
-    user = get_user_model().objects.create_user("bench", password="a long bench passphrase")
-    project = create_project(user, "bench")
-    client = Client()
-    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
     run = import_run(
         build_run(Path(tempfile.mkdtemp(prefix="sparring-bench-run-")), args.size), project
     )
