@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("sparring_web", "0006_secret_hosts_nowhere"),
+        ("sparring_web", "0007_invitation"),
     ]
 
     operations = [
