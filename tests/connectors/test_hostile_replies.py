@@ -74,6 +74,23 @@ async def test_json_nested_100000_deep_is_a_bad_payload(
         await _send(_http(kind, loopback))
 
 
+@pytest.mark.parametrize("kind", ["rasa", "rest"])
+async def test_a_number_of_5000_digits_is_a_bad_payload(
+    kind: str, loopback: LoopbackServer
+) -> None:
+    """Python refuses to read an integer of more than 4,300 digits: the ``ValueError``
+    escaped the connector (an internal error, exit 70) instead of the chatbot's failure."""
+    number = b"7" * 5000
+    _route(
+        loopback,
+        b'[{"text": "hi", "n": ' + number + b"}]"
+        if kind == "rasa"
+        else b'{"text": "hi", "n": ' + number + b"}",
+    )
+    with pytest.raises(BadPayload, match="number that cannot be read"):
+        await _send(_http(kind, loopback))
+
+
 async def test_json_nested_under_the_recursion_limit_but_too_deep_is_refused(
     loopback: LoopbackServer,
 ) -> None:

@@ -10,7 +10,8 @@ and the run goes on:
 - a body over ``ReplyLimits.max_bytes`` bytes (HTTP), or a reply whose texts and raw
   payload hold more characters (in-process bots), is ``ReplyTooLarge`` (code 500, cause
   ``too_large``), read no further than the limit;
-- a JSON body or payload nested deeper than ``ReplyLimits.max_depth`` is ``BadPayload``;
+- a JSON body or payload nested deeper than ``ReplyLimits.max_depth``, or holding an
+  integer of more than 4,300 digits (Python refuses to read it), is ``BadPayload``;
 - a lone surrogate anywhere in the reply is replaced with U+FFFD and the reply carries
   a note saying so (``Reply.notes``, copied to the conversation's ``notes``).
 """
@@ -60,7 +61,8 @@ def too_large(limit: int, where: str = "the chatbot") -> ReplyTooLarge:
 def decode_json(body: bytes, limits: ReplyLimits, where: str) -> Any:
     """The JSON value of ``body`` (UTF-8, -16 or -32), at most ``limits.max_depth`` deep.
 
-    Raises ``BadPayload`` for a body that is not JSON, not text, or nested too deeply.
+    Raises ``BadPayload`` for a body that is not JSON, not text, nested too deeply or
+    holding a number Python cannot read.
     """
     try:
         value = json.loads(body)
@@ -69,6 +71,8 @@ def decode_json(body: bytes, limits: ReplyLimits, where: str) -> Any:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         snippet = body[:200].decode("utf-8", errors="replace")
         raise BadPayload(f"{where} answered with a body that is not JSON: {snippet!r}") from exc
+    except ValueError as exc:  # an integer of more than sys.get_int_max_str_digits() digits
+        raise BadPayload(f"{where} answered JSON with a number that cannot be read: {exc}") from exc
     check_shape(value, limits, where)
     return value
 

@@ -4,7 +4,6 @@ atomic writes (``sparring._atomic``, re-exported), natural ordering of file name
 
 from __future__ import annotations
 
-import json
 import re
 import struct
 from collections.abc import Sequence
@@ -14,6 +13,7 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from sparring._json import read_user_json
 from sparring._yaml import SAFE_LOADER, check_yaml_limits, read_yaml_text
 from sparring.errors import ConfigError, Problem, validation_problems
 
@@ -177,15 +177,10 @@ def check_schema_version(path: Path, data: Any, model: type[BaseModel]) -> None:
 
 
 def read_json(path: Path) -> Any:
-    """Parse the JSON file ``path``. Raises ``ConfigError`` (file, line of a syntax error)."""
-    try:
-        return json.loads(path.read_bytes())
-    except OSError as exc:
-        raise ConfigError(Problem(str(path), None, "", f"cannot read: {exc}")) from exc
-    except json.JSONDecodeError as exc:
-        raise ConfigError(Problem(str(path), exc.lineno, "", f"invalid JSON: {exc.msg}")) from exc
-    except UnicodeDecodeError as exc:
-        raise ConfigError(Problem(str(path), None, "", f"invalid JSON: {exc}")) from exc
+    """Parse the JSON file ``path``. Raises ``ConfigError`` (file, line of a syntax error)
+    for a file that is not a regular file, over 64 MiB, not JSON, nested deeper than 100
+    levels or holding a number Python cannot read (``sparring._json.read_user_json``)."""
+    return read_user_json(path)
 
 
 def validate_model(path: Path, data: Any, model: type[M]) -> M:

@@ -50,7 +50,7 @@ def load_conversations(
     path = Path(path)
     if not path.exists():
         raise UserInputError(Problem(str(path), None, "", "no such file or folder"))
-    if path.is_file():
+    if not path.is_dir():  # a file, or a FIFO or device that _single refuses by name
         return _single(path)
     if is_run_directory(path):
         return RunStore.open(path, clean=False).iter_records()
@@ -74,7 +74,7 @@ def _folder(
     root: Path, problems: list[Problem] | None, skipped: list[Path] | None
 ) -> Iterator[ConversationRecord]:
     files = sorted(
-        (p for p in root.rglob("*") if p.is_file()),
+        (p for p in root.rglob("*") if not p.is_dir()),  # a FIFO or device: refused by name
         key=lambda p: tuple(natural_key(part) for part in p.relative_to(root).parts),
     )
     for file in files:

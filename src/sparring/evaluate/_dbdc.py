@@ -18,7 +18,6 @@ P(T) + P(X) ≥ P(O) (83.1 %); see ``docs/breakdowns-offline.md``.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
@@ -26,6 +25,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from sparring._json import read_user_json
 from sparring.conversations import ConversationRecord, Turn
 from sparring.errors import Problem, UserInputError
 
@@ -140,7 +140,7 @@ def load_dbdc(path: Path) -> list[DbdcDialogue]:
     dialogues = []
     for file in dialogue_files(path):
         try:
-            data = json.loads(file.read_text(encoding="utf-8"))
+            data = read_user_json(file)  # bounded: size, depth, special files
             dialogues.append(parse_dialogue(data, corpus=file.parent.name, source=str(file)))
         except (OSError, ValueError) as exc:
             raise UserInputError(Problem(str(file), None, "", str(exc))) from exc

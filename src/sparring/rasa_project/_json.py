@@ -9,9 +9,9 @@ work on YAML and Markdown), so a parse keeps the values only.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from sparring._json import JsonLimitError, loads_bounded
 from sparring.errors import ConfigError, Problem
 from sparring.rasa_project._model import JsonTrainingFile
 
@@ -21,9 +21,9 @@ def read_training(path: str, text: str) -> JsonTrainingFile:
     file; ``ConfigError`` naming the file and line when it is not JSON. A JSON file that
     is no Rasa training data gives none."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(Problem(path, exc.lineno, "", f"not valid JSON: {exc.msg}")) from exc
+        data = loads_bounded(text)
+    except JsonLimitError as exc:
+        raise ConfigError(Problem(path, exc.line, "", f"not valid JSON: {exc}")) from exc
     nlu = data.get("rasa_nlu_data") if isinstance(data, dict) else None
     if not isinstance(nlu, dict):
         return JsonTrainingFile(path)
