@@ -19,7 +19,7 @@ from sparring.web._files import save_file
 from sparring.web._launch import add_problems, form_settings, job_names, settings_form
 from sparring.web._permissions import Action, allowed, get_object
 from sparring.web._run_actions import start_run
-from sparring.web.models import FileKind, FileVersion, Project, ProjectFile
+from sparring.web.models import FileKind, FileVersion, Project, ProjectFile, Run, RunStatus
 
 RECENT_RUNS = 20
 
@@ -170,3 +170,27 @@ def _network_note() -> dict[str, Any]:
         "allow": list(settings.SSRF_ALLOW),
         "accounts": facts.accounts,
     }
+
+
+TREND_RUNS = 50
+"""The newest finished runs a project's trends show."""
+
+
+@login_required
+@require_GET
+def trends(request: HttpRequest, pk: int) -> HttpResponse:
+    """The project's trends across its newest finished runs (archived ones left out):
+    pass rate per rule, generic failures per code, response time p50/p95, cost (US$)."""
+    from sparring.web._trends import cached_plots, run_point, table
+
+    found = _project(request, pk)
+    runs = Run.objects.filter(project=found, status=RunStatus.FINISHED, archived=False)
+    newest = list(runs.order_by("-created_at", "-id")[:TREND_RUNS])
+    points = [p for run in reversed(newest) if (p := run_point(run)) is not None]
+    context = {
+        "project": found,
+        "plots": cached_plots(points) if points else [],
+        "rows": table(points),
+        "limit": TREND_RUNS,
+    }
+    return render(request, "sparring_web/trends.html", context)

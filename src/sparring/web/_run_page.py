@@ -297,11 +297,13 @@ def warm(run: Run) -> None:
     filters read (the worker calls it when a run ends, ``sparring web import`` when it
     indexes one)."""
     from sparring.web._conversation_filters import conversation_index
+    from sparring.web._trends import run_point
 
     try:
         render_stale(run.pk, Path(run.path))
         failed_rules(run)
         conversation_index(run)  # the conversation list's filters read it
+        run_point(run)  # the project's trends read it
     except Exception:  # a report failure must never fail the run
         logger.warning("could not render the page of run %s", run.pk, exc_info=True)
 

@@ -65,6 +65,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("projects/<int:pk>/secrets/", _admin_views.secrets, name="secrets"),
     path("projects/<int:pk>/quotas/", _admin_views.quotas, name="quotas"),
     path("projects/<int:pk>/rules/", _compare_views.rule_history, name="rule-history"),
+    path("projects/<int:pk>/trends/", _project_views.trends, name="trends"),
     path("projects/<int:pk>/delete/", _lifecycle_views.project_delete, name="project-delete"),
     path("projects/<int:pk>/archive/", _lifecycle_views.project_archive, name="project-archive"),
     path(
