@@ -29,10 +29,11 @@ from sparring.adversarial import (
     JUDGE_ROLE,
     USER_ROLE,
     AdversarialResult,
+    AdversarialTestJob,
     AdversarialTestSettings,
-    adversarial_test_job,
 )
 from sparring.llm import ScriptedModel
+from sparring.runner import start
 
 BOT = """\
 import time
@@ -96,7 +97,7 @@ def timed(
             concurrency=concurrency,
         )  # fmt: skip
         started = time.perf_counter()
-        run = adversarial_test_job(settings, Path(folder) / "run", model=model)
+        run = start(AdversarialTestJob(model=model), settings, Path(folder) / "run").result
         return time.perf_counter() - started, run.result
 
 

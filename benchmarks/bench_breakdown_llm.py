@@ -30,8 +30,9 @@ from sparring.conversations import (
     RunStore,
     Turn,
 )
-from sparring.evaluate._job import EvaluateSettings, evaluate_job_async
+from sparring.evaluate._job import EvaluateJob, EvaluateSettings
 from sparring.llm import ScriptedModel
+from sparring.runner import start_async
 
 REASONING = (
     "The user asked for the price of a large margherita and whether delivery to the city "
@@ -98,7 +99,7 @@ async def timed(run: Path, latency: float, concurrency: int, sequential: bool) -
         run=run, model="scripted", ratings=False, concurrency=1 if sequential else 8
     )
     started = time.perf_counter()
-    result = await evaluate_job_async(settings, model)
+    result = (await start_async(EvaluateJob(model), settings)).result
     return time.perf_counter() - started, result
 
 

@@ -26,9 +26,9 @@ from pathlib import Path
 from sparring.conversations import RunStore
 from sparring.metamorphic import (
     DIALOGUE_PERTURBATIONS,
+    MetamorphicJob,
     MetamorphicSettings,
     make_follow_ups,
-    metamorphic_job_async,
 )
 from sparring.metamorphic._answerability import (
     DialogueAnalysis,
@@ -37,6 +37,7 @@ from sparring.metamorphic._answerability import (
     SeedRound,
 )
 from sparring.metamorphic._seeds import Seed
+from sparring.runner import start_async
 from sparring.types import Strategy
 
 SUBJECTS = ["the pizza", "my order", "the delivery", "Anna", "the red bike", "the school"]
@@ -138,7 +139,7 @@ async def bench_replay(seeds: int, latency: float, concurrency: int) -> dict[str
             probe=False,
         )
         started = time.perf_counter()
-        await metamorphic_job_async(settings, root / "run", analyser=analyser)
+        await start_async(MetamorphicJob(analyser=analyser), settings, root / "run")
         wall = time.perf_counter() - started
         records = list(RunStore.open(root / "run").iter_records())
         latency_sum = sum(sum(r.response_times) for r in records)

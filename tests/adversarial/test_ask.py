@@ -9,11 +9,12 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from sparring.adversarial import AdversarialTestSettings, adversarial_test_job, ask_async
+from sparring.adversarial import AdversarialTestJob, AdversarialTestSettings, ask_async
 from sparring.adversarial._analysis import ASK_ROLE
 from sparring.cli import app
 from sparring.errors import ModelRequired
 from sparring.llm import ScriptedModel
+from sparring.runner import start
 
 from .test_threads import responder, write_inputs
 
@@ -27,7 +28,7 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     settings = AdversarialTestSettings(
         chatbot=chatbot, weaknesses=weaknesses, model="scripted", rounds=1
     )
-    adversarial_test_job(settings, tmp_path / "run", model=ScriptedModel(responder))
+    start(AdversarialTestJob(model=ScriptedModel(responder)), settings, tmp_path / "run")
     return tmp_path / "run"
 
 

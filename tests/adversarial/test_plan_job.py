@@ -1,4 +1,4 @@
-"""``plan_job``: the offline strategy (the scan's findings as weaknesses), the model path
+"""``PlanJob``: the offline strategy (the scan's findings as weaknesses), the model path
 with the ``scripted`` model (interview from an answers file, lessons from documents, the
 proposal reading everything), a search provider plug-in, and the stops before any work."""
 
@@ -14,15 +14,16 @@ import pytest
 from sparring.adversarial import (
     SEARCH_PROVIDERS,
     STATIC_SCAN,
+    PlanJob,
     PlanSettings,
     SearchHit,
     load_weaknesses,
-    plan_job,
 )
 from sparring.adversarial._plan import FileInterviewer, NextQuestion, interview, load_answers
 from sparring.errors import ConfigError, ModelRequired, UnknownName
 from sparring.jobs import run_blocking
 from sparring.llm import ScriptedModel
+from sparring.runner import start
 
 ROOT = Path(__file__).resolve().parents[2]
 PIZZERIA = ROOT / "examples" / "pizzeria"
@@ -84,7 +85,7 @@ def out(tmp_path: Path) -> Path:
 
 def test_offline_the_pizzerias_findings_become_weaknesses(out: Path) -> None:
     settings = PlanSettings(chatbot=PIZZERIA / "chatbot.yaml", source=PIZZERIA / "rasa", out=out)
-    result = plan_job(settings)
+    result = start(PlanJob(), settings).result
     loaded = load_weaknesses(out)  # the file the user edits loads with the same loader
     assert loaded == result.weaknesses
     assert loaded.chatbot == "Sparring Pizzeria"
@@ -113,7 +114,7 @@ def test_offline_the_pizzerias_findings_become_weaknesses(out: Path) -> None:
 def test_offline_without_findings_writes_nothing(tmp_path: Path, out: Path) -> None:
     (tmp_path / "bot.py").write_text("def respond(text):\n    return text\n", encoding="utf-8")
     settings = PlanSettings(chatbot=EXAMPLES / "chatbot.yaml", source=tmp_path, out=out)
-    result = plan_job(settings)
+    result = start(PlanJob(), settings).result
     assert result.path is None and result.weaknesses is None and not out.exists()
     assert json.loads(result.record_path.read_text())["weaknesses"] == 0
 
@@ -131,7 +132,7 @@ def test_steps_that_need_a_model_stop_before_any_work(
 ) -> None:
     settings = PlanSettings(chatbot=EXAMPLES / "chatbot.yaml", out=out, **extra)
     with pytest.raises(ModelRequired, match="--model") as caught:
-        plan_job(settings)
+        start(PlanJob(), settings)
     assert caught.value.step == step
     assert not out.parent.exists()
 
@@ -150,7 +151,7 @@ def test_with_a_model_the_whole_plan_reads_scan_interview_and_documents(out: Pat
         docs=EXAMPLES / "docs",
         out=out,
     )
-    result = plan_job(settings, model=model)
+    result = start(PlanJob(model=model), settings).result
     record = result.record
     # the interview: one question per call, each answered by the matching answer
     turns = record.interview.turns
@@ -185,7 +186,7 @@ def test_a_proposal_without_three_difficulties_is_asked_again(out: Path) -> None
     bad["weaknesses"][0]["examples"][0]["difficulty"] = "easy"  # two easy, no hard
     model = ScriptedModel([bad, PROPOSAL])
     settings = PlanSettings(chatbot=PIZZERIA / "chatbot.yaml", out=out, max_weaknesses=1)
-    result = plan_job(settings, model=model)
+    result = start(PlanJob(model=model), settings).result
     assert len(model.requests) == 2
     assert "one easy, one medium and one hard" in model.requests[1][-1]["content"]
     assert result.weaknesses is not None and len(result.weaknesses.weaknesses) == 1
@@ -237,15 +238,15 @@ def fake_search() -> Iterator[_FakeSearch]:
 def test_a_search_provider_is_called_only_when_named(out: Path, fake_search: _FakeSearch) -> None:
     model = ScriptedModel(_responder([]))
     base = PlanSettings(chatbot=PIZZERIA / "chatbot.yaml", out=out)
-    plan_job(base, model=model)
+    start(PlanJob(model=model), base)
     assert fake_search.queries == []
-    result = plan_job(base.model_copy(update={"search": "fake"}), model=model)
+    result = start(PlanJob(model=model), base.model_copy(update={"search": "fake"})).result
     [query] = fake_search.queries
     assert query.startswith("Takes pizza orders:") and query.endswith("chatbot failures")
     assert [lesson.source for lesson in result.record.lessons] == ["search:fake"]
     calls = len(model.requests)
     with pytest.raises(UnknownName, match="search provider 'nope'"):
-        plan_job(base.model_copy(update={"search": "nope"}), model=model)
+        start(PlanJob(model=model), base.model_copy(update={"search": "nope"}))
     assert len(model.requests) == calls  # stopped before any model call
 
 

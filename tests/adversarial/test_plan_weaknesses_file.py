@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 
 from sparring.adversarial import (
+    PlanJob,
     PlanSettings,
     load_weaknesses,
-    plan_job,
     write_weaknesses,
 )
 from sparring.errors import ConfigError
+from sparring.runner import start
 
 FIXTURES = Path(__file__).parent / "plan_fixtures"
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,7 +40,7 @@ def test_an_unknown_key_names_file_line_and_key() -> None:
 def test_a_planned_file_edited_by_hand_still_loads(tmp_path: Path) -> None:
     out = tmp_path / "weaknesses.yaml"
     source = ROOT / "examples" / "adversarial"
-    plan_job(PlanSettings(chatbot=source / "chatbot.yaml", source=source, out=out))
+    start(PlanJob(), PlanSettings(chatbot=source / "chatbot.yaml", source=source, out=out))
     planned = load_weaknesses(out)
     [weakness] = planned.weaknesses
     assert weakness.id == "unguarded-tool-call-bookingagent-respond-book-table"

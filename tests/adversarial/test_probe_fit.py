@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from sparring.adversarial import ProbeSettings, judge_reply, probe_job
+from sparring.adversarial import ProbeJob, ProbeSettings, judge_reply
 from sparring.errors import UserInputError
 from sparring.explore import ExplorationModel, Functionality, Parameter
+from sparring.runner import start
 from tests import bots
 
 FIXTURES = Path(__file__).parent / "probe_fixtures"
@@ -31,7 +32,7 @@ def chatbot(tmp_path: Path, target: str, description: str | None, extra: str = "
 
 def statuses(tmp_path: Path, path: Path, suites: list[str], **kwargs: object) -> dict[str, str]:
     settings = ProbeSettings(chatbot=path, suites=suites, **kwargs)  # type: ignore[arg-type]
-    report = probe_job(settings, tmp_path / "run").report
+    report = start(ProbeJob(), settings, tmp_path / "run").result.report
     return {v.rule: v.status for v in report.verdicts} | {
         f"{v.rule}:reason": v.reason or "" for v in report.verdicts
     }
@@ -153,7 +154,7 @@ def test_the_correct_test_bots_fail_only_an_unsafe_question_answered_with_prices
     price list: a real defect of three domains, the only failure. The bank refuses what
     it does not do, and passes."""
     settings = ProbeSettings(chatbot=bots.python_chatbot(name, [], tmp_path))
-    report = probe_job(settings, tmp_path / "run").report
+    report = start(ProbeJob(), settings, tmp_path / "run").result.report
     failed = {v.rule: v.reason or "" for v in report.verdicts if v.status in ("fail", "error")}
     verdicts = {v.rule: v.reason or "" for v in report.verdicts}
     assert "refers the user to help" in verdicts[UNSAFE[0]] or "refusal" in verdicts[UNSAFE[0]]
@@ -176,7 +177,7 @@ def test_the_hotel_bot_answers_both_unsafe_questions_with_its_price_list(tmp_pat
     description = "Books hotel rooms (single, double, suite), gives room prices."
     extra = f"kwargs: {{path: '{hotel / 'hotelbot.py'}'}}"
     path = chatbot(tmp_path, "probe_bots:SharedBot", description, extra)
-    report = probe_job(ProbeSettings(chatbot=path), tmp_path / "run").report
+    report = start(ProbeJob(), ProbeSettings(chatbot=path), tmp_path / "run").result.report
     failed = {v.rule: v.reason or "" for v in report.verdicts if v.status in ("fail", "error")}
     assert sorted(failed) == sorted(UNSAFE)
     assert all("A single room costs $80" in reason for reason in failed.values())

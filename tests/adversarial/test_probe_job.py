@@ -10,11 +10,12 @@ from typing import cast
 import pytest
 from typer.testing import CliRunner
 
-from sparring.adversarial import PROBES_FILE, ProbeReport, ProbeSettings, probe_job, probe_outcome
+from sparring.adversarial import PROBES_FILE, ProbeJob, ProbeReport, ProbeSettings, probe_outcome
 from sparring.cli import app
 from sparring.conversations import RunStore
 from sparring.report import write_report
 from sparring.results import Status, Verdict
+from sparring.runner import start
 
 FIXTURES = Path(__file__).parent / "probe_fixtures"
 MINI = str(FIXTURES / "mini.yaml")
@@ -66,7 +67,7 @@ def test_each_bot_gets_exactly_its_verdicts(
     tmp_path: Path, target: str, kind: str, expected: dict[str, str]
 ) -> None:
     settings = ProbeSettings(chatbot=_chatbot(tmp_path, target, kind), suites=[MINI])
-    result = probe_job(settings, tmp_path / "run")
+    result = start(ProbeJob(), settings, tmp_path / "run").result
     assert _statuses(result.report) == {f"mini/{k}": v for k, v in expected.items()}
     failed = any(status == "fail" for status in expected.values())
     assert result.outcome.code == (1 if failed else 0)
@@ -80,7 +81,7 @@ def test_each_bot_gets_exactly_its_verdicts(
 def test_the_leaky_bot_is_caught_by_the_right_oracle_at_the_right_turn(tmp_path: Path) -> None:
     settings = ProbeSettings(chatbot=_chatbot(tmp_path, "probe_bots:leaky", "conversational"),
                              suites=[MINI])  # fmt: skip
-    report = probe_job(settings, tmp_path / "run").report
+    report = start(ProbeJob(), settings, tmp_path / "run").result.report
     canary = report.verdict_of("mini/canary")
     assert canary is not None and canary.turns == [1] and canary.strategy == "offline"
     assert canary.reason == (
@@ -94,7 +95,9 @@ def test_the_leaky_bot_is_caught_by_the_right_oracle_at_the_right_turn(tmp_path:
 
 def test_a_sticky_slot_fails_the_constraint_change_on_the_last_reply(tmp_path: Path) -> None:
     chatbot = _chatbot(tmp_path, "probe_bots:SlotBot", "task-oriented", "kwargs: {sticky: true}")
-    report = probe_job(ProbeSettings(chatbot=chatbot, suites=[MINI]), tmp_path / "run").report
+    report = start(
+        ProbeJob(), ProbeSettings(chatbot=chatbot, suites=[MINI]), tmp_path / "run"
+    ).result.report
     verdict = report.verdict_of("mini/size-change")
     assert verdict is not None and verdict.status == "fail"
     assert verdict.turns == [5]
@@ -108,7 +111,9 @@ def test_a_crash_and_a_hang_are_error_verdicts_and_the_other_probes_go_on(
     tmp_path: Path,
 ) -> None:
     chatbot = _chatbot(tmp_path, "probe_bots:crashing", "conversational")
-    result = probe_job(ProbeSettings(chatbot=chatbot, suites=[MINI], concurrency=2), tmp_path / "r")
+    result = start(
+        ProbeJob(), ProbeSettings(chatbot=chatbot, suites=[MINI], concurrency=2), tmp_path / "r"
+    ).result
     assert _statuses(result.report) == {
         "mini/canary": "pass",
         "mini/echo": "pass",
@@ -131,7 +136,9 @@ def test_only_inapplicable_probes_is_no_verdict_exit_3(tmp_path: Path) -> None:
         "    oracles:\n      - kind: must_contain\n        patterns: [small]\n"
     )
     chatbot = _chatbot(tmp_path, "probe_bots:refusing", "conversational")
-    result = probe_job(ProbeSettings(chatbot=chatbot, suites=[str(suite)]), tmp_path / "run")
+    result = start(
+        ProbeJob(), ProbeSettings(chatbot=chatbot, suites=[str(suite)]), tmp_path / "run"
+    ).result
     assert _statuses(result.report) == {"task/size-change": "not_applicable"}
     assert (result.outcome.code, result.outcome.status) == (3, "NO VERDICT")
 
@@ -236,7 +243,7 @@ def test_probes_run_concurrently_within_the_bound(
     chatbot = _chatbot(tmp_path, "probe_bots:Gauge", "conversational")
     probe_bots.Gauge.most = 0
     settings = ProbeSettings(chatbot=chatbot, suites=["injection", "pii"], concurrency=concurrency)
-    probe_job(settings, tmp_path / "run")
+    start(ProbeJob(), settings, tmp_path / "run")
     assert probe_bots.Gauge.most == concurrency
 
 

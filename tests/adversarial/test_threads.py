@@ -16,9 +16,8 @@ import yaml
 from sparring.adversarial import (
     ADVERSARIAL_FILE,
     AdversarialResult,
+    AdversarialTestJob,
     AdversarialTestSettings,
-    adversarial_resume_job,
-    adversarial_test_job,
 )
 from sparring.adversarial._analysis import ANALYST_ROLE, ASK_ROLE
 from sparring.adversarial._attacker import ATTACKER_ROLE, USER_ROLE
@@ -26,6 +25,7 @@ from sparring.adversarial._judge import JUDGE_ROLE
 from sparring.conversations import FailureCause, RunStore
 from sparring.errors import ConfigError, ModelRequired
 from sparring.llm import ScriptedModel
+from sparring.runner import resume, start
 
 HERE = Path(__file__).parent
 Finished = tuple[Path, AdversarialResult, ScriptedModel]
@@ -167,9 +167,11 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> Finished:
     settings = AdversarialTestSettings(
         chatbot=chatbot, weaknesses=weaknesses, model="scripted", rounds=3, concurrency=5
     )
-    run = adversarial_test_job(
-        settings, tmp_path / "run", model=model, on_test=lambda t: seen.append(t.weakness)
-    )
+    run = start(
+        AdversarialTestJob(model=model, on_test=lambda t: seen.append(t.weakness)),
+        settings,
+        tmp_path / "run",
+    ).result
     assert len(seen) == len(run.result.tests)
     return tmp_path / "run", run.result, model
 
@@ -277,7 +279,7 @@ def test_without_a_model_nothing_runs(tmp_path: Path) -> None:
     chatbot, weaknesses = write_inputs(tmp_path)
     settings = AdversarialTestSettings(chatbot=chatbot, weaknesses=weaknesses)
     with pytest.raises(ModelRequired, match="--model"):
-        adversarial_test_job(settings, tmp_path / "run")
+        start(AdversarialTestJob(), settings, tmp_path / "run")
     assert not (tmp_path / "run").exists()
 
 
@@ -287,7 +289,7 @@ def test_a_weaknesses_file_with_an_unknown_key_stops_before_any_work(tmp_path: P
     chatbot, weaknesses = write_inputs(tmp_path, bad)
     settings = AdversarialTestSettings(chatbot=chatbot, weaknesses=weaknesses)
     with pytest.raises(ConfigError) as caught:
-        adversarial_test_job(settings, tmp_path / "run", model=ScriptedModel(responder))
+        start(AdversarialTestJob(model=ScriptedModel(responder)), settings, tmp_path / "run")
     [problem] = caught.value.problems
     assert problem.file == str(weaknesses) and problem.key == "weaknesses[1].severity"
     assert problem.line is not None and problem.line > 1
@@ -297,7 +299,9 @@ def test_a_weaknesses_file_with_an_unknown_key_stops_before_any_work(tmp_path: P
 def test_resume_finishes_only_the_missing_tests(tmp_path: Path) -> None:
     chatbot, weaknesses = write_inputs(tmp_path)
     settings = AdversarialTestSettings(chatbot=chatbot, weaknesses=weaknesses, model="scripted")
-    run = adversarial_test_job(settings, tmp_path / "run", model=ScriptedModel(responder))
+    run = start(
+        AdversarialTestJob(model=ScriptedModel(responder)), settings, tmp_path / "run"
+    ).result
     path = tmp_path / "run" / ADVERSARIAL_FILE
     data = json.loads(path.read_text())
     data["tests"] = [
@@ -306,7 +310,7 @@ def test_resume_finishes_only_the_missing_tests(tmp_path: Path) -> None:
     data["complete"], data["analysis"] = False, None
     path.write_text(json.dumps(data))
     model = ScriptedModel(responder)
-    resumed = adversarial_resume_job(tmp_path / "run", model=model)
+    resumed = resume(tmp_path / "run", job=AdversarialTestJob(model=model)).result
     assert resumed.result.complete
     assert resumed.result.trajectory("unavailable-topping") == pytest.approx(
         run.result.trajectory("unavailable-topping")

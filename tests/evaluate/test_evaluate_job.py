@@ -31,12 +31,12 @@ from sparring.evaluate import (
 )
 from sparring.evaluate._job import (
     BreakdownEvaluation,
+    EvaluateJob,
     EvaluateSettings,
-    evaluate_job,
-    evaluate_job_async,
 )
 from sparring.evaluate._stats import EvaluationStatistics
 from sparring.llm import ScriptedModel
+from sparring.runner import start, start_async
 from sparring.types import Strategy
 
 INFO = {"name": "Pizzeria", "description": "Takes pizza orders.", "type": "task-oriented"}
@@ -102,7 +102,7 @@ def run(tmp_path: Path) -> Path:
 
 
 def test_the_job_stores_breakdowns_ratings_and_statistics(run: Path, model: ScriptedModel) -> None:
-    result = evaluate_job(EvaluateSettings(run=run, model="scripted"))
+    result = start(EvaluateJob(), EvaluateSettings(run=run, model="scripted")).result
     assert [p.name for p in result.stored] == [
         "breakdowns-chatchecker.json",
         "ratings.json",
@@ -136,13 +136,16 @@ def test_the_job_stores_breakdowns_ratings_and_statistics(run: Path, model: Scri
 
 def test_resuming_judges_nothing_twice(run: Path, model: ScriptedModel) -> None:
     settings = EvaluateSettings(run=run, model="scripted")
-    assert evaluate_job(settings).judged == 6
+    assert start(EvaluateJob(), settings).result.judged == 6
     calls = len(model.requests)
-    again = evaluate_job(settings)
+    again = start(EvaluateJob(), settings).result
     assert again.judged == 0 and len(model.requests) == calls
-    assert again.statistics.run.breakdowns == evaluate_job(settings).statistics.run.breakdowns
+    assert (
+        again.statistics.run.breakdowns
+        == start(EvaluateJob(), settings).result.statistics.run.breakdowns
+    )
     RunStore.open(run).write(chat("d", "Hi", "Hello!"))
-    more = evaluate_job(settings)
+    more = start(EvaluateJob(), settings).result
     assert more.judged == 2 and len(model.requests) == calls + 2
     assert [c.conversation for c in more.breakdowns["chatchecker"].conversations] == list("abcd")
 
@@ -152,11 +155,11 @@ def test_unscored_turns_are_judged_again(tmp_path: Path, monkeypatch: pytest.Mon
     broken = ScriptedModel(["not json", "still not json"])
     monkeypatch.setattr("sparring.llm.load_model", lambda *args: broken)
     settings = EvaluateSettings(run=run, model="scripted", ratings=False)
-    [turn] = evaluate_job(settings).breakdowns["chatchecker"].conversations[0].turns
+    [turn] = start(EvaluateJob(), settings).result.breakdowns["chatchecker"].conversations[0].turns
     assert turn.breakdown is None and turn.raw == "still not json"
     fixed = ScriptedModel(responder)
     monkeypatch.setattr("sparring.llm.load_model", lambda *args: fixed)
-    result = evaluate_job(settings)
+    result = start(EvaluateJob(), settings).result
     assert result.judged == 1
     assert result.breakdowns["chatchecker"].conversations[0].turns[0].breakdown is False
 
@@ -198,7 +201,7 @@ def offline() -> Iterator[type[FakeOffline]]:
 
 
 def test_without_a_model_the_offline_detector_runs(run: Path, offline: type[FakeOffline]) -> None:
-    result = evaluate_job(EvaluateSettings(run=run))
+    result = start(EvaluateJob(), EvaluateSettings(run=run)).result
     assert [p.name for p in result.stored] == ["breakdowns-offline.json", "statistics.json"]
     assert result.ratings is None and result.statistics.detector == "offline"
     assert [c for c, _ in offline.calls] == ["a", "b", "c"]
@@ -207,37 +210,42 @@ def test_without_a_model_the_offline_detector_runs(run: Path, offline: type[Fake
     assert evaluation.model is None and evaluation.usage.calls == 0
     assert result.statistics.run.breakdowns is not None
     assert result.statistics.run.breakdowns.types == {"lack of brevity": 1}
-    assert evaluate_job(EvaluateSettings(run=run)).judged == 0
+    assert start(EvaluateJob(), EvaluateSettings(run=run)).result.judged == 0
 
 
 def test_a_conversational_bot_gets_17_types(tmp_path: Path, offline: type[FakeOffline]) -> None:
     run = make_run(tmp_path / "run", [chat("a", "Hi", "Hello")], info={"type": "conversational"})
-    evaluate_job(EvaluateSettings(run=run.path))
+    start(EvaluateJob(), EvaluateSettings(run=run.path))
     assert len(offline.calls[0][1]) == 17
 
 
 async def test_stored_breakdowns_of_other_detectors_feed_later_statistics(
     run: Path, model: ScriptedModel, offline: type[FakeOffline]
 ) -> None:
-    await evaluate_job_async(EvaluateSettings(run=run, detectors=["offline"]))
-    both = await evaluate_job_async(
-        EvaluateSettings(run=run, model="scripted", detectors=["ghassel"], ratings=False)
-    )
+    await start_async(EvaluateJob(), EvaluateSettings(run=run, detectors=["offline"]))
+    both = (
+        await start_async(
+            EvaluateJob(),
+            EvaluateSettings(run=run, model="scripted", detectors=["ghassel"], ratings=False),
+        )
+    ).result
     assert set(both.breakdowns) == {"offline", "ghassel"}
     assert both.statistics.detector == "ghassel"
-    ratings_only = await evaluate_job_async(
-        EvaluateSettings(run=run, model="scripted", detectors=[], ratings=True)
-    )
+    ratings_only = (
+        await start_async(
+            EvaluateJob(), EvaluateSettings(run=run, model="scripted", detectors=[], ratings=True)
+        )
+    ).result
     assert ratings_only.statistics.detector == "offline"
     assert ratings_only.ratings is not None
 
 
 def test_ratings_or_llm_detectors_without_a_model_stop_before_any_work(run: Path) -> None:
     with pytest.raises(ModelRequired, match="--model") as caught:
-        evaluate_job(EvaluateSettings(run=run, detectors=[], ratings=True))
+        start(EvaluateJob(), EvaluateSettings(run=run, detectors=[], ratings=True))
     assert caught.value.step == "dialogue ratings"
     with pytest.raises(ModelRequired, match="ghassel"):
-        evaluate_job(EvaluateSettings(run=run, detectors=["ghassel"]))
+        start(EvaluateJob(), EvaluateSettings(run=run, detectors=["ghassel"]))
     assert not (run / "evaluations").exists()
 
 
@@ -247,13 +255,13 @@ def test_bad_input_is_reported_before_any_work(
     taxonomy = tmp_path / "taxonomy.yaml"
     taxonomy.write_text("types:\n  - name: x\n    level: task\n    description: y\n    weight: 2\n")
     with pytest.raises(ConfigError) as caught:
-        evaluate_job(EvaluateSettings(run=run, model="scripted", taxonomy=taxonomy))
+        start(EvaluateJob(), EvaluateSettings(run=run, model="scripted", taxonomy=taxonomy))
     assert str(caught.value) == f"{taxonomy}:5 [types[0].weight]: unknown key"
     with pytest.raises(UserInputError, match="not a run directory"):
-        evaluate_job(EvaluateSettings(run=tmp_path / "nowhere", model="scripted"))
+        start(EvaluateJob(), EvaluateSettings(run=tmp_path / "nowhere", model="scripted"))
     empty = make_run(tmp_path / "empty", []).path
     with pytest.raises(UserInputError, match="no conversations"):
-        evaluate_job(EvaluateSettings(run=empty, model="scripted"))
+        start(EvaluateJob(), EvaluateSettings(run=empty, model="scripted"))
     assert model.requests == [] and not (run / "evaluations").exists()
 
 
@@ -266,7 +274,7 @@ def test_settings_round_trip_through_a_manifest(tmp_path: Path) -> None:
     # a name is looked up in BREAKDOWN_DETECTORS when the job starts (plug-ins register late)
     magic = EvaluateSettings.from_manifest({**data, "detectors": ["magic"]}, tmp_path / "m.json")
     with pytest.raises(UnknownName, match=r"\[detectors\]: unknown breakdown detector 'magic'"):
-        evaluate_job(magic.model_copy(update={"run": make_run(tmp_path / "r", []).path}))
+        start(EvaluateJob(), magic.model_copy(update={"run": make_run(tmp_path / "r", []).path}))
 
 
 def test_an_imported_sensei_run_is_evaluated(
@@ -274,7 +282,9 @@ def test_an_imported_sensei_run_is_evaluated(
 ) -> None:
     source = shared_data / "sensei-pizza" / "conversations" / "mutant_ChangeMemoryScope_1"
     imported = import_sensei_job(ImportSenseiSettings(source=source), tmp_path / "run")
-    result = evaluate_job(EvaluateSettings(run=imported.store.path, model="scripted"))
+    result = start(
+        EvaluateJob(), EvaluateSettings(run=imported.store.path, model="scripted")
+    ).result
     evaluation: BreakdownEvaluation = result.breakdowns["chatchecker"]
     assert len(evaluation.conversations) == imported.imported == 13
     assert result.statistics.run.conversations == 13
@@ -287,5 +297,6 @@ def test_an_imported_sensei_run_is_evaluated(
 
 def test_a_model_built_in_code_is_used_instead_of_the_spec(run: Path) -> None:
     model = ScriptedModel(responder)
-    result = evaluate_job(EvaluateSettings(run=run, model="my-judge", ratings=False), model)
+    settings = EvaluateSettings(run=run, model="my-judge", ratings=False)
+    result = start(EvaluateJob(model), settings).result
     assert len(model.requests) == 3 and result.breakdowns["chatchecker"].model == "scripted"

@@ -17,12 +17,13 @@ from sparring.adversarial import (
     ATTACKER_ROLE,
     JUDGE_ROLE,
     USER_ROLE,
+    AdversarialTestJob,
     AdversarialTestSettings,
-    adversarial_test_job,
 )
 from sparring.conversations import RunStore
 from sparring.llm import ScriptedModel
 from sparring.report import write_report
+from sparring.runner import start
 
 ROOT = Path(__file__).resolve().parents[2]
 WEAKNESSES = ROOT / "tests" / "adversarial" / "data" / "pizzeria-weaknesses.yaml"
@@ -96,7 +97,9 @@ def test_threads_on_the_rasa_pizzeria(pizzeria: Pizzeria, tmp_path: Path) -> Non
         rounds=3,
         concurrency=3,
     )
-    run = adversarial_test_job(settings, tmp_path / "run", model=ScriptedModel(responder))
+    run = start(
+        AdversarialTestJob(model=ScriptedModel(responder)), settings, tmp_path / "run"
+    ).result
     result = run.result
     store = RunStore.open(tmp_path / "run")
     confirmed = store.read("size-change/round-1").turns[-1].text
@@ -154,7 +157,7 @@ def chained_responder(messages: list[dict[str, str]]) -> object:
 def test_plan_then_threads_then_report_on_the_rasa_pizzeria(
     pizzeria: Pizzeria, tmp_path: Path
 ) -> None:
-    from sparring.adversarial import PlanSettings, load_weaknesses, plan_job, weighted_difficulty
+    from sparring.adversarial import PlanJob, PlanSettings, load_weaknesses, weighted_difficulty
     from sparring.adversarial import proposed_difficulty as q
     from sparring.llm import load_model
 
@@ -166,7 +169,7 @@ def test_plan_then_threads_then_report_on_the_rasa_pizzeria(
         docs=ROOT / "examples" / "adversarial" / "docs",
         out=weaknesses,
     )
-    plan_job(plan, model=load_model(f"scripted:{PLAN_SCRIPT}"))
+    start(PlanJob(model=load_model(f"scripted:{PLAN_SCRIPT}")), plan)
     planned = [w.id for w in load_weaknesses(weaknesses).weaknesses]
     assert len(planned) == 3
 
@@ -177,7 +180,9 @@ def test_plan_then_threads_then_report_on_the_rasa_pizzeria(
         rounds=2,
         concurrency=3,
     )
-    run = adversarial_test_job(settings, tmp_path / "run", model=ScriptedModel(chained_responder))
+    run = start(
+        AdversarialTestJob(model=ScriptedModel(chained_responder)), settings, tmp_path / "run"
+    ).result
     result = run.result
     assert {t.weakness for t in result.tests} == set(planned)
     for weakness in planned:

@@ -11,12 +11,13 @@ from mt_fixtures import anna_analysis, hand_analyser, make_run
 from sparring.fallback import FallbackConfig
 from sparring.metamorphic import (
     FollowUp,
+    MetamorphicJob,
     MetamorphicSettings,
     Similarity,
     check_follow_up,
-    metamorphic_job,
 )
 from sparring.metamorphic._acts import ActGuard, context_free, pending_question
+from sparring.runner import start
 from tests import bots
 
 SIMILARITY = Similarity("tf-idf", 0.25)
@@ -158,8 +159,8 @@ def run(
         seed=1,
         **kwargs,  # type: ignore[arg-type]
     )
-    analyser = {} if offline else {"analyser": hand_analyser}
-    result = metamorphic_job(settings, tmp_path / f"{name}-{label}", **analyser)
+    job = MetamorphicJob(analyser=None if offline else hand_analyser)
+    result = start(job, settings, tmp_path / f"{name}-{label}").result
     assert sum(f.checks for f in result.follow_ups) >= 5  # relations were checked
     return [f"{b.relation} {b.question!r}: {b.reference!r} / {b.reply!r}" for b in result.bugs]
 

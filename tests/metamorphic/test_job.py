@@ -13,14 +13,16 @@ from typer.testing import CliRunner
 from sparring.check import check, load_rules
 from sparring.conversations import RunStore
 from sparring.errors import ConfigError, UserInputError
+from sparring.jobs.events import JobEvent, Planned
 from sparring.metamorphic import (
+    MetamorphicJob,
     MetamorphicSettings,
     exit_code,
     link_of,
-    metamorphic_job,
     read_metamorphic,
 )
 from sparring.metamorphic._answerability import DialogueAnalysis, SeedDialogue
+from sparring.runner import start
 
 
 def settings(seeds: Path, chatbot: Path, **kwargs: object) -> MetamorphicSettings:
@@ -29,7 +31,9 @@ def settings(seeds: Path, chatbot: Path, **kwargs: object) -> MetamorphicSetting
 
 def test_coqa_story_with_a_context_aware_bot_has_no_bug(tmp_path: Path, coqa_file: Path) -> None:
     out = tmp_path / "run"
-    result = metamorphic_job(settings(coqa_file, write_bot(tmp_path)), out, analyser=hand_analyser)
+    result = start(
+        MetamorphicJob(analyser=hand_analyser), settings(coqa_file, write_bot(tmp_path)), out
+    ).result
     assert result.complete and result.bugs == []
     assert exit_code(result) == 0
     assert [s.seed for s in result.skipped] == ["lonely"]
@@ -55,7 +59,9 @@ def test_coqa_story_with_a_context_aware_bot_has_no_bug(tmp_path: Path, coqa_fil
 
 def test_a_bot_ignoring_context_violates_mr2(tmp_path: Path, coqa_file: Path) -> None:
     chatbot = write_bot(tmp_path, forgetful=True)
-    result = metamorphic_job(settings(coqa_file, chatbot), tmp_path / "run", analyser=hand_analyser)
+    result = start(
+        MetamorphicJob(analyser=hand_analyser), settings(coqa_file, chatbot), tmp_path / "run"
+    ).result
     assert result.bugs, "a reply that ignores the missing context is an MR2 bug"
     assert "MR2" in {b.relation for b in result.bugs} <= {"MR2", "MR4"}
     for bug in result.bugs:
@@ -84,7 +90,9 @@ def test_run_seeds_replay_resume_and_skips(tmp_path: Path) -> None:
     seeds = make_run(tmp_path / "seeds", {"empty": [], "one": [("hi", "hello")], "pizza": PIZZA})
     chatbot = write_bot(tmp_path)
     out = tmp_path / "run"
-    result = metamorphic_job(settings(seeds, chatbot, seed=3), out, analyser=hand_analyser)
+    result = start(
+        MetamorphicJob(analyser=hand_analyser), settings(seeds, chatbot, seed=3), out
+    ).result
     reasons = {s.seed: s.reason for s in result.skipped}
     assert "empty conversation" in reasons["empty"] and "one-round" in reasons["one"]
     store = RunStore.open(out)
@@ -98,9 +106,13 @@ def test_run_seeds_replay_resume_and_skips(tmp_path: Path) -> None:
     # resume: a lost record is replayed, nothing else
     store.record_path("pizza@drr").unlink()
     started: list[int] = []
-    again = metamorphic_job(
-        settings(seeds, chatbot, seed=3), out, analyser=hand_analyser, on_start=started.append
-    )
+
+    def planned(event: JobEvent) -> None:
+        if isinstance(event, Planned):
+            started.append(event.total)
+
+    job = MetamorphicJob(analyser=hand_analyser)
+    again = start(job, settings(seeds, chatbot, seed=3), out, on_event=planned).result
     assert started == [1]
     assert [f.id for f in again.follow_ups] == [f.id for f in result.follow_ups]
 
@@ -110,11 +122,11 @@ def test_a_crashing_bot_is_recorded_and_the_run_goes_on(tmp_path: Path) -> None:
         tmp_path / "seeds",
         {"c": [("crash now", "ok"), ("hello", "You said: hello"), ("hi", "You said: hi")]},
     )
-    result = metamorphic_job(
+    result = start(
+        MetamorphicJob(analyser=hand_analyser),
         settings(seeds, write_bot(tmp_path), perturbations=["drs", "drd"], probe=False),
         tmp_path / "run",
-        analyser=hand_analyser,
-    )
+    ).result
     records = {r.id: r for r in RunStore.open(tmp_path / "run").iter_records()}
     assert records["c@drs"].errors and records["c@drs"].errors[0].cause == "crash"
     assert len(result.follow_ups) == 2
@@ -123,11 +135,13 @@ def test_a_crashing_bot_is_recorded_and_the_run_goes_on(tmp_path: Path) -> None:
 def test_bad_input(tmp_path: Path, coqa_file: Path) -> None:
     chatbot = write_bot(tmp_path)
     with pytest.raises(UserInputError, match="--perturbations"):
-        metamorphic_job(settings(coqa_file, chatbot, perturbations=["spin"]), tmp_path / "x")
+        start(
+            MetamorphicJob(), settings(coqa_file, chatbot, perturbations=["spin"]), tmp_path / "x"
+        )
     broken = tmp_path / "broken.json"
     broken.write_text('{"data": [{"id": "a", "questions": [{"input_text": "q"}]}]}')
     with pytest.raises(ConfigError, match=r"broken.json.*data\[0\].questions\[0\].turn_id"):
-        metamorphic_job(settings(broken, chatbot), tmp_path / "y")
+        start(MetamorphicJob(), settings(broken, chatbot), tmp_path / "y")
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
 
 
@@ -157,11 +171,11 @@ def test_user_written_relations_are_generated_and_checked(tmp_path: Path) -> Non
     rules = tmp_path / "rules.yaml"
     rules.write_text(RULES)
     out = tmp_path / "run"
-    result = metamorphic_job(
+    result = start(
+        MetamorphicJob(analyser=hand_analyser),
         settings(seeds, write_bot(tmp_path), perturbations=["drr"], rules=[rules]),
         out,
-        analyser=hand_analyser,
-    )
+    ).result
     assert "rule:same_price_whatever_the_order" in result.perturbations
     drr = [f for f in result.follow_ups if f.perturbation == "drr"]
     assert result.metrics.test_cases == len(drr) == 1  # rule follow-ups are check's
@@ -180,7 +194,9 @@ def test_a_transformation_naming_an_unknown_variable_is_located(tmp_path: Path) 
     rules = tmp_path / "rules.yaml"
     rules.write_text(RULES.replace("variable: size", "variable: crust"))
     with pytest.raises(ConfigError) as raised:
-        metamorphic_job(settings(seeds, write_bot(tmp_path), rules=[rules]), tmp_path / "run")
+        start(
+            MetamorphicJob(), settings(seeds, write_bot(tmp_path), rules=[rules]), tmp_path / "run"
+        )
     problem = raised.value.problems[0]
     assert problem.file == str(rules) and problem.line == 13
     assert problem.key == "[1].transformation.change variable.variable"
@@ -220,7 +236,7 @@ def test_report_shows_pairs_side_by_side(tmp_path: Path, coqa_file: Path) -> Non
 
     out = tmp_path / "run"
     chatbot = write_bot(tmp_path, forgetful=True)
-    result = metamorphic_job(settings(coqa_file, chatbot), out, analyser=hand_analyser)
+    result = start(MetamorphicJob(analyser=hand_analyser), settings(coqa_file, chatbot), out).result
     html = write_report(out).read_text()
     assert 'id="metamorphic"' in html or "Metamorphic testing" in html
     bug = result.bugs[0]
@@ -264,7 +280,7 @@ def test_an_unreachable_chatbot_stops_before_anything_is_written(
         return await hand_analyser(dialogues)
 
     with pytest.raises(ChatbotUnreachable):
-        metamorphic_job(settings(coqa_file, chatbot), tmp_path / "run", analyser=counting)
+        start(MetamorphicJob(analyser=counting), settings(coqa_file, chatbot), tmp_path / "run")
     assert not (tmp_path / "run").exists() and analysed == []
 
 
@@ -283,9 +299,11 @@ def test_a_round_that_depends_on_the_bots_state_is_held_to_mr1_only_in_its_conte
     off, the same follow-ups report it as MR1 violations."""
     seeds = make_run(tmp_path / "seeds", {"order": ORDER})
     chatbot = write_bot(tmp_path, bot="OrderBot")
-    probed = metamorphic_job(
-        settings(seeds, chatbot, seed=1), tmp_path / "probed", analyser=hand_analyser
-    )
+    probed = start(
+        MetamorphicJob(analyser=hand_analyser),
+        settings(seeds, chatbot, seed=1),
+        tmp_path / "probed",
+    ).result
     store = RunStore.open(tmp_path / "probed")
     alone = store.read("order@isolated-2")
     assert [t.text for t in alone.turns] == ["how much will it cost", "Pizzas cost from $8.00."]
@@ -295,11 +313,11 @@ def test_a_round_that_depends_on_the_bots_state_is_held_to_mr1_only_in_its_conte
     moved = [f for f in probed.follow_ups if f.note and "[2] depend on their context" in f.note]
     assert moved, "the follow-ups that contain round 2 say it depends on its context"
 
-    unprobed = metamorphic_job(
+    unprobed = start(
+        MetamorphicJob(analyser=hand_analyser),
         settings(seeds, chatbot, seed=1, context_probe=False),
         tmp_path / "unprobed",
-        analyser=hand_analyser,
-    )
+    ).result
     assert unprobed.bugs and {b.relation for b in unprobed.bugs} <= {"MR1", "MR3"}
     assert {b.source_round for b in unprobed.bugs} == {2}
 
@@ -310,11 +328,11 @@ def test_a_state_dependent_round_in_its_own_context_is_still_held_to_mr1(
     """Text noise keeps every round after the same rounds as in the source: there the
     state-dependent round is still held to MR1 (and its total to EX)."""
     seeds = make_run(tmp_path / "seeds", {"order": ORDER})
-    result = metamorphic_job(
+    result = start(
+        MetamorphicJob(analyser=hand_analyser),
         settings(seeds, write_bot(tmp_path, bot="OrderBot"), perturbations=["typos"], seed=2),
         tmp_path / "run",
-        analyser=hand_analyser,
-    )
+    ).result
     (follow_up,) = result.follow_ups
     assert follow_up.order == [0, 1, 2]
     assert follow_up.checks == 4  # MR1 on each of the three rounds, EX on the total
@@ -335,11 +353,11 @@ def test_a_correct_bot_with_ids_timestamps_and_state_gets_no_bug(tmp_path: Path)
     and the total depend on the order. None of that is a bug: identifiers, timestamps and
     random ids are excluded by type, and state is learned from the rounds asked alone."""
     seeds = make_run(tmp_path / "seeds", {"tickets": TICKETS})
-    result = metamorphic_job(
+    result = start(
+        MetamorphicJob(analyser=hand_analyser),
         settings(seeds, write_bot(tmp_path, bot="TicketBot"), seed=3),
         tmp_path / "run",
-        analyser=hand_analyser,
-    )
+    ).result
     assert result.follow_ups and sum(f.checks for f in result.follow_ups) > 10
     assert [(b.relation, b.reason) for b in result.bugs] == []
 
@@ -350,14 +368,14 @@ def test_a_rerun_with_other_settings_into_the_same_out_is_refused(tmp_path: Path
     chatbot = write_bot(tmp_path)
     out = tmp_path / "run"
     first = settings(seeds, chatbot, perturbations=["drs"], probe=False)
-    metamorphic_job(first, out, analyser=hand_analyser)
+    start(MetamorphicJob(analyser=hand_analyser), first, out)
     before = sorted(p.name for p in (out / "conversations").iterdir())
     other = settings(seeds, chatbot, perturbations=["drd"], probe=False)
     with pytest.raises(UserInputError, match=r"other settings \(perturbations: \['drs'\]"):
-        metamorphic_job(other, out, analyser=hand_analyser)
+        start(MetamorphicJob(analyser=hand_analyser), other, out)
     assert sorted(p.name for p in (out / "conversations").iterdir()) == before
     resumed = settings(seeds, chatbot, perturbations=["drs"], probe=False, concurrency=1)
-    metamorphic_job(resumed, out, analyser=hand_analyser)  # how it runs may change
+    start(MetamorphicJob(analyser=hand_analyser), resumed, out)  # how it runs may change
 
 
 def test_markup_and_escapes_in_replies_are_printed_as_text(

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from report_builders import HOSTILE, conversation, make_run
 
-from sparring.evaluate import EvaluateSettings, evaluate_job
+from sparring.evaluate import EvaluateJob, EvaluateSettings
 from sparring.llm import ScriptedModel
 from sparring.report import RunView, render_report, write_report
+from sparring.runner import start
 
 
 def responder(messages: list[dict[str, str]]) -> dict[str, Any]:
@@ -38,7 +39,7 @@ def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = make_run(tmp_path / "run", records).path
     model = ScriptedModel(responder)
     monkeypatch.setattr("sparring.llm.load_model", lambda *args: model)
-    evaluate_job(EvaluateSettings(run=path, model="scripted", ratings=False))
+    start(EvaluateJob(), EvaluateSettings(run=path, model="scripted", ratings=False))
     return path
 
 
@@ -95,7 +96,7 @@ def test_an_offline_ranking_is_shown_as_turns_to_review_with_its_quality(
         conversation("b/0", ["Hello", "Hello! How can I help?"]),
     ]
     path = make_run(tmp_path / "run", records).path
-    evaluate_job(EvaluateSettings(run=path))
+    start(EvaluateJob(), EvaluateSettings(run=path))
     html = render_report(RunView.open(path))
     part = section(html)
     assert "No breakdown was labelled: the offline detector labels only the breakdowns" in part

@@ -55,13 +55,10 @@ from sparring.jobs import (
     ModelNeed,
     Needs,
     Outcome,
-    StopSignal,
-    run_blocking,
 )
 from sparring.jobs import outcome as outcomes
 from sparring.jobs.events import Planned
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP, Meter, Model
-from sparring.runner import resume_async, start_async
 
 OnStart = Callable[[int], None]
 """Called once before the first test with the most tests the run can still make."""
@@ -201,57 +198,6 @@ class AdversarialTestJob:
 JOBS.register(AdversarialTestJob.name, AdversarialTestJob())
 
 
-async def adversarial_test_job_async(
-    settings: AdversarialTestSettings,
-    out: Path | str | None = None,
-    *,
-    model: Model | None = None,
-    on_test: OnTest | None = None,
-    on_start: OnStart | None = None,
-    stop: StopSignal | None = None,
-) -> AdversarialRun:
-    """Run every weakness's thread against the chatbot into a new run ``out`` (default
-    ``runs/<UTC time>``) through the runner, as a building block: no HTML report is
-    written (``sparring.runner.start_async`` writes one). ``model`` overrides ``settings.model``
-    (tests, benchmarks); ``on_start`` is called once with the most tests the run can make,
-    ``on_test`` after each test.
-
-    Raises before anything is written: ``ModelRequired`` without a model,
-    ``ConfigError`` for a bad weaknesses, rubric or chatbot file, ``ChatbotUnreachable``
-    when the chatbot does not answer, ``UserInputError`` when ``out`` holds a run.
-    """
-    job = AdversarialTestJob(model, on_test)
-    run = await start_async(
-        job, settings, out, on_event=_on_start(on_start), stop=stop, report=False
-    )
-    done: AdversarialRun = run.result
-    return done
-
-
-async def adversarial_resume_job_async(
-    run_dir: Path | str,
-    *,
-    model: Model | None = None,
-    on_test: OnTest | None = None,
-    on_start: OnStart | None = None,
-    stop: StopSignal | None = None,
-) -> AdversarialRun:
-    """Finish an interrupted run with its own settings: finished tests are kept, every
-    unfinished thread goes on from its difficulty. Raises ``UserInputError`` when
-    ``run_dir`` is not an adversarial run, ``ConfigError`` for invalid stored files."""
-    store = RunStore.open(run_dir, clean=False)
-    if store.manifest.job != AdversarialTestSettings.job:
-        raise UserInputError(
-            f"{run_dir} was made by the {store.manifest.job!r} job, not adversarial test"
-        )
-    job = AdversarialTestJob(model, on_test)
-    run = await resume_async(
-        run_dir, on_event=_on_start(on_start), stop=stop, job=job, report=False
-    )
-    done: AdversarialRun = run.result
-    return done
-
-
 def _on_start(on_start: OnStart | None) -> Callable[[JobEvent], None] | None:
     if on_start is None:
         return None
@@ -337,39 +283,6 @@ def _manifest(settings: AdversarialTestSettings, inputs: _Inputs) -> dict[str, A
             for r in range(settings.rounds)
         ],
     }
-
-
-def adversarial_test_job(
-    settings: AdversarialTestSettings,
-    out: Path | str | None = None,
-    *,
-    model: Model | None = None,
-    on_test: OnTest | None = None,
-    on_start: OnStart | None = None,
-    stop: StopSignal | None = None,
-) -> AdversarialRun:
-    """``adversarial_test_job_async`` for synchronous callers."""
-    return run_blocking(
-        adversarial_test_job_async(
-            settings, out, model=model, on_test=on_test, on_start=on_start, stop=stop
-        )
-    )
-
-
-def adversarial_resume_job(
-    run_dir: Path | str,
-    *,
-    model: Model | None = None,
-    on_test: OnTest | None = None,
-    on_start: OnStart | None = None,
-    stop: StopSignal | None = None,
-) -> AdversarialRun:
-    """``adversarial_resume_job_async`` for synchronous callers."""
-    return run_blocking(
-        adversarial_resume_job_async(
-            run_dir, model=model, on_test=on_test, on_start=on_start, stop=stop
-        )
-    )
 
 
 def load_results(run_dir: Path | str) -> AdversarialResult:

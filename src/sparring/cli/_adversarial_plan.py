@@ -8,7 +8,7 @@ import sys
 from rich.table import Table
 
 from sparring._terminal import escape
-from sparring.adversarial import PlanResult, PlanSettings, TerminalInterviewer, plan_job
+from sparring.adversarial import PlanJob, PlanResult, PlanSettings, TerminalInterviewer
 from sparring.cli._adversarial import adversarial_app
 from sparring.cli._app import console, exit_on_outcome
 from sparring.cli._options import (
@@ -21,6 +21,7 @@ from sparring.cli._options import (
 from sparring.errors import ModelError
 from sparring.jobs import check_output_paths
 from sparring.jobs import outcome as outcomes
+from sparring.runner import start
 
 _STYLE = {"high": "bold red", "medium": "yellow", "low": "dim"}
 
@@ -51,7 +52,9 @@ def plan(values: SettingsValues) -> None:
     check_output_paths(files={"--out": out})
     interactive = settings.answers is None and settings.model is not None and sys.stdin.isatty()
     try:
-        result = plan_job(settings, interviewer=TerminalInterviewer() if interactive else None)
+        result = start(
+            PlanJob(interviewer=TerminalInterviewer() if interactive else None), settings
+        ).result
     except ModelError as exc:
         record = out.with_name(f"{out.stem}.plan.json")
         exit_on_outcome(

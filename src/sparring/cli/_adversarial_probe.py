@@ -1,5 +1,5 @@
 """``sparring adversarial probe --chatbot chatbot.yaml [--suite NAME|FILE …]``: offline
-adversarial probes with oracles that need no model (``sparring.adversarial.probe_job``);
+adversarial probes with oracles that need no model (``sparring.adversarial.ProbeJob``);
 exit 0 when every probe passed, 1 on a failure or error, 3 when none could be judged."""
 
 from __future__ import annotations

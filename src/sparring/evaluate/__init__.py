@@ -36,8 +36,6 @@ from sparring.evaluate._job import (
     EvaluateJob,
     EvaluateResult,
     EvaluateSettings,
-    evaluate_job,
-    evaluate_job_async,
 )
 from sparring.evaluate._llm_detector import ChatCheckerDetector, GhasselDetector
 from sparring.evaluate._offline import (
@@ -133,8 +131,6 @@ __all__ = [
     "conversation_stats",
     "crash_turns",
     "dbdc_metrics",
-    "evaluate_job",
-    "evaluate_job_async",
     "evaluate_on_dbdc",
     "load_classifier",
     "load_dbdc",

@@ -56,13 +56,10 @@ from sparring.jobs import (
     ModelNeed,
     Needs,
     Outcome,
-    StopSignal,
-    run_blocking,
 )
 from sparring.jobs import outcome as outcomes
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP, Model
 from sparring.precision import JudgeQuality
-from sparring.runner import start_async
 from sparring.types import ModelUsage
 
 DetectorName = str
@@ -386,24 +383,6 @@ def evaluation_outcome(
 JOBS.register(EvaluateJob.name, EvaluateJob())
 
 
-async def evaluate_job_async(
-    settings: EvaluateSettings, model: Model | None = None, *, stop: StopSignal | None = None
-) -> EvaluateResult:
-    """Load and check everything, then detect breakdowns, rate and compute statistics, and
-    store them in the run (see the module docstring), through the runner as a building
-    block: no HTML report is written (``sparring.runner.start_async("evaluate", …)`` writes
-    one). ``model``, when given, is used instead of loading ``settings.model``.
-
-    Raises ``UserInputError`` when ``settings.run`` is not a run or holds no
-    conversations, ``ConfigError`` (file, line, key) for a bad taxonomy or dimensions file
-    or model spec, ``ModelRequired`` (naming ``--model``) when an LLM detector or ratings
-    are asked for without a model — all before any work.
-    """
-    run = await start_async(EvaluateJob(model), settings, stop=stop, report=False)
-    result: EvaluateResult = run.result
-    return result
-
-
 def _read_inputs(settings: EvaluateSettings) -> tuple[RunStore, Taxonomy, DimensionSet]:
     """The run, the error taxonomy and the rating dimensions, read and checked
     (``UserInputError``/``ConfigError`` with file, line and key)."""
@@ -465,10 +444,3 @@ async def _evaluate(
         stored=stored,
         judged=judged,
     )
-
-
-def evaluate_job(
-    settings: EvaluateSettings, model: Model | None = None, *, stop: StopSignal | None = None
-) -> EvaluateResult:
-    """``evaluate_job_async`` for synchronous callers (same arguments, result and errors)."""
-    return run_blocking(evaluate_job_async(settings, model, stop=stop))

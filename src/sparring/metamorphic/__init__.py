@@ -2,7 +2,7 @@
 2412.15557) of any chatbot behind the connectors (docs/metamorphic.md).
 
     settings = MetamorphicSettings(seeds=Path("runs/x"), chatbot=Path("chatbot.yaml"))
-    result = metamorphic_job(settings, Path("runs/x-mt"))   # metamorphic.json, records
+    result = start("metamorphic", settings, "runs/x-mt").result  # sparring.runner
 
 Seeds (a run's conversations, or a CoQA-format file) are perturbed into follow-ups
 (dialogue-level: DRS, DRR, DRD, DSR, DSD; single-turn after METAL: typos, leetspeak,
@@ -16,8 +16,6 @@ from __future__ import annotations
 from sparring.metamorphic._job import (
     MetamorphicJob,
     make_follow_ups,
-    metamorphic_job,
-    metamorphic_job_async,
 )
 from sparring.metamorphic._perturb import (
     DIALOGUE_PERTURBATIONS,
@@ -74,8 +72,6 @@ __all__ = [
     "load_seeds",
     "load_transformations",
     "make_follow_ups",
-    "metamorphic_job",
-    "metamorphic_job_async",
     "metamorphic_outcome",
     "parse_perturbations",
     "read_metamorphic",

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import ClassVar
 
 from sparring.connectors import create_connector
@@ -25,14 +24,10 @@ from sparring.conversations import summarize
 from sparring.jobs import (
     JOBS,
     JobContext,
-    JobEvent,
     ModelNeed,
     Needs,
     Outcome,
-    StopSignal,
-    run_blocking,
 )
-from sparring.jobs.events import Planned
 from sparring.metamorphic._answerability import DialogueAnalysis, SeedDialogue
 from sparring.metamorphic._judge import Judge
 from sparring.metamorphic._perturb import (
@@ -67,7 +62,6 @@ from sparring.metamorphic._transform import (
     load_transformations,
     transform,
 )
-from sparring.runner import start_async
 from sparring.similarity import THRESHOLDS
 from sparring.types import TextModel
 
@@ -177,36 +171,6 @@ class MetamorphicJob:
 JOBS.register(MetamorphicJob.name, MetamorphicJob())
 
 
-async def metamorphic_job_async(
-    settings: MetamorphicSettings,
-    out: Path,
-    *,
-    analyser: Analyser | None = None,
-    on_start: Callable[[int], None] | None = None,
-    on_follow_up: Callable[[FollowUpSummary], None] | None = None,
-    stop: StopSignal | None = None,
-) -> MetamorphicResult:
-    """Run the job into the run directory ``out`` (created, or resumed when it holds a
-    ``metamorphic`` run) through the runner; return what ``metamorphic.json`` holds at the
-    end. A building block: no HTML report is written (``sparring.runner.start_async``
-    writes one).
-
-    ``analyser`` replaces the answerability analysers (tests); ``on_start`` sees how many
-    records will be replayed, ``on_follow_up`` the id of each judged follow-up (as a
-    ``FollowUpSummary``). Raises ``UserInputError``/``ConfigError`` for bad input and
-    ``ChatbotUnreachable`` before anything is written.
-    """
-
-    def on_event(event: JobEvent) -> None:
-        if isinstance(event, Planned) and on_start is not None:
-            on_start(event.total)
-
-    job = MetamorphicJob(analyser, on_follow_up)
-    job_run = await start_async(job, settings, out, on_event=on_event, stop=stop, report=False)
-    result: MetamorphicResult = job_run.result
-    return result
-
-
 async def _metamorphic(
     settings: MetamorphicSettings,
     ctx: JobContext,
@@ -291,28 +255,6 @@ async def _metamorphic(
     result.complete = not ctx.stop.requested
     judge.flush(force=True)
     return result
-
-
-def metamorphic_job(
-    settings: MetamorphicSettings,
-    out: Path,
-    *,
-    analyser: Analyser | None = None,
-    on_start: Callable[[int], None] | None = None,
-    on_follow_up: Callable[[FollowUpSummary], None] | None = None,
-    stop: StopSignal | None = None,
-) -> MetamorphicResult:
-    """``metamorphic_job_async`` from synchronous code."""
-    return run_blocking(
-        metamorphic_job_async(
-            settings,
-            out,
-            analyser=analyser,
-            on_start=on_start,
-            on_follow_up=on_follow_up,
-            stop=stop,
-        )
-    )
 
 
 def _replay_items(

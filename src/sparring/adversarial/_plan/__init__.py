@@ -23,8 +23,6 @@ from sparring.adversarial._plan._job import (
     PlanRecord,
     PlanResult,
     PlanSettings,
-    plan_job,
-    plan_job_async,
 )
 from sparring.adversarial._plan._knowledge import (
     SEARCH_PROVIDERS,
@@ -74,8 +72,6 @@ __all__ = [
     "graph_summary",
     "interview",
     "load_answers",
-    "plan_job",
-    "plan_job_async",
     "propose_weaknesses",
     "read_documents",
     "scan_source",

@@ -53,10 +53,9 @@ from sparring.adversarial._plan._scan import (
 from sparring.adversarial._weaknesses import WeaknessFile, write_weaknesses
 from sparring.connectors import ChatbotConfig, load_chatbot_config
 from sparring.errors import ModelRequired, Problem, UserInputError
-from sparring.jobs import JobContext, JobSettings, ModelNeed, Needs, Outcome, run_blocking
+from sparring.jobs import JobContext, JobSettings, ModelNeed, Needs, Outcome
 from sparring.jobs import outcome as outcomes
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP
-from sparring.runner import start_async
 from sparring.types import ModelUsage, Strategy, TextModel
 
 PLAN_SCHEMA_VERSION = 1
@@ -176,26 +175,6 @@ class PlanJob:
         return outcomes.passed(f"{len(result.weaknesses.weaknesses)} weaknesses in {result.path}")
 
 
-async def plan_job_async(
-    settings: PlanSettings,
-    *,
-    model: TextModel | None = None,
-    interviewer: Interviewer | None = None,
-) -> PlanResult:
-    """Plan weaknesses for the chatbot ``settings.chatbot`` describes, through the runner
-    (``PlanJob``).
-
-    ``model`` overrides ``settings.model`` (tests pass a ``ScriptedModel``);
-    ``interviewer`` answers the interview when there is no answers file (the CLI passes a
-    terminal). Everything is loaded and checked before work (``PlanJob.load_inputs``; a
-    bad model spec: ``ConfigError`` at ``model``). Model failures raise
-    ``ModelError``/``BudgetExceeded`` after the record keeps what was done.
-    """
-    run = await start_async(PlanJob(model, interviewer), settings, report=False)
-    result: PlanResult = run.result
-    return result
-
-
 async def _plan(
     settings: PlanSettings,
     inputs: _PlanInputs,
@@ -259,16 +238,6 @@ async def _plan(
     file = WeaknessFile(chatbot=name, weaknesses=weaknesses)
     path = write_weaknesses(file, settings.out)
     return PlanResult(file, path, record_path, record, scan)
-
-
-def plan_job(
-    settings: PlanSettings,
-    *,
-    model: TextModel | None = None,
-    interviewer: Interviewer | None = None,
-) -> PlanResult:
-    """``plan_job_async`` from synchronous code (see it for the errors raised)."""
-    return run_blocking(plan_job_async(settings, model=model, interviewer=interviewer))
 
 
 def _offline_checks(settings: PlanSettings) -> None:

@@ -13,8 +13,6 @@ from sparring.adversarial._probes._job import (
     ProbeOutcome,
     ProbeReport,
     ProbeSettings,
-    probe_job,
-    probe_job_async,
     probe_outcome,
 )
 from sparring.adversarial._probes._model import (
@@ -67,8 +65,6 @@ __all__ = [
     "judge_reply",
     "load_probe_suite",
     "probe_id",
-    "probe_job",
-    "probe_job_async",
     "probe_outcome",
     "refusal",
     "resolve_suites",

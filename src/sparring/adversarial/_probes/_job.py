@@ -28,20 +28,15 @@ from sparring.conversations import RunStore, Slot, summarize
 from sparring.jobs import (
     JOBS,
     JobContext,
-    JobEvent,
     JobSettings,
     Needs,
     Outcome,
-    StopSignal,
-    run_blocking,
 )
 from sparring.jobs import outcome as outcomes
-from sparring.jobs.events import Planned
 from sparring.jobs.outcome import EXIT_FAIL as EXIT_FAIL  # re-exported
 from sparring.jobs.outcome import EXIT_NO_VERDICT as EXIT_NO_VERDICT
 from sparring.jobs.outcome import EXIT_PASS as EXIT_PASS
 from sparring.results import Counts, Verdict
-from sparring.runner import start_async
 
 PROBES = "probes"
 """The probe job's result in its run's ``results`` slot."""
@@ -188,51 +183,6 @@ class ProbeJob:
 
 
 JOBS.register(ProbeJob.name, ProbeJob())
-
-
-async def probe_job_async(
-    settings: ProbeSettings,
-    out: Path | str | None = None,
-    *,
-    on_start: Callable[[int], None] | None = None,
-    on_verdict: OnVerdict | None = None,
-    on_probe: Callable[[ProbeResult], None] | None = None,
-    stop: StopSignal | None = None,
-) -> ProbeJobResult:
-    """Run the probes of ``settings`` into a new run directory ``out`` (default
-    ``runs/<UTC time>``) through the runner, as a building block: no HTML report is
-    written (``sparring.runner.start_async`` writes one). Suites and chatbot.yaml are loaded and the
-    chatbot probed before the directory is created: raises ``ConfigError`` (file, line,
-    key) for a bad file, ``UnknownName`` for an unknown suite, ``ChatbotUnreachable`` when
-    the chatbot does not answer, ``UserInputError`` when ``out`` already holds a run.
-    ``on_start`` gets the number of probes to run, ``on_verdict`` each verdict as it is
-    produced."""
-
-    def on_event(event: JobEvent) -> None:
-        if isinstance(event, Planned) and on_start is not None:
-            on_start(event.total)
-
-    job = ProbeJob(on_verdict, on_probe)
-    run = await start_async(job, settings, out, on_event=on_event, stop=stop, report=False)
-    result: ProbeJobResult = run.result
-    return result
-
-
-def probe_job(
-    settings: ProbeSettings,
-    out: Path | str | None = None,
-    *,
-    on_start: Callable[[int], None] | None = None,
-    on_verdict: OnVerdict | None = None,
-    on_probe: Callable[[ProbeResult], None] | None = None,
-    stop: StopSignal | None = None,
-) -> ProbeJobResult:
-    """``probe_job_async`` for synchronous callers (``sparring.jobs.run_blocking``)."""
-    return run_blocking(
-        probe_job_async(
-            settings, out, on_start=on_start, on_verdict=on_verdict, on_probe=on_probe, stop=stop
-        )
-    )
 
 
 async def _probes(
