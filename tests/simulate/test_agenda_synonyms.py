@@ -64,8 +64,10 @@ CASES = [
 ]  # fmt: skip
 
 
-async def _users(spec: ConversationSpec, bot: Callable[[str, int], str]) -> tuple[list[str], int]:
-    simulator = AgendaSimulator(spec, random.Random(0))
+async def _users(
+    spec: ConversationSpec, bot: Callable[[str, int], str], disabled: tuple[str, ...] = ()
+) -> tuple[list[str], int]:
+    simulator = AgendaSimulator(spec, random.Random(0), disabled=disabled)
     connector = FakeConnector(lambda text, turn: Reply(messages=[bot(text, turn)]))
     record = await run_conversation(spec, connector, simulator)
     return [t.text for t in record.turns if t.role == "user"], len(record.errors)
@@ -84,8 +86,11 @@ async def test_a_confirmation_in_the_chatbots_word_for_the_value_agrees(
     users, errors = await _users(known, bot(same))
     assert not any(u.startswith("No, I asked for") for u in users), users
     assert errors == 0
-    # without the chatbot's vocabulary its word reads as another option: contradicted
+    # without the chatbot's vocabulary (or with the ability switched off, the ablation)
+    # its word reads as another option: contradicted
     users, _ = await _users(spec, bot(same))
+    assert f"No, I asked for {value}" in users
+    users, _ = await _users(known, bot(same), disabled=("synonyms",))
     assert f"No, I asked for {value}" in users
     # seeded bug: the confirmation names another value, whatever the vocabulary
     users, errors = await _users(known, bot(other))

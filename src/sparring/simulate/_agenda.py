@@ -77,7 +77,8 @@ again; the chatbot's fallback to that detour meets it.
 (context ignored; every yes/no question answered "Yes"), ``acts`` (no dialogue acts: a
 question is any reply with a question cue), ``evidence`` (a goal is met by any reply
 that is not the fallback), ``typed`` (a request may be answered with a value of another
-kind) and ``read_back`` (confirmations are not read back against the user's values).
+kind), ``read_back`` (confirmations are not read back against the user's values) and
+``synonyms`` (the chatbot's words for a value, ``spec.synonyms``, are ignored).
 """
 
 from __future__ import annotations
@@ -108,8 +109,11 @@ from sparring.simulate._persona_agenda import follow_up, is_instruction, opening
 from sparring.simulate._placeholders import adapt_goal
 from sparring.simulate._spec import ConversationSpec, render_value
 from sparring.simulate._styles import apply_style, canonical_style, needs_model
+from sparring.values import Synonyms
 
-ABILITIES = frozenset({"phrasing", "directives", "acts", "evidence", "typed", "read_back"})
+ABILITIES = frozenset(
+    {"phrasing", "directives", "acts", "evidence", "typed", "read_back", "synonyms"}
+)
 """Abilities ``disabled`` may name (see the module docstring)."""
 
 
@@ -146,7 +150,7 @@ class AgendaSimulator:
             built,
             dict(spec.variables),
             spec.alternatives,
-            synonyms=spec.synonyms,
+            synonyms=spec.synonyms if "synonyms" not in self.disabled else Synonyms(),
         )
         """The user's state: goals, the values wanted and given (``_agenda_state``)."""
         self.bare_requests = {
