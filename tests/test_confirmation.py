@@ -277,3 +277,26 @@ def test_a_value_confirmed_in_the_chatbots_own_word_agrees(
     synonyms = Synonyms.of(vocabulary)
     reading = compare_confirmation(stated, [given], synonyms=synonyms).readings[0]
     assert reading.outcome is outcome, reading.reason
+
+
+@pytest.mark.parametrize(
+    ("given", "stated", "outcome"),
+    [
+        (GivenValue("drinks", "2 bottles of water", options=("coke", "water", "beer")),
+         "Your order is confirmed: a large pizza and 2 x water.", SlotOutcome.NOT_STATED),
+        (GivenValue("drinks", "2 bottles of water", options=("coke", "water", "beer")),
+         "Your order is confirmed: a large pizza and 2 x coke.", SlotOutcome.DIFFERS),
+        (GivenValue("room", "a quiet double room", options=("single", "double", "suite")),
+         "Your booking is confirmed: a double room for Alex Smith.", SlotOutcome.NOT_STATED),
+        (GivenValue("room", "a quiet double room", options=("single", "double", "suite")),
+         "Your booking is confirmed: a suite for Alex Smith.", SlotOutcome.DIFFERS),
+    ],
+)  # fmt: skip
+def test_an_option_the_users_value_names_is_no_other_option(
+    given: GivenValue, stated: str, outcome: SlotOutcome
+) -> None:
+    """ "2 x water" for "2 bottles of water" (a pizzeria), "double" for "a quiet double
+    room" (a hotel): the option the user's own words name is theirs, never another value;
+    another option still differs."""
+    reading = compare_confirmation(stated, [given]).readings[0]
+    assert reading.outcome is outcome, reading.reason

@@ -15,7 +15,15 @@ from typing import Any
 from sparring._typed_text import fold, kind_of, phrase, show
 from sparring.dialogue_acts import DialogueAct
 from sparring.leaks import empty_words, is_empty_word, placeholders
-from sparring.values import DATE_STOP, Synonyms, agree, find_values, readings, readings_of
+from sparring.values import (
+    DATE_STOP,
+    Synonyms,
+    agree,
+    find_values,
+    readings,
+    readings_of,
+    states_value,
+)
 
 
 class SlotOutcome(StrEnum):
@@ -354,10 +362,14 @@ class _Reading:
         return self._make(value, SlotOutcome.DIFFERS, stated, f"without {', '.join(lost)}")
 
     def _other_options(self, value: GivenValue) -> list[str]:
-        """The slot's options other than the user's value (nor a word the chatbot takes
-        for it) that a read-back sentence states; their spans are blanked."""
-        same = [w for t in texts(value.value) for w in self.synonyms.named_in(t)]
-        given = {fold(t) for t in [*texts(value.value), *same]}
+        """The slot's options other than the user's value (nor an option it names, nor a
+        word the chatbot takes for it) that a read-back sentence states; their spans are
+        blanked."""
+        items = texts(value.value)
+        same = [w for t in items for w in self.synonyms.named_in(t)]
+        # an option the user's value names is the user's ("water" of "2 bottles of water")
+        named = [o for o in value.options if any(states_value(o, t) for t in items)]
+        given = {fold(t) for t in [*items, *same, *named]}
         found = []
         for option in sorted(value.options, key=len, reverse=True):
             pattern = phrase(option)

@@ -278,3 +278,37 @@ async def test_a_long_reply_is_read_bounded_and_its_last_question_answered() -> 
     assert read.text.endswith("Which size would you like: small or large?")
     users, record = await _talk(spec, bot)
     assert record.errors == [] and users[-1] == "Thank you, goodbye!", users
+
+
+@pytest.mark.parametrize(
+    ("value", "options", "question", "correct", "wrong"),
+    [
+        ("2 bottles of water", ["coke", "water", "beer"],
+         "Which drink would you like? We have coke, water and beer.",
+         "Your order is confirmed: a large pizza and 2 x water.",
+         "Your order is confirmed: a large pizza and 2 x coke."),
+        ("a quiet double room", ["single", "double", "suite"],
+         "Which room would you like: single, double or suite?",
+         "Your booking is confirmed: a double room. Reference SV-1.",
+         "Your booking is confirmed: a suite. Reference SV-1."),
+    ],
+)  # fmt: skip
+async def test_a_confirmation_of_the_option_the_users_words_name_is_not_contradicted(
+    value: str, options: list[str], question: str, correct: str, wrong: str
+) -> None:
+    """The user asked for "2 bottles of water" (a pizzeria) or "a quiet double room" (a
+    hotel) and the chatbot confirms "2 x water" or "a double room": the option the user's
+    own words name is theirs, never "No, I asked for …"; another option still is."""
+
+    def bot_saying(confirmation: str) -> Callable[[str, int], str]:
+        def bot(text: str, turn: int) -> str:
+            return question if turn == 0 else confirmation if turn == 1 else "Goodbye!"
+
+        return bot
+
+    spec = _spec(["I want to order"], ["I want to order {{item}}"], {"item": value},
+                 {"item": [value]})  # fmt: skip
+    users, _ = await _talk(spec, bot_saying(correct))
+    assert not any(u.startswith("No, I asked for") for u in users), users
+    users, _ = await _talk(spec, bot_saying(wrong))
+    assert f"No, I asked for {value}" in users

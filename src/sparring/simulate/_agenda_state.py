@@ -25,7 +25,7 @@ from sparring.profiles import is_placeholder
 from sparring.simulate._goals import Goal
 from sparring.simulate._matching import any_mentioned, values_mentioned
 from sparring.simulate._spec import render_value
-from sparring.values import Synonyms
+from sparring.values import Synonyms, states_value
 
 __all__ = ["CONFIRMING", "AgendaMemory", "AgendaState", "flat_values", "norm"]
 
@@ -186,8 +186,10 @@ class AgendaState:
     def _other_option_instead(self, name: str, text: str) -> bool:
         value = self.values[name]
         chosen = {norm(v) for v in flat_values({name: value})}
-        same = {norm(w) for v in flat_values({name: value}) for w in self.synonyms.named_in(v)}
-        others = [o for o in self.options(name) if norm(o) not in chosen | same]
+        flat = flat_values({name: value})
+        same = {norm(w) for v in flat for w in self.synonyms.named_in(v)}
+        named = {norm(o) for o in self.options(name) if any(states_value(o, str(v)) for v in flat)}
+        others = [o for o in self.options(name) if norm(o) not in chosen | same | named]
         return (
             not values_mentioned(value, text, self.synonyms)
             and len(any_mentioned(others, text)) == 1
