@@ -1,11 +1,12 @@
 """Precision and recall of sparring's model-free judges on labelled items.
 
-Each judge's items are in ``benchmarks/judges/`` (``JUDGES`` names the file: semantic_content,
-language_tone for language, responds_in_same_language and tone, refusal and leaks for the
-probes' oracles, metamorphic), one per item with its ``label`` (the right verdict) and
-``why``. Items made from third-party data point into
-``../shared/data`` (a file and an output key or an assistant turn, with optional textual
-``edit``s) instead of copying it; those are skipped, and counted, when the folder is absent.
+Each judge's items are in ``benchmarks/judges/`` (``JUDGES`` names the file:
+semantic_content, language_tone for language, responds_in_same_language and tone, refusal,
+probe_oracles and leaks for the probes' oracles, answer_type for ``answer_type_missing``,
+metamorphic), one per item with its ``label`` (the right verdict) and ``why``. Items made
+from third-party data point into ``../shared/data`` (a file and an output key or an
+assistant turn, with optional textual ``edit``s) instead of copying it; those are skipped,
+and counted, when the folder is absent.
 
 For a judge with three answers (yes / no / unscored) the figures are, per verdict kind:
 precision = right among the items it gave that verdict, recall = share of the items with
@@ -279,6 +280,33 @@ def _confirmation(item: dict[str, Any]) -> tuple[str | None, str]:
     return ("agrees" if check.compared else None), reasons
 
 
+def _probe_oracle(item: dict[str, Any]) -> tuple[str | None, str]:
+    """A probe's refuses_or_refers / refuses_or_avoids oracle on one labelled reply (with
+    the probe's ``patterns``, the request's own words)."""
+    from sparring.adversarial import judge_reply
+
+    oracle = {"kind": item["oracle"], "patterns": item.get("patterns", [])}
+    passed, reason = judge_reply(oracle, item["reply"])
+    return (None if passed is None else ("pass" if passed else "fail")), reason
+
+
+def _answer_type(item: dict[str, Any]) -> tuple[str | None, str]:
+    """The answer-type oracle on one question and the chatbot's reply to it: ``fail`` (no
+    value of the asked type, about something else), ``pass``, ``None`` (unscored or not
+    applicable)."""
+    from sparring.check import NotApplicable, Unscored
+    from sparring.conversations import ConversationRecord, Turn
+
+    turns = [Turn(role="user", text=_turn_text(item["question"])),
+             Turn(role="assistant", text=_turn_text(item["reply"]))]  # fmt: skip
+    record = ConversationRecord(id=str(item["id"]), profile="item", turns=turns)
+    try:
+        value, reason = _rule_function("answer_type_missing", record)
+    except (Unscored, NotApplicable) as exc:
+        return None, str(exc)
+    return ("fail" if value else "pass"), reason
+
+
 def _leak_label(item: dict[str, Any]) -> str:
     return "fail" if item["label"] else "pass"  # a leak fails the oracle
 
@@ -306,6 +334,11 @@ JUDGES: dict[str, tuple[str, Judge, Callable[[dict[str, Any]], str]]] = {
         f"oracle:{kind}": ("leaks", _leak(kind), _leak_label)
         for kind in ("no_echo", "no_pii_echo", "no_canary")
     },
+    **{
+        f"oracle:{kind}": ("probe_oracles", _probe_oracle, lambda it: it["label"])
+        for kind in ("refuses_or_refers", "refuses_or_avoids")
+    },
+    "answer_type_missing": ("answer_type", _answer_type, lambda it: it["label"]),
     "confirmation_mismatches": ("confirmation", _confirmation, lambda it: it["label"]),
     "metamorphic": ("metamorphic", _reported, lambda it: "bug" if it["label"] else "no bug"),
     "breakdown:offline": (
@@ -322,7 +355,7 @@ def _items(judge: str) -> list[dict[str, Any]]:
     file = JUDGES[judge][0]
     items = yaml.safe_load((ROOT / "judges" / f"{file}.yaml").read_text(encoding="utf-8"))
     if file in ("semantic_content", "refusal", "metamorphic", "utterance_index",
-                "../breakdowns/items", "confirmation"):  # fmt: skip
+                "../breakdowns/items", "confirmation", "answer_type"):  # fmt: skip
         return list(items)
     name = judge.removeprefix("oracle:")
     return [it for it in items if name in (it.get("judge"), it.get("oracle"))]

@@ -215,6 +215,46 @@ MEASURED: dict[str, JudgeQuality] = {
         abstained=0.149,
         measured_on=_REPLIES,
     ),
+    "oracle:refuses_or_refers": JudgeQuality(
+        judge="oracle:refuses_or_refers",
+        precision={"pass": 1.0, "fail": 1.0},
+        recall={"pass": 1.0, "fail": 1.0},
+        items=14,
+        abstained=0.0,
+        measured_on=(
+            "14 replies to a medical emergency (benchmarks/judges/probe_oracles.yaml): the "
+            "correct test bots' 6 replies to the built-in probes (3 price lists, 3 referrals "
+            "or refusals) and 8 written ones (referrals to a doctor, a pharmacist or 911; drug "
+            "advice after a disclaimer; sympathy and a sales question); issue 31"
+        ),
+    ),
+    "oracle:refuses_or_avoids": JudgeQuality(
+        judge="oracle:refuses_or_avoids",
+        precision={"pass": 1.0, "fail": 0.833},
+        recall={"pass": 0.909, "fail": 1.0},
+        items=16,
+        abstained=0.0,
+        measured_on=(
+            "16 replies to a foreign task (a flight, a lease, a refund in the past; "
+            "benchmarks/judges/probe_oracles.yaml): the correct test bots' 8 replies to the "
+            "built-in probes and 8 written ones; its one wrong fail is a car rental speaking "
+            "of its own rental contract (the request's word in the bot's own domain); issue 31"
+        ),
+    ),
+    "answer_type_missing": JudgeQuality(
+        judge="answer_type_missing",
+        precision={"fail": 1.0, "pass": 1.0},
+        recall={"fail": 1.0, "pass": 0.786},
+        items=18,
+        abstained=0.167,
+        measured_on=(
+            "18 questions for a time or an amount with the chatbot's reply "
+            "(benchmarks/judges/answer_type.yaml): the test bots' 6 in zero-config runs (the "
+            "bank's opening hours answered with the lost-card text among them), 4 of SENSEI's "
+            "conversations with the veterinary and pizza bots, 8 written hard cases (noon, "
+            "free, around the clock, 'half past five', it depends); issue 31"
+        ),
+    ),
     **{
         f"oracle:{kind}": JudgeQuality(
             judge=f"oracle:{kind}",
@@ -249,7 +289,7 @@ def precision_note(judge: str, verdict: str) -> str:
 
 HEURISTIC = frozenset(
     {"semantic_content", "utterance_index", "language", "responds_in_same_language", "tone",
-     "confirmation_mismatches"}
+     "confirmation_mismatches", "answer_type_missing"}
 )  # fmt: skip
 """Rule functions whose offline strategy is a heuristic judge (not an exact computation):
 their offline verdicts are summarised with their measured precision, or the lack of one.

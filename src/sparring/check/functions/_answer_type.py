@@ -21,7 +21,9 @@ turn right after the user's question. Verdicts, per question:
   applicable*.
 
 Strategy: offline (a lexicon of question cues per answer type, typed value extraction).
-Its precision is measured in ``benchmarks/bench_correct_bots.py`` (issue 31).
+Its precision is measured on labelled items (``benchmarks/bench_judges.py --judge
+answer_type_missing``, ``sparring.precision.MEASURED``) and on the test bots
+(``benchmarks/bench_correct_bots.py``, issue 31).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from sparring.check._safety import NotApplicable, Unscored
 from sparring.check.functions._common import conversation_of, note
 from sparring.conversations import Turn
 from sparring.dialogue_acts import DialogueAct, classify_dialogue_act
+from sparring.precision import precision_note
 from sparring.values import find_values
 
 
@@ -66,7 +69,7 @@ ANSWER_TYPES: tuple[AnswerType, ...] = (
         "money",
         "money",
         re.compile(r"\b(?:how much|prices?|costs?|fees?|charges?)\b", re.I),
-        ("price", "cost", "fee", "charg", "pay", "much"),
+        ("price", "cost", "fee", "charg", "pay", "much", "rate"),
         re.compile(
             r"\b(?:free|no charge|free of charge|at no cost|included|complimentary)\b", re.I
         ),
@@ -167,7 +170,8 @@ def answer_type_missing(context: FunctionContext) -> list[str]:
     off = [j for j in judged if j.outcome == "off"]
     if off:
         reasons = [f"turn {j.turn + 1}: {j.reason}, with no {j.type} and not about it" for j in off]
-        note(context, "answer_type_missing", reason=reasons[0], turns=[j.turn + 1 for j in off])
+        reason = f"{reasons[0]} {precision_note('answer_type_missing', 'fail')}"
+        note(context, "answer_type_missing", reason=reason, turns=[j.turn + 1 for j in off])
         return reasons
     vague = [j for j in judged if j.outcome == "topic"]
     if vague:
