@@ -141,8 +141,15 @@ def _image(figure: Figure, salt: str) -> str:
 
 
 def _lines(
-    points: list[RunPoint], series: dict[str, list[float | None]], ylabel: str, salt: str
+    points: list[RunPoint],
+    series: dict[str, list[float | None]],
+    ylabel: str,
+    salt: str,
+    top: float | None = None,
 ) -> str:
+    """A line per series over the runs; the y axis from 0 (to ``top`` when given)."""
+    from matplotlib.ticker import MaxNLocator
+
     figure = _figure()
     axes = figure.add_subplot()
     x = list(range(len(points)))
@@ -154,6 +161,9 @@ def _lines(
     axes.set_xlabel("run (oldest first)")
     axes.set_ylabel(ylabel)
     axes.grid(alpha=0.3)
+    axes.set_ylim(bottom=0, top=top)
+    if ylabel == "conversations":
+        axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     if series:
         axes.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
     return _image(figure, salt)
@@ -179,7 +189,9 @@ def trend_plots(points: list[RunPoint]) -> list[Plot]:
     }
     cost: dict[str, list[float | None]] = {"cost": [p.cost for p in points]}
     return [
-        Plot("pass-rate", "Pass rate per rule", _lines(points, rates, "passed (%)", "pass")),
+        Plot(
+            "pass-rate", "Pass rate per rule", _lines(points, rates, "passed (%)", "pass", top=105)
+        ),
         Plot(
             "failures", "Generic failures per code", _lines(points, codes, "conversations", "codes")
         ),
