@@ -6,7 +6,9 @@ Actions (``AuditEvent.action``): ``login``, ``login_failed``, ``logout``, ``toke
 ``run_stopped``, ``run_resumed``, ``run_deleted``, ``run_imported``, ``member_added``,
 ``member_changed``, ``member_removed``, ``project_shared``, ``project_unshared``,
 ``project_deleted``, ``keys_rotated``, ``project_created``, ``project_archived``,
-``project_restored``, ``file_saved``, ``file_deleted``, ``run_archived``, ``run_restored``.
+``project_restored``, ``file_saved``, ``file_deleted``, ``run_archived``, ``run_restored``,
+``project_imported`` (with a ``file_saved`` per file), ``invitation_created``,
+``invitation_accepted``, ``invitation_revoked``.
 ``detail`` never holds a secret. Owners read their projects' events on the audit page and
 ``GET /api/audit/`` (``_permissions.audit_scope``), filtered by ``filter_events``.
 """
