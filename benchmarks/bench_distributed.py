@@ -8,7 +8,7 @@ Run from the project root (needs Debian's ``redis-server`` and ``pip install ".[
 
 1. Overhead: N conversations (default 2,000) × 5 user turns (the order, then a price
    question: every conversation takes its 5 steps) against a loopback bot that answers
-   after 200 ms, total concurrency 40: one in-process run (``simulate_job``, concurrency
+   after 200 ms, total concurrency 40: one in-process run (``start("simulate", …)``, concurrency
    40) vs the same run on 2 ``sparring worker`` processes × 20 (issue 34), each started in
    an empty folder and allowed to read nothing of the project (no copy: the chunks carry
    the planned specs and the chatbot's configuration by digest).
@@ -53,7 +53,8 @@ from distributed_support import (  # noqa: E402
 )
 
 from sparring.conversations import RunStore  # noqa: E402
-from sparring.simulate import SimulateSettings, simulate_job  # noqa: E402
+from sparring.runner import start  # noqa: E402
+from sparring.simulate import SimulateJob, SimulateSettings  # noqa: E402
 
 TOKEN = "bench-token"
 LATENCY = 0.2
@@ -96,7 +97,7 @@ def overhead(root: Path, conversations: int) -> dict[str, Any]:
         profile.write_text(profile.read_text().replace("    - drink:", question))
         settings = SimulateSettings(profiles=[profiles], chatbot=chatbot, seed=1, concurrency=40)
         started = time.perf_counter()
-        local = simulate_job(settings, root / "local")
+        local = start(SimulateJob(), settings, root / "local").result
         local_seconds = time.perf_counter() - started
         assert local.summary.conversations == conversations
 

@@ -18,7 +18,8 @@ from sparring.conversations import (
     finish_reason_of_code,
 )
 from sparring.errors import BadPayload
-from sparring.simulate import SimulateSettings, simulate_job
+from sparring.runner import start
+from sparring.simulate import SimulateJob, SimulateSettings
 
 
 async def test_the_client_is_adapted_greeting_reply_ended_and_teardown(tmp_path: Path) -> None:
@@ -39,7 +40,7 @@ async def test_the_client_is_adapted_greeting_reply_ended_and_teardown(tmp_path:
 def test_the_bot_ending_the_chat_is_the_finish_reason(tmp_path: Path) -> None:
     bot = write_chatchecker_bot(tmp_path / "pizza_bot")
     settings = SimulateSettings(profiles=[write_profile(tmp_path / "profiles")], chatbot=bot)
-    result = simulate_job(settings, tmp_path / "run")
+    result = start(SimulateJob(), settings, tmp_path / "run").result
     (record,) = result.store.iter_records()
     assert record.finish_reason is FinishReason.CHATBOT_ENDED and not record.errors
     assert [t.role for t in record.turns] == ["assistant", "user", "assistant", "user", "assistant"]
@@ -61,7 +62,7 @@ def test_a_crashing_client_is_a_chatbot_error(tmp_path: Path) -> None:
     settings = SimulateSettings(
         profiles=[write_profile(tmp_path / "profiles")], chatbot=tmp_path / "chatbot.yaml"
     )
-    (record,) = simulate_job(settings, tmp_path / "run").store.iter_records()
+    (record,) = start(SimulateJob(), settings, tmp_path / "run").result.store.iter_records()
     assert record.finish_reason is FinishReason.CHATBOT_ERROR
     (error,) = record.errors
     assert error.code == ErrorCode.NO_RESPONSE and error.cause == FailureCause.CRASH
@@ -108,7 +109,7 @@ def test_the_turn_cap_is_max_turns_reached_with_the_loop_limit(tmp_path: Path) -
     settings = SimulateSettings(
         profiles=[write_profile(tmp_path / "profiles")], chatbot=bot, max_turns=1
     )
-    (record,) = simulate_job(settings, tmp_path / "run").store.iter_records()
+    (record,) = start(SimulateJob(), settings, tmp_path / "run").result.store.iter_records()
     assert record.finish_reason is FinishReason.MAX_TURNS_REACHED
     assert [e.code for e in record.errors] == [ErrorCode.EXCEEDED_LOOP_LIMIT]
 
@@ -125,5 +126,5 @@ def test_finish_reasons_and_failure_codes_map_both_ways() -> None:
 def test_a_user_who_is_done_ends_the_chat(tmp_path: Path) -> None:
     data = Path(__file__).parent.parent / "simulate" / "data"
     settings = SimulateSettings(profiles=[data / "profiles"], chatbot=data / "chatbot.yaml")
-    records = list(simulate_job(settings, tmp_path / "run").store.iter_records())
+    records = list(start(SimulateJob(), settings, tmp_path / "run").result.store.iter_records())
     assert {r.finish_reason for r in records} == {FinishReason.USER_ENDED}

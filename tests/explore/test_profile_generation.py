@@ -22,7 +22,8 @@ from sparring.explore._assemble import (
 )
 from sparring.explore._profiles import OFFLINE_NOTE, GeneratedProfile, Scenario, write_profiles
 from sparring.profiles import Profile, load_profile, plan_conversations, profile_files
-from sparring.simulate import SimulateSettings, simulate_job
+from sparring.runner import start
+from sparring.simulate import SimulateJob, SimulateSettings
 from sparring.types import Strategy
 
 SIZES = ["small", "medium", "large"]
@@ -385,7 +386,9 @@ def test_generated_profiles_run_in_simulate(tmp_path: Path) -> None:
     write_profiles(generate(), folder)
     chatbot = tmp_path / "chatbot.yaml"
     chatbot.write_text(PIZZERIA_BOT, encoding="utf-8")
-    result = simulate_job(SimulateSettings(profiles=[folder], chatbot=chatbot), tmp_path / "run")
+    result = start(
+        SimulateJob(), SimulateSettings(profiles=[folder], chatbot=chatbot), tmp_path / "run"
+    ).result
     assert result.ran == 5 + 4 + 3 and result.health.healthy
     records = {r.id: r for r in result.store.iter_records()}
     first = records["Order pizza to Confirm order/0"]

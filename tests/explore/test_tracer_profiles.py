@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from sparring.profiles import check_profiles, plan_conversations
-from sparring.simulate import SimulateSettings, simulate_job
+from sparring.runner import start
+from sparring.simulate import SimulateJob, SimulateSettings
 
 BOTS = ("bikeshop", "photography", "pizzaorder", "veterinary")
 STUB = """\
@@ -74,7 +75,7 @@ def test_one_profile_per_bot_runs_offline(
         pytest.skip(f"no TRACER profiles for {bot}")
     profile = sorted((tracer / bot).glob("execution_*/profiles/*.yaml"))[0]
     settings = SimulateSettings(profiles=[profile], chatbot=stub, concurrency=4)
-    result = simulate_job(settings, tmp_path / "run")
+    result = start(SimulateJob(), settings, tmp_path / "run").result
     (check,) = check_profiles([profile])
     assert check.profile is not None
     expected = check.profile.conversation.number

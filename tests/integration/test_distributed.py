@@ -35,7 +35,8 @@ from distributed_support import (
 pytest.importorskip("celery")
 
 from sparring.conversations import RunStore
-from sparring.simulate import SimulateSettings, simulate_job
+from sparring.runner import start
+from sparring.simulate import SimulateJob, SimulateSettings
 
 pytestmark = pytest.mark.integration
 
@@ -103,7 +104,7 @@ def test_two_workers_store_every_conversation_once_as_in_process(
     from sparring.distributed import simulate_distributed
 
     profiles, chatbot = write_project(tmp_path, bot.url, conversations=200)
-    local = simulate_job(_settings(profiles, chatbot), tmp_path / "local")
+    local = start(SimulateJob(), _settings(profiles, chatbot), tmp_path / "local").result
     assert local.summary.conversations == 200
     run = simulate_distributed(_settings(profiles, chatbot), tmp_path / "spread")
 
@@ -136,7 +137,7 @@ def test_a_chunk_delivered_twice_is_stored_once(
     assert len(sent) == 6 and not run.incomplete
     records = stored_once(tmp_path / "run")
     assert all(r.turns and not r.errors for r in records)
-    local = simulate_job(_settings(profiles, chatbot), tmp_path / "local")
+    local = start(SimulateJob(), _settings(profiles, chatbot), tmp_path / "local").result
     assert local.summary.conversations == 30
     assert {essence(r) for r in records} == {essence(r) for r in stored_once(tmp_path / "local")}
     # a second delivery of a finished chunk is skipped; one that overlapped the first

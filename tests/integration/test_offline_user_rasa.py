@@ -12,7 +12,8 @@ from pathlib import Path
 from integration_support import ThirdPartyBot
 
 from sparring.conversations import ErrorCode
-from sparring.simulate import SimulateSettings, simulate_job
+from sparring.runner import start
+from sparring.simulate import SimulateJob, SimulateSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 VET_PROFILES = ROOT.parent / "shared/data/rasa-bots/veterinary/sensei/profiles"
@@ -21,7 +22,9 @@ BIKE_PROFILES = ROOT / "benchmarks/offline_user/bikeshop"
 
 def _run(bot: ThirdPartyBot, profile: Path, out: Path):  # type: ignore[no-untyped-def]
     settings = SimulateSettings(profiles=[profile], chatbot=bot.chatbot_yaml, concurrency=1)
-    return sorted(simulate_job(settings, out).store.iter_records(), key=lambda r: r.id)
+    return sorted(
+        start(SimulateJob(), settings, out).result.store.iter_records(), key=lambda r: r.id
+    )
 
 
 def test_sensei_qa_profile_on_the_veterinary_bot(

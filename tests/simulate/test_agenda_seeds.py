@@ -15,7 +15,8 @@ import pytest
 import yaml
 
 from sparring.conversations import RunStore
-from sparring.simulate import SimulateSettings, simulate_job
+from sparring.runner import start
+from sparring.simulate import SimulateJob, SimulateSettings
 
 
 def _fixed_profiles(name: str, tmp_path: Path) -> Path:
@@ -37,7 +38,7 @@ def _users(name: str, seed: int, profiles: Path, tmp_path: Path) -> dict[str, li
     """Each conversation's user turns (by id) with ``seed``; fails on a goal not met."""
     run = tmp_path / f"run-{seed}-{len(list(tmp_path.glob('run-*')))}"
     chatbot = bots.python_chatbot(name, [], tmp_path)
-    simulate_job(SimulateSettings(profiles=[profiles], chatbot=chatbot, seed=seed), run)
+    start(SimulateJob(), SimulateSettings(profiles=[profiles], chatbot=chatbot, seed=seed), run)
     records = list(RunStore.open(run).iter_records())
     assert records
     assert {r.id: [e.message for e in r.errors] for r in records if r.errors} == {}

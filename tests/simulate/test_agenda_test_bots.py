@@ -13,7 +13,8 @@ import bots
 import pytest
 
 from sparring.conversations import ConversationRecord, RunStore
-from sparring.simulate import SimulateSettings, simulate_job
+from sparring.runner import start
+from sparring.simulate import SimulateJob, SimulateSettings
 
 WRONG_CONFIRMATION = {"dental": "wrong_time", "train": "wrong_train", "carrental": "wrong_branch"}
 
@@ -21,7 +22,7 @@ WRONG_CONFIRMATION = {"dental": "wrong_time", "train": "wrong_train", "carrental
 def _simulate(name: str, bugs: list[str], tmp_path: Path) -> list[ConversationRecord]:
     chatbot = bots.python_chatbot(name, bugs, tmp_path)
     settings = SimulateSettings(profiles=[bots.BOTS[name].profiles], chatbot=chatbot, seed=1)
-    simulate_job(settings, tmp_path / "run")
+    start(SimulateJob(), settings, tmp_path / "run")
     return list(RunStore.open(tmp_path / "run").iter_records())
 
 

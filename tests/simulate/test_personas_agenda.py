@@ -11,12 +11,12 @@ import yaml
 
 from sparring.connectors import Reply
 from sparring.conversations import ConversationRecord, RunStore
+from sparring.runner import resume, start
 from sparring.simulate import (
     AgendaSimulator,
+    SimulateJob,
     SimulateSettings,
-    resume_job,
     run_conversation,
-    simulate_job,
 )
 from sparring.simulate._spec import ConversationSpec, StopCondition
 
@@ -35,7 +35,7 @@ behaviours: [short_turns, typos, change_goal]
 def run(tmp_path: Path, name: str, seed: int = 0, **settings: object) -> list[ConversationRecord]:
     options = {"profiles": [DATA / "profiles"], "chatbot": DATA / "chatbot.yaml", "probe": False}
     options.update(settings, seed=seed)
-    result = simulate_job(SimulateSettings.model_validate(options), tmp_path / name)
+    result = start(SimulateJob(), SimulateSettings.model_validate(options), tmp_path / name).result
     return sorted(result.store.iter_records(), key=lambda r: r.id)
 
 
@@ -148,7 +148,7 @@ def test_two_personas_times_a_profile_and_resume(tmp_path: Path) -> None:
     assert len({r.seed for r in records}) == 6
     store = RunStore.open(tmp_path / "both")
     store.record_path("order+tom/1").unlink()
-    result = resume_job(tmp_path / "both")
+    result = resume(tmp_path / "both").result
     assert result.ran == 1
     resumed = {r.id: r for r in result.store.iter_records()}
     assert sorted(resumed) == sorted(ids) and resumed["order+tom/1"].persona == "Tom"

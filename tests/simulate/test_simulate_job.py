@@ -10,14 +10,16 @@ import pytest
 
 from sparring.conversations import RunStore
 from sparring.errors import ConfigError, UserInputError
-from sparring.simulate import SimulateSettings, resume_job, simulate_job
+from sparring.jobs.events import JobEvent, Planned
+from sparring.runner import resume, start
+from sparring.simulate import SimulateJob, SimulateSettings
 
 DATA = Path(__file__).parent / "data"
 
 
 def test_a_job_started_from_python(tmp_path: Path) -> None:
     settings = SimulateSettings(profiles=[DATA / "profiles"], chatbot=DATA / "chatbot.yaml")
-    result = simulate_job(settings, tmp_path / "run")
+    result = start(SimulateJob(), settings, tmp_path / "run").result
     assert result.summary.conversations == 3 and result.ran == 3
     records = list(result.store.iter_records())
     assert [r.id for r in records] == ["order/0", "order/1", "order/2"]
@@ -33,12 +35,17 @@ def test_resume_reads_the_typed_settings_back(tmp_path: Path) -> None:
     settings = SimulateSettings(
         profiles=[DATA / "profiles"], chatbot=DATA / "chatbot.yaml", max_turns=2, seed=7
     )
-    first = simulate_job(settings, tmp_path / "run")
+    first = start(SimulateJob(), settings, tmp_path / "run").result
     victim = first.store.record_path("order/1")
     victim.unlink()
     kept = {p.name: p.stat().st_mtime_ns for p in first.store.conversations_dir.iterdir()}
     seen: list[int] = []
-    resumed = resume_job(tmp_path / "run", on_start=seen.append)
+
+    def planned(event: JobEvent) -> None:
+        if isinstance(event, Planned):
+            seen.append(event.total)
+
+    resumed = resume(tmp_path / "run", on_event=planned).result
     assert seen == [1] and resumed.ran == 1
     stored = SimulateSettings.from_manifest(
         resumed.store.manifest.settings, tmp_path / "run" / "manifest.json"
@@ -52,7 +59,8 @@ def test_resume_reads_the_typed_settings_back(tmp_path: Path) -> None:
 
 
 def test_resume_with_a_broken_setting_names_manifest_and_key(tmp_path: Path) -> None:
-    simulate_job(
+    start(
+        SimulateJob(),
         SimulateSettings(profiles=[DATA / "profiles"], chatbot=DATA / "chatbot.yaml"),
         tmp_path / "run",
     )
@@ -61,7 +69,7 @@ def test_resume_with_a_broken_setting_names_manifest_and_key(tmp_path: Path) -> 
     data["settings"]["max_turns"] = "many"
     path.write_text(json.dumps(data))
     with pytest.raises(ConfigError) as caught:
-        resume_job(tmp_path / "run")
+        resume(tmp_path / "run")
     problem = caught.value.problems[0]
     assert problem.file == str(path) and problem.key == "settings.max_turns"
 
@@ -71,15 +79,16 @@ def test_llm_simulator_without_a_model_stops_before_any_work(tmp_path: Path) -> 
         profiles=[DATA / "profiles"], chatbot=DATA / "chatbot.yaml", simulator="llm"
     )
     with pytest.raises(UserInputError, match="--model"):
-        simulate_job(settings, tmp_path / "run")
+        start(SimulateJob(), settings, tmp_path / "run")
     assert not (tmp_path / "run").exists()
 
 
 def test_a_version_1_manifest_still_resumes(tmp_path: Path) -> None:
-    result = simulate_job(
+    result = start(
+        SimulateJob(),
         SimulateSettings(profiles=[DATA / "profiles"], chatbot=DATA / "chatbot.yaml"),
         tmp_path / "run",
-    )
+    ).result
     path = result.store.path / "manifest.json"
     data = json.loads(path.read_text())
     settings = data.pop("settings")
@@ -95,7 +104,7 @@ def test_a_version_1_manifest_still_resumes(tmp_path: Path) -> None:
     )
     path.write_text(json.dumps(data))
     result.store.record_path("order/2").unlink()
-    resumed = resume_job(result.store.path)
+    resumed = resume(result.store.path).result
     assert resumed.ran == 1
     assert sum(t.role == "user" for t in resumed.store.read("order/2").turns) == 1
 
@@ -104,10 +113,11 @@ def test_a_version_1_manifest_still_resumes(tmp_path: Path) -> None:
 def test_a_record_of_an_unknown_schema_version_is_a_clear_error(
     tmp_path: Path, version: int, words: str
 ) -> None:
-    result = simulate_job(
+    result = start(
+        SimulateJob(),
         SimulateSettings(profiles=[DATA / "profiles"], chatbot=DATA / "chatbot.yaml"),
         tmp_path / "run",
-    )
+    ).result
     path = result.store.record_path("order/0")
     data = json.loads(path.read_text())
     data["schema_version"] = version

@@ -15,7 +15,6 @@ and each thread goes on from its last difficulty.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -50,17 +49,14 @@ from sparring.errors import ModelError, ModelRequired, UserInputError
 from sparring.jobs import (
     JOBS,
     JobContext,
-    JobEvent,
     JobSettings,
     ModelNeed,
     Needs,
     Outcome,
 )
 from sparring.jobs import outcome as outcomes
-from sparring.jobs.events import Planned
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP, Meter, Model
 
-OnStart = Callable[[int], None]
 """Called once before the first test with the most tests the run can still make."""
 
 
@@ -196,12 +192,6 @@ class AdversarialTestJob:
 
 
 JOBS.register(AdversarialTestJob.name, AdversarialTestJob())
-
-
-def _on_start(on_start: OnStart | None) -> Callable[[JobEvent], None] | None:
-    if on_start is None:
-        return None
-    return lambda event: on_start(event.total) if isinstance(event, Planned) else None
 
 
 async def _run(

@@ -135,7 +135,7 @@ def simulate_distributed(
 ) -> DistributedRun:
     """Run ``settings`` into a new run directory ``out`` with the conversations run by
     the workers of ``broker`` (default ``$SPARRING_BROKER_URL``; see ``Cluster``).
-    Raises as ``simulate_job`` for bad input, ``UserInputError`` for a missing broker,
+    Raises as the ``simulate`` job for bad input, ``UserInputError`` for a missing broker,
     ``redis.ConnectionError`` when the run's Redis stays unreachable."""
     remote = RemoteSimulate(Cluster.from_env(broker), send)
     job = SimulateJob(on_probe, remote=remote)

@@ -38,7 +38,7 @@ from sparring.mutation._kill import Kill, failing, judge
 from sparring.mutation._model import Mutant
 from sparring.mutation._result import UNREACHABLE, Durations, MutantResult, OriginalResult
 from sparring.runner import prepare, start_async
-from sparring.simulate import SimulateJob, SimulateSettings, SimulationResult, simulate_job_async
+from sparring.simulate import SimulateJob, SimulateSettings, SimulationResult
 
 logger = logging.getLogger(__name__)
 
@@ -128,7 +128,7 @@ async def run_bot(
         )
         simulated: SimulationResult
         if ctx is None:
-            simulated = await simulate_job_async(simulate, run_dir)
+            simulated = (await start_async(SimulateJob(), simulate, run_dir, report=False)).result
         else:
             job = SimulateJob()
             simulated = await job.execute(simulate, await _stage(ctx, job, simulate))

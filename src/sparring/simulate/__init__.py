@@ -3,11 +3,11 @@ many-conversation driver.
 
 The job, from Python::
 
-    from sparring.simulate import SimulateSettings, simulate_job
+    from sparring.runner import resume, start
     settings = SimulateSettings(profiles=["profiles/"], chatbot="chatbot.yaml")
-    result = simulate_job(settings, "runs/first")      # result.summary, result.store
+    result = start("simulate", settings, "runs/first").result  # .summary, .store
 
-``resume_job(run_dir)`` finishes an interrupted run with the settings in its manifest.
+``resume(run_dir)`` finishes an interrupted run with the settings in its manifest.
 
 Lower-level API: ``ConversationSpec`` (what one conversation is asked to do, built from a
 profile by ``plan_run``), the two user simulators (``AgendaSimulator``, offline;
@@ -33,11 +33,7 @@ from sparring.simulate._job import (
     SimulationResult,
     finish_run,
     planned_specs,
-    resume_job,
-    resume_job_async,
     run_conversation_cap,
-    simulate_job,
-    simulate_job_async,
 )
 from sparring.simulate._llm_simulator import LLMSimulator, SimulatedUtterance
 from sparring.simulate._plan import load_plan_inputs, plan_run
@@ -75,13 +71,9 @@ __all__ = [
     "plan_run",
     "planned_specs",
     "render_value",
-    "resume_job",
-    "resume_job_async",
     "run_conversation",
     "run_conversation_cap",
     "run_planned",
     "run_planned_async",
     "simulate",
-    "simulate_job",
-    "simulate_job_async",
 ]

@@ -1,9 +1,9 @@
 """The ``simulate`` job: settings → a run directory of conversations and its summary.
 
-``simulate_job(settings, out)`` plans the profiles, creates the run (manifest with the typed
-settings), runs every conversation and writes the summary; ``resume_job(run_dir)`` reads the
-settings back from the manifest and runs only what is missing. Both have async cores
-(``simulate_job_async``, ``resume_job_async``) for callers inside an event loop.
+``SimulateJob`` on the runner (``sparring.runner.start("simulate", settings, out)``) plans
+the profiles, creates the run (manifest with the typed settings), runs every conversation
+and writes the summary; ``sparring.runner.resume(run_dir)`` reads the settings back from the
+manifest and runs only what is missing.
 """
 
 from __future__ import annotations
@@ -31,19 +31,15 @@ from sparring.errors import Problem, UserInputError
 from sparring.jobs import (
     JOBS,
     JobContext,
-    JobEvent,
     JobSettings,
     ModelNeed,
     Needs,
     Outcome,
-    StopSignal,
-    run_blocking,
 )
 from sparring.jobs import outcome as outcomes
-from sparring.jobs.events import Planned
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP, Model
 from sparring.profiles import planned_count
-from sparring.runner import prepare, resume_async, start_async
+from sparring.runner import prepare
 from sparring.simulate._persona_plan import MAX_TURN_WORDS, TYPICAL_TURN_WORDS
 from sparring.simulate._plan import PlanInputs, load_plan_inputs, plan_run
 from sparring.simulate._repeat import repeat_specs
@@ -55,7 +51,6 @@ logger = logging.getLogger(__name__)
 
 
 OnRecord = Callable[[ConversationRecord], None]
-OnStart = Callable[[int], None]
 """Called once before the first conversation with the number of conversations to run."""
 
 
@@ -235,91 +230,6 @@ class SimulateJob:
 
 
 JOBS.register(SimulateJob.name, SimulateJob())
-
-
-def _on_start(on_start: OnStart | None) -> Callable[[JobEvent], None] | None:
-    if on_start is None:
-        return None
-    return lambda event: on_start(event.total) if isinstance(event, Planned) else None
-
-
-async def simulate_job_async(
-    settings: SimulateSettings,
-    out: Path | str | None = None,
-    *,
-    on_start: OnStart | None = None,
-    on_probe: OnProbe | None = None,
-    stop: StopSignal | None = None,
-) -> SimulationResult:
-    """Run ``settings`` into a new run directory ``out`` (default ``runs/<UTC time>``)
-    through the runner, as a building block: no report is written
-    (``sparring.runner.start_async("simulate", …)`` writes one).
-
-    Everything is loaded and checked before the run directory is created: raises
-    ``UserInputError``/``ConfigError`` (file, line, key) for bad profiles, a bad
-    ``chatbot.yaml`` or model spec, and when ``out`` already holds a run.
-    """
-    job = SimulateJob(on_probe)
-    run = await start_async(
-        job, settings, out, on_event=_on_start(on_start), stop=stop, report=False
-    )
-    result: SimulationResult = run.result
-    return result
-
-
-async def resume_job_async(
-    run_dir: Path | str,
-    *,
-    concurrency: int | None = None,
-    on_start: OnStart | None = None,
-    on_probe: OnProbe | None = None,
-    stop: StopSignal | None = None,
-) -> SimulationResult:
-    """Finish an interrupted run: its own settings (read typed from the manifest), only the
-    planned conversations that have no record yet (``sparring.runner.resume_async``).
-    ``concurrency`` may differ from the run's. Raises ``UserInputError`` when ``run_dir``
-    is not a simulate run, ``ConfigError`` when its manifest's settings do not validate."""
-    store = RunStore.open(run_dir, clean=False)
-    if store.manifest.job != SimulateSettings.job:
-        raise UserInputError(
-            f"{run_dir} was made by the {store.manifest.job!r} job; only simulate runs resume"
-        )
-    changes = {"concurrency": concurrency} if concurrency is not None else None
-    run = await resume_async(
-        run_dir, on_event=_on_start(on_start), stop=stop, changes=changes, report=False
-    )
-    result: SimulationResult = run.result
-    return result
-
-
-def simulate_job(
-    settings: SimulateSettings,
-    out: Path | str | None = None,
-    *,
-    on_start: OnStart | None = None,
-    on_probe: OnProbe | None = None,
-    stop: StopSignal | None = None,
-) -> SimulationResult:
-    """``simulate_job_async`` for synchronous callers (see ``sparring.jobs.run_blocking``)."""
-    return run_blocking(
-        simulate_job_async(settings, out, on_start=on_start, on_probe=on_probe, stop=stop)
-    )
-
-
-def resume_job(
-    run_dir: Path | str,
-    *,
-    concurrency: int | None = None,
-    on_start: OnStart | None = None,
-    on_probe: OnProbe | None = None,
-    stop: StopSignal | None = None,
-) -> SimulationResult:
-    """``resume_job_async`` for synchronous callers."""
-    return run_blocking(
-        resume_job_async(
-            run_dir, concurrency=concurrency, on_start=on_start, on_probe=on_probe, stop=stop
-        )
-    )
 
 
 async def _run(

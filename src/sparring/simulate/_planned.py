@@ -3,7 +3,7 @@
 A process that runs part of a run elsewhere (a ``sparring worker``, docs/distributed.md)
 gets the run's stored settings, the ids of the conversations to run and, from a
 coordinator that planned them, their specs and the chatbot's configuration (without
-them it plans the run the way ``simulate_job`` did: same profiles and seed, same ids,
+them it plans the run the way the ``simulate`` job did: same profiles and seed, same ids,
 plans and seeds); it runs the named conversations and returns their records. Whoever
 owns the run directory writes them (``RunStore.write``, keyed by conversation id).
 """
