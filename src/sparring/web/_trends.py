@@ -29,7 +29,10 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 _READS = frozenset({"conversations", "verdicts"})
-COLOURS = ("#0969da", "#cf222e", "#9a6700", "#1a7f37", "#8250df", "#bf3989", "#57606a")
+COLOURS = ("#0969da", "#cf222e", "#9a6700", "#1a7f37", "#8250df", "#bf3989", "#57606a",
+           "#0a7ea4", "#bc4c00", "#6e7781")  # fmt: skip
+MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+"""Series are told apart by colour and marker (lines at the same value overlap)."""
 
 
 @dataclass(frozen=True)
@@ -156,7 +159,8 @@ def _lines(
     for index, (label, values) in enumerate(series.items()):
         shown = [math.nan if v is None else v for v in values]
         colour = COLOURS[index % len(COLOURS)]
-        axes.plot(x, shown, marker="o", markersize=4, color=colour, label=label)
+        marker = MARKERS[index % len(MARKERS)]
+        axes.plot(x, shown, marker=marker, markersize=5, color=colour, label=label, alpha=0.85)
     axes.set_xticks(x, [f"#{p.run}" for p in points], fontsize=8)
     axes.set_xlabel("run (oldest first)")
     axes.set_ylabel(ylabel)
