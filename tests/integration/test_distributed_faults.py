@@ -423,6 +423,39 @@ def test_a_worker_with_no_copy_of_the_project_runs_the_chunks(
     assert sorted(p.name for p in empty.iterdir()) == ["home", "worker.log"]
 
 
+def test_a_mutate_worker_with_no_copy_of_the_project_judges_the_mutants(
+    redis_server: RedisServer, workers: Workers, tmp_path: Path
+) -> None:
+    """``mutate --broker`` with a worker allowed to read one folder only, holding its own
+    copy of the bot's code (``alice_bot.py``) at another path than the coordinator's: the
+    project (12 MB of AIML), the profiles and rules come from the run's Redis by digest,
+    the code from the worker's folder by digest; every mutant is judged on the worker.
+    Then a worker whose copy of the code differs by one line refuses, naming the file."""
+    pytest.importorskip("aiml")
+    from sparring.distributed import mutate_distributed
+
+    code = tmp_path / "operator-code"
+    code.mkdir()
+    shutil.copyfile(REPO / "examples" / "alice" / "alice_bot.py", code / "my_alice.py")
+    [worker] = workers.start(1, roots=(code,))
+    settings = alice_mutants(tmp_path / "coordinator", 2)
+    result = mutate_distributed(settings, tmp_path / "job")
+    assert len(result.mutants) == 2
+    assert all(m.status != "error" for m in result.mutants), [m.reason for m in result.mutants]
+    assert all(any("ran on a worker" in n for n in m.notes) for m in result.mutants)
+    assert "refused" not in worker.log.read_text()
+    worker.stop()
+
+    with (code / "my_alice.py").open("a") as changed:
+        changed.write("\n# one changed line\n")
+    [other] = workers.start(1, roots=(code,))
+    again = mutate_distributed(settings.model_copy(update={"sample": 1}), tmp_path / "job2")
+    [mutant] = again.mutants
+    assert mutant.status == "error" and "refused by the worker" in (mutant.reason or "")
+    assert "settings.project (alice_bot.py): code (digest" in (mutant.reason or "")
+    assert "refused a mutant message: settings.project (alice_bot.py)" in other.log.read_text()
+
+
 def test_a_worker_on_other_code_refuses_with_a_located_error(
     redis_server: RedisServer,
     bot: LoopbackBot,

@@ -6,8 +6,9 @@
 mutant per task (``mutate_distributed``, ``resume_mutate_distributed``). The run directory
 stays with the coordinator, which plans the run: a chunk carries its planned
 conversations and the digest of the chatbot's configuration, published in Redis, so
-simulate's workers need no copy of the project, only their own secrets (mutate's need the
-project at the same path); they run nothing a message commands (``WorkerPolicy``). See
+workers need no copy of the project, only their own secrets (and, for mutate, their own
+copy of the bot's code, matched by digest: ``_bundle``); they run nothing a message
+commands (``WorkerPolicy``). See
 docs/distributed.md.
 
 Importing this package imports Celery: only the worker and ``--broker`` paths do.

@@ -172,6 +172,7 @@ class Coordinator:
         self._chatbot = chatbot_content(chatbot)
         self._specs = {spec.id: spec for spec in specs}
         self._files: dict[str, str] = {}
+        self._refusals: set[str] = set()
         self._watch = WorkerWatch(app, cluster.queue)
         self._broker = _redis_broker(cluster, state)
 
@@ -277,6 +278,8 @@ class Coordinator:
             pending = out.get(str(result.get("chunk")))
             if pending is not None and result.get("token") == pending.token:
                 self._settle(pending, result, out)
+            elif pending is not None and all(i in self._finished for i in pending.ids):
+                del out[pending.name]  # an earlier delivery brought every record back
 
     def _check(self, out: dict[str, _Chunk], *, active: bool) -> None:
         """Once a second: the state lost, workers lost, workers missing."""
@@ -349,16 +352,19 @@ class Coordinator:
     def _settle(self, chunk: _Chunk, result: dict[str, Any], out: dict[str, _Chunk]) -> None:
         status = result.get("status")
         attempts = int(result.get("attempt") or chunk.sent)
-        if status == "done" and not [i for i in chunk.ids if i not in self._finished]:
+        if status in ("done", "duplicate") and all(i in self._finished for i in chunk.ids):
             del out[chunk.name]
-        elif status == "failed" or chunk.sent >= self.cluster.max_attempts:
+        elif status in ("failed", "duplicate") or chunk.sent >= self.cluster.max_attempts:
             self._fail(
                 chunk, attempts, str(result.get("error") or "its records did not come back whole")
             )
             del out[chunk.name]
         else:
-            if status == "refused":
-                logger.warning("chunk %s %s", chunk.name, result.get("error"))
+            error = str(result.get("error"))
+            if status == "refused" and error not in self._refusals:  # once per reason
+                self._refusals.add(error)
+                logger.warning("chunk %s %s (said once: summary.json counts the rest)",
+                               chunk.name, error)  # fmt: skip
             self._enqueue([chunk])
 
     def _write(self, result: dict[str, Any]) -> None:

@@ -3,9 +3,11 @@
 The original runs here first (the job's run directory is this machine's); each mutant is
 then a task: the worker rebuilds it from its id, builds and serves it on its own free
 ports, simulates, checks and tears it down, and sends its ``MutantResult`` back; this
-process adds it to ``mutation.json`` as it arrives. Workers reach the project, profiles
-and rules at the paths the job names. A mutant whose worker is lost K times is recorded
-as ``error`` with the reason; the job goes on.
+process adds it to ``mutation.json`` as it arrives. Workers need no copy of the project:
+the project, the job's snapshot of its profiles and rules, ``chatbot.yaml`` and the Rasa
+helper are published in the run's Redis by digest once per session (``_bundle``; code
+excepted: each worker takes it from its own roots by digest). A mutant whose worker is
+lost K times is recorded as ``error`` with the reason; the job goes on.
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ from typing import Any
 from celery import Celery
 
 from sparring.distributed._app import MUTATE_ONE, make_app
+from sparring.distributed._bundle import ship
 from sparring.distributed._cluster import Cluster
 from sparring.distributed._messages import MutantMessage, new_token, sender
-from sparring.distributed._policy import file_digests
 from sparring.distributed._state import RunState, connect, run_key
 from sparring.mutation import (
     Mutant,
@@ -41,10 +43,14 @@ class RemoteMutants:
     K times. A new session of the run's state (``_state``): tasks of earlier sessions
     are skipped by the workers."""
 
-    def __init__(self, app: Celery, cluster: Cluster, state: RunState) -> None:
+    def __init__(
+        self, app: Celery, cluster: Cluster, state: RunState, out: Path | None = None
+    ) -> None:
         self.app = app
         self.cluster = cluster
         self.state = state
+        self.out = out
+        self._files: dict[str, str] | None = None
         self.session = new_token()
         state.open_session(self.session)
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -54,14 +60,14 @@ class RemoteMutants:
     async def __call__(
         self, settings: MutateSettings, mutant: Mutant, false_positives: list[str]
     ) -> MutantResult:
+        sent_settings = explicit(settings)
         fields = {
             "run": self.state.key,
             "session": self.session,
             "mutant": mutant.id,
-            "settings": settings.model_dump(mode="json"),
+            "settings": sent_settings.model_dump(mode="json"),
             "false_positives": false_positives,
             "max_attempts": self.cluster.max_attempts,
-            "files": await asyncio.to_thread(file_digests, settings),
             **sender(),
         }
         for sent in range(1, self.cluster.max_attempts + 1):
@@ -78,7 +84,10 @@ class RemoteMutants:
     async def _send(self, fields: dict[str, Any]) -> dict[str, Any]:
         mutant = str(fields["mutant"])
         token = self._tokens[mutant] = new_token()
-        message = MutantMessage(token=token, **fields)
+        if self._files is None:  # once per session, again after the state was lost
+            settings = MutateSettings.model_validate(fields["settings"])
+            self._files = await asyncio.to_thread(ship, self.state.client, self._sources(settings))
+        message = MutantMessage(token=token, files=self._files, **fields)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[dict[str, Any]] = loop.create_future()
         self._waiting[mutant] = future
@@ -114,6 +123,7 @@ class RemoteMutants:
         sends them again."""
         if self.state.session() is None:
             self.state.open_session(self.session)
+            self._files = None  # the published files went with it
             error = "the run's state in Redis was lost"
             return [(mutant, {"status": "lost", "error": error}) for mutant in waiting]
         lost = []
@@ -122,6 +132,35 @@ class RemoteMutants:
             if mutant in waiting and self._tokens.get(mutant) == token:
                 lost.append((mutant, {"status": "lost", "error": "its worker was lost"}))
         return lost
+
+    def _sources(self, settings: MutateSettings) -> dict[str, Path]:
+        """The file or folder each path setting's content is taken from: the job's
+        snapshot of its profiles and rules (what judged the original) where it has one."""
+        plan = settings.plan(self.out)
+        sources = {"project": settings.project}
+        sources |= {f"profiles[{i}]": p for i, p in enumerate(plan.profiles)}
+        sources |= {f"rules[{i}]": p for i, p in enumerate(plan.rules)}
+        for key in ("chatbot", "rasa_helper"):
+            path = getattr(settings, key)
+            if path is not None:
+                sources[key] = path
+        return sources
+
+
+def explicit(settings: MutateSettings) -> MutateSettings:
+    """``settings`` naming the files the builder would find beside the project
+    (``chatbot.yaml`` for a served bot, the Rasa helper ``rasa_bot.py``), where they
+    exist, so that they are shipped too."""
+    beside = settings.project.resolve().parent
+    served = settings.kind in ("rasa", "taskyto") or settings.serve_command
+    update: dict[str, Path] = {}
+    if settings.chatbot is None and served and (beside / "chatbot.yaml").is_file():
+        update["chatbot"] = beside / "chatbot.yaml"
+    if settings.rasa_helper is None and settings.kind == "rasa":
+        helper = beside / "rasa_bot.py"
+        if helper.is_file():
+            update["rasa_helper"] = helper
+    return settings.model_copy(update=update)
 
 
 def _ran_on(outcome: dict[str, Any], sent: int) -> str:
@@ -170,4 +209,4 @@ def resume_mutate_distributed(
 def remote_mutants(cluster: Cluster, out: Path) -> RemoteMutants:
     """The ``run_one`` of the mutate job in ``out`` on ``cluster`` (a new session)."""
     state = RunState(connect(cluster.redis), run_key(out, "mutate"))
-    return RemoteMutants(make_app(cluster), cluster, state)
+    return RemoteMutants(make_app(cluster), cluster, state, out)

@@ -15,10 +15,9 @@ the key that is not allowed, when they name
   provider key goes where that URL points.
 
 A message also names the sparring version and a digest of sparring's code; a worker
-whose own differ refuses it (``check_sender``). A mutant message names a digest of each
-file its settings name (``files``, computed by the coordinator), which the worker reads
-at those paths: one whose files differ refuses naming the setting and both digests
-(``check_identity``). A simulate chunk reads no file of the project (``_content``).
+whose own differ refuses it (``check_sender``). The files a job needs come by digest
+(``_content``, ``_bundle``): a worker reads no file of the project at the path a message
+names, except its own code, under its roots.
 """
 
 from __future__ import annotations
@@ -37,10 +36,8 @@ import sparring
 ROOTS_VARIABLE = "SPARRING_WORKER_ROOTS"
 SERVE_COMMANDS_VARIABLE = "SPARRING_WORKER_SERVE_COMMANDS"
 BASE_URLS_VARIABLE = "SPARRING_WORKER_MODEL_BASE_URLS"
-FILE_KEYS = ("chatbot", "profiles", "personas", "rules", "rasa_helper")
-"""The settings whose files a message carries digests of (the project folder of a
-mutate job is checked against the roots, not digested: it holds trained models)."""
-PATH_KEYS = (*FILE_KEYS, "project")
+PATH_KEYS = ("chatbot", "profiles", "personas", "rules", "rasa_helper", "project")
+"""The settings that name files or folders."""
 
 
 class Refused(Exception):
@@ -122,27 +119,6 @@ def code_digest() -> str:
     return digest.hexdigest()[:16]
 
 
-def file_digests(settings: Any) -> dict[str, str]:
-    """SHA-256 (16 hex digits) of each file or folder ``settings`` names (``FILE_KEYS``),
-    keyed by setting (``chatbot``, ``profiles[0]``); a folder's digest covers the names
-    and contents of its files (hidden ones and ``__pycache__`` left out); a path missing
-    here is ``missing``."""
-    return {key: _digest(path) for key, path in _paths(settings, FILE_KEYS)}
-
-
-def _digest(path: Path) -> str:
-    if path.is_file():
-        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-    if not path.is_dir():
-        return "missing"
-    digest = hashlib.sha256()
-    for item in sorted(path.rglob("*")):
-        name = item.relative_to(path)
-        if item.is_file() and not any(p.startswith(".") or p == "__pycache__" for p in name.parts):
-            digest.update(str(name).encode() + b"\0" + item.read_bytes())
-    return digest.hexdigest()[:16]
-
-
 def check_sender(version: str, code: str) -> None:
     """Raise ``Refused`` when this worker's sparring version or code differ from the
     coordinator's (``version``, ``code``: a message's sender)."""
@@ -155,19 +131,3 @@ def check_sender(version: str, code: str) -> None:
             f"sparring's code differs: the coordinator's digest is {code}, this worker's "
             f"{code_digest()} (install the same sparring on both)"
         )
-
-
-def check_identity(version: str, code: str, files: Mapping[str, str], settings: Any) -> None:
-    """Raise ``Refused`` when this worker's sparring version, code or files differ from
-    those the coordinator named (``version``, ``code``, ``files``: digests of the files at
-    the paths ``settings`` name, as ``file_digests``)."""
-    check_sender(version, code)
-    here = file_digests(settings)
-    for key in sorted(set(files) | set(here)):
-        theirs, ours = files.get(key, "absent"), here.get(key, "absent")
-        if theirs != ours:
-            path = dict(_paths(settings, FILE_KEYS)).get(key, "")
-            raise Refused(
-                f"settings.{key} ({path}): the files differ from the coordinator's "
-                f"(digest {theirs} there, {ours} here)"
-            )

@@ -9,7 +9,8 @@ run's Redis by digest (``_content``) and fills its ``${NAME}`` references from i
 environment; nothing it reads from the message runs as code — a chatbot whose connector
 runs code (``python``) is read from the worker's own files at the path the settings name,
 under its roots, and must have the coordinator's digest. A mutant message carries the
-settings and the digests of the files they name; its worker reads them at those paths.
+settings and the digests of the manifests of the files they name; its worker rebuilds
+them in a temporary folder from the run's Redis, code from its own roots (``_bundle``).
 Before anything runs the worker parses the message and refuses it (``refused``, with the
 reason, in the run's results and the worker's log) when it comes from other code, names
 what its operator did not allow, or content it cannot get (``_policy``, ``_content``).
@@ -32,6 +33,7 @@ from pydantic import ValidationError
 
 from sparring._policy import ExecutionPolicy, scoped
 from sparring.connectors import ChatbotConfig, get_connector, load_chatbot_config
+from sparring.distributed._bundle import CodeIndex, local_path, rebuild
 from sparring.distributed._cluster import Cluster
 from sparring.distributed._content import (
     chatbot_content,
@@ -42,7 +44,7 @@ from sparring.distributed._content import (
 )
 from sparring.distributed._heartbeat import DeliveryLease
 from sparring.distributed._messages import ChunkMessage, MutantMessage
-from sparring.distributed._policy import Refused, WorkerPolicy, check_identity, check_sender
+from sparring.distributed._policy import Refused, WorkerPolicy, check_sender
 from sparring.distributed._state import RunState, connect
 from sparring.errors import ConfigError
 from sparring.jobs import run_blocking
@@ -155,9 +157,13 @@ def simulate_chunk(payload: Any) -> str:
     ready = _vet(state, message, prepare, (chunk, token), base)
     if ready is None:
         return "refused"
-    if not state.owns(chunk, token) or state.is_done(chunk):
+    if not state.owns(chunk, token):
         state.let_go(chunk, token)
-        return "stale" if not state.owns(chunk, token) else "duplicate"
+        return "stale"
+    if state.is_done(chunk):  # an earlier delivery finished it: say so, or it looks lost
+        state.push_result({**base, "status": "duplicate"})
+        state.let_go(chunk, token)
+        return "duplicate"
     attempt = state.attempt(chunk)
     if attempt > message.max_attempts:
         error = f"started {attempt} times; its worker was lost on each of the first {attempt - 1}"
@@ -220,10 +226,10 @@ def _settings(stored: dict[str, Any]) -> SimulateSettings:
 def mutate_one(payload: Any) -> str:
     """Build, run and judge one mutant (``sparring mutate --broker``) in a temporary
     folder and push its ``MutantResult`` to the run's results; return what happened
-    (``done``, ``failed``, ``error``, ``refused``, ``stale``). The mutant's own run folder
-    stays here and is removed; only its result travels back. Checked as a chunk is."""
-    from sparring.mutation import run_one_mutant
-
+    (``done``, ``failed``, ``error``, ``refused``, ``stale``). The job's files are rebuilt
+    in that folder from the run's Redis by digest, code from this worker's own files
+    (``_bundle``); the mutant's run folder stays here and is removed, only its result
+    travels back. Checked as a chunk is."""
     try:
         message = MutantMessage.model_validate(payload)
     except ValidationError as exc:
@@ -232,12 +238,24 @@ def mutate_one(payload: Any) -> str:
     name, token = f"{message.session}/{message.mutant}", message.token
     base = {"mutant": message.mutant, "session": message.session, "token": token}
     state = RunState(_client(), message.run)
-    settings = _vet(state, message, lambda: _prepare_mutant(message), (name, token), base)
-    if settings is None:
-        return "refused"
-    if not state.owns(name, token):
-        state.let_go(name, token)
-        return "stale"
+    with tempfile.TemporaryDirectory(prefix=TEMP_PREFIX) as folder:
+        prepare = functools.partial(_prepare_mutant, state.client, message, Path(folder))
+        settings = _vet(state, message, prepare, (name, token), base)
+        if settings is None:
+            return "refused"
+        if not state.owns(name, token):
+            state.let_go(name, token)
+            return "stale"
+        return _run_mutant(state, message, settings, Path(folder) / "run", base)
+
+
+def _run_mutant(
+    state: RunState, message: MutantMessage, settings: Any, out: Path, base: dict[str, Any]
+) -> str:
+    """Run the owned delivery of a mutant under its lease; push and return the outcome."""
+    from sparring.mutation import run_one_mutant
+
+    name, token = f"{message.session}/{message.mutant}", message.token
     attempt = state.attempt(name)
     if attempt > message.max_attempts:
         error = f"started {attempt} times; its worker was lost on each of the first {attempt - 1}"
@@ -247,8 +265,8 @@ def mutate_one(payload: Any) -> str:
     lease = DeliveryLease(state, name, token, Cluster.from_env().lease_seconds)
     lease.take()
     try:
-        with lease.renewed_by_thread(), tempfile.TemporaryDirectory(prefix=TEMP_PREFIX) as folder:
-            mutant = run_one_mutant(settings, message.mutant, message.false_positives, Path(folder))
+        with lease.renewed_by_thread():
+            mutant = run_one_mutant(settings, message.mutant, message.false_positives, out)
             result = run_blocking(mutant)
     except Exception as exc:
         logger.exception("mutant %s failed", message.mutant)
@@ -262,13 +280,39 @@ def mutate_one(payload: Any) -> str:
     return "done"
 
 
-def _prepare_mutant(message: MutantMessage) -> Any:
-    """A mutant message's settings, parsed and allowed by this worker, whose files at the
-    paths they name have the coordinator's digests. Raises ``Refused`` or
-    ``ValidationError``."""
+def _prepare_mutant(client: redis.Redis, message: MutantMessage, folder: Path) -> Any:
+    """A mutant message's settings, parsed and allowed by this worker, with every file
+    they name rebuilt under ``folder`` (``_bundle``) and the paths pointing there.
+    Raises ``Refused`` or ``ValidationError``."""
     from sparring.mutation import MutateSettings
 
     settings = MutateSettings.model_validate(message.settings)
-    WorkerPolicy.from_env().check(settings)
-    check_identity(message.version, message.code, message.files, settings)
-    return settings
+    check_sender(message.version, message.code)
+    policy = WorkerPolicy.from_env()
+    policy.check(settings, paths=())  # files come by digest: only commands and URLs
+    code = CodeIndex(policy.roots)
+    used: set[str] = set()
+
+    def local(key: str, path: Path) -> Path:
+        digest = message.files.get(key)
+        if digest is None:
+            raise Refused(f"files.{key}: the message carries no content for {path}")
+        used.add(key)
+        target = local_path(folder / "files", path, key)
+        try:
+            rebuild(client, key, digest, target, code)
+        except OSError as exc:
+            raise Refused(f"settings.{key}: cannot rebuild it here: {exc}") from None
+        return target
+
+    optional = {k: getattr(settings, k) for k in ("chatbot", "rasa_helper")}
+    update = {
+        "project": local("project", settings.project),
+        "profiles": [local(f"profiles[{i}]", p) for i, p in enumerate(settings.profiles)],
+        "rules": [local(f"rules[{i}]", p) for i, p in enumerate(settings.rules)],
+        **{k: local(k, p) if p is not None else None for k, p in optional.items()},
+    }
+    unknown = sorted(set(message.files) - used)
+    if unknown:
+        raise Refused(f"files.{unknown[0]}: names no file of the settings")
+    return settings.model_copy(update=update)
