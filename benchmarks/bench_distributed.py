@@ -23,7 +23,9 @@ Run from the project root (needs Debian's ``redis-server`` and ``pip install ".[
    of the run's records into a fresh store), and conversations per second per worker slot.
 3. Scaling of mutation: 8 ALICE mutants (``examples/alice``, ``--exercised-only``, the
    capitals profile and rules) on 1 worker, then on 2; the original runs in the
-   coordinator each time. Prints the job's wall time and the mutants' phase.
+   coordinator each time. The workers may read one folder only, holding their own copy of
+   ``alice_bot.py``: the project, profiles and rules come by digest (issue 34). Prints
+   the job's wall time, the mutants' phase and the reason of any ``error``.
 
 The processes are those of the integration tests (``tests/integration/distributed_support``).
 """
@@ -33,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -155,12 +158,15 @@ def mutation(root: Path, mutants: int) -> dict[str, Any]:
     from sparring.distributed import mutate_distributed
 
     settings = alice_mutants(root, mutants)
+    code = root / "worker-code"  # the workers' own copy of the bot's code, nothing else
+    code.mkdir(exist_ok=True)
+    shutil.copyfile(REPO / "examples" / "alice" / "alice_bot.py", code / "alice_bot.py")
     server = RedisServer(root / "redis-mutate").start()
     os.environ["SPARRING_BROKER_URL"] = server.url
     figures: dict[str, Any] = {"mutants": mutants}
     try:
         for count in (1, 2):
-            workers = _workers(root / f"mutate-{count}", server.url, count, 1, (root, REPO))
+            workers = _workers(root / f"mutate-{count}", server.url, count, 1, (code,))
             try:
                 marks: dict[str, float] = {}
                 started = time.perf_counter()
@@ -178,6 +184,7 @@ def mutation(root: Path, mutants: int) -> dict[str, Any]:
             figures[f"{count}_worker_seconds"] = round(ended - started, 1)
             figures[f"{count}_worker_mutant_phase_seconds"] = round(ended - marks["sampled"], 1)
             figures[f"{count}_worker_kills"] = {m.id: m.status for m in result.mutants}
+            figures[f"{count}_worker_errors"] = [m.reason for m in result.mutants if m.reason]
     finally:
         server.stop()
     one, two = figures["1_worker_mutant_phase_seconds"], figures["2_worker_mutant_phase_seconds"]

@@ -13,6 +13,7 @@ lost K times is recorded as ``error`` with the reason; the job goes on.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from celery import Celery
 from sparring.distributed._app import MUTATE_ONE, make_app
 from sparring.distributed._bundle import ship
 from sparring.distributed._cluster import Cluster
+from sparring.distributed._coordinator import _redis_broker
 from sparring.distributed._messages import MutantMessage, new_token, sender
 from sparring.distributed._state import RunState, connect, run_key
 from sparring.mutation import (
@@ -51,6 +53,8 @@ class RemoteMutants:
         self.state = state
         self.out = out
         self._files: dict[str, str] | None = None
+        self._broker = _redis_broker(cluster, state)
+        self._unheld: dict[str, float] = {}
         self.session = new_token()
         state.open_session(self.session)
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -131,7 +135,26 @@ class RemoteMutants:
             mutant = name.removeprefix(f"{self.session}/")
             if mutant in waiting and self._tokens.get(mutant) == token:
                 lost.append((mutant, {"status": "lost", "error": "its worker was lost"}))
+        gone = "its worker was lost before it said it had the mutant"
+        lost += [(mutant, {"status": "lost", "error": gone}) for mutant in self._vanished(waiting)]
         return lost
+
+    def _vanished(self, waiting: list[str]) -> list[str]:
+        """The mutants of ``waiting`` neither queued nor held by a worker for
+        ``lease_seconds`` (a Redis broker): taken by a worker lost before it recorded the
+        delivery, left unacknowledged until the broker's visibility timeout."""
+        if self._broker is None or self._broker.llen(self.cluster.queue):
+            self._unheld.clear()
+            return []
+        held = {name for name, _ in self.state.holders()}
+        now, gone = time.monotonic(), []
+        for mutant in waiting:
+            if f"{self.session}/{mutant}" in held:
+                self._unheld.pop(mutant, None)
+            elif now - self._unheld.setdefault(mutant, now) > self.cluster.lease_seconds:
+                del self._unheld[mutant]
+                gone.append(mutant)
+        return gone
 
     def _sources(self, settings: MutateSettings) -> dict[str, Path]:
         """The file or folder each path setting's content is taken from: the job's
