@@ -28,6 +28,16 @@ load 19, 60 conversations, runs interleaved, CPU seconds of the ``simulate`` pro
 - main at 788f037: 100 B 2.1 s, 64 KB 5.4 s and 5.5 s (2.57×);
 - after: 100 B 2.5 s, 64 KB 3.5 s and 3.6 s (1.41× and 1.47×); wall 1.13× and 1.65×.
 
+The whole bench after these changes (main at 5f25e79, 100 conversations):
+
+- load 7-9: 100 B 6.9 s; 1 KB 5.9 s (0.85×); 8 KB 7.8 s (1.12×); 64 KB 9.2 s (1.33×);
+  CPU 2.5 s, 2.6 s (1.04×), 3.5 s (1.39×), 4.3 s (1.69×);
+- load 12-14 (a test run beside it): 0.99×, 1.47×, 1.53× wall; CPU 1.10×, 1.53×, 1.78×.
+
+What a 64 KB run still spends beyond a 100 B one is spread thin (py-spy, 40
+conversations): the report's 19 MB page, the records' JSON, the fallback check and the
+dialogue acts on each reply's ends, each 1-2 % of the samples.
+
     python benchmarks/bench_long_replies.py [--conversations 100] [--concurrency 20]
                                             [--sizes 100,1000,8000,64000]
 """
