@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 from sparring.check._context import FunctionContext, rule_function
 from sparring.check._safety import NotApplicable, Unscored
-from sparring.check.functions._common import conversation_of, note
+from sparring.check.functions._common import conversation_of, note, quoted
 from sparring.conversations import Turn
 from sparring.dialogue_acts import DialogueAct, classify_dialogue_act
 from sparring.precision import precision_note
@@ -77,7 +77,6 @@ ANSWER_TYPES: tuple[AnswerType, ...] = (
 )
 """The answer types judged: a time of day for opening hours, money for prices and fees."""
 
-_QUOTE = 120
 _REFUSED = (
     DialogueAct.FALLBACK,
     DialogueAct.REQUEST,
@@ -146,14 +145,9 @@ def _outcome(wanted: AnswerType, reply: str) -> str:
     return "topic" if any(w.startswith(wanted.topic) for w in words) else "off"
 
 
-def _quote(text: str) -> str:
-    flat = " ".join(text.split())
-    return repr(flat if len(flat) <= _QUOTE else flat[: _QUOTE - 1] + "…")
-
-
 def _reason(question: Turn, reply: Turn, wanted: AnswerType) -> str:
-    return (f"the user asked {_quote(question.text)}, which expects a {wanted.name}; "
-            f"the chatbot replied {_quote(reply.text)}")  # fmt: skip
+    return (f"the user asked {quoted(question.text)}, which expects a {wanted.name}; "
+            f"the chatbot replied {quoted(reply.text)}")  # fmt: skip
 
 
 @rule_function("answer_type_missing")

@@ -26,6 +26,13 @@ Utterance = tuple[int, str, str]
 """``(turn index, role, SENSEI text)``; role is ``user`` or ``assistant``."""
 
 
+def quoted(text: str, size: int = 120) -> str:
+    """``text`` on one line, cut to ``size`` characters with "…", in quotes (``repr``): how
+    a verdict's reason quotes a turn."""
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= size else flat[: size - 1] + "…")
+
+
 def conversation_of(context: FunctionContext, function: str) -> ConversationRecord:
     """The conversation under check; ``UserInputError`` in a global rule (no conversation)."""
     if context.conversation is None:

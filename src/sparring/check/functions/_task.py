@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 from sparring.check._context import FunctionContext, rule_function
 from sparring.check._safety import NotApplicable, Unscored
-from sparring.check.functions._common import conversation_of, note
+from sparring.check.functions._common import conversation_of, note, quoted
 from sparring.confirmation import GivenValue, given_values, is_confirmation
 from sparring.conversations import ConversationRecord, Turn
 from sparring.dialogue_acts import classify_dialogue_act
@@ -33,13 +33,7 @@ from sparring.profiles import is_placeholder
 
 _VARIABLE = re.compile(r"\{\{\s*(\w+)\s*\}\}")
 _ANSWERS = ("inform", "confirmation")
-_QUOTE = 120
 _SILENT = "no reply followed"
-
-
-def _quote(text: str) -> str:
-    flat = " ".join(text.split())
-    return repr(flat if len(flat) <= _QUOTE else flat[: _QUOTE - 1] + "…")
 
 
 def _reply_after(turns: Sequence[Turn], index: int) -> tuple[int, Turn] | None:
@@ -64,7 +58,7 @@ def _taken(turns: Sequence[Turn], said: list[int]) -> tuple[bool, str]:
         act = reply.dialogue_act or classify_dialogue_act(reply.text)
         if act != "fallback" and not repeated:
             return True, ""
-        refusal = f"the chatbot replied {_quote(reply.text)}"
+        refusal = f"the chatbot replied {quoted(reply.text)}"
     return False, refusal
 
 
@@ -122,7 +116,7 @@ def _stopped(record: ConversationRecord, stated: frozenset[str] = frozenset()) -
     offered = any(g.options and g.turn == last for g in given.values())
     refused = acts[found[0]] == "fallback" and offered
     reason = (
-        f"no confirmation or answer after turn {last}: the chatbot replied {_quote(found[1].text)}"
+        f"no confirmation or answer after turn {last}: the chatbot replied {quoted(found[1].text)}"
     )
     return _Stop(reason, [last], refused)
 
@@ -139,13 +133,13 @@ def _first_problem(
     turns = record.turns
     for template, names in _steps(record):
         for name in names:
-            said = _quote(str(record.variables[name]))
+            said = quoted(str(record.variables[name]))
             if name not in values:
                 reason = f"step {template!r}: its value {said} is a placeholder"
                 return _Stop(reason + ", so the user had nothing to say", [], False)
             if name not in given:
                 reply = _asked_before(turns, len(turns))
-                where = f"; the chatbot's last reply: {_quote(reply.text)}" if reply else ""
+                where = f"; the chatbot's last reply: {quoted(reply.text)}" if reply else ""
                 return _Stop(f"step {template!r}: the user never gave {said}{where}", [], False)
             turn = given[name].turn or 0
             again = [i for i in range(turn + 1, len(turns)) if _says(turns[i], given[name].value)]
