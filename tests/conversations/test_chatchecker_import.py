@@ -20,7 +20,6 @@ from sparring.conversations import (
     RunStore,
     crash_turns,
     import_chatchecker,
-    import_chatchecker_job,
 )
 from sparring.errors import ConfigError, UserInputError
 from sparring.runner import start
@@ -130,7 +129,9 @@ def runs(tmp_path: Path) -> Path:
 
 
 def test_a_runs_folder_imports_as_a_run(runs: Path, tmp_path: Path) -> None:
-    result = import_chatchecker_job(ImportChatCheckerSettings(source=runs), tmp_path / "out")
+    result = start(
+        "import-chatchecker", ImportChatCheckerSettings(source=runs), tmp_path / "out"
+    ).result
     assert result.imported == 3
     store = RunStore.open(tmp_path / "out")
     assert store.manifest.job == "import-chatchecker"
@@ -168,7 +169,7 @@ def test_a_runs_folder_imports_as_a_run(runs: Path, tmp_path: Path) -> None:
 
 
 def test_the_imported_run_is_checked(runs: Path, tmp_path: Path) -> None:
-    import_chatchecker_job(ImportChatCheckerSettings(source=runs), tmp_path / "out")
+    start("import-chatchecker", ImportChatCheckerSettings(source=runs), tmp_path / "out")
     rule = tmp_path / "rules" / "mentions_pizza.yaml"
     rule.parent.mkdir()
     rule.write_text(
@@ -203,7 +204,7 @@ def test_a_bad_dialogue_names_file_line_and_key(runs: Path, tmp_path: Path) -> N
     path = runs / RUN / PERSONA / "dialogue_1.yaml"
     path.write_text(path.read_text().replace("role: user", "role: customer", 1))
     with pytest.raises(ConfigError) as info:
-        import_chatchecker_job(ImportChatCheckerSettings(source=runs), tmp_path / "out")
+        start("import-chatchecker", ImportChatCheckerSettings(source=runs), tmp_path / "out")
     (problem,) = info.value.problems
     assert problem.file == str(path) and problem.key == "chat_history[1].role"
     assert problem.line == 13
@@ -212,7 +213,11 @@ def test_a_bad_dialogue_names_file_line_and_key(runs: Path, tmp_path: Path) -> N
 def test_a_folder_without_dialogues_is_refused(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     with pytest.raises(UserInputError, match="no ChatChecker dialogue files"):
-        import_chatchecker_job(ImportChatCheckerSettings(source=tmp_path / "empty"), tmp_path / "o")
+        start(
+            "import-chatchecker",
+            ImportChatCheckerSettings(source=tmp_path / "empty"),
+            tmp_path / "o",
+        )
 
 
 def test_the_cli_command(runs: Path, tmp_path: Path) -> None:

@@ -20,7 +20,6 @@ from sparring.conversations import (
     RunStore,
     Slot,
     Turn,
-    import_sensei_job,
 )
 from sparring.errors import ConfigError, ModelRequired, UnknownName, UserInputError
 from sparring.evaluate import (
@@ -281,7 +280,7 @@ def test_an_imported_sensei_run_is_evaluated(
     shared_data: Path, tmp_path: Path, model: ScriptedModel
 ) -> None:
     source = shared_data / "sensei-pizza" / "conversations" / "mutant_ChangeMemoryScope_1"
-    imported = import_sensei_job(ImportSenseiSettings(source=source), tmp_path / "run")
+    imported = start("import-sensei", ImportSenseiSettings(source=source), tmp_path / "run").result
     result = start(
         EvaluateJob(), EvaluateSettings(run=imported.store.path, model="scripted")
     ).result

@@ -13,9 +13,10 @@ from typer.testing import CliRunner
 
 from sparring.cli import app
 from sparring.connectors import ChatbotInfo
-from sparring.conversations import ImportChatCheckerSettings, import_chatchecker_job
+from sparring.conversations import ImportChatCheckerSettings
 from sparring.errors import UserInputError
 from sparring.evaluate import OfflineBreakdownDetector, run_dialogues
+from sparring.runner import start
 
 
 def _annotation(decision: str) -> dict[str, Any]:
@@ -45,7 +46,9 @@ def _run(tmp_path: Path) -> Path:
     for name, data in dialogues.items():
         (runs / name).mkdir(parents=True)
         (runs / name / "dialogue_1.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
-    import_chatchecker_job(ImportChatCheckerSettings(source=tmp_path / "runs"), tmp_path / "run")
+    start(
+        "import-chatchecker", ImportChatCheckerSettings(source=tmp_path / "runs"), tmp_path / "run"
+    )
     return tmp_path / "run"
 
 
@@ -126,7 +129,9 @@ async def test_an_imported_crash_is_scored_where_the_detector_labels_it(tmp_path
                      finish_reason="chatbot_error", error="500 Server Error")  # fmt: skip
     data["chat_history"][2]["breakdown_annotation"] = crash
     (runs / "dialogue_1.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
-    import_chatchecker_job(ImportChatCheckerSettings(source=tmp_path / "runs"), tmp_path / "run")
+    start(
+        "import-chatchecker", ImportChatCheckerSettings(source=tmp_path / "runs"), tmp_path / "run"
+    )
     [dialogue] = run_dialogues(tmp_path / "run")
     assert [(t.speaker, t.label) for t in dialogue.turns] == [("S", "O"), ("U", None), ("S", "X")]
     judged = await OfflineBreakdownDetector().detect(dialogue.record(), ChatbotInfo(), [])

@@ -13,15 +13,15 @@ from sparring.cli._app import app, console, report_user_error
 from sparring.cli._options import OPTIONS, SettingsValues, settings_options
 from sparring.conversations import (
     ImportChatCheckerSettings,
+    ImportResult,
     ImportSenseiSettings,
     export_sensei_run,
-    import_chatchecker_job,
-    import_sensei_job,
     render_summary,
 )
 from sparring.errors import ConfigError
 from sparring.jobs import check_output_paths
 from sparring.jobs.outcome import input_exit_code
+from sparring.runner import start
 
 OutOption = Annotated[Path, typer.Option("--out", help="Run directory to create.")]
 
@@ -34,7 +34,8 @@ def import_sensei_command(values: SettingsValues, out: OutOption) -> None:
     Every file of a folder that does not read is listed (file, line, key) and the others
     are imported; the exit code is then 2."""
     check_output_paths(folders={"--out": out})
-    result = import_sensei_job(ImportSenseiSettings.from_values(values, OPTIONS), out)
+    settings = ImportSenseiSettings.from_values(values, OPTIONS)
+    result: ImportResult = start("import-sensei", settings, out).result
     render_summary(result.summary, console)
     console.print(f"Imported {result.imported} conversations into [bold]{out}[/]")
     for path in result.skipped:
@@ -57,7 +58,7 @@ def import_chatchecker_command(values: SettingsValues, out: OutOption) -> None:
     """Import ChatChecker dialogue files (dialogue_N.yaml) into a new sparring run directory."""
     check_output_paths(folders={"--out": out})
     settings = ImportChatCheckerSettings.from_values(values, OPTIONS)
-    result = import_chatchecker_job(settings, out)
+    result: ImportResult = start("import-chatchecker", settings, out).result
     render_summary(result.summary, console)
     console.print(f"Imported {result.imported} conversations into [bold]{out}[/]")
 

@@ -24,8 +24,6 @@ from sparring.conversations._import import (
     ImportChatCheckerSettings,
     ImportResult,
     ImportSenseiSettings,
-    import_chatchecker_job,
-    import_sensei_job,
 )
 from sparring.conversations._load import load_conversations
 from sparring.conversations._play import (
@@ -133,9 +131,7 @@ __all__ = [
     "export_sensei_run",
     "finish_reason_of_code",
     "import_chatchecker",
-    "import_chatchecker_job",
     "import_sensei",
-    "import_sensei_job",
     "incomplete_run",
     "is_run_directory",
     "is_sensei_conversation",

@@ -20,11 +20,11 @@ from sparring.conversations._records import ConversationRecord
 from sparring.conversations._store import RunStore
 from sparring.conversations._summary import RunSummary, summarize
 from sparring.errors import Problem, UserInputError
-from sparring.jobs import JOBS, JobSettings, Outcome, StopSignal
+from sparring.jobs import JOBS, JobSettings, Outcome
 from sparring.jobs import outcome as outcomes
 
 if TYPE_CHECKING:
-    from sparring.jobs import Job, JobContext
+    from sparring.jobs import JobContext
 
 
 class ImportSenseiSettings(JobSettings):
@@ -49,19 +49,6 @@ class ImportResult:
     skipped: tuple[Path, ...] = ()
 
 
-def import_sensei_job(
-    settings: ImportSenseiSettings, out: Path | str, *, stop: StopSignal | None = None
-) -> ImportResult:
-    """Import every SENSEI conversation under ``settings.source`` into a new run ``out``
-    through the job runner (``sparring.runner.start("import-sensei", …)``); each record is
-    written as it is read. In a folder, a file that does not read does not stop the
-    import: its problems (file, line, key) are in ``ImportResult.problems`` and the other
-    files are imported. Raises ``ConfigError`` when ``source`` is one file that does not
-    read, ``UserInputError`` when ``source`` does not exist, holds no conversation file at
-    all (nothing is created then) or ``out`` holds a run."""
-    return _start(IMPORT_SENSEI, settings, out, stop)
-
-
 def _sensei_records(settings: ImportSenseiSettings) -> _Read:
     problems: list[Problem] = []
     skipped: list[Path] = []
@@ -84,19 +71,6 @@ class ImportChatCheckerSettings(JobSettings):
         description="ChatChecker runs folder, run, user folder (searched for "
         "dialogue_N.yaml) or one dialogue file."
     )
-
-
-def import_chatchecker_job(
-    settings: ImportChatCheckerSettings, out: Path | str, *, stop: StopSignal | None = None
-) -> ImportResult:
-    """Import every ChatChecker dialogue under ``settings.source`` into a new run ``out``
-    through the job runner; a record's id is the dialogue file's path relative to
-    ``source`` without suffix (its ``dialogue_id`` when ``source`` is the file), and its
-    profile the run-qualified user
-    name (``<run>.<user>``) when ``source`` holds several runs' folders. Raises
-    ``UserInputError`` when ``source`` holds no dialogue or ``out`` holds a run,
-    ``ConfigError`` (file, line, key) for a dialogue file that does not read."""
-    return _start(IMPORT_CHATCHECKER, settings, out, stop)
 
 
 def _chatchecker_read(settings: ImportChatCheckerSettings) -> _Read:
@@ -179,12 +153,3 @@ IMPORT_SENSEI = JOBS.register(
 IMPORT_CHATCHECKER = JOBS.register(
     ImportChatCheckerSettings.job, ImportJob(ImportChatCheckerSettings, _chatchecker_read)
 )
-
-
-def _start(
-    job: Job, settings: JobSettings, out: Path | str, stop: StopSignal | None
-) -> ImportResult:
-    from sparring.runner import start  # a wrapper of the import jobs (to go: issue 35)
-
-    result: ImportResult = start(job, settings, out, stop=stop).result
-    return result
