@@ -281,7 +281,13 @@ def test_the_project_page_offers_the_drop_zone_to_editors_only(world: dict[str, 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    "folder", ["rasa-bots/veterinary/sensei", "sensei/examples", "tracer/pizzaorder"]
+    "folder",
+    [
+        "rasa-bots/veterinary/sensei",
+        "sensei/examples",
+        "tracer/pizzaorder",
+        "chatchecker/chatbots/study_goal_assistant",
+    ],
 )
 def test_real_projects_import(world: dict[str, Any], folder: str) -> None:
     """The published SENSEI and TRACER folders in ../shared/data, zipped as a user would."""
@@ -303,7 +309,9 @@ def test_real_projects_import(world: dict[str, Any], folder: str) -> None:
         f"layouts {result.layouts}, {seconds:.1f} s"
     )
     assert result.count_imported > 0
-    expected = "TRACER" if folder.startswith("tracer") else "SENSEI"
+    expected = {"tracer": "TRACER", "chatchecker": "ChatChecker"}.get(
+        folder.split("/")[0], "SENSEI"
+    )
     assert expected in result.layouts
     for refused in (f for f in result.files if f.status == "refused"):
         assert refused.problems and all(p.file and p.message for p in refused.problems)
