@@ -123,3 +123,73 @@ def test_filter_a_runs_conversations_and_see_the_projects_trends(
     _wait(driver, 30).until(lambda d: d.execute_script(rendered) == [True] * 4)
     assert "50.0 %" in _text(driver, "#trend-table")
     shots.take("trends")
+
+
+def test_an_unchecked_runs_verdict_links_to_its_check_and_explore_shows_its_graph(
+    browser: WebDriver,
+    live_server: Any,
+    make_user: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two bugs of issue 37 seen in the browser: the verdict of a run no rule checked
+    offers *Check this run…* (which opens the check's form), and an ``explore`` run
+    launched from the dashboard (the dental bot of tests/bots, the offline crawler) shows
+    its workflow graph as an image that loads."""
+    import time
+
+    from test_run_page_bugs import _unchecked
+    from web_helpers import api, client_for
+
+    import tests.bots as bots
+    from sparring._ssrf import NetworkPolicy, install_policy, installed_policy
+    from sparring.web import _worker
+    from sparring.web._files import save_file
+    from sparring.web._imports import import_run
+    from sparring.web._views import create_project
+
+    owner = make_user("olga")
+    project = create_project(owner, "dental")
+    unchecked = import_run(_unchecked(tmp_path / "unchecked"), project)
+    base, driver = live_server.url, browser
+    shots = Shots(driver, tmp_path, "manage")
+    _sign_in(driver, base, "olga")
+    driver.get(f"{base}/runs/{unchecked.pk}/")
+    _wait(driver, 60).until(lambda d: d.find_elements(By.ID, "verdict-check"))
+    assert "sparring check" not in _text(driver, "#verdict")
+    shots.take("unchecked-verdict")
+    driver.find_element(By.ID, "verdict-check").click()
+    _wait(driver, 30).until(lambda d: d.current_url.endswith(f"/runs/{unchecked.pk}/apply/check/"))
+
+    before = installed_policy()
+    install_policy(NetworkPolicy.from_entries(["127.0.0.0/8"]))
+    worker = _worker.Worker()
+    monkeypatch.setattr(_worker, "_worker", worker)
+    worker.start()
+    try:
+        with bots.serve("dental", (), tmp_path) as chatbot_yaml:
+            save_file(project, "chatbot", "chatbot.yaml", chatbot_yaml.read_text(), owner)
+            body = {
+                "project": project.pk,
+                "job": "explore",
+                "settings": {"chatbot": "chatbot.yaml"},
+            }
+            started = api(client_for(owner), "post", "/api/runs/", body)
+            assert started.status_code == 201, started.content
+            pk = started.json()["id"]
+            deadline = time.monotonic() + 600
+            while Run.objects.get(pk=pk).status in ("queued", "running"):
+                assert time.monotonic() < deadline
+                time.sleep(0.5)
+    finally:
+        install_policy(before)
+    assert Run.objects.get(pk=pk).status == "finished"
+    driver.get(f"{base}/runs/{pk}/")
+    loaded = (
+        "const i = document.querySelector('#exploration .graph img');"
+        "return !!i && i.complete && i.naturalWidth > 0;"
+    )
+    _wait(driver, 60).until(lambda d: d.execute_script(loaded))
+    assert "Explored with the offline strategy" in _text(driver, "#exploration")
+    driver.execute_script("document.getElementById('exploration').scrollIntoView();")
+    shots.take("explore-graph")
