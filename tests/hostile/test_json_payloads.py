@@ -15,7 +15,8 @@ import pytest
 
 from sparring.conversations import ConversationRecord, Turn, load_conversations
 from sparring.errors import UserInputError
-from sparring.evaluate import load_dbdc
+from sparring.evaluate import load_dbdc, read_annotation_labels
+from sparring.metamorphic import load_seeds
 
 DEEP = "[" * 100_000 + "]" * 100_000
 RECORD = '{"id": "c", "turns": [], "x": %s}'
@@ -58,3 +59,17 @@ def test_nesting_within_the_limit_still_loads(tmp_path: Path) -> None:
     data["notes"] = [json.dumps([[[[["ok"]]]]])]
     (tmp_path / "c.json").write_text(json.dumps(data))
     assert [r.id for r in load_conversations(tmp_path / "c.json")] == ["c"]
+
+
+@pytest.mark.parametrize("case", ["100,000 deep", "5,000 digits", "/dev/zero", "FIFO"])
+def test_hostile_coqa_seeds_and_annotation_exports_are_located_errors(
+    tmp_path: Path, case: str
+) -> None:
+    """``metamorphic --seeds file.json`` (CoQA) and an annotations export given to
+    ``evaluate`` read JSON a user hands in: the same bounds."""
+    path = tmp_path / "seeds.json"
+    HOSTILE[case](path)
+    for read in (load_seeds, read_annotation_labels):
+        with pytest.raises(UserInputError) as caught:
+            read(path)
+        assert [p.file for p in caught.value.problems] == [str(path)]

@@ -21,6 +21,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from sparring._files import read_user_text
+from sparring._json import MAX_JSON_FILE_BYTES, JsonLimitError, loads_bounded
 from sparring.conversations import CHATCHECKER, ConversationRecord, RunStore, crash_turns
 from sparring.errors import Problem, UserInputError
 from sparring.evaluate._dbdc import DbdcDialogue, DbdcTurn, Label
@@ -52,19 +54,15 @@ def _annotation_rows(path: Path) -> list[tuple[int | None, dict[str, Any]]]:
     """The rows of an annotations export: ``(line, row)`` (a CSV row's line; ``None`` for
     JSON). Raises ``UserInputError`` when the file cannot be read as one."""
     import csv
-    import json
 
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserInputError(Problem(str(path), None, "", f"cannot read: {exc}")) from None
+    text = read_user_text(path, MAX_JSON_FILE_BYTES)  # a regular file, bounded: ConfigError
     if path.suffix.lower() == ".csv":
         reader = csv.DictReader(text.splitlines())
         return [(reader.line_num, dict(row)) for row in reader]
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserInputError(Problem(str(path), exc.lineno, "", f"not JSON: {exc.msg}")) from None
+        data = loads_bounded(text)
+    except JsonLimitError as exc:
+        raise UserInputError(Problem(str(path), exc.line, "", f"not JSON: {exc}")) from None
     if not isinstance(data, list) or not all(isinstance(row, dict) for row in data):
         message = "an annotations export is a list of objects (conversation, turn, label)"
         raise UserInputError(Problem(str(path), None, "", message))

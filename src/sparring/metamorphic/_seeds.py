@@ -18,11 +18,11 @@ with a reason.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from sparring._json import read_user_json
 from sparring.conversations import ConversationRecord, load_conversations
 from sparring.errors import ConfigError, Problem, UserInputError
 from sparring.metamorphic._answerability import SeedDialogue, SeedRound
@@ -113,12 +113,7 @@ def coqa_seeds(path: Path) -> tuple[list[Seed], list[Skipped]]:
     """The seeds of a CoQA-format JSON file, questions in ``turn_id`` order with their gold
     answers. Raises ``ConfigError`` naming the file and key when it is not valid JSON or
     not in the format."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(Problem(str(path), None, "", f"cannot read: {exc}")) from exc
-    except json.JSONDecodeError as exc:
-        raise ConfigError(Problem(str(path), exc.lineno, "", f"not JSON: {exc.msg}")) from exc
+    data = read_user_json(path)  # bounded: size, depth, special files (ConfigError)
     try:
         parsed = CoqaFile.model_validate(data)
     except ValidationError as exc:

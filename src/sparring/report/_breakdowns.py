@@ -13,7 +13,6 @@ its ``RANKED`` most likely breakdowns listed as turns to review, not as verdicts
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from sparring._json import read_user_json
 from sparring.conversations import Slot
 from sparring.evaluate import (
     EVALUATION_SCHEMA_VERSION,
@@ -58,7 +58,7 @@ def stored_breakdowns(path: Path) -> list[Stored]:
     a newer ``schema_version`` is skipped), main detector first."""
     found: list[Stored] = []
     for file in sorted((path / FOLDER).glob(f"{PREFIX}*.json")):
-        data: dict[str, Any] = json.loads(file.read_text(encoding="utf-8"))
+        data: dict[str, Any] = read_user_json(file)  # a located ConfigError if unreadable
         if data.get("schema_version", 1) > EVALUATION_SCHEMA_VERSION:
             continue
         stored = BreakdownEvaluation.model_validate(data)
