@@ -17,7 +17,7 @@ from sparring.explore import (
 )
 from sparring.explore._answers import free_answers
 from sparring.explore._seeds import definition_seeds
-from sparring.pipeline import RunSettings, run_job
+from sparring.pipeline import RunJob, RunSettings
 from sparring.runner import start
 from sparring.simulate._matching import only_when_besides, when_part_mentioned
 
@@ -143,15 +143,19 @@ def test_with_the_definition_every_form_slot_is_asked_and_the_run_passes(tmp_pat
     assert sorted(measured.slots.reached) == ["date", "service", "time"]
     assert measured.unreachable == {"services": "no NLU example, no story or rule"}
     assert "services" not in measured.intents.names
-    result = run_job(
-        RunSettings(chatbot=_chatbot(tmp_path), project=project, concurrency=1), tmp_path / "run"
-    )
+    result = start(
+        RunJob(),
+        RunSettings(chatbot=_chatbot(tmp_path), project=project, concurrency=1),
+        tmp_path / "run",
+    ).result
     assert result.check is not None
     assert result.exit_code == 0, result.check.outcome
 
 
 def test_an_answer_the_bot_takes_for_another_request_is_no_value(tmp_path: Path) -> None:
-    result = run_job(RunSettings(chatbot=_chatbot(tmp_path), concurrency=1), tmp_path / "run")
+    result = start(
+        RunJob(), RunSettings(chatbot=_chatbot(tmp_path), concurrency=1), tmp_path / "run"
+    ).result
     explored = list(RunStore.open(tmp_path / "run" / "exploration").iter_records())
     said = [
         (t.text, record.turns[i + 1].text)

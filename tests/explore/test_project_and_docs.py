@@ -18,7 +18,7 @@ from sparring.explore import (
     read_definition_coverage,
 )
 from sparring.explore._seeds import definition_seeds, docs_seeds
-from sparring.pipeline import RunSettings, run_job
+from sparring.pipeline import RunJob, RunSettings
 from sparring.runner import start
 
 HERE = Path(__file__).resolve().parent
@@ -246,7 +246,7 @@ def test_coverage_against_the_definition_reads_the_bots_replies(tmp_path: Path) 
 def test_a_run_with_a_project_writes_its_coverage_against_the_definition(tmp_path: Path) -> None:
     project = rasa_project(tmp_path / "bot")
     settings = RunSettings(chatbot=_chatbot(tmp_path), project=project, concurrency=1)
-    result = run_job(settings, tmp_path / "run")
+    result = start(RunJob(), settings, tmp_path / "run").result
     saved = read_definition_coverage(tmp_path / "run")
     assert saved is not None and saved == result.definition
     assert "hours" in saved.intents.reached and "book" in saved.intents.reached

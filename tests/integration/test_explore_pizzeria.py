@@ -10,7 +10,7 @@ import pytest
 from integration_support import Pizzeria
 
 from sparring.explore import ExploreJob, ExploreSettings
-from sparring.pipeline import RunSettings, run_job
+from sparring.pipeline import RunJob, RunSettings
 from sparring.runner import start
 
 pytestmark = pytest.mark.integration
@@ -36,7 +36,7 @@ def test_the_offline_crawl_maps_the_pizzerias_functionalities(
 
 def test_a_run_tests_the_pizzeria_from_one_command(pizzeria: Pizzeria, tmp_path: Path) -> None:
     settings = RunSettings(chatbot=pizzeria.chatbot_yaml, sessions=30, turns=10)
-    result = run_job(settings, tmp_path / "run")
+    result = start(RunJob(), settings, tmp_path / "run").result
     assert result.simulation is not None and result.simulation.health.healthy
     assert result.coverage is not None and (result.coverage.functionality_share or 0) >= 0.8
     assert result.check is not None and result.check.outcome.code in (0, 1)

@@ -19,7 +19,8 @@ import pytest
 from integration_support import ThirdPartyBot
 
 from sparring.conversations import RunStore
-from sparring.pipeline import PipelineResult, RunSettings, run_job
+from sparring.pipeline import PipelineResult, RunJob, RunSettings
+from sparring.runner import start
 
 CONFIRMED = ("I have received your request", "I have scheduled your appointment")
 
@@ -38,7 +39,7 @@ def _run(bot: ThirdPartyBot, out: Path, project: bool) -> PipelineResult:
     settings = RunSettings(
         chatbot=bot.chatbot_yaml, concurrency=1, project=bot.project if project else None
     )
-    result = run_job(settings, out)
+    result = start(RunJob(), settings, out).result
     assert result.check is not None, result.untested
     if result.exit_code != 0:
         _assert_only_the_bots_own_faults(bot, out, result)

@@ -12,8 +12,9 @@ from typer.testing import CliRunner
 from sparring.cli import app
 from sparring.conversations import ConversationRecord, Turn
 from sparring.explore import ExplorationModel, Functionality, Parameter, coverage, read_coverage
-from sparring.pipeline import EXPLORATION, RunSettings, run_job
+from sparring.pipeline import EXPLORATION, RunJob, RunSettings
 from sparring.report import RunView
+from sparring.runner import start
 
 HERE = Path(__file__).resolve().parent
 
@@ -93,7 +94,9 @@ def test_a_bot_that_only_greets_is_no_verdict_with_the_next_step(tmp_path: Path)
 def test_a_confirmation_the_conversations_never_reach_fails_the_run(tmp_path: Path) -> None:
     Shop.stock = 2  # enough for the exploration's two cakes, none for the conversations
     chatbot = _chatbot(tmp_path, "test_no_green_without_testing:Shop")
-    result = run_job(RunSettings(chatbot=chatbot, sessions=6, turns=6), tmp_path / "run")
+    result = start(
+        RunJob(), RunSettings(chatbot=chatbot, sessions=6, turns=6), tmp_path / "run"
+    ).result
     assert result.untested is None
     assert result.check is not None
     assert result.exit_code == 1, result.check.outcome
@@ -109,7 +112,9 @@ def test_a_confirmation_the_conversations_never_reach_fails_the_run(tmp_path: Pa
 def test_the_same_shop_with_stock_passes(tmp_path: Path) -> None:
     Shop.stock = 1000
     chatbot = _chatbot(tmp_path, "test_no_green_without_testing:Shop")
-    result = run_job(RunSettings(chatbot=chatbot, sessions=6, turns=6), tmp_path / "run")
+    result = start(
+        RunJob(), RunSettings(chatbot=chatbot, sessions=6, turns=6), tmp_path / "run"
+    ).result
     assert result.untested is None
     assert result.exit_code == 0, result.check.outcome if result.check else None
     assert result.coverage is not None and result.coverage.functionality_share == 1.0
@@ -122,7 +127,7 @@ def test_a_free_text_cafe_is_tested_beyond_the_greeting(tmp_path: Path) -> None:
     }
     chatbot = tmp_path / "cafe.yaml"
     chatbot.write_text(json.dumps(config), encoding="utf-8")
-    result = run_job(RunSettings(chatbot=chatbot), tmp_path / "run")
+    result = start(RunJob(), RunSettings(chatbot=chatbot), tmp_path / "run").result
     assert result.untested is None and result.exit_code == 0
     assert result.coverage is not None and result.coverage.functionality_share == 1.0
     assert {"menu", "opening_hours", "order_a_drink"} <= result.coverage.covered_ids

@@ -13,14 +13,15 @@ from typer.testing import CliRunner
 from sparring.cli import app
 from sparring.conversations import RunStore
 from sparring.explore import read_coverage
-from sparring.pipeline import EXPLORATION, RunSettings, run_job
+from sparring.pipeline import EXPLORATION, RunJob, RunSettings
+from sparring.runner import start
 from tests.explore.conftest import pizza_chatbot_yaml
 
 
 def test_a_run_tests_the_pizzeria_end_to_end(tmp_path: Path) -> None:
     chatbot = pizza_chatbot_yaml(tmp_path, "text")
-    result = run_job(RunSettings(chatbot=chatbot, sessions=20, turns=10), tmp_path / "run")
-    root = tmp_path / "run"
+    run = start(RunJob(), RunSettings(chatbot=chatbot, sessions=20, turns=10), tmp_path / "run")
+    result, root = run.result, tmp_path / "run"
     # the exploration is a run of its own; the tested run keeps the model and profiles
     assert RunStore.open(root / EXPLORATION).manifest.job == "explore"
     assert (root / "explore" / "model.json").is_file()
@@ -30,7 +31,7 @@ def test_a_run_tests_the_pizzeria_end_to_end(tmp_path: Path) -> None:
     assert store.manifest.job == "run" and store.manifest.status == "finished"
     assert store.manifest.outcome == result.outcome  # stored: the report reads it
     assert len(store.manifest.planned) == len(store) and store.manifest.profiles
-    assert result.report == root / "report" / "index.html" and result.report.is_file()
+    assert run.report == root / "report" / "index.html" and run.report.is_file()
     assert {r.profile for r in store.iter_records()} >= {"prices", "opening hours"}
     assert result.check is not None
     names = {r.rule for r in result.check.report.results}
@@ -89,8 +90,8 @@ def test_the_cli_fails_a_bot_that_breaks_a_default_rule(tmp_path: Path) -> None:
 
 def test_a_run_does_not_overwrite_an_earlier_one(tmp_path: Path) -> None:
     chatbot = pizza_chatbot_yaml(tmp_path, "buttons")
-    run_job(RunSettings(chatbot=chatbot, sessions=2, turns=4), tmp_path / "run")
+    start(RunJob(), RunSettings(chatbot=chatbot, sessions=2, turns=4), tmp_path / "run")
     from sparring.errors import UserInputError
 
     with pytest.raises(UserInputError, match="already holds a run"):
-        run_job(RunSettings(chatbot=chatbot, sessions=2, turns=4), tmp_path / "run")
+        start(RunJob(), RunSettings(chatbot=chatbot, sessions=2, turns=4), tmp_path / "run")

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 from sparring.explore import ExplorationModel, ExploreJob, ExploreSettings, save_model
-from sparring.pipeline import RunSettings, run_job
+from sparring.pipeline import RunJob, RunSettings
 from sparring.report import write_report
 from sparring.runner import start
 from tests.explore.conftest import pizza_chatbot_yaml
@@ -15,9 +15,9 @@ from tests.explore.conftest import pizza_chatbot_yaml
 
 def test_a_tested_run_shows_the_graph_and_what_was_covered(tmp_path: Path) -> None:
     chatbot = pizza_chatbot_yaml(tmp_path, "buttons")
-    result = run_job(RunSettings(chatbot=chatbot, sessions=20, turns=10), tmp_path / "run")
-    assert result.report is not None  # written by the runner once the outcome is stored
-    html = result.report.read_text(encoding="utf-8")
+    run = start(RunJob(), RunSettings(chatbot=chatbot, sessions=20, turns=10), tmp_path / "run")
+    assert run.report is not None  # written by the runner once the outcome is stored
+    html = run.report.read_text(encoding="utf-8")
     assert 'id="exploration"' in html
     assert "Explored with the <strong>offline</strong> strategy" in html
     assert "functionalities explored (offline)" in html  # the summary line at the top

@@ -8,8 +8,9 @@ import shutil
 from pathlib import Path
 
 from sparring.conversations import Slot
-from sparring.pipeline import RunSettings, run_job
+from sparring.pipeline import RunJob, RunSettings
 from sparring.report import REPORT_SECTIONS, ROOT, RunView, render_section, sections
+from sparring.runner import start
 from tests.explore.conftest import pizza_chatbot_yaml
 
 FAILING_RULE = """\
@@ -28,7 +29,7 @@ def test_every_built_in_section_renders_the_same_from_only_the_parts_it_reads(
     rules = tmp_path / "rules.yaml"
     rules.write_text(FAILING_RULE, encoding="utf-8")
     settings = RunSettings(chatbot=chatbot, sessions=4, turns=6, rules=[rules])
-    run = run_job(settings, tmp_path / "run").path
+    run = start(RunJob(), settings, tmp_path / "run").result.path
     folders = {p.name for p in run.iterdir() if p.is_dir()}
     assert {"conversations", "verdicts", "explore"} <= folders  # a run with several slots
     whole = RunView.open(run)

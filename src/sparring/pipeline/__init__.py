@@ -7,8 +7,6 @@ from sparring.pipeline._job import (
     PipelineResult,
     RunJob,
     RunSettings,
-    run_job,
-    run_job_async,
 )
 
 __all__ = [
@@ -16,6 +14,4 @@ __all__ = [
     "PipelineResult",
     "RunJob",
     "RunSettings",
-    "run_job",
-    "run_job_async",
 ]

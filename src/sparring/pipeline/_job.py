@@ -25,7 +25,6 @@ verdict is NO VERDICT.
 
 from __future__ import annotations
 
-import dataclasses
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,8 +58,6 @@ from sparring.jobs import (
     ModelNeed,
     Needs,
     Outcome,
-    StopSignal,
-    run_blocking,
 )
 from sparring.jobs import outcome as outcomes
 from sparring.jobs.events import ItemDone, Planned
@@ -172,24 +169,6 @@ class RunJob:
 
 
 JOBS.register(RunJob.name, RunJob())
-
-
-async def run_job_async(
-    settings: RunSettings, out: Path | str | None = None, *, stop: StopSignal | None = None
-) -> PipelineResult:
-    """Test the chatbot of ``settings`` end to end into ``out`` (default ``runs/<time>``)
-    through the runner (``RunJob``: errors as ``RunJob.execute``); the result's ``report``
-    is the report the runner wrote."""
-    run = await start_async(RunJob(), settings, out, stop=stop)
-    result: PipelineResult = run.result
-    return dataclasses.replace(result, report=run.report, outcome=run.outcome)
-
-
-def run_job(
-    settings: RunSettings, out: Path | str | None = None, *, stop: StopSignal | None = None
-) -> PipelineResult:
-    """``run_job_async`` for synchronous callers."""
-    return run_blocking(run_job_async(settings, out, stop=stop))
 
 
 async def _run(settings: RunSettings, ctx: JobContext) -> PipelineResult:
