@@ -9,9 +9,11 @@
   rule, a standard personality, a README) chosen in the project page's form, the import
   page listing what became of each file, then the connector file picked on the launch
   form and the run followed to its end; and a file dropped onto the drop zone.
+- **An invitation by link**: the owner invites, a browser with no session opens the link,
+  creates the account and lands on the project as editor; the link is then spent.
 
 Screenshots go to the test's folder and ``/tmp/sparring-screens`` (``local-*``,
-``import-*``).
+``import-*``, ``invite-*``).
 """
 
 from __future__ import annotations
@@ -250,3 +252,39 @@ def test_a_sensei_zip_imported_from_the_project_page_and_run(
     driver.get(f"{base}/projects/{project}/")
     assert "dropped.yaml" in _text(driver, "#files")
     shots.take("project-after")
+
+
+def test_an_owner_invites_a_teammate_by_link_who_joins_with_a_new_account(
+    browser: WebDriver,  # noqa: F811
+    live_server: Any,
+    make_user: Any,
+    tmp_path: Path,
+) -> None:
+    from sparring.web._views import create_project
+
+    base, driver = live_server.url, browser
+    shots = Shots(driver, tmp_path, "invite")
+    project = create_project(make_user("maria"), "veterinary")
+    _sign_in(driver, base, "maria")
+    driver.get(f"{base}/projects/{project.pk}/members/")
+    driver.find_element(By.ID, "invitations-link").click()
+    _wait(driver, 30).until(lambda d: d.find_elements(By.ID, "invite-form"))
+    Select(driver.find_element(By.ID, "id_role")).select_by_value("editor")
+    driver.find_element(By.ID, "invite").click()
+    _wait(driver, 30).until(lambda d: d.find_elements(By.ID, "invitation-link"))
+    link = _text(driver, "#invitation-link code").strip()
+    shots.take("link")
+    assert link.startswith(f"{base}/invite/"), link
+    driver.delete_all_cookies()  # the teammate's browser
+    driver.get(link)
+    assert "as editor" in _text(driver, "#invitation-grants")
+    driver.find_element(By.NAME, "username").send_keys("lucia")
+    driver.find_element(By.NAME, "password1").send_keys(PASSWORD)
+    driver.find_element(By.NAME, "password2").send_keys(PASSWORD)
+    shots.take("accept")
+    driver.find_element(By.ID, "join").click()
+    _wait(driver, 30).until(lambda d: d.current_url.rstrip("/").endswith(f"/{project.pk}"))
+    assert "joined veterinary as editor" in _text(driver, ".messages")
+    shots.take("joined")
+    driver.get(link)  # spent
+    assert "used, revoked or expired" in _text(driver, "main")
