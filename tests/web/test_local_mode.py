@@ -213,3 +213,21 @@ def test_a_taken_port_is_one_line_before_anything_is_printed(tmp_path: Path) -> 
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
     assert f"port {port} on 127.0.0.1 is taken" in lines[0] and "Traceback" not in done.stderr
+
+
+@pytest.mark.django_db
+def test_an_account_made_behind_the_servers_back_ends_local_mode_at_the_next_use(
+    settings: Any,
+) -> None:
+    """An account created without the signals (another process, a bulk insert) is counted
+    the next time the policy is asked, e.g. when the worker starts a job."""
+    from sparring._ssrf import installed_policy
+
+    settings.SSRF_ALLOW = []
+    get_user_model().objects.create_superuser("owner", password=None)
+    guard_network("127.0.0.1")
+    policy = installed_policy()
+    assert policy is not None and policy.refusal("bot", list(LOOPBACK)) is None
+    get_user_model().objects.bulk_create([get_user_model()(username="other")])  # no signal
+    policy = installed_policy()
+    assert policy is not None and policy.refusal("bot", list(LOOPBACK)) is not None

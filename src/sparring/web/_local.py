@@ -11,11 +11,12 @@ The decision is taken on parsed, typed facts (``ServerFacts``), never on text: t
 addresses the server listens on (each parsed with ``ipaddress``; a host name is resolved
 and every address it names must be loopback), the number of accounts in the database,
 and whether sign-up is open (anyone who reaches the server could then make an account).
-It is taken again whenever the facts change: at start, when an account is created or
-deleted (Django's ``post_save``/``post_delete`` on the user model) and at each launch; the
-installed ``PolicySource`` reads the last decision, so connectors never query the
-database. A second account ends local mode at once; link-local addresses (cloud
-metadata, ``169.254.169.254``) stay refused in local mode too.
+It is taken again at each use of the policy (the worker starting a job, a launch, the
+launch page), and when an account is created or deleted (Django's
+``post_save``/``post_delete`` on the user model); where the database may not be queried
+(an event loop's thread) the last decision stands. A second account ends local mode at
+once; link-local addresses (cloud metadata, ``169.254.169.254``) stay refused in local mode
+too.
 """
 
 from __future__ import annotations
@@ -103,9 +104,17 @@ def refresh() -> ServerFacts:
 
 
 def _policy() -> NetworkPolicy:
+    """The policy now: decided again from the database where this thread may query it
+    (the worker starting a job, a request); the last decision elsewhere (an event loop's
+    thread, where Django refuses a query, or a database that does not answer)."""
     from django.conf import settings
 
-    return network_policy(list(settings.SSRF_ALLOW), _facts)
+    facts = _facts
+    try:
+        facts = refresh()
+    except Exception:  # SynchronousOnlyOperation, DatabaseError: keep the last decision
+        logger.debug("local mode: the last decision is kept", exc_info=True)
+    return network_policy(list(settings.SSRF_ALLOW), facts)
 
 
 def install(host: str) -> ServerFacts:
