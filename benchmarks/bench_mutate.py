@@ -26,8 +26,9 @@ from pathlib import Path
 from types import ModuleType
 
 from sparring.mutation import Location
-from sparring.mutation._job import MutateSettings, mutate_job
+from sparring.mutation._job import MutateJob, MutateSettings
 from sparring.mutation._result import MutationResult
+from sparring.runner import start
 
 REPO = Path(__file__).resolve().parents[1]
 PIZZERIA = REPO / "examples" / "pizzeria"
@@ -93,7 +94,9 @@ def run_pass(
         rules=[PIZZERIA / "rules"], workers=workers, seed=0,
     )  # fmt: skip
     started = time.monotonic()
-    result = mutate_job(settings, out, operators=[ResponseToFallback(), CheaperLarge()])
+    result = start(
+        MutateJob(operators=[ResponseToFallback(), CheaperLarge()]), settings, out
+    ).result
     elapsed = time.monotonic() - started
     for made in models(bot) - keep:
         made.unlink()

@@ -382,10 +382,10 @@ def test_mutate_on_two_workers_kills_as_in_process(
 ) -> None:
     pytest.importorskip("aiml")
     from sparring.distributed import mutate_distributed
-    from sparring.mutation import mutate_job
+    from sparring.mutation import MutateJob
 
     settings = alice_mutants(tmp_path, 3, workers=2)
-    local = mutate_job(settings, tmp_path / "local")
+    local = start(MutateJob(), settings, tmp_path / "local").result
     spread = mutate_distributed(settings, tmp_path / "spread")
 
     def kills(result: Any) -> dict[str, tuple[str, list[str]]]:

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from sparring.mutation import Location
-from sparring.mutation._job import MutateSettings, exercised_utterances, mutate_job
+from sparring.mutation._job import MutateJob, MutateSettings, exercised_utterances
 from sparring.mutation._operators.aiml_reach import reached_categories, reached_filter, sentences
+from sparring.runner import start
 
 SET = """\
 <?xml version="1.0" encoding="UTF-8"?>
@@ -135,7 +136,7 @@ def test_an_exercised_only_job_samples_only_reached_categories(
         {"project": project, "kind": "aiml", "profiles": [tmp_path / "profile.yaml"],
          "rules": [tmp_path / "rule.yaml"], "exercised_only": True}
     )  # fmt: skip
-    result = mutate_job(settings, tmp_path / "out")
+    result = start(MutateJob(), settings, tmp_path / "out").result
 
     said = [text for text, _ in exercised_utterances(tmp_path / "out")]
     words = [re.sub(r"[^\w ]", "", text).lower() for text in said]

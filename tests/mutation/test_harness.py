@@ -12,11 +12,13 @@ from test_harness_fakes import OPERATORS, DropReply, FakeBuilder, Slow, make_pro
 
 from sparring.conversations import RunStore
 from sparring.errors import UserInputError
+from sparring.jobs.events import JobEvent, Planned
 from sparring.mutation._harness import OriginalFailed
-from sparring.mutation._job import MutateSettings, mutate_job, resume_mutate_job
+from sparring.mutation._job import MutateJob, MutateSettings
 from sparring.mutation._result import read_mutation
 from sparring.mutation._sample import apply_mutant, sample_mutants
 from sparring.report import write_report
+from sparring.runner import resume, start
 
 EXPECTED = {
     "fake.break_build@replies.txt#build": ("stillborn", []),
@@ -43,8 +45,9 @@ def settings(root: Path, **extra: object) -> MutateSettings:
 
 
 def test_every_mutant_is_judged_against_the_original(tmp_path: Path) -> None:
-    result = mutate_job(settings(tmp_path), tmp_path / "out", builder=FakeBuilder(),
-                        operators=OPERATORS)  # fmt: skip
+    result = start(
+        MutateJob(builder=FakeBuilder(), operators=OPERATORS), settings(tmp_path), tmp_path / "out"
+    ).result
     assert result.original is not None and result.original.conversations == 1
     # mentions_delivery fails on the original: a false positive, it kills no mutant
     assert result.original.false_positives == ["mentions_delivery"]
@@ -63,8 +66,11 @@ def test_every_mutant_is_judged_against_the_original(tmp_path: Path) -> None:
 
 
 def test_mutation_json_holds_the_settings_diffs_runs_and_durations(tmp_path: Path) -> None:
-    mutate_job(settings(tmp_path, seed=3), tmp_path / "out", builder=FakeBuilder(),
-               operators=OPERATORS)  # fmt: skip
+    start(
+        MutateJob(builder=FakeBuilder(), operators=OPERATORS),
+        settings(tmp_path, seed=3),
+        tmp_path / "out",
+    )
     data = json.loads((tmp_path / "out" / "results" / "mutation.json").read_text())
     assert data["schema_version"] == 1 and data["complete"] is True
     assert data["settings"]["seed"] == 3 and data["settings"]["kind"] == "aiml"
@@ -85,7 +91,9 @@ def test_mutation_json_holds_the_settings_diffs_runs_and_durations(tmp_path: Pat
 
 
 def test_the_report_of_the_job_folder_has_the_mutation_section(tmp_path: Path) -> None:
-    mutate_job(settings(tmp_path), tmp_path / "out", builder=FakeBuilder(), operators=OPERATORS)
+    start(
+        MutateJob(builder=FakeBuilder(), operators=OPERATORS), settings(tmp_path), tmp_path / "out"
+    )
     html = write_report(tmp_path / "out").read_text()
     assert 'id="mutation"' in html
     assert "mutation score 75%: 6 killed, 2 live, 1 stillborn" in html
@@ -94,7 +102,7 @@ def test_the_report_of_the_job_folder_has_the_mutation_section(tmp_path: Path) -
 
 def test_resume_runs_only_the_unfinished_mutants(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    mutate_job(settings(tmp_path), out, builder=FakeBuilder(), operators=OPERATORS)
+    start(MutateJob(builder=FakeBuilder(), operators=OPERATORS), settings(tmp_path), out)
     state = read_mutation(out)
     assert state is not None
     # as if interrupted: two mutants never finished (one left a half-written run)
@@ -104,7 +112,7 @@ def test_resume_runs_only_the_unfinished_mutants(tmp_path: Path) -> None:
     manifests = (out / "mutants").glob("*/manifest.json")
     finished = {p.parent.name: p.stat().st_mtime_ns for p in manifests}
     builder = FakeBuilder()
-    resumed = resume_mutate_job(out, builder=builder, operators=OPERATORS)
+    resumed = resume(out, job=MutateJob(builder=builder, operators=OPERATORS)).result
     # builds are named by their mutant folder; the original ("out") was not run again
     assert len(builder.built) == 2 and "out" not in builder.built
     assert any(name.startswith("fake.drop_reply@replies.txt#reply_size") for name in builder.built)
@@ -117,13 +125,13 @@ def test_resume_runs_only_the_unfinished_mutants(tmp_path: Path) -> None:
 
 def test_resume_after_an_interrupted_original_runs_it_again(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    mutate_job(settings(tmp_path), out, builder=FakeBuilder(), operators=[DropReply()])
+    start(MutateJob(builder=FakeBuilder(), operators=[DropReply()]), settings(tmp_path), out)
     state = read_mutation(out)
     assert state is not None
     state.original, state.mutants = None, []
     state.write(RunStore.open(out))
     builder = FakeBuilder()
-    resumed = resume_mutate_job(out, builder=builder, operators=[DropReply()])
+    resumed = resume(out, job=MutateJob(builder=builder, operators=[DropReply()])).result
     assert builder.built[0] == "out" and len(builder.built) == 7
     assert resumed.original is not None and resumed.score == 4 / 6
 
@@ -141,8 +149,11 @@ def test_the_sample_is_seeded_and_stable(tmp_path: Path) -> None:
 
 
 def test_a_sampled_job_runs_that_many_mutants(tmp_path: Path) -> None:
-    result = mutate_job(settings(tmp_path, sample=3, seed=5), tmp_path / "out",
-                        builder=FakeBuilder(), operators=OPERATORS)  # fmt: skip
+    result = start(
+        MutateJob(builder=FakeBuilder(), operators=OPERATORS),
+        settings(tmp_path, sample=3, seed=5),
+        tmp_path / "out",
+    ).result
     assert len(result.mutants) == len(result.sampled) == 3
     assert all(EXPECTED[m.id] == (m.status, m.killed_by) for m in result.mutants)
 
@@ -151,7 +162,7 @@ def test_an_original_that_cannot_be_built_stops_the_job(tmp_path: Path) -> None:
     job = settings(tmp_path)
     (job.project / "replies.txt").write_text("!!broken\n")
     with pytest.raises(OriginalFailed, match="could not be built"):
-        mutate_job(job, tmp_path / "out", builder=FakeBuilder(), operators=[DropReply()])
+        start(MutateJob(builder=FakeBuilder(), operators=[DropReply()]), job, tmp_path / "out")
 
 
 def test_an_original_that_fails_every_conversation_stops_the_job(tmp_path: Path) -> None:
@@ -160,18 +171,18 @@ def test_an_original_that_fails_every_conversation_stops_the_job(tmp_path: Path)
     replies = job.project / "replies.txt"
     replies.write_text("crash :: . :: !!crash\n" + replies.read_text())
     with pytest.raises(OriginalFailed, match=r"the original bot failed: .* got no answer"):
-        mutate_job(job, tmp_path / "out", builder=FakeBuilder(), operators=[DropReply()])
+        start(MutateJob(builder=FakeBuilder(), operators=[DropReply()]), job, tmp_path / "out")
 
 
 def test_bad_input_stops_before_anything_is_written(tmp_path: Path) -> None:
     job = settings(tmp_path)
     (job.rules[0] / "bad.yaml").write_text("name: bad\noracle: (\n")
     with pytest.raises(UserInputError):
-        mutate_job(job, tmp_path / "out", builder=FakeBuilder(), operators=OPERATORS)
+        start(MutateJob(builder=FakeBuilder(), operators=OPERATORS), job, tmp_path / "out")
     assert not (tmp_path / "out").exists()
     (job.rules[0] / "bad.yaml").unlink()
     with pytest.raises(UserInputError, match="no mutation operator applies"):
-        mutate_job(job, tmp_path / "out", builder=FakeBuilder(), operators=[])
+        start(MutateJob(builder=FakeBuilder(), operators=[]), job, tmp_path / "out")
 
 
 def test_a_kill_by_timeout_alone_must_happen_twice(
@@ -181,7 +192,9 @@ def test_a_kill_by_timeout_alone_must_happen_twice(
     job = settings(tmp_path)
     chatbot = job.project / "chatbot.yaml"
     chatbot.write_text(chatbot.read_text().replace("timeout: 5", "timeout: 1"))
-    result = mutate_job(job, tmp_path / "out", builder=FakeBuilder(), operators=[Slow()])
+    result = start(
+        MutateJob(builder=FakeBuilder(), operators=[Slow()]), job, tmp_path / "out"
+    ).result
     by_id = {m.id: m for m in result.mutants}
     always = by_id["fake.slow@replies.txt#slow:always"]
     assert (always.status, always.killed_by) == ("killed", ["timeout"])
@@ -201,7 +214,9 @@ def test_what_fails_on_one_run_of_the_original_kills_nothing(
     chatbot.write_text(chatbot.read_text().replace("timeout: 5", "timeout: 1"))
     replies = job.project / "replies.txt"  # the original is slow once: its first run times out
     replies.write_text("slow :: \\bcost\\b :: !!slow-once\n" + replies.read_text())
-    result = mutate_job(job, tmp_path / "out", builder=FakeBuilder(), operators=[DropReply()])
+    result = start(
+        MutateJob(builder=FakeBuilder(), operators=[DropReply()]), job, tmp_path / "out"
+    ).result
     assert result.original is not None and result.original.runs == 2
     assert result.original.false_positives == ["mentions_delivery", "timeout"]
     assert result.original.flaky == ["timeout"]
@@ -218,9 +233,12 @@ def test_rules_edited_while_the_job_runs_do_not_judge_its_mutants(tmp_path: Path
         rule.write_text(rule.read_text().replace("'confirmed'", "'no such words'"))
         edited.append("yes")
 
-    result = mutate_job(
-        job, tmp_path / "out", builder=FakeBuilder(), operators=OPERATORS, on_sample=edit
-    )
+    def sampled(event: JobEvent) -> None:
+        if isinstance(event, Planned):
+            edit(event.total)
+
+    mutate = MutateJob(builder=FakeBuilder(), operators=OPERATORS)
+    result = start(mutate, job, tmp_path / "out", on_event=sampled).result
     assert edited and "no such words" in rule.read_text()
     snapshot = tmp_path / "out" / "inputs" / "rules" / "0-rules" / "confirms.yaml"
     assert "'confirmed'" in snapshot.read_text()

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from test_harness_fakes import OPERATORS, FakeBuilder, make_project
 
-from sparring.mutation._job import MutateSettings, mutate_job, mutate_job_async
+from sparring.mutation._job import MutateJob, MutateSettings
 from sparring.mutation._processes import tracked
+from sparring.runner import start, start_async
 
 HERE = Path(__file__).parent
 SRC = HERE.parents[1] / "src"
@@ -26,13 +27,16 @@ import sys
 from pathlib import Path
 sys.path[:0] = [{here!r}, {src!r}]
 from test_harness_fakes import OPERATORS, FakeBuilder, make_project
-from sparring.mutation._job import MutateSettings, mutate_job
+from sparring.mutation import MutateJob, MutateSettings, terminating_signals
+from sparring.runner import start
 root = Path({root!r})
 project, profiles, rules = make_project(root)
 settings = MutateSettings(project=project, kind="aiml", profiles=[profiles], rules=[rules],
                           workers=2)
-mutate_job(settings, root / "out", builder=FakeBuilder(server=True, delay=30,
-           pids=root / "pids"), operators=OPERATORS)
+job = MutateJob(builder=FakeBuilder(server=True, delay=30, pids=root / "pids"),
+                operators=OPERATORS)
+with terminating_signals():
+    start(job, settings, root / "out")
 """
 
 
@@ -83,7 +87,7 @@ def test_a_finished_job_leaves_no_process(tmp_path: Path) -> None:
     project, profiles, rules = make_project(tmp_path)
     settings = MutateSettings(project=project, kind="aiml", profiles=[profiles], rules=[rules])
     builder = FakeBuilder(server=True, pids=tmp_path / "pids")
-    mutate_job(settings, tmp_path / "out", builder=builder, operators=OPERATORS)
+    start(MutateJob(builder=builder, operators=OPERATORS), settings, tmp_path / "out")
     assert len(pids(tmp_path)) == 9  # the original and every mutant but the stillborn one
     assert not any(alive(pid) for pid in pids(tmp_path))
     assert tracked() == {}
@@ -96,7 +100,7 @@ async def test_a_cancelled_job_stops_its_servers(tmp_path: Path) -> None:
     )
     builder = FakeBuilder(server=True, delay=30, pids=tmp_path / "pids")
     job = asyncio.create_task(
-        mutate_job_async(settings, tmp_path / "out", builder=builder, operators=OPERATORS)
+        start_async(MutateJob(builder=builder, operators=OPERATORS), settings, tmp_path / "out")
     )
     while not pids(tmp_path):
         await asyncio.sleep(0.05)

@@ -14,7 +14,8 @@ import yaml
 
 from sparring.mutation._build_command import ServeCommandBuilder
 from sparring.mutation._builders import BuildFailed
-from sparring.mutation._job import MutateSettings, builder_for, mutate_job
+from sparring.mutation._job import MutateJob, MutateSettings, builder_for
+from sparring.runner import start
 
 SERVER = '''
 """Taskyto's HTTP API over the question-answering modules of the project (cwd)."""
@@ -177,7 +178,7 @@ def test_a_taskyto_job_kills_the_mutant_that_loses_the_answer(tmp_path: Path) ->
          "rules": [tmp_path / "rule.yaml"],
          "serve_command": [sys.executable, str(server), "{port}"]}
     )  # fmt: skip
-    result = mutate_job(settings, tmp_path / "out")
+    result = start(MutateJob(), settings, tmp_path / "out").result
     assert result.original is not None and result.original.false_positives == []
     statuses = {m.id: (m.status, m.killed_by) for m in result.mutants}
     questions = "taskyto.delete_question@pizza_qa.yaml#pizza_qa/questions/"

@@ -3,10 +3,10 @@
 ``sparring worker`` starts a worker (``run_worker``); ``sparring simulate --broker URL``
 (or ``SPARRING_BROKER_URL``) runs the simulate job's conversations on the workers
 (``simulate_distributed``, ``resume_distributed``); ``sparring mutate --broker`` runs one
-mutant per task (``mutate_distributed``, ``resume_mutate_distributed``). The run directory
-stays with the coordinator, which plans the run: a chunk carries its planned
-conversations and the digest of the chatbot's configuration, published in Redis, so
-workers need no copy of the project, only their own secrets (and, for mutate, their own
+mutant per task (``mutate_distributed``; ``remote_mutants`` for the runner's
+``MutateJob``). The run directory stays with the coordinator, which plans the run: a chunk
+carries its planned conversations and the digest of the chatbot's configuration, published
+in Redis, so workers need no copy of the project, only their own secrets (and, for mutate, their own
 copy of the bot's code, matched by digest: ``_bundle``); they run nothing a message
 commands (``WorkerPolicy``). See
 docs/distributed.md.
@@ -26,7 +26,6 @@ from sparring.distributed._mutate import (
     RemoteMutants,
     mutate_distributed,
     remote_mutants,
-    resume_mutate_distributed,
 )
 from sparring.distributed._policy import Refused, WorkerPolicy
 from sparring.distributed._simulate import (
@@ -59,7 +58,6 @@ __all__ = [
     "mutate_distributed",
     "remote_mutants",
     "resume_distributed",
-    "resume_mutate_distributed",
     "run_key",
     "run_worker",
     "simulate_distributed",

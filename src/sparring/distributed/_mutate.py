@@ -29,11 +29,12 @@ from sparring.distributed._state import RunState, connect, run_key
 from sparring.mutation import (
     Mutant,
     MutantResult,
+    MutateJob,
     MutateSettings,
     MutationResult,
-    mutate_job,
-    resume_mutate_job,
+    terminating_signals,
 )
+from sparring.runner import start
 
 POLL_SECONDS = 1.0
 
@@ -208,25 +209,17 @@ def mutate_distributed(
     out: Path | str,
     *,
     broker: str | None = None,
-    on_sample: Callable[[int], None] | None = None,
     on_mutant: Callable[[MutantResult], None] | None = None,
 ) -> MutationResult:
-    """``mutate_job`` with one mutant per task on the workers of ``broker`` (default
-    ``$SPARRING_BROKER_URL``); the original runs here. Raises as ``mutate_job``."""
+    """The ``mutate`` job (``sparring.runner.start``) with one mutant per task on the
+    workers of ``broker`` (default ``$SPARRING_BROKER_URL``); the original runs here; SIGTERM
+    and SIGHUP stop it like Ctrl-C. Raises as the ``mutate`` job. Resume it with
+    ``sparring.runner.resume(out, job=MutateJob(run_one=remote_mutants(...)))``."""
     remote = remote_mutants(Cluster.from_env(broker), Path(out))
-    return mutate_job(settings, out, on_sample=on_sample, on_mutant=on_mutant, run_one=remote)
-
-
-def resume_mutate_distributed(
-    out: Path | str,
-    *,
-    broker: str | None = None,
-    on_sample: Callable[[int], None] | None = None,
-    on_mutant: Callable[[MutantResult], None] | None = None,
-) -> MutationResult:
-    """``resume_mutate_job`` with the unfinished mutants sent to the workers."""
-    remote = remote_mutants(Cluster.from_env(broker), Path(out))
-    return resume_mutate_job(out, on_sample=on_sample, on_mutant=on_mutant, run_one=remote)
+    with terminating_signals():
+        run = start(MutateJob(run_one=remote, on_mutant=on_mutant), settings, out, report=False)
+    result: MutationResult = run.result
+    return result
 
 
 def remote_mutants(cluster: Cluster, out: Path) -> RemoteMutants:

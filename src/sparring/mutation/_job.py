@@ -14,7 +14,7 @@ current); the original's simulate and check are stages of the job writing into t
 shows its conversations beside the mutation section — and it resumes like every run.
 Each mutant is one item (``ItemDone``: ``ok`` unless it could not be built or run); a stop
 request starts no further mutant (status ``stopped``, the finished ones kept), and
-``sparring.runner.resume(run)`` (or ``resume_mutate_job``) runs only the mutants not finished
+``sparring.runner.resume(run)`` runs only the mutants not finished
 yet. The result is ``results/mutation.json`` (``_result``); the folder's layout is in
 ``_harness``, the kill decision in ``_kill``.
 """
@@ -30,8 +30,7 @@ from typing import ClassVar
 from sparring.check import load_rules
 from sparring.conversations import RunStore, is_run_directory, job_result_file
 from sparring.errors import UserInputError
-from sparring.jobs import JOBS, JobContext, JobEvent, ModelNeed, Needs, Outcome, run_blocking
-from sparring.jobs.events import Planned
+from sparring.jobs import JOBS, JobContext, ModelNeed, Needs, Outcome
 from sparring.mutation._builders import MutantBuilder
 from sparring.mutation._harness import (
     OnMutant,
@@ -41,7 +40,6 @@ from sparring.mutation._harness import (
     run_original,
 )
 from sparring.mutation._model import Mutant, MutationOperator
-from sparring.mutation._processes import terminating_signals
 from sparring.mutation._result import (
     MUTATION,
     MutantResult,
@@ -58,7 +56,6 @@ from sparring.mutation._settings import (
     resolved,
     snapshot_inputs,
 )
-from sparring.runner import resume_async, start_async
 from sparring.simulate import load_plan_inputs
 
 SettingsRunner = Callable[[MutateSettings, Mutant, list[str]], Awaitable[MutantResult]]
@@ -223,58 +220,6 @@ def _save(state: MutationResult, store: RunStore) -> None:
     state.write(store)
 
 
-def _on_sample(on_sample: Callable[[int], None] | None) -> Callable[[JobEvent], None] | None:
-    if on_sample is None:
-        return None
-    return lambda event: on_sample(event.total) if isinstance(event, Planned) else None
-
-
-async def mutate_job_async(
-    settings: MutateSettings,
-    out: Path | str | None = None,
-    *,
-    builder: MutantBuilder | None = None,
-    operators: Sequence[MutationOperator] | None = None,
-    on_sample: Callable[[int], None] | None = None,
-    on_mutant: OnMutant | None = None,
-    run_one: SettingsRunner | None = None,
-) -> MutationResult:
-    """Run the job into ``out`` (default ``runs/<time>``) through the runner
-    (``MutateJob``: its arguments and errors), as a building block: no report is written
-    (``sparring.runner.start_async("mutate", …)`` writes one); ``on_sample(n)`` is told the
-    mutants to run."""
-    job = MutateJob(builder, operators, run_one, on_mutant)
-    run = await start_async(job, settings, out, on_event=_on_sample(on_sample), report=False)
-    result: MutationResult = run.result
-    return result
-
-
-async def resume_mutate_job_async(
-    out: Path | str,
-    *,
-    builder: MutantBuilder | None = None,
-    operators: Sequence[MutationOperator] | None = None,
-    workers: int | None = None,
-    on_sample: Callable[[int], None] | None = None,
-    on_mutant: OnMutant | None = None,
-    run_one: SettingsRunner | None = None,
-) -> MutationResult:
-    """Finish the job in ``out`` (``sparring.runner.resume``): its own settings and sample,
-    the original again only if it had not finished, then the mutants not finished yet (an
-    unfinished mutant starts over). A folder written before 0.3 is adopted first
-    (``adopt_old_run``). Raises ``UserInputError`` when ``out`` holds no mutate job."""
-    job = MutateJob(builder, operators, run_one, on_mutant)
-    changes = {"workers": workers} if workers is not None else None
-    restart = adopt_old_run(out)
-    events = _on_sample(on_sample)
-    if restart is not None:  # an old folder whose original never finished: start it over
-        run = await start_async(job, restart, out, on_event=events, report=False)
-    else:
-        run = await resume_async(out, job=job, changes=changes, on_event=events, report=False)
-    result: MutationResult = run.result
-    return result
-
-
 def adopt_old_run(out: Path | str) -> MutateSettings | None:
     """Make a mutate folder written before 0.3 (the original's ``simulate`` manifest at
     the root, ``mutation.json`` at the root or in ``results/``) a ``mutate`` run the
@@ -298,45 +243,6 @@ def adopt_old_run(out: Path | str) -> MutateSettings | None:
         )
         store.save_manifest()
     return None
-
-
-def mutate_job(
-    settings: MutateSettings,
-    out: Path | str | None = None,
-    *,
-    builder: MutantBuilder | None = None,
-    operators: Sequence[MutationOperator] | None = None,
-    on_sample: Callable[[int], None] | None = None,
-    on_mutant: OnMutant | None = None,
-    run_one: SettingsRunner | None = None,
-) -> MutationResult:
-    """``mutate_job_async`` for synchronous callers; SIGTERM and SIGHUP stop it like
-    Ctrl-C (every server it started is stopped)."""
-    job = mutate_job_async(
-        settings, out, builder=builder, operators=operators, on_sample=on_sample,
-        on_mutant=on_mutant, run_one=run_one,
-    )  # fmt: skip
-    with terminating_signals():
-        return run_blocking(job)
-
-
-def resume_mutate_job(
-    out: Path | str,
-    *,
-    builder: MutantBuilder | None = None,
-    operators: Sequence[MutationOperator] | None = None,
-    workers: int | None = None,
-    on_sample: Callable[[int], None] | None = None,
-    on_mutant: OnMutant | None = None,
-    run_one: SettingsRunner | None = None,
-) -> MutationResult:
-    """``resume_mutate_job_async`` for synchronous callers (signals as ``mutate_job``)."""
-    job = resume_mutate_job_async(
-        out, builder=builder, operators=operators, workers=workers, on_sample=on_sample,
-        on_mutant=on_mutant, run_one=run_one,
-    )  # fmt: skip
-    with terminating_signals():
-        return run_blocking(job)
 
 
 async def run_one_mutant(
