@@ -2,14 +2,14 @@
 and the model's analysis, in a run directory (Agent-Testing Agent, arXiv 2508.17393, §3.2
 and §3.3)::
 
-    from sparring.adversarial import AdversarialTestSettings, adversarial_test_job
-    done = adversarial_test_job(AdversarialTestSettings(
+    from sparring.runner import start
+    done = start("adversarial-test", AdversarialTestSettings(
         chatbot="chatbot.yaml", weaknesses="weaknesses.yaml", model="gpt-4o-mini"), "runs/adv")
-    done.result.tests          # one AdversarialTest per test; done.store the run
+    done.result.result.tests   # one AdversarialTest per test; done.run_dir the run
 
 The run holds one conversation record per test (``conversations/<weakness>/round-N``), the
 results in ``adversarial.json`` (rewritten after every test) and ``summary.json``.
-``adversarial_resume_job(run_dir)`` finishes an interrupted run: finished tests are kept
+``sparring.runner.resume(run_dir)`` finishes an interrupted run: finished tests are kept
 and each thread goes on from its last difficulty.
 """
 

@@ -1,4 +1,4 @@
-"""``plan_job``: weakness planning (``sparring adversarial plan``), from the static scan,
+"""``PlanJob``: weakness planning (``sparring adversarial plan``), from the static scan,
 the developer interview and documents to ``weaknesses.yaml``.
 
 Two strategies (docs/architecture.md, "Two strategies"):

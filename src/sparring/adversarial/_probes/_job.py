@@ -2,8 +2,8 @@
 as its own conversation with the chatbot under test, concurrently (bounded), recorded in a
 run directory and judged by oracles that need no model.
 
-    result = probe_job(ProbeSettings(chatbot="chatbot.yaml", suites=["injection"]), "runs/p")
-    print(result.report.counts, result.outcome.code)       # 0 pass, 1 fail, 3 no verdict
+    run = start("adversarial-probe", ProbeSettings(chatbot="chatbot.yaml"), "runs/p")
+    print(run.result.report.counts, run.outcome.exit_code)  # 0 pass, 1 fail, 3 no verdict
 
 The run holds one ``ConversationRecord`` per probe run (``conversations/<suite>__<id>.json``)
 and ``probes.json`` (``ProbeReport``), rewritten as each verdict is produced.
