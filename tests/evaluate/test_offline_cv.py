@@ -72,20 +72,22 @@ def test_held_out_corpora_and_silver_figures_reproduce(shared_data: Path) -> Non
     measured = against_silver(model, silver_probabilities(model, silver), silver)
     assert measured.auc == pytest.approx(stored_silver.auc, abs=2e-3)
     assert measured.flagged is not None and measured.flagged > 0.9  # why it must not label
-    assert model.labels is decide_labels(held_out, measured) is False
+    assert model.training is not None
+    assert model.labels is decide_labels(held_out, model.training.cv) is False
 
 
-def test_labels_only_when_both_held_out_targets_and_task_ranking_are_met() -> None:
+def test_labels_only_when_both_cross_validations_meet_the_targets() -> None:
     def chat(accuracy: float, f1: float) -> Measurement:
         return Measurement(data="d", labels=DBDC_LABELS, turns=10, accuracy=accuracy, f1=f1)
 
-    task_good = Measurement(data="t", labels=SILVER_LABELS, turns=10, auc=0.7)
     task_chance = Measurement(data="t", labels=SILVER_LABELS, turns=10, auc=0.51)
-    assert decide_labels(chat(0.75, 0.85), task_good) is True
-    assert decide_labels(chat(0.75, 0.85), task_chance) is False
-    assert decide_labels(chat(0.75, 0.85), None) is False  # task bots not measured
-    assert decide_labels(chat(0.71, 0.85), task_good) is False
-    assert decide_labels(chat(0.75, 0.80), task_good) is False
+    seen = {"accuracy": 0.74, "f1": 0.83}
+    assert decide_labels(chat(0.75, 0.85), seen) is True
+    assert decide_labels(chat(0.75, 0.85), {"accuracy": 0.71, "f1": 0.83}) is False
+    assert decide_labels(chat(0.75, 0.85), {"accuracy": 0.74, "f1": 0.80}) is False
+    assert decide_labels(chat(0.75, 0.85), {}) is False  # not cross-validated by dialogue
+    assert decide_labels(chat(0.71, 0.85), seen) is False  # unseen chatbots fall short
+    assert decide_labels(chat(0.75, 0.80), seen) is False
     quality = offline_quality([chat(0.7, 0.8), task_chance], labels=False)
     assert quality.labels is False and "does not label" in quality.summary
     assert "task bots vs silver labels: AUC 0.51" in quality.summary

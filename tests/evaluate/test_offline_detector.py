@@ -16,14 +16,16 @@ from sparring.conversations import (
     load_conversations,
 )
 from sparring.errors import UnknownName
-from sparring.evaluate._calibration import decide_labels
+from sparring.evaluate._calibration import TARGET_ACCURACY, TARGET_F1, decide_labels
 from sparring.evaluate._classifier import (
+    MEANING_MODEL_FILE,
     BreakdownClassifier,
     ClassifierMismatch,
     load_classifier,
     shipped_classifier,
 )
 from sparring.evaluate._detectors import BREAKDOWN_DETECTORS, make_detector
+from sparring.evaluate._embedded import EMBEDDING_FEATURE_NAMES, EMBEDDING_FEATURE_SET_VERSION
 from sparring.evaluate._features import FEATURE_NAMES, FEATURE_SET_VERSION
 from sparring.evaluate._offline import (
     CLASSIFIER_WEIGHT,
@@ -32,6 +34,7 @@ from sparring.evaluate._offline import (
     OfflineBreakdownDetector,
 )
 from sparring.evaluate._results import CHATBOT_CRASH, BreakdownDetector, quality_of
+from sparring.precision import JudgeQuality, Measurement
 from sparring.types import Strategy
 
 INFO = ChatbotInfo()
@@ -56,8 +59,30 @@ def test_the_shipped_model_loads_and_fits_the_feature_set() -> None:
     assert model.quality is not None and model.quality.measurements
     held_out = model.quality.measurements[0]
     assert "held out" in held_out.data and held_out.auc is not None
-    assert model.labels is decide_labels(held_out, model.quality.measurements[1])
+    assert model.labels is decide_labels(held_out, model.training.cv)
     assert model.labels is False and "does not label" in model.quality.summary
+
+
+def test_the_shipped_meaning_model_labels_chit_chat_on_unseen_chatbots(tmp_path: Path) -> None:
+    """The model used with the ``embeddings`` extra: lexical features and the meaning
+    relations, measured on chatbots it never saw at the issue's targets, so it labels
+    chit-chat; read without the extra too (the file needs no encoder to load)."""
+    model = shipped_classifier(MEANING_MODEL_FILE)
+    assert model.uses_embeddings and model.embedding_feature_set_version == (
+        EMBEDDING_FEATURE_SET_VERSION
+    )
+    assert tuple(model.feature_names) == FEATURE_NAMES + EMBEDDING_FEATURE_NAMES
+    assert model.training is not None and model.quality is not None
+    held_out = model.quality.measurements[0]
+    assert (held_out.accuracy or 0) >= TARGET_ACCURACY and (held_out.f1 or 0) >= TARGET_F1
+    assert model.training.cv["accuracy"] >= TARGET_ACCURACY
+    assert model.training.cv["f1"] >= TARGET_F1
+    assert model.labels is decide_labels(held_out, model.training.cv) is True
+    data = model.model_dump(mode="json")
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps({**data, "embedding_feature_set_version": 99}))
+    with pytest.raises(ClassifierMismatch, match="meaning features 99"):
+        load_classifier(path)
 
 
 def test_a_model_of_another_feature_set_is_refused(tmp_path: Path) -> None:
@@ -192,6 +217,35 @@ def test_a_custom_classifier_is_used() -> None:
     labelling = zero.model_copy(update={"labels": True})
     result = OfflineBreakdownDetector(labelling).judge(record("Hi", "Hello"), INFO, [])
     assert result.turns[0].score == 0.5 and result.turns[0].breakdown is False
+
+
+def test_a_labelling_classifier_labels_chit_chat_only_and_says_its_precision() -> None:
+    held_out = Measurement(
+        data="DBDC3, each chatbot held out", labels="people", turns=10, precision=0.76,
+        recall=0.97, accuracy=0.725,
+    )  # fmt: skip
+    flat = BreakdownClassifier(  # P(breakdown) 0.73 for every turn
+        feature_set_version=FEATURE_SET_VERSION,
+        feature_names=list(FEATURE_NAMES),
+        means=[0.0] * len(FEATURE_NAMES),
+        scales=[1.0] * len(FEATURE_NAMES),
+        coefficients=[0.0] * len(FEATURE_NAMES),
+        intercept=1.0,
+        threshold=0.6,
+        labels=True,
+        quality=JudgeQuality(judge="offline", labels=True, measurements=[held_out]),
+    )
+    detector = OfflineBreakdownDetector(flat)
+    chat = detector.judge(record("Hi", "Hello"), INFO, [])
+    assert chat.turns[0].breakdown is True and chat.turns[0].score == pytest.approx(0.2689, 1e-3)
+    assert "precision 0.76, recall 0.97, accuracy 0.72 on chatbots it never saw" in (
+        chat.turns[0].reasoning
+    )
+    # a task bot's turns are ranked, never labelled by the chit-chat classifier
+    task = detector.judge(record("Hi", "Hello"), ChatbotInfo(type="task-oriented"), [])
+    assert task.turns[0].breakdown is None and "unscored" in task.turns[0].reasoning
+    quality = detector.quality
+    assert quality is not None and "typed detectors" in quality.summary
 
 
 async def test_sensei_wild_conversations(shared_data: Path) -> None:

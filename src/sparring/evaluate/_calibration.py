@@ -17,10 +17,12 @@ and shown beside the offline detector's output (``JudgeQuality``):
   AUC, the share of turns it would flag at its threshold and its agreement per turn,
   beside "never breakdown".
 
-``decide_labels`` then says whether the detector may label turns: only when, on held-out
-corpora, it reaches the issue's targets (accuracy ≥ ``TARGET_ACCURACY`` and F1 ≥
-``TARGET_F1``, T+X) *and* ranks task-bot turns better than chance by ``MIN_TASK_AUC``.
-Otherwise it ranks turns and does not label them.
+``decide_labels`` then says whether the detector may label the turns of chit-chat
+dialogues: only when it reaches the issue's targets (accuracy ≥ ``TARGET_ACCURACY`` and F1
+≥ ``TARGET_F1``, T+X) both cross-validated by dialogue (``_training``) *and* on held-out
+corpora. Task-bot turns are ranked, never labelled by it: the silver figures are recorded
+beside, so a user sees what its ranking is worth there. Otherwise it ranks turns and does
+not label them.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from sparring.conversations import (
 from sparring.evaluate._classifier import BreakdownClassifier
 from sparring.evaluate._dbdc import DbdcDialogue
 from sparring.evaluate._dbdc_metrics import auc, binary_metrics
+from sparring.evaluate._embedded import Encoder
 from sparring.evaluate._offline import record_features
 from sparring.evaluate._training import (
     TrainingSet,
@@ -56,9 +59,6 @@ from sparring.types import Strategy
 TARGET_ACCURACY = 0.72
 TARGET_F1 = 0.81
 """Held-out DBDC figures (T+X) the detector must reach to label turns (issue 21)."""
-MIN_TASK_AUC = 0.65
-"""The AUC against task-bot silver labels below which its ranking is too close to chance
-to turn into labels."""
 DBDC_LABELS = "majority of 30 annotators, T+X"
 SILVER_LABELS = "ChatChecker's GPT-4o annotations (silver: a model's, not people's)"
 
@@ -132,11 +132,13 @@ def against_silver(
     )
 
 
-def decide_labels(held_out: Measurement, silver: Measurement | None) -> bool:
-    """Whether the figures allow labelling turns (see the module docstring)."""
-    good_chat = (held_out.accuracy or 0.0) >= TARGET_ACCURACY and (held_out.f1 or 0.0) >= TARGET_F1
-    good_task = silver is not None and (silver.auc or 0.0) >= MIN_TASK_AUC
-    return good_chat and good_task
+def decide_labels(held_out: Measurement, by_dialogue: dict[str, float]) -> bool:
+    """Whether the figures allow labelling chit-chat turns (see the module docstring):
+    ``held_out`` the held-out corpora's, ``by_dialogue`` the grouped cross-validation's
+    (``TrainingInfo.cv``: ``accuracy``, ``f1``)."""
+    unseen = (held_out.accuracy or 0.0) >= TARGET_ACCURACY and (held_out.f1 or 0.0) >= TARGET_F1
+    seen = by_dialogue.get("accuracy", 0.0) >= TARGET_ACCURACY
+    return unseen and seen and by_dialogue.get("f1", 0.0) >= TARGET_F1
 
 
 def offline_quality(measurements: list[Measurement], labels: bool) -> JudgeQuality:
@@ -153,7 +155,7 @@ def offline_quality(measurements: list[Measurement], labels: bool) -> JudgeQuali
             )
         parts.append(f"{kind}: {figures}")
     verdict = (
-        "labels turns"
+        "labels the turns of chit-chat dialogues (task-bot turns it ranks, unscored)"
         if labels
         else "ranks turns and does not label them (its turns are unscored; only chatbot "
         "crashes are labelled)"
@@ -189,14 +191,15 @@ def silver_turns(root: Path) -> list[SilverTurn]:
 
 
 def silver_probabilities(
-    model: BreakdownClassifier, turns: Sequence[SilverTurn]
+    model: BreakdownClassifier, turns: Sequence[SilverTurn], encode: Encoder | None = None
 ) -> NDArray[np.float64]:
     """P(breakdown) of each silver turn by ``model`` (features as the detector computes
-    them; the task-oriented chatbot's fallback is unknown)."""
+    them, the meaning relations by ``encode`` for a model that reads them; the
+    task-oriented chatbot's fallback is unknown)."""
     by_record: dict[int, dict[int, float]] = {}  # keyed by the record object: ids repeat
     for t in turns:
         if id(t.record) not in by_record:
-            features = record_features(t.record, ChatbotInfo(type="task-oriented"))
+            features = record_features(t.record, ChatbotInfo(type="task-oriented"), encode)
             p = model.probabilities(features.matrix)
             by_record[id(t.record)] = {
                 turn: float(v) for turn, v in zip(features.turns, p, strict=True)
@@ -205,15 +208,19 @@ def silver_probabilities(
 
 
 def calibrate(
-    model: BreakdownClassifier, dialogues: Sequence[DbdcDialogue], silver: Sequence[SilverTurn]
+    model: BreakdownClassifier,
+    dialogues: Sequence[DbdcDialogue],
+    silver: Sequence[SilverTurn],
+    encode: Encoder | None = None,
 ) -> None:
     """Measure ``model`` (see the module docstring) and record on it whether it may label
-    turns (``labels``) and its ``quality``; ``silver`` may be empty (not measured)."""
-    data = training_set(list(dialogues))
+    chit-chat turns (``labels``) and its ``quality``; ``silver`` may be empty (not
+    measured); ``encode`` embeds texts for a model on the meaning relations."""
+    data = training_set(list(dialogues), encode)
     corpora = [dialogues[int(g)].corpus for g in data.groups]
     measurements = [held_out_corpora(data, corpora)]
-    task = against_silver(model, silver_probabilities(model, silver), silver) if silver else None
-    if task is not None:
-        measurements.append(task)
-    model.labels = decide_labels(measurements[0], task)
+    if silver:
+        p = silver_probabilities(model, silver, encode)
+        measurements.append(against_silver(model, p, silver))
+    model.labels = decide_labels(measurements[0], model.training.cv if model.training else {})
     model.quality = offline_quality(measurements, model.labels)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, Field, ValidationError
 
 from sparring.errors import SparringError
+from sparring.evaluate._embedded import EMBEDDING_FEATURE_NAMES, EMBEDDING_FEATURE_SET_VERSION
 from sparring.evaluate._features import FEATURE_NAMES, FEATURE_SET_VERSION
 from sparring.precision import JudgeQuality
 
@@ -33,6 +34,9 @@ if TYPE_CHECKING:
 
 MODEL_FILE = "breakdown-offline-v1.json"
 """The shipped model, in ``sparring/evaluate/data/``."""
+MEANING_MODEL_FILE = "breakdown-offline-meaning-v1.json"
+"""The shipped model on the lexical features and the meaning relations (``_embedded``),
+used when the ``embeddings`` extra is installed (``default_classifier``)."""
 MODEL_FORMAT = "sparring-logistic-v1"
 
 
@@ -67,6 +71,9 @@ class BreakdownClassifier(BaseModel):
 
     format: str = MODEL_FORMAT
     feature_set_version: int
+    embedding_feature_set_version: int | None = None
+    """``_embedded.EMBEDDING_FEATURE_SET_VERSION`` when the meaning relations follow the
+    lexical features, else ``None``."""
     feature_names: list[str]
     means: list[float]
     scales: list[float]
@@ -74,8 +81,10 @@ class BreakdownClassifier(BaseModel):
     intercept: float
     threshold: float = Field(ge=0.0, le=1.0)
     labels: bool = False
-    """Whether the detector labels turns at ``threshold``; false: it ranks them by
-    P(breakdown) and leaves them unscored (decided by ``_calibration.decide_labels``)."""
+    """Whether the detector labels the turns of chit-chat dialogues at ``threshold``
+    (``DialogueView.task_oriented`` false); false: it ranks them by P(breakdown) and leaves
+    them unscored (decided by ``_calibration.decide_labels``). Task-bot turns are ranked
+    either way."""
     training: TrainingInfo | None = None
     quality: JudgeQuality | None = None
     """The figures measured on data the model was not trained on (``_calibration``)."""
@@ -90,11 +99,25 @@ class BreakdownClassifier(BaseModel):
                 f"sparring computes feature set {FEATURE_SET_VERSION}; retrain it with "
                 "scripts/train_breakdown.py"
             )
-        if tuple(self.feature_names) != FEATURE_NAMES:
+        if self.uses_embeddings and self.embedding_feature_set_version != (
+            EMBEDDING_FEATURE_SET_VERSION
+        ):
+            raise ClassifierMismatch(
+                f"the model was trained on meaning features {self.embedding_feature_set_version}"
+                f", this sparring computes {EMBEDDING_FEATURE_SET_VERSION}; retrain it with "
+                "scripts/train_breakdown.py --embeddings"
+            )
+        expected = FEATURE_NAMES + (EMBEDDING_FEATURE_NAMES if self.uses_embeddings else ())
+        if tuple(self.feature_names) != expected:
             raise ClassifierMismatch("the model's feature names differ from FEATURE_NAMES")
         n = len(self.feature_names)
         if not len(self.means) == len(self.scales) == len(self.coefficients) == n:
             raise ClassifierMismatch("the model's vectors do not match its feature names")
+
+    @property
+    def uses_embeddings(self) -> bool:
+        """Whether the model reads the meaning relations (the ``embeddings`` extra)."""
+        return self.embedding_feature_set_version is not None
 
     def probabilities(self, matrix: NDArray[np.float64]) -> NDArray[np.float64]:
         """P(breakdown) of each row of ``matrix`` (shape ``(n, len(feature_names))``)."""
@@ -119,8 +142,17 @@ def load_classifier(path: Path) -> BreakdownClassifier:
 
 
 @functools.cache
-def shipped_classifier() -> BreakdownClassifier:
-    """The classifier shipped in the package, read once on first use."""
-    resource = importlib.resources.files("sparring.evaluate") / "data" / MODEL_FILE
+def shipped_classifier(name: str = MODEL_FILE) -> BreakdownClassifier:
+    """The classifier shipped in the package as ``name`` (default: the lexical one), read
+    once on first use."""
+    resource = importlib.resources.files("sparring.evaluate") / "data" / name
     with importlib.resources.as_file(resource) as path:
         return load_classifier(path)
+
+
+def default_classifier() -> BreakdownClassifier:
+    """The shipped classifier on the meaning relations when the ``embeddings`` extra is
+    installed (``MEANING_MODEL_FILE``), else the lexical one (``MODEL_FILE``)."""
+    from sparring.similarity import embeddings_installed
+
+    return shipped_classifier(MEANING_MODEL_FILE if embeddings_installed() else MODEL_FILE)

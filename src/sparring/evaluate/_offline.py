@@ -25,11 +25,13 @@ recorded, is put at the index the missing reply would have had.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from sparring.connectors import ChatbotInfo
 from sparring.conversations import ConversationRecord
-from sparring.evaluate._classifier import BreakdownClassifier, shipped_classifier
+from sparring.evaluate._classifier import BreakdownClassifier, default_classifier
 from sparring.evaluate._detectors import breakdown_detector
+from sparring.evaluate._embedded import Encoder, default_encoder, embedding_features
 from sparring.evaluate._features import ConversationFeatures, conversation_features
 from sparring.evaluate._results import (
     CHATBOT_CRASH,
@@ -82,12 +84,15 @@ class OfflineBreakdownDetector:
 
     @property
     def classifier(self) -> BreakdownClassifier:
-        """The classifier in use (the shipped one is loaded here, once per process)."""
-        return self._classifier or shipped_classifier()
+        """The classifier in use (the shipped one, on the meaning relations when the
+        ``embeddings`` extra is installed, is loaded here, once per process)."""
+        return self._classifier or default_classifier()
 
     @property
     def labels(self) -> bool:
-        """Whether it labels turns (else it ranks them and leaves them unscored)."""
+        """Whether its classifier labels turns: every turn at an explicit ``threshold``, the
+        turns of chit-chat dialogues with a classifier whose ``labels`` is true (else it
+        ranks them and leaves them unscored; the typed detectors label in any case)."""
         return self._threshold is not None or self.classifier.labels
 
     @property
@@ -95,7 +100,7 @@ class OfflineBreakdownDetector:
         """What its verdicts are worth: the typed detectors' measured labels and the
         ranking's figures (``typed_quality``); with a classifier that labels at a
         threshold, that classifier's own figures (``None`` when it has none)."""
-        if self.labels:
+        if self._threshold is not None:
             return self.classifier.quality
         return typed_quality(self.classifier.quality)
 
@@ -114,20 +119,26 @@ class OfflineBreakdownDetector:
             conversation=record.id, profile=record.profile, detector=self.name
         )
         if any(t.role == "assistant" for t in record.turns):
-            features = record_features(record, chatbot)
             classifier = self.classifier
+            encode = default_encoder() if classifier.uses_embeddings else None
+            features = record_features(record, chatbot, encode)
             threshold = classifier.threshold if self._threshold is None else self._threshold
+            labelling = self._threshold is not None or (
+                classifier.labels and not view.task_oriented
+            )
             probabilities = classifier.probabilities(features.matrix)
+            note = label_note(classifier) if self._threshold is None else ""
             for turn, p in zip(features.turns, probabilities, strict=True):
                 found = typed_findings(view, turn)
                 result.turns.append(
                     self._turn(
                         turn,
                         float(p),
-                        threshold if self.labels else None,
+                        threshold if labelling else None,
                         found,
                         taxonomy,
                         view.echo(turn),
+                        note,
                     )
                 )
         judged = {t.turn for t in result.turns}
@@ -147,6 +158,7 @@ class OfflineBreakdownDetector:
         found: list[tuple[TypedDetector, Finding]],
         taxonomy: list[str],
         echo: float = 0.0,
+        note: str = "",
     ) -> TurnBreakdown:
         """One turn: a breakdown when a labelling typed detector found one; else labelled
         at ``threshold``, or ranked (unscored) when it is ``None`` — its rank raised by the
@@ -172,7 +184,7 @@ class OfflineBreakdownDetector:
             reasons = [f"{RANKED}; P(breakdown) {rank:.2f}"]
         else:  # labelled at the threshold: the classifier's own score, hints as types
             breakdown, rank = p >= threshold, p
-            reasons = [f"P(breakdown) {p:.2f} {'≥' if breakdown else '<'} {threshold:.2f}"]
+            reasons = [f"P(breakdown) {p:.2f} {'≥' if breakdown else '<'} {threshold:.2f}{note}"]
             if breakdown:
                 types = [f.error_type for f in hints if f.error_type in taxonomy]
         reasons += [f"{f.detector} (hint, not a label): {f.reason}" for f in hints]
@@ -198,6 +210,19 @@ class OfflineBreakdownDetector:
         )
 
 
+def label_note(classifier: BreakdownClassifier) -> str:
+    """What the classifier's labels are worth, written on each of them: its precision and
+    recall on chatbots it never saw (``_calibration.held_out_corpora``), when measured."""
+    held_out = classifier.quality.measurements[0] if classifier.quality else None
+    if held_out is None or held_out.precision is None:
+        return ""
+    return (
+        f" (the chit-chat classifier: precision {held_out.precision:.2f}, recall "
+        f"{held_out.recall or 0:.2f}, accuracy {held_out.accuracy or 0:.2f} on chatbots it "
+        "never saw, DBDC3)"
+    )
+
+
 def ranking_probability(p: float, hints: Sequence[TypedDetector], echo: float = 0.0) -> float:
     """The ranking's P(breakdown) of an unlabelled turn: a noisy-OR of the classifier's
     ``p`` (weighted by ``CLASSIFIER_WEIGHT``: learned on chit-chat, it carries little to
@@ -210,14 +235,24 @@ def ranking_probability(p: float, hints: Sequence[TypedDetector], echo: float = 
     return 1.0 - keep
 
 
-def record_features(record: ConversationRecord, chatbot: ChatbotInfo) -> ConversationFeatures:
+def record_features(
+    record: ConversationRecord, chatbot: ChatbotInfo, encode: Encoder | None = None
+) -> ConversationFeatures:
     """The features of ``record``'s chatbot turns: what the turn said (its messages, else
     its text without SENSEI's rendering of the buttons — a long button list is no long
-    reply) and the fallback phrase (the record's, else the chatbot's). Training computes
-    them through here too."""
+    reply) and the fallback phrase (the record's, else the chatbot's). With ``encode``
+    (sentence embeddings, ``_embedded``) the meaning relations follow the lexical
+    features in each row (``EMBEDDING_FEATURE_NAMES``). Training computes them through
+    here too."""
+    import numpy as np
+
     roles = [t.role for t in record.turns]
     texts = [said(t) for t in record.turns]
-    return conversation_features(roles, texts, record.fallback or chatbot.fallback)
+    features = conversation_features(roles, texts, record.fallback or chatbot.fallback)
+    if encode is None:
+        return features
+    meaning = embedding_features(roles, texts, encode)
+    return replace(features, matrix=np.hstack([features.matrix, meaning]))
 
 
 @breakdown_detector("offline")

@@ -30,6 +30,11 @@ from sparring.connectors import ChatbotInfo
 from sparring.evaluate._classifier import BreakdownClassifier, TrainingInfo
 from sparring.evaluate._dbdc import DbdcDialogue, dialogue_files
 from sparring.evaluate._dbdc_metrics import DbdcMetrics, TurnOutcome, dbdc_metrics
+from sparring.evaluate._embedded import (
+    EMBEDDING_FEATURE_NAMES,
+    EMBEDDING_FEATURE_SET_VERSION,
+    Encoder,
+)
 from sparring.evaluate._features import FEATURE_NAMES, FEATURE_SET_VERSION
 from sparring.evaluate._offline import record_features
 
@@ -63,15 +68,16 @@ class CrossValidation:
     baseline: DbdcMetrics
 
 
-def training_set(dialogues: list[DbdcDialogue]) -> TrainingSet:
-    """Features and targets of every annotated system turn."""
+def training_set(dialogues: list[DbdcDialogue], encode: Encoder | None = None) -> TrainingSet:
+    """Features and targets of every annotated system turn; with ``encode``, the meaning
+    relations after the lexical features (``record_features``)."""
     rows: list[NDArray[np.float64]] = []
     y: list[bool] = []
     groups: list[int] = []
     gold: list[TurnOutcome] = []
     info = ChatbotInfo()
     for g, dialogue in enumerate(dialogues):
-        features = record_features(dialogue.record(), info)
+        features = record_features(dialogue.record(), info, encode)
         for row, i in zip(features.matrix, features.turns, strict=True):
             turn = dialogue.turns[i]
             if turn.label is None or turn.distribution is None:
@@ -89,19 +95,23 @@ def training_set(dialogues: list[DbdcDialogue]) -> TrainingSet:
                     predicted=(1.0, 0.0, 0.0),
                 )
             )
-    x = np.asarray(rows, dtype=np.float64).reshape(len(rows), len(FEATURE_NAMES))
+    width = len(FEATURE_NAMES) + (len(EMBEDDING_FEATURE_NAMES) if encode else 0)
+    x = np.asarray(rows, dtype=np.float64).reshape(len(rows), width)
     return TrainingSet(x, np.asarray(y, dtype=bool), np.asarray(groups, dtype=np.int64), gold)
 
 
 def fit(x: NDArray[np.float64], y: NDArray[np.bool_], threshold: float) -> BreakdownClassifier:
-    """A standardised logistic regression fitted on ``x``, ``y``."""
+    """A standardised logistic regression fitted on ``x``, ``y``; ``x`` holds the lexical
+    features, or those and the meaning relations (``EMBEDDING_FEATURE_NAMES``)."""
+    meaning = x.shape[1] > len(FEATURE_NAMES)
     means = x.mean(axis=0)
     scales = x.std(axis=0)
     scales = np.where(scales == 0, 1.0, scales)
     model = LogisticRegression(C=C, max_iter=2000).fit((x - means) / scales, y)
     return BreakdownClassifier(
         feature_set_version=FEATURE_SET_VERSION,
-        feature_names=list(FEATURE_NAMES),
+        embedding_feature_set_version=EMBEDDING_FEATURE_SET_VERSION if meaning else None,
+        feature_names=list(FEATURE_NAMES + (EMBEDDING_FEATURE_NAMES if meaning else ())),
         means=[float(v) for v in means],
         scales=[float(v) for v in scales],
         coefficients=[float(v) for v in model.coef_[0]],
@@ -193,11 +203,12 @@ def figures(metrics: DbdcMetrics) -> dict[str, float]:
 
 
 def train(
-    dialogues: list[DbdcDialogue], root: Path, data_name: str
+    dialogues: list[DbdcDialogue], root: Path, data_name: str, encode: Encoder | None = None
 ) -> tuple[BreakdownClassifier, CrossValidation]:
     """Cross-validate, then fit on every dialogue with the threshold chosen by grouped
-    cross-validation over all of them; the model carries the figures."""
-    data = training_set(dialogues)
+    cross-validation over all of them; the model carries the figures. With ``encode``
+    (sentence embeddings) the meaning relations are features too."""
+    data = training_set(dialogues, encode)
     cv = cross_validate(data)
     threshold = choose_threshold(out_of_fold(data, np.arange(len(data.y))), data.y)
     model = fit(data.x, data.y, threshold)
@@ -206,7 +217,8 @@ def train(
         fingerprint=fingerprint(root),
         dialogues=len(dialogues),
         turns=len(data.y),
-        learner=f"sklearn LogisticRegression(C={C}, lbfgs, L2) on standardised features",
+        learner=f"sklearn LogisticRegression(C={C}, lbfgs, L2) on standardised features"
+        + (" (lexical and meaning relations, all-MiniLM-L6-v2)" if encode else " (lexical)"),
         seed=SEED,
         sklearn=sklearn.__version__,
         protocol=(

@@ -439,7 +439,8 @@ def typed_quality(ranking: JudgeQuality | None) -> JudgeQuality:
         f"(AUC {TASK_BOT_FIGURES.auc:.2f} on those task bots, 0.64 on ChatChecker's "
         f"study-goal turns, silver labels); on chit-chat (DBDC3) label precision "
         f"{CHAT_FIGURES.precision:.2f} on {CHAT_FIGURES.flagged or 0:.1%} of the turns, "
-        f"ranking AUC {CHAT_FIGURES.auc:.2f}; python benchmarks/bench_typed_breakdowns.py",
+        f"ranking AUC {CHAT_FIGURES.auc:.2f}; python benchmarks/bench_typed_breakdowns.py"
+        + (f". The {ranking.summary}" if ranking is not None and ranking.labels else ""),
         measurements=[
             TASK_BOT_FIGURES,
             CHAT_FIGURES,

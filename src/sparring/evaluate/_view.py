@@ -207,9 +207,14 @@ def names_option(text: str, option: str) -> bool:
     return bool(wanted) and re.search(rf"\b{re.escape(wanted)}\b", normalize_text(text)) is not None
 
 
+_EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_]|[*_](?!\w)")
+"""Markdown emphasis marks (``**Now, what's your goal?**``): not part of the sentence."""
+
+
 def last_question(text: str) -> str:
     """The last sentence of ``text`` that asks: a question, or a request ("Please
     choose…")."""
-    sentences = [s.strip() for s in re.split(r"(?<=[.?!])\s+|\n+", text) if s.strip()]
+    plain = _EMPHASIS.sub("", text)
+    sentences = [s.strip() for s in re.split(r"(?<=[.?!])\s+|\n+", plain) if s.strip()]
     asking = [s for s in sentences if s.endswith("?") or _REQUEST.match(s)]
     return asking[-1] if asking else ""
