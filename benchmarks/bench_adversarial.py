@@ -97,7 +97,9 @@ def timed(
             concurrency=concurrency,
         )  # fmt: skip
         started = time.perf_counter()
-        run = start(AdversarialTestJob(model=model), settings, Path(folder) / "run").result
+        run = start(
+            AdversarialTestJob(model=model), settings, Path(folder) / "run", report=False
+        ).result
         return time.perf_counter() - started, run.result
 
 

@@ -99,7 +99,7 @@ async def timed(run: Path, latency: float, concurrency: int, sequential: bool) -
         run=run, model="scripted", ratings=False, concurrency=1 if sequential else 8
     )
     started = time.perf_counter()
-    result = (await start_async(EvaluateJob(model), settings)).result
+    result = (await start_async(EvaluateJob(model), settings, report=False)).result
     return time.perf_counter() - started, result
 
 

@@ -100,7 +100,7 @@ def overhead(root: Path, conversations: int) -> dict[str, Any]:
         profile.write_text(profile.read_text().replace("    - drink:", question))
         settings = SimulateSettings(profiles=[profiles], chatbot=chatbot, seed=1, concurrency=40)
         started = time.perf_counter()
-        local = start(SimulateJob(), settings, root / "local").result
+        local = start(SimulateJob(), settings, root / "local", report=False).result
         local_seconds = time.perf_counter() - started
         assert local.summary.conversations == conversations
 

@@ -60,7 +60,9 @@ def run(latency: float, concurrency: int, cost: float, folder: Path) -> dict[str
     model = ScriptedModel(_responder, latency=latency, concurrency=concurrency, cost_per_call=cost)
     settings = ExploreSettings(chatbot=chatbot, sessions=4, turns=6)
     started = time.perf_counter()
-    result = start(ExploreJob(model=model), settings, folder / f"run-{concurrency}").result
+    result = start(
+        ExploreJob(model=model), settings, folder / f"run-{concurrency}", report=False
+    ).result
     wall = time.perf_counter() - started
     usage = result.model.usage
     calls = sum(u.calls for u in usage.values())
@@ -85,7 +87,10 @@ def offline(folder: Path) -> dict[str, Any]:
     chatbot = pizza_chatbot_yaml(folder, "buttons")
     started = time.perf_counter()
     result = start(
-        ExploreJob(), ExploreSettings(chatbot=chatbot, sessions=20, turns=10), folder / "off"
+        ExploreJob(),
+        ExploreSettings(chatbot=chatbot, sessions=20, turns=10),
+        folder / "off",
+        report=False,
     ).result
     return {
         "functionalities": len(result.model.functionalities),

@@ -127,7 +127,7 @@ def _explore(
         settings = ExploreSettings(
             chatbot=chatbot, sessions=sessions, turns=turns, graph_formats=[], **extra
         )
-        result = start(ExploreJob(), settings, run).result
+        result = start(ExploreJob(), settings, run, report=False).result
         records = list(RunStore.open(run).iter_records())
         found[source] = {
             **_recall(project, records),

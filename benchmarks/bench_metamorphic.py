@@ -139,7 +139,7 @@ async def bench_replay(seeds: int, latency: float, concurrency: int) -> dict[str
             probe=False,
         )
         started = time.perf_counter()
-        await start_async(MetamorphicJob(analyser=analyser), settings, root / "run")
+        await start_async(MetamorphicJob(analyser=analyser), settings, root / "run", report=False)
         wall = time.perf_counter() - started
         records = list(RunStore.open(root / "run").iter_records())
         latency_sum = sum(sum(r.response_times) for r in records)

@@ -95,7 +95,7 @@ def run_pass(
     )  # fmt: skip
     started = time.monotonic()
     result = start(
-        MutateJob(operators=[ResponseToFallback(), CheaperLarge()]), settings, out
+        MutateJob(operators=[ResponseToFallback(), CheaperLarge()]), settings, out, report=False
     ).result
     elapsed = time.monotonic() - started
     for made in models(bot) - keep:
