@@ -38,6 +38,7 @@ from sparring.precision import JudgeQuality, Measurement
 from sparring.types import Strategy
 
 INFO = ChatbotInfo()
+CHAT = ChatbotInfo(type="conversational")
 
 
 def record(*texts: str, errors: list[ConversationError] | None = None) -> ConversationRecord:
@@ -215,7 +216,7 @@ def test_a_custom_classifier_is_used() -> None:
     ranked = 1.0 - CLASSIFIER_WEIGHT * 0.5  # the ranking: its P(breakdown), weighted
     assert result.turns[0].score == ranked and result.turns[0].breakdown is None
     labelling = zero.model_copy(update={"labels": True})
-    result = OfflineBreakdownDetector(labelling).judge(record("Hi", "Hello"), INFO, [])
+    result = OfflineBreakdownDetector(labelling).judge(record("Hi", "Hello"), CHAT, [])
     assert result.turns[0].score == 0.5 and result.turns[0].breakdown is False
 
 
@@ -236,14 +237,16 @@ def test_a_labelling_classifier_labels_chit_chat_only_and_says_its_precision() -
         quality=JudgeQuality(judge="offline", labels=True, measurements=[held_out]),
     )
     detector = OfflineBreakdownDetector(flat)
-    chat = detector.judge(record("Hi", "Hello"), INFO, [])
+    chat = detector.judge(record("Hi", "Hello"), ChatbotInfo(type="conversational"), [])
     assert chat.turns[0].breakdown is True and chat.turns[0].score == pytest.approx(0.2689, 1e-3)
     assert "precision 0.76, recall 0.97, accuracy 0.72 on chatbots it never saw" in (
         chat.turns[0].reasoning
     )
-    # a task bot's turns are ranked, never labelled by the chit-chat classifier
-    task = detector.judge(record("Hi", "Hello"), ChatbotInfo(type="task-oriented"), [])
-    assert task.turns[0].breakdown is None and "unscored" in task.turns[0].reasoning
+    # a task bot's turns, or a chatbot of undeclared type, are ranked, never labelled by
+    # the chit-chat classifier (read from the dialogue, some task bots look chit-chat)
+    for info in (ChatbotInfo(type="task-oriented"), INFO):
+        task = detector.judge(record("Hi", "Hello"), info, [])
+        assert task.turns[0].breakdown is None and "unscored" in task.turns[0].reasoning
     quality = detector.quality
     assert quality is not None and "typed detectors" in quality.summary
 

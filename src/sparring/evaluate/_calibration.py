@@ -17,8 +17,8 @@ and shown beside the offline detector's output (``JudgeQuality``):
   AUC, the share of turns it would flag at its threshold and its agreement per turn,
   beside "never breakdown".
 
-``decide_labels`` then says whether the detector may label the turns of chit-chat
-dialogues: only when it reaches the issue's targets (accuracy ≥ ``TARGET_ACCURACY`` and F1
+``decide_labels`` then says whether the detector may label the turns of chatbots declared
+``conversational`` (chit-chat): only when it reaches the issue's targets (accuracy ≥ ``TARGET_ACCURACY`` and F1
 ≥ ``TARGET_F1``, T+X) both cross-validated by dialogue (``_training``) *and* on held-out
 corpora. Task-bot turns are ranked, never labelled by it: the silver figures are recorded
 beside, so a user sees what its ranking is worth there. Otherwise it ranks turns and does
@@ -155,7 +155,7 @@ def offline_quality(measurements: list[Measurement], labels: bool) -> JudgeQuali
             )
         parts.append(f"{kind}: {figures}")
     verdict = (
-        "labels the turns of chit-chat dialogues (task-bot turns it ranks, unscored)"
+        "labels the turns of chatbots declared conversational (other turns it ranks, unscored)"
         if labels
         else "ranks turns and does not label them (its turns are unscored; only chatbot "
         "crashes are labelled)"

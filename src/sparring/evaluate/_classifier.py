@@ -81,8 +81,8 @@ class BreakdownClassifier(BaseModel):
     intercept: float
     threshold: float = Field(ge=0.0, le=1.0)
     labels: bool = False
-    """Whether the detector labels the turns of chit-chat dialogues at ``threshold``
-    (``DialogueView.task_oriented`` false); false: it ranks them by P(breakdown) and leaves
+    """Whether the detector labels the turns of a chatbot declared ``conversational``
+    (chatbot.yaml's ``type``) at ``threshold``; false: it ranks them by P(breakdown) and leaves
     them unscored (decided by ``_calibration.decide_labels``). Task-bot turns are ranked
     either way."""
     training: TrainingInfo | None = None
