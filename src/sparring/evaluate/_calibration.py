@@ -18,11 +18,11 @@ and shown beside the offline detector's output (``JudgeQuality``):
   beside "never breakdown".
 
 ``decide_labels`` then says whether the detector may label the turns of chatbots declared
-``conversational`` (chit-chat): only when it reaches the issue's targets (accuracy ≥ ``TARGET_ACCURACY`` and F1
-≥ ``TARGET_F1``, T+X) both cross-validated by dialogue (``_training``) *and* on held-out
-corpora. Task-bot turns are ranked, never labelled by it: the silver figures are recorded
-beside, so a user sees what its ranking is worth there. Otherwise it ranks turns and does
-not label them.
+``conversational`` (chit-chat): only when it reaches the issue's targets (accuracy ≥
+``TARGET_ACCURACY`` and F1 ≥ ``TARGET_F1``, T+X) both cross-validated by dialogue
+(``_training``) *and* on held-out corpora. Task-bot turns are ranked, never labelled by
+it: the silver figures are recorded beside, so a user sees what its ranking is worth
+there. Otherwise it ranks turns and does not label them.
 """
 
 from __future__ import annotations
