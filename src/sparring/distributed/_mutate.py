@@ -23,7 +23,7 @@ from celery import Celery
 from sparring.distributed._app import MUTATE_ONE, make_app
 from sparring.distributed._bundle import ship
 from sparring.distributed._cluster import Cluster
-from sparring.distributed._coordinator import _redis_broker
+from sparring.distributed._coordinator import SENDS_PER_ATTEMPT, _redis_broker
 from sparring.distributed._messages import MutantMessage, new_token, sender
 from sparring.distributed._state import RunState, connect, run_key
 from sparring.mutation import (
@@ -43,7 +43,9 @@ class RemoteMutants:
     """The ``run_one`` of a mutate job whose mutants run on a cluster: each call sends
     one task and waits for its result, sending it again (with a fresh delivery token)
     after an ``error``, a refusal or a lost worker (its lease ran out) until it was sent
-    K times. A new session of the run's state (``_state``): tasks of earlier sessions
+    K times — a lost delivery counting only if a worker had started it (a reserved one
+    lost behind a busy pool process does not), at most ``SENDS_PER_ATTEMPT`` × K sends.
+    A new session of the run's state (``_state``): tasks of earlier sessions
     are skipped by the workers."""
 
     def __init__(
@@ -75,14 +77,22 @@ class RemoteMutants:
             "max_attempts": self.cluster.max_attempts,
             **sender(),
         }
-        for sent in range(1, self.cluster.max_attempts + 1):
+        sent, limit = 0, self.cluster.max_attempts
+        while True:
+            sent += 1
             outcome = await self._send(fields)
             if outcome.get("status") == "done":
                 result = MutantResult.model_validate(outcome["result"])
                 return result.model_copy(
                     update={"run": None, "notes": [*result.notes, _ran_on(outcome, sent)]}
                 )
-            if outcome.get("status") == "failed":
+            if outcome.get("status") == "failed" or sent >= SENDS_PER_ATTEMPT * limit:
+                break
+            counted = sent  # a lost delivery counts only if a worker had started it
+            if outcome.get("status") == "lost":
+                name = f"{self.session}/{mutant.id}"
+                counted = await asyncio.to_thread(self.state.attempts, name)
+            if counted >= limit:
                 break
         return _error(mutant, str(outcome.get("error") or "no result came back"))
 
