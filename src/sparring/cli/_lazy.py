@@ -151,7 +151,7 @@ COMMANDS: tuple[CommandEntry, ...] = (
         "worker",
         ("_worker",),
         "Run chunks of distributed runs (`simulate --broker`) until stopped (Ctrl-C or "
-        'SIGTERM finish the running chunks first). Needs `pip install "sparring\\[celery]"`; '
+        'SIGTERM finish the running chunks first). Needs `pip install ".\\[celery]"` (in a clone); '
         "the worker reads the test project at the paths the run names (under --allow-root), "
         "and its own secrets; it runs no command and uses no model base URL it was not "
         "allowed.",
