@@ -141,3 +141,39 @@ def test_the_files_beside_a_served_project_are_named_explicitly(tmp_path: Path) 
     assert sent.rasa_helper == tmp_path / "bot" / "rasa_bot.py"
     aiml = rasa.model_copy(update={"kind": "aiml"})
     assert explicit(aiml).chatbot is None and explicit(aiml).rasa_helper is None
+
+
+_INDEX_UNDER_LIMITS = """
+import resource, sys
+from pathlib import Path
+resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
+from sparring.distributed._bundle import CodeIndex
+from sparring.distributed._content import digest_of
+bot = Path(sys.argv[1]) / "bot.py"
+print(CodeIndex((Path(sys.argv[1]),)).content(digest_of(bot.read_bytes()), "project").decode())
+"""
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_a_device_link_or_a_fifo_under_the_roots_is_no_code(tmp_path: Path) -> None:
+    """A worker's roots may hold anything (a test's basetemp held ``zero.py`` linked to
+    ``/dev/zero``: the index read it until the worker had 13 GB). Links to devices and
+    FIFOs are skipped, the real code file is found; run in a child process held to 2 GB
+    of memory and 60 s, so a regression fails instead of eating the machine."""
+    import os
+    import subprocess
+    import sys
+
+    roots = tmp_path / "roots"
+    roots.mkdir()
+    (roots / "zero.py").symlink_to("/dev/zero")
+    os.mkfifo(roots / "pipe.py")
+    (roots / "bot.py").write_text(BOT)
+    done = subprocess.run(
+        [sys.executable, "-c", _INDEX_UNDER_LIMITS, str(roots)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout == BOT + "\n"

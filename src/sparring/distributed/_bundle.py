@@ -31,14 +31,18 @@ from pathlib import Path, PurePosixPath
 
 import redis
 
+from sparring._files import read_user_bytes
 from sparring.distributed._content import BLOB_EXPIRY, blob_key, digest_of, fetch
 from sparring.distributed._policy import Refused
-from sparring.errors import UserInputError
+from sparring.errors import ConfigError, UserInputError
 
 CODE_SUFFIXES = frozenset({".py", ".pyc", ".pyo", ".pyd", ".pth", ".so", ".sh", ".bash"})
 """Files a worker takes only from its own roots, never from Redis."""
 MAX_FILE_BYTES = 512 * 1024 * 1024
 """Redis's largest string."""
+MAX_CODE_BYTES = 64 * 1024 * 1024
+"""Bytes read at most from one code file under a worker's roots: a larger file, a link to
+a device or a FIFO there is not indexed (read with ``sparring._files.read_user_bytes``)."""
 _SKIPPED = ("__pycache__",)
 
 
@@ -74,7 +78,7 @@ def ship(client: redis.Redis, sources: Mapping[str, Path]) -> dict[str, str]:
         for relative, file in _files_of(path).items():
             if file.stat().st_size > MAX_FILE_BYTES:
                 raise UserInputError(f"settings.{key}: {file} is over 512 MB (Redis's limit)")
-            content = file.read_bytes()
+            content = read_user_bytes(file, MAX_FILE_BYTES)
             files[relative] = digest_of(content)
             if not is_code(relative):
                 _publish_once(client, files[relative], content)
@@ -146,10 +150,11 @@ class CodeIndex:
                     for name in names:
                         if is_code(name):
                             path = Path(base) / name
-                            try:
-                                self._by_digest.setdefault(digest_of(path.read_bytes()), path)
-                            except OSError:
+                            try:  # a link to /dev/zero, a FIFO or a huge file is no code
+                                content = read_user_bytes(path, MAX_CODE_BYTES)
+                            except ConfigError:
                                 continue
+                            self._by_digest.setdefault(digest_of(content), path)
         return self._by_digest
 
     def content(self, digest: str, what: str) -> bytes:
@@ -157,7 +162,10 @@ class CodeIndex:
         is read; ``Refused`` naming ``what`` when no file under the roots has it."""
         path = self._index().get(digest)
         if path is not None:
-            content = path.read_bytes()
+            try:
+                content = read_user_bytes(path, MAX_CODE_BYTES)
+            except ConfigError:
+                content = b""
             if digest_of(content) == digest:
                 return content
         roots = ", ".join(str(r) for r in self.roots)
