@@ -26,13 +26,22 @@ CONFIRMED = ("I have received your request", "I have scheduled your appointment"
 
 
 KNOWN_DEFECTS = {
-    "veterinary": re.compile(r"the user gave 'noon', the confirmation states '11:00(:00)?'"),
+    "veterinary": re.compile(
+        r"the user gave 'noon', the confirmation states '11:00(:00)?'"
+        r"|the user gave '[^']*\b\d{1,2} ?[AP]M\b[^']*', the confirmation states '00:00(:00)?'"
+    ),
 }
-"""A bot's own wrong value, checked by hand: the veterinary clinic's action parses "noon"
-with ctparse, which resolves it to 11:00 in the bot's environment (its action log says
-"Parsing time: noon"), so it confirms 11:00 for noon. A conversation whose confirmation
-mismatch names it may fail on everything that follows (the user corrects, the bot confirms
-the same again)."""
+"""A bot's own wrong values, checked by hand:
+
+- the veterinary clinic's action parses "noon" with ctparse, which resolves it to 11:00 in
+  the bot's environment (its action log says "Parsing time: noon"), so it confirms 11:00
+  for noon;
+- when it refuses the first date (its weekend check, so it depends on the day the test
+  runs) and asks for the day again, it confirms the new day at 00:00: the time the user
+  gave with the first date ("30-11-2026 at 3 PM check-up") is lost.
+
+A conversation whose confirmation mismatch names one may fail on everything that follows
+(the user corrects, the bot confirms the same again)."""
 
 
 def _run(bot: ThirdPartyBot, out: Path, project: bool) -> PipelineResult:
