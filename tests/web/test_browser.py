@@ -212,7 +212,7 @@ def _new_file(driver: WebDriver, base: str, project: int, kind: str, name: str, 
     _set(driver, driver.find_element(By.ID, "id_content"), text)
     driver.find_element(By.ID, "save").click()
     _wait(driver, 30).until(lambda d: "/files/new/" not in d.current_url)
-    assert "Not saved" not in driver.page_source, driver.page_source[-3000:]
+    assert "Not saved" not in driver.page_source, _text(driver, "main")
 
 
 def _launch(driver: WebDriver, base: str, project: int, job: str, shots: Shots | None) -> int:

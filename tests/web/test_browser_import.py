@@ -37,7 +37,7 @@ from test_browser import (  # skips where Chromium, its driver or Selenium is mi
     Select,
     Shots,
     WebDriver,
-    _set,
+    _new_file,
     _sign_in,
     _text,
     _wait,
@@ -94,16 +94,6 @@ def _wait_listening(port: int) -> None:
                 return
         time.sleep(0.5)
     pytest.fail("the server never listened")
-
-
-def _new_file(driver: WebDriver, base: str, project: int, kind: str, name: str, text: str) -> None:
-    driver.get(f"{base}/projects/{project}/files/new/")
-    Select(driver.find_element(By.ID, "id_kind")).select_by_value(kind)
-    driver.find_element(By.ID, "id_name").send_keys(name)
-    _set(driver, driver.find_element(By.ID, "id_content"), text)
-    driver.find_element(By.ID, "save").click()
-    _wait(driver, 30).until(lambda d: "/files/new/" not in d.current_url)
-    assert "Not saved" not in driver.page_source, _text(driver, "main")
 
 
 def _create_project(driver: WebDriver, name: str) -> int:
