@@ -136,10 +136,9 @@ def test_an_unchecked_runs_verdict_links_to_its_check_and_explore_shows_its_grap
     offers *Check this run…* (which opens the check's form), and an ``explore`` run
     launched from the dashboard (the dental bot of tests/bots, the offline crawler) shows
     its workflow graph as an image that loads."""
-    import time
 
     from test_run_page_bugs import _unchecked
-    from web_helpers import api, client_for
+    from web_helpers import client_for, run_through_api
 
     import tests.bots as bots
     from sparring._ssrf import NetworkPolicy, install_policy, installed_policy
@@ -169,18 +168,8 @@ def test_an_unchecked_runs_verdict_links_to_its_check_and_explore_shows_its_grap
     try:
         with bots.serve("dental", (), tmp_path) as chatbot_yaml:
             save_file(project, "chatbot", "chatbot.yaml", chatbot_yaml.read_text(), owner)
-            body = {
-                "project": project.pk,
-                "job": "explore",
-                "settings": {"chatbot": "chatbot.yaml"},
-            }
-            started = api(client_for(owner), "post", "/api/runs/", body)
-            assert started.status_code == 201, started.content
-            pk = started.json()["id"]
-            deadline = time.monotonic() + 600
-            while Run.objects.get(pk=pk).status in ("queued", "running"):
-                assert time.monotonic() < deadline
-                time.sleep(0.5)
+            settings = {"chatbot": "chatbot.yaml"}
+            pk = run_through_api(client_for(owner), project.pk, "explore", settings)
     finally:
         install_policy(before)
     assert Run.objects.get(pk=pk).status == "finished"

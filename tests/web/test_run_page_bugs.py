@@ -80,7 +80,7 @@ def test_an_explore_run_launched_from_the_dashboard_shows_its_workflow_graph(
     explore's ``profiles`` switch as paths)."""
     import time
 
-    from web_helpers import api
+    from web_helpers import run_through_api
 
     import tests.bots as bots
     from sparring._ssrf import NetworkPolicy, install_policy, installed_policy
@@ -97,22 +97,11 @@ def test_an_explore_run_launched_from_the_dashboard_shows_its_workflow_graph(
         with bots.serve("dental", (), tmp_path) as chatbot_yaml:
             save_file(project, "chatbot", "chatbot.yaml", chatbot_yaml.read_text(), owner)
             client = client_for(owner)
-            body = {
-                "project": project.pk,
-                "job": "explore",
-                "settings": {"chatbot": "chatbot.yaml"},
-            }
-            started = api(client, "post", "/api/runs/", body)
-            assert started.status_code == 201, started.content
-            pk = started.json()["id"]
-            deadline = time.monotonic() + 600
-            while Run.objects.get(pk=pk).status in ("queued", "running"):
-                assert time.monotonic() < deadline
-                time.sleep(0.5)
+            pk = run_through_api(client, project.pk, "explore", {"chatbot": "chatbot.yaml"})
             run = Run.objects.get(pk=pk)
             assert run.status == "finished", run.error
             assert 'id="exploration"' in client.get(f"/runs/{pk}/").content.decode()
-            section = ""
+            section, deadline = "", time.monotonic() + 600
             while "Being computed" in section or not section:  # htmx's request, as a browser
                 assert time.monotonic() < deadline
                 section = client.get(f"/runs/{pk}/sections/exploration/").content.decode()

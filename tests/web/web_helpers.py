@@ -165,3 +165,22 @@ def json_bot(
         yield f"http://127.0.0.1:{server.server_address[1]}", seen
     finally:
         server.shutdown()
+
+
+def run_through_api(client: Client, project: int, job: str, settings: dict[str, Any]) -> int:
+    """Starts ``job`` with ``settings`` on the project whose pk is ``project`` through
+    ``POST /api/runs/`` and waits (at most 600 s) while the dashboard's worker runs it;
+    returns the run's pk. Fails the test when the API refuses or the run never ends."""
+    import time
+
+    from sparring.web.models import Run
+
+    body = {"project": project, "job": job, "settings": settings}
+    started = api(client, "post", "/api/runs/", body)
+    assert started.status_code == 201, started.content
+    pk = int(started.json()["id"])
+    deadline = time.monotonic() + 600
+    while Run.objects.get(pk=pk).status in ("queued", "running"):
+        assert time.monotonic() < deadline, f"run {pk} still {Run.objects.get(pk=pk).status}"
+        time.sleep(0.5)
+    return pk
