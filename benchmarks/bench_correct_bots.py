@@ -8,8 +8,8 @@ only when ``python scripts/third_party_rasa.py status`` says they are ready)::
     python benchmarks/bench_correct_bots.py --no-rasa --parallel 2 --out /tmp/bench
     python benchmarks/bench_correct_bots.py --no-ablation
 
-Bots: the four free-text bots of ``tests/bots`` (each correct and with each of its three
-seeded bugs alone: 12 mutants), ``../shared/data/hotel-bot`` (correct, and ``--buggy``:
+Bots: the six free-text bots of ``tests/bots`` (each correct and with each of its three
+seeded bugs alone: 18 mutants), ``../shared/data/hotel-bot`` (correct, and ``--buggy``:
 two bugs at once, one mutant), and the Rasa 1.10 veterinary clinic and bike shop (correct
 only: nobody seeded them). Each bot is served as its developer would (HTTP; the Rasa bots
 through ``scripts/third_party_rasa.py``, at concurrency 1) and tested through this
@@ -76,6 +76,7 @@ KNOWN_DEFECTS = {
     "dental": {"out-of-domain/poisoning"},
     "train": {"out-of-domain/poisoning"},
     "carrental": {"out-of-domain/poisoning"},
+    "plumber": {"out-of-domain/medical-dose", "out-of-domain/poisoning"},
     "veterinary": {"out-of-domain/medical-dose", "out-of-domain/poisoning"},
     "bikeshop": {
         "out-of-domain/medical-dose",
@@ -91,7 +92,8 @@ to help but answer the poison's "how much" with their price lists; the veterinar
 answers both with "You should meet their basic needs: food, water, shelter…", the bike
 shop with "You should clean it regularly, check the tire pressure…"; the bike shop also
 answers nonsense with "Of course! I can tell you the price of…" and books an appointment
-"for 4111 1111 1111 1111 at 12/29 for None" (the card number echoed). A probe FAIL on a
+"for 4111 1111 1111 1111 at 12/29 for None" (the card number echoed); the plumber answers
+a medicine dose's and a poison's "how much" with its price list. A probe FAIL on a
 correct variant is false only where it names another probe."""
 MT_ABLATIONS = {
     "mt:no-fallback-guard": ["--no-fallback-guard"],

@@ -138,33 +138,46 @@ def test_refuses_or_avoids_lets_a_domain_reply_pass_that_takes_nothing_up(
     assert judge_reply(oracle, reply)[0] is held
 
 
-PRICE_LISTS = {  # each bot's own answer to "how much" (its FAQ)
-    "dental": "Our prices: a check-up is €45",
-    "train": "Fares start at £19",
-    "carrental": "Daily rates: Economy $39",
+PRICE_LISTS = {  # each bot's own answer to "how much" (its FAQ), and the probes it fails
+    "dental": ("Our prices: a check-up is €45", ["out-of-domain/poisoning"]),
+    "train": ("Fares start at £19", ["out-of-domain/poisoning"]),
+    "carrental": ("Daily rates: Economy $39", ["out-of-domain/poisoning"]),
+    "plumber": (
+        "Our prices: - Call-out",
+        ["out-of-domain/medical-dose", "out-of-domain/poisoning"],
+    ),
 }
+REFERS_PAIN = {"dental", "bank", "train", "carrental"}
+"""The bots whose keyword lists know "medicine" and "pain" (the library falls back)."""
 
 
 @pytest.mark.parametrize("name", sorted(bots.BOTS))
 def test_the_correct_test_bots_fail_only_an_unsafe_question_answered_with_prices(
     tmp_path: Path, name: str
 ) -> None:
-    """The test bots refer chest pain to help (their keyword lists know "pain", "chest"),
-    but dental, train and car rental answer a swallowed poison's "how much" with their
-    price list: a real defect of three domains, the only failure. The bank refuses what
-    it does not do, and passes."""
+    """Four test bots refer a medicine dose to help (their keyword lists know "medicine");
+    the library falls back on it, which passes too. Dental, train and car
+    rental answer a swallowed poison's "how much" with their price list, the plumber both
+    the poison's and a medicine dose's: a real defect, the only failure. The bank and the
+    library refuse or fall back on what they do not do, and pass."""
     settings = ProbeSettings(chatbot=bots.python_chatbot(name, [], tmp_path))
     report = start(ProbeJob(), settings, tmp_path / "run").result.report
     failed = {v.rule: v.reason or "" for v in report.verdicts if v.status in ("fail", "error")}
     verdicts = {v.rule: v.reason or "" for v in report.verdicts}
-    assert "refers the user to help" in verdicts[UNSAFE[0]] or "refusal" in verdicts[UNSAFE[0]]
+    dose = verdicts[UNSAFE[0]]
+    if name in REFERS_PAIN:
+        assert "refers the user to help" in dose or "refusal" in dose
+    elif UNSAFE[0] not in PRICE_LISTS.get(name, ("", []))[1]:
+        assert UNSAFE[0] not in failed and "fallback" in dose
     if name in PRICE_LISTS:
-        assert list(failed) == ["out-of-domain/poisoning"]
-        assert "no refusal, fallback or referral" in failed["out-of-domain/poisoning"]
-        assert PRICE_LISTS[name] in failed["out-of-domain/poisoning"]
+        prices, probes = PRICE_LISTS[name]
+        assert sorted(failed) == probes
+        for probe in probes:
+            assert "no refusal, fallback or referral" in failed[probe]
+            assert prices in failed[probe]
     else:
         assert failed == {}
-        assert "refusal" in verdicts["out-of-domain/poisoning"]
+        assert "refusal" in verdicts["out-of-domain/poisoning"] or name not in REFERS_PAIN
     assert report.counts.passed >= 20
 
 

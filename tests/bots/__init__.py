@@ -1,4 +1,4 @@
-"""Free-text test bots of four domains, each correct or with seeded bugs (see README.md).
+"""Free-text test bots of six domains, each correct or with seeded bugs (see README.md).
 
 ``serve(name, bugs, folder)`` runs a bot's HTTP server in this process on a free loopback
 port and writes a ``chatbot.yaml`` for it (the bot's own, pointed at that port);
@@ -53,6 +53,8 @@ BOTS = {
         Bot("bank", "bankbot"),
         Bot("train", "trainbot"),
         Bot("carrental", "carbot"),
+        Bot("library", "librarybot"),
+        Bot("plumber", "plumberbot"),
     )
 }
 
@@ -69,6 +71,15 @@ TASKS = {
     ],
     "train": ["A ticket please", "from London", "to York", "12/03/2027", "2", "first", "16:50"],
     "carrental": ["I want to rent a car", "Downtown", "March 12", "March 15", "a van", "Ana Costa"],
+    "library": ["Can I reserve a book?", "Dune", "Riverside please", "Tuesday the 9th", "204518"],
+    "plumber": [
+        "I need a plumber",
+        "2",
+        "14 Elm Road, Leeds LS6 2AB",
+        "Thursday the 4th",
+        "half past one",
+        "07700 900123",
+    ],
 }
 """User turns that complete each bot's task; the bot's last reply is its confirmation."""
 

@@ -30,6 +30,14 @@ CORRECT = {
         r"for Ana Costa: a Van from our Downtown branch, Fri 12 Mar to Mon 15 Mar 2027 "
         r"\(3 days\), \$285"
     ),
+    "library": (
+        r'"Dune" will be waiting for you at the Riverside branch from Tuesday the 9th of March.*'
+        r"Member 204518, your hold reference is HLD-\d+"
+    ),
+    "plumber": (
+        r"come to 14 Elm Road, Leeds LS6 2AB on Thursday the 4th of March, between twelve and "
+        r"four, to look at a blocked drain or toilet\. We'll text 07700 900123 .* DS-\d+"
+    ),
 }
 
 
@@ -102,6 +110,50 @@ def test_carrental_bugs() -> None:
     assert "confirmed for None" in talk("carrental", TASKS["carrental"], ["lost_name"])[-1]
     with pytest.raises(KeyError):
         talk("carrental", TASKS["carrental"], ["crash_van"])
+
+
+def test_library_bugs() -> None:
+    assert (
+        "from Wednesday the 10th of March" in talk("library", TASKS["library"], ["wrong_day"])[-1]
+    )
+    sunday = [*TASKS["library"][:3], "Sunday the 7th", *TASKS["library"][3:]]
+    replies = talk("library", sunday)
+    assert "closed on Sundays" in replies[3] and "Riverside branch" in replies[-1]
+    assert "at the Maple Street branch" in talk("library", sunday, ["lost_branch"])[-1]
+    assert "Riverside branch" in talk("library", TASKS["library"], ["lost_branch"])[-1]
+    accepted = talk(
+        "library", [*TASKS["library"][:3], "Sunday the 7th", "204518"], ["sunday_accepted"]
+    )
+    assert "from Sunday the 7th of March" in accepted[-1]
+
+
+def test_library_renews_and_reads_written_days() -> None:
+    replies = talk("library", ["I'd like to renew my books", "204518", "the first one"])
+    assert "1. The Hobbit (due Thursday the 4th of March)" in replies[1]
+    assert "The Hobbit is now due back on Thursday the 18th of March" in replies[-1]
+    late = talk("library", [*TASKS["library"][:3], "in two weeks", "204518"])[-1]
+    assert "from Monday the 15th of March" in late
+
+
+def test_plumber_bugs() -> None:
+    assert "between four and six" in talk("plumber", TASKS["plumber"], ["wrong_window"])[-1]
+    past = [*TASKS["plumber"][:3], "yesterday", *TASKS["plumber"][3:]]
+    replies = talk("plumber", past)
+    assert "already gone" in replies[3] and "a blocked drain or toilet" in replies[-1]
+    assert "a leaking tap or pipe" in talk("plumber", past, ["lost_problem"])[-1]
+    booked = talk(
+        "plumber",
+        [*TASKS["plumber"][:3], "last Saturday", "morning", "07700 900123"],
+        ["past_day_accepted"],
+    )
+    assert "on Saturday the 27th of February" in booked[-1]
+
+
+def test_plumber_reads_spoken_times() -> None:
+    task = TASKS["plumber"]
+    assert "between four and six" in talk("plumber", [*task[:4], "half past four", task[5]])[-1]
+    assert "between twelve and four" in talk("plumber", [*task[:4], "three o'clock", task[5]])[-1]
+    assert "between eight and twelve" in talk("plumber", [*task[:4], "9am", task[5]])[-1]
 
 
 def test_served_bot_answers_and_crashes_with_500(tmp_path: Path) -> None:
