@@ -4,6 +4,8 @@
 settings, open the run, provide what the job declared it needs (``prepare``: chatbot
 loaded and probed, models loaded), drive the job with its ``JobContext`` (``RunContext``),
 record ``progress.json``, store the outcome in the manifest and write the report;
+``launch``/``launch_resume`` run them on a thread and give at once a typed
+``JobHandle`` (events as they happen, ``stop``, ``wait`` for the ``JobRun``);
 ``InProcessExecutor`` runs jobs by handle on threads (the dashboard's, the tests'). The
 contract the jobs code against is ``sparring.jobs``::
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 from sparring.jobs import JOBS
 from sparring.runner._context import RunContext, chatbot_fields
 from sparring.runner._executor import Executor, InProcessExecutor
+from sparring.runner._handle import JobHandle, launch, launch_resume
 from sparring.runner._prepare import PROBE_TIMEOUT, prepare
 from sparring.runner._progress import ProgressRecorder
 from sparring.runner._runner import (
@@ -36,11 +39,14 @@ __all__ = [
     "PROBE_TIMEOUT",
     "Executor",
     "InProcessExecutor",
+    "JobHandle",
     "JobRun",
     "ProgressRecorder",
     "RunContext",
     "chatbot_fields",
     "find_job",
+    "launch",
+    "launch_resume",
     "prepare",
     "resume",
     "resume_async",
