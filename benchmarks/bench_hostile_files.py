@@ -21,6 +21,14 @@ the child as GNU time reports it (``/usr/bin/time -f %M``; it includes the inter
 and sparring's imports, ~170 MB).
 
     PYTHONPATH=src nice -n 10 python benchmarks/bench_hostile_files.py [--json out.json]
+
+With ``--fuzz`` it runs the seeded fuzz sweep of ``benchmarks/fuzz_files.py`` instead:
+the peers' real files in ``../shared/data`` and sparring's own stored run files, mutated
+structurally and as bytes, through every reader and the commands that read them, with
+the outcomes counted (located error, file named, unlocated, accepted, crash, hang)::
+
+    PYTHONPATH=src nice -n 10 python benchmarks/bench_hostile_files.py --fuzz --seed 1 \
+        [--per-seed 3] [--max-seeds 6] [--work /tmp/fuzz] [--json out.json]
 """
 
 from __future__ import annotations
@@ -124,7 +132,22 @@ def _measure(args: list[str]) -> dict[str, object]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, help="write the measurements here")
+    parser.add_argument("--fuzz", action="store_true", help="the fuzz sweep (fuzz_files.py)")
+    parser.add_argument("--seed", type=int, default=1, help="the sweep's RNG seed")
+    parser.add_argument("--per-seed", type=int, default=3, help="mutations of each seed file")
+    parser.add_argument("--max-seeds", type=int, default=6, help="seed files of each kind")
+    parser.add_argument("--case-timeout", type=float, default=60.0, help="seconds: a hang")
+    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "fuzz-files")
     options = parser.parse_args()
+    if options.fuzz:
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+        from fuzz_files import sweep
+
+        found = sweep(options)
+        if options.json:
+            options.json.write_text(json.dumps(found, indent=2, default=str), encoding="utf-8")
+        return
     corpus_module = _corpus_module()
     startup = _measure([sys.executable, "-m", "sparring", "--version"])
     print(f"start-up alone (sparring --version): {startup['seconds']} s, {startup['peak_mb']} MB")

@@ -12,7 +12,7 @@ from sparring.conversations._chatchecker import (
 )
 from sparring.conversations._completeness import Incomplete, incomplete_run
 from sparring.conversations._export import export_sensei_run
-from sparring.conversations._files import natural_key, read_json_model
+from sparring.conversations._files import natural_key, read_json, read_json_model, validate_model
 from sparring.conversations._health import (
     CHATBOT_FAILURE_CODES,
     DEFAULT_MAX_CHATBOT_FAILURE_SHARE,
@@ -143,6 +143,7 @@ __all__ = [
     "percentile",
     "play_utterances",
     "read_chatchecker_dialogue",
+    "read_json",
     "read_json_model",
     "record_failure",
     "record_file_name",
@@ -154,4 +155,5 @@ __all__ = [
     "sensei_record",
     "sensei_serial",
     "summarize",
+    "validate_model",
 ]

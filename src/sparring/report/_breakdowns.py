@@ -20,8 +20,8 @@ from typing import Any
 
 from markupsafe import Markup
 
-from sparring._json import read_user_json
-from sparring.conversations import Slot
+from sparring.conversations import Slot, read_json, validate_model
+from sparring.errors import Problem, UserInputError
 from sparring.evaluate import (
     EVALUATION_SCHEMA_VERSION,
     BreakdownEvaluation,
@@ -30,7 +30,13 @@ from sparring.evaluate import (
 from sparring.precision import JudgeQuality
 from sparring.report._excerpt import conversation_href, excerpt_html
 from sparring.report._plots import _figure, _svg
-from sparring.report._section import ReportSection, SectionHtml, render_template, report_section
+from sparring.report._section import (
+    ReportSection,
+    SectionHtml,
+    render_template,
+    report_section,
+    unreadable_html,
+)
 from sparring.report._view import RunView
 
 FOLDER, PREFIX = "evaluations", "breakdowns-"
@@ -53,27 +59,36 @@ class Stored:
     quality: JudgeQuality | None = None
 
 
-def stored_breakdowns(path: Path) -> list[Stored]:
-    """Every ``breakdowns-*.json`` of the run at ``path`` that this sparring reads (a file of
-    a newer ``schema_version`` is skipped), main detector first."""
+def read_breakdowns(path: Path) -> tuple[list[Stored], list[Problem]]:
+    """Every ``breakdowns-*.json`` of the run at ``path`` that this sparring reads, main
+    detector first, and one located ``Problem`` per file that does not read (not JSON, not
+    a ``BreakdownEvaluation``: file, line or key). A file of a newer ``schema_version`` is
+    skipped without a problem (a newer sparring wrote it)."""
     found: list[Stored] = []
+    problems: list[Problem] = []
     for file in sorted((path / FOLDER).glob(f"{PREFIX}*.json")):
-        data: dict[str, Any] = read_user_json(file)  # a located ConfigError if unreadable
-        if data.get("schema_version", 1) > EVALUATION_SCHEMA_VERSION:
+        try:
+            data = read_json(file)
+            version = data.get("schema_version", 1) if isinstance(data, dict) else 1
+            if isinstance(version, int) and version > EVALUATION_SCHEMA_VERSION:
+                continue
+            stored = validate_model(file, data, BreakdownEvaluation)
+        except UserInputError as exc:
+            problems.extend(exc.problems)
             continue
-        stored = BreakdownEvaluation.model_validate(data)
         found.append(
-            Stored(
-                stored.detector,
-                stored.model,
-                stored.conversations,
-                stored.usage.cost,
-                stored.quality,
-            )
-        )
-    return sorted(
-        found, key=lambda s: PREFERENCE.index(s.detector) if s.detector in PREFERENCE else 99
-    )
+            Stored(stored.detector, stored.model, stored.conversations, stored.usage.cost,
+                   stored.quality)
+        )  # fmt: skip
+    found.sort(key=lambda s: PREFERENCE.index(s.detector) if s.detector in PREFERENCE else 99)
+    return found, problems
+
+
+def stored_breakdowns(path: Path) -> list[Stored]:
+    """Every ``breakdowns-*.json`` of the run at ``path`` that this sparring reads, main
+    detector first; a file that does not read is left out (``read_breakdowns`` names it:
+    the breakdown section shows it, the conversation pages go on without its marks)."""
+    return read_breakdowns(path)[0]
 
 
 def heatmap(counts: dict[str, Counter[str]]) -> Markup | None:
@@ -164,9 +179,13 @@ class Breakdowns(ReportSection):
         return any((run.path / FOLDER).glob(f"{PREFIX}*.json"))
 
     def render(self, run: RunView) -> SectionHtml:
-        stored = stored_breakdowns(run.path)
+        stored, problems = read_breakdowns(run.path)
+        unreadable = unreadable_html(problems)
         if not stored:
-            return SectionHtml("No breakdown evaluation this sparring can read.")
+            return SectionHtml(
+                unreadable or "No breakdown evaluation this sparring can read.",
+                summary="breakdowns unreadable" if problems else None,
+            )
         main = stored[0]
         rows = [
             {
@@ -212,7 +231,7 @@ class Breakdowns(ReportSection):
                         excerpt,
                     )
                 )
-        html = render_template(
+        html = unreadable + render_template(
             "breakdowns.html.j2",
             detector=main.detector,
             ranks=any(

@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from sparring import __version__
 from sparring._gc import paused_gc
-from sparring.conversations import Slot, atomic_write
+from sparring.conversations import MANIFEST, Slot, atomic_write
 from sparring.errors import UserInputError
 from sparring.report._section import (
     ReportSection,
@@ -23,6 +23,7 @@ from sparring.report._section import (
     fragment,
     render_template,
     sections,
+    unreadable_html,
 )
 from sparring.report._view import RunView
 
@@ -44,14 +45,19 @@ class RenderedSection:
 
 def render_section(section: ReportSection, run: RunView) -> RenderedSection | None:
     """``section`` rendered for ``run`` (``None`` when it does not apply). A section that
-    raises is rendered as an error box (logged); ``UserInputError`` (an unreadable run file)
-    propagates. The report page and the dashboard's run page both render through here."""
+    raises is rendered as an error box (logged); a stored file of a later job that does not
+    read (``UserInputError`` naming it: the exploration model, a job's result) is said in the
+    section, located; an unreadable file of the run itself (its manifest, a record or a
+    check report: ``run_file_problem``) propagates. The report page and the dashboard's run
+    page both render through here."""
     try:
         if not section.applies(run):
             return None
         out = section.render(run)
-    except UserInputError:
-        raise
+    except UserInputError as exc:
+        if run_file_problem(run, exc):
+            raise
+        out = SectionHtml(unreadable_html(exc.problems), summary=f"{section.title}: unreadable")
     except Exception as exc:  # a broken plug-in must not take the report down
         logger.warning("report section %r failed: %s", section.name, exc, exc_info=True)
         out = SectionHtml(
@@ -63,6 +69,27 @@ def render_section(section: ReportSection, run: RunView) -> RenderedSection | No
             summary=f"{section.title}: the section failed to render",
         )
     return RenderedSection(section.name, section.title, out.markup, out.summary)
+
+
+RUN_FILES = (Slot.CONVERSATIONS.value, Slot.VERDICTS.value)
+"""The slots whose files make the run itself: a record or check report that does not read
+makes the run unreadable (``sparring report`` exits 2), not just one section."""
+
+
+def run_file_problem(run: RunView, error: UserInputError) -> bool:
+    """Whether ``error`` is about the run itself: a problem naming no file, the manifest,
+    or a file in the conversations or verdicts slot."""
+    root = run.path.resolve()
+    for problem in error.problems:
+        if not problem.file:
+            return True
+        where = Path(problem.file).resolve()
+        if not where.is_relative_to(root):
+            continue
+        inside = where.relative_to(root).parts
+        if inside == (MANIFEST,) or (len(inside) > 1 and inside[0] in RUN_FILES):
+            return True
+    return False
 
 
 def render_report(run: RunView, chosen: Sequence[ReportSection] | None = None) -> str:

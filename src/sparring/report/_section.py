@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib.resources import files
@@ -35,6 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from markupsafe import Markup
 
+from sparring.errors import Problem
 from sparring.registry import Registry
 
 if TYPE_CHECKING:
@@ -164,6 +166,18 @@ def fragment(template: str, /, **context: Any) -> Markup:
     are escaped unless they are ``Markup``). Compiled templates are cached by their text.
     Raises ``jinja2.TemplateError`` for a bad template or an undefined name."""
     return Markup(_template(template).render(**context))
+
+
+def unreadable_html(problems: Sequence[Problem]) -> Markup:
+    """A stored file that does not read, said in the report: one line per located
+    problem (file, line, key and message), or empty markup when there is none."""
+    if not problems:
+        return Markup()
+    return fragment(
+        '<p class="error">A stored file of this section cannot be read:</p>'
+        '<ul class="error">{% for p in problems %}<li>{{ p }}</li>{% endfor %}</ul>',
+        problems=[str(p) for p in problems],
+    )
 
 
 def render_template(name: str, /, **context: Any) -> Markup:
