@@ -61,6 +61,7 @@ def test_a_stop_keeps_what_finished_and_resume_gives_the_same_result(tmp_path: P
     kept = RunStore.open(tmp_path / "run").record_path("order/0").stat().st_mtime_ns
     resumed = resume(tmp_path / "run")
     assert resumed.status is JobStatus.FINISHED and resumed.outcome == whole.outcome
+    assert resumed.result.summary.conversations == whole.result.summary.conversations == 3
     assert conversations(tmp_path / "run") == conversations(tmp_path / "whole")
     assert RunStore.open(tmp_path / "run").record_path("order/0").stat().st_mtime_ns == kept
     assert RunStore.open(tmp_path / "run").manifest.status is JobStatus.FINISHED
@@ -83,6 +84,9 @@ def test_a_stop_requested_while_the_job_is_planning_stops_it_before_any_work(
     run = start("simulate", SETTINGS, tmp_path / "run", on_event=stop_at_once, stop=stop)
     assert run.status is JobStatus.STOPPED and run.outcome.verdict == "incomplete"
     assert run.run_dir is None and not (tmp_path / "run").exists()
+    assert not run.has_result  # the job never ran: its result is not made up
+    with pytest.raises(RuntimeError, match="stopped before any work"):
+        run.result  # noqa: B018
     assert "planned" not in seen and "item_done" not in seen and seen[-1] == "finished"
 
     stopper = StopAfter(items=1)

@@ -48,6 +48,7 @@ from sparring.conversations import (
 from sparring.errors import ModelError, ModelRequired, UserInputError
 from sparring.jobs import (
     JOBS,
+    Job,
     JobContext,
     JobSettings,
     ModelNeed,
@@ -127,7 +128,7 @@ def _inputs(settings: AdversarialTestSettings, ctx: JobContext) -> _Inputs:
     return _Inputs(ctx.chatbot, weaknesses, rubric, ctx.model)
 
 
-class AdversarialTestJob:
+class AdversarialTestJob(Job[AdversarialTestSettings, AdversarialRun]):
     """``adversarial test`` on the runner: one item per test; a stop request starts no new
     test (the analysis waits for the run's end); ``sparring.runner.resume(run)`` goes on
     from each thread's difficulty. ``model`` overrides ``settings.model`` (tests)."""

@@ -28,6 +28,7 @@ from sparring.conversations import (
 from sparring.errors import ConfigError, Problem, UserInputError
 from sparring.jobs import (
     JOBS,
+    Job,
     JobContext,
     JobSettings,
     ModelNeed,
@@ -94,7 +95,7 @@ class CheckResult:
     outcome: Outcome
 
 
-class CheckJob:
+class CheckJob(Job[CheckSettings, CheckResult]):
     """The ``check`` job on the runner: one item per active rule; a stop request checks
     no further rule (the outcome is then incomplete, or the failure already found). It
     writes into the checked run's ``verdicts/`` slot and creates no run of its own; a

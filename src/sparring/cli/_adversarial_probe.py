@@ -60,7 +60,7 @@ def probe_command(
     check_output_paths(folders={"--out": out})
     settings = ProbeSettings.from_values(values, OPTIONS) if resume is None else None
     run = run_job(ProbeJob(), settings, out, resume=resume, items="probes", resume_hint=RESUME)
-    result: ProbeJobResult = run.result
+    result = run.result
     _print(result, show_all)
     print_written_report(run)
     print_outcome(run.outcome)

@@ -13,7 +13,6 @@ from rich.table import Table
 from sparring._terminal import escape
 from sparring.adversarial import (
     AdversarialResult,
-    AdversarialRun,
     AdversarialTestJob,
     AdversarialTestSettings,
     ask_async,
@@ -65,7 +64,7 @@ def adversarial_test_command(
     settings = AdversarialTestSettings.from_values(values, OPTIONS) if resume is None else None
     job = run_job(AdversarialTestJob(), settings, out, resume=resume, items="tests",
                   counted="chatbot failures", resume_hint=RESUME)  # fmt: skip
-    run: AdversarialRun = job.result
+    run = job.result
     _print(run.result)
     console.print(f"[bold]run[/]: {run.store.path}", highlight=False)
     console.print(f"[bold]results[/]: {run.results_path}", highlight=False)

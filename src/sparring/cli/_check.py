@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from sparring.check import CheckJob, CheckResult, CheckSettings, print_report
+from sparring.check import CheckJob, CheckSettings, print_report
 from sparring.cli._app import app, console
 from sparring.cli._failures import check_failures, print_first_failures
 from sparring.cli._jobs import exit_with, print_outcome, print_written_report, run_job
@@ -50,7 +50,7 @@ def check_command(
     """
     settings = CheckSettings.from_values(values, OPTIONS)
     run = run_job(CheckJob(), settings, None, items="rules")
-    result: CheckResult = run.result
+    result = run.result
     records = {record.id: record for record in result.records}
     print_report(console, result.report, records, show_all=show_all)
     if result.stored is not None:

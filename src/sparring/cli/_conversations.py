@@ -12,8 +12,9 @@ from sparring._terminal import escape
 from sparring.cli._app import app, console, report_user_error
 from sparring.cli._options import OPTIONS, SettingsValues, settings_options
 from sparring.conversations import (
+    IMPORT_CHATCHECKER,
+    IMPORT_SENSEI,
     ImportChatCheckerSettings,
-    ImportResult,
     ImportSenseiSettings,
     export_sensei_run,
     render_summary,
@@ -35,7 +36,7 @@ def import_sensei_command(values: SettingsValues, out: OutOption) -> None:
     are imported; the exit code is then 2."""
     check_output_paths(folders={"--out": out})
     settings = ImportSenseiSettings.from_values(values, OPTIONS)
-    result: ImportResult = start("import-sensei", settings, out).result
+    result = start(IMPORT_SENSEI, settings, out).result
     render_summary(result.summary, console)
     console.print(f"Imported {result.imported} conversations into [bold]{out}[/]")
     for path in result.skipped:
@@ -58,7 +59,7 @@ def import_chatchecker_command(values: SettingsValues, out: OutOption) -> None:
     """Import ChatChecker dialogue files (dialogue_N.yaml) into a new sparring run directory."""
     check_output_paths(folders={"--out": out})
     settings = ImportChatCheckerSettings.from_values(values, OPTIONS)
-    result: ImportResult = start("import-chatchecker", settings, out).result
+    result = start(IMPORT_CHATCHECKER, settings, out).result
     render_summary(result.summary, console)
     console.print(f"Imported {result.imported} conversations into [bold]{out}[/]")
 

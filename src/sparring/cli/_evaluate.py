@@ -69,7 +69,7 @@ def quality_lines(result: EvaluateResult) -> list[str]:
 def _run(values: SettingsValues, **fixed: Any) -> None:
     settings = {**values, **fixed}
     run = run_job(EvaluateJob(), settings, None, items="conversations")
-    result: EvaluateResult = run.result
+    result = run.result
     table = Table("statistic", "value", title=f"Evaluation of {result.run}")
     for label, value in table_rows(result.statistics.run):
         table.add_row(escape(label), escape(value))

@@ -43,7 +43,7 @@ def explore_command(
     learnt is kept), 3 when stopped."""
     check_output_paths(folders={"--out": out})
     run = run_job(ExploreJob(), values, out, resume=resume, items="sessions", resume_hint=RESUME)
-    result: ExplorationResult = run.result
+    result = run.result
     print_exploration(result)
     print_written_report(run)
     print_outcome(run.outcome)

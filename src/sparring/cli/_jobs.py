@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, overload
 
 import typer
 
@@ -33,9 +33,36 @@ from sparring.runner import JobRun, find_job
 from sparring.runner import resume as resume_run
 from sparring.runner import start as start_run
 
+S = TypeVar("S", bound=JobSettings)
+R = TypeVar("R")
 
+
+@overload
 def run_job(
-    job: str | Job,
+    job: Job[S, R],
+    settings: S | Mapping[str, Any] | None,
+    out: Path | None,
+    *,
+    resume: Path | None = None,
+    changes: Mapping[str, Any] | None = None,
+    items: str = "items",
+    counted: str = "failed",
+    resume_hint: str | None = None,
+) -> JobRun[R]: ...
+@overload
+def run_job(
+    job: str,
+    settings: JobSettings | Mapping[str, Any] | None,
+    out: Path | None,
+    *,
+    resume: Path | None = None,
+    changes: Mapping[str, Any] | None = None,
+    items: str = "items",
+    counted: str = "failed",
+    resume_hint: str | None = None,
+) -> JobRun[Any]: ...
+def run_job(
+    job: str | Job[Any, Any],
     settings: JobSettings | Mapping[str, Any] | None,
     out: Path | None,
     *,
@@ -48,7 +75,8 @@ def run_job(
     """Start ``job`` with ``settings`` (typed, or the command's values — ``None`` for an
     option not given; their errors are located as options, exit 2) into ``out``, or resume
     the run ``resume``, showing a progress bar of ``items`` (with a count of those
-    ``counted``).
+    ``counted``); a job passed as an instance (``Job[S, R]``) gives its result typed
+    (``JobRun[R]``), as ``sparring.runner.start`` does.
     A chatbot that cannot be reached exits 1, a model needed and not given exits 2.
     Ctrl-C or SIGTERM during the job (the runner records the run ``stopped``) prints how
     to resume it (``resume_hint``, ``{run}`` standing for the run's folder) and exits 130
@@ -87,7 +115,7 @@ def run_job(
         raise typer.Exit(EXIT_USER_ERROR) from exc
 
 
-def _same_job(job: str | Job, run_dir: Path) -> None:
+def _same_job(job: str | Job[Any, Any], run_dir: Path) -> None:
     """Refuse to resume ``run_dir`` with another job's command."""
     name = find_job(job).name
     made_by = RunStore.open(run_dir, clean=False).manifest.job

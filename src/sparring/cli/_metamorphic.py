@@ -65,7 +65,7 @@ def metamorphic_command(
     check_output_paths(folders={"--out": out})
     settings = MetamorphicSettings.from_values(values, OPTIONS)
     run = run_job(MetamorphicJob(), settings, out, items="follow-ups", counted="with bugs")
-    result: MetamorphicResult = run.result
+    result = run.result
     _print(result, run.run_dir or Path())
     print_written_report(run)
     print_outcome(run.outcome)

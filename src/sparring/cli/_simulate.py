@@ -71,7 +71,7 @@ def simulate_command(
         items="conversations",
         resume_hint=RESUME,
     )
-    result: SimulationResult = run.result
+    result = run.result
     _print(result)
     print_written_report(run)
     warn_about_notes(result.store.iter_records())

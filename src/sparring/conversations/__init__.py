@@ -21,6 +21,8 @@ from sparring.conversations._health import (
     crash_turns,
 )
 from sparring.conversations._import import (
+    IMPORT_CHATCHECKER,
+    IMPORT_SENSEI,
     ImportChatCheckerSettings,
     ImportResult,
     ImportSenseiSettings,
@@ -91,6 +93,8 @@ __all__ = [
     "EMPTY_RESPONSE",
     "EXPLORE_MODEL",
     "EXPLORE_PROFILES",
+    "IMPORT_CHATCHECKER",
+    "IMPORT_SENSEI",
     "JOB_RESULTS",
     "MANIFEST",
     "MANIFEST_SCHEMA_VERSION",

@@ -10,7 +10,7 @@ import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from pydantic import Field
 
@@ -20,7 +20,7 @@ from sparring.conversations._records import ConversationRecord
 from sparring.conversations._store import RunStore
 from sparring.conversations._summary import RunSummary, summarize
 from sparring.errors import Problem, UserInputError
-from sparring.jobs import JOBS, JobSettings, Outcome
+from sparring.jobs import JOBS, Job, JobSettings, Outcome
 from sparring.jobs import outcome as outcomes
 
 if TYPE_CHECKING:
@@ -102,19 +102,30 @@ class _Read:
     skipped: list[Path]
 
 
-class ImportJob:
+S = TypeVar("S", bound=JobSettings)
+
+
+class ImportJob(Job[S, ImportResult]):
     """An import job on the runner (``import-sensei``, ``import-chatchecker``): one item
     per conversation imported; a stop request imports no further file; ``resume`` reads
-    the source again and writes only the conversations the run does not hold."""
+    the source again and writes only the conversations the run does not hold. ``read``
+    reads the settings' source into records and the problems of files that did not read."""
 
     creates_run: ClassVar[bool] = True
 
-    def __init__(self, settings_type: type[JobSettings], read: Callable[[Any], _Read]) -> None:
-        self.name = settings_type.job
-        self.settings_type = settings_type
+    def __init__(self, settings_type: type[S], read: Callable[[S], _Read]) -> None:
+        self._settings_type = settings_type
         self.read = read
 
-    async def execute(self, settings: JobSettings, ctx: JobContext) -> ImportResult:
+    @property
+    def name(self) -> str:
+        return self._settings_type.job
+
+    @property
+    def settings_type(self) -> type[S]:
+        return self._settings_type
+
+    async def execute(self, settings: S, ctx: JobContext) -> ImportResult:
         read = self.read(settings)
         store = ctx.store if ctx.resuming else ctx.open_run(settings)
         finished = store.finished_ids()
@@ -147,9 +158,9 @@ class ImportJob:
         )
 
 
-IMPORT_SENSEI = JOBS.register(
-    ImportSenseiSettings.job, ImportJob(ImportSenseiSettings, _sensei_records)
-)
-IMPORT_CHATCHECKER = JOBS.register(
-    ImportChatCheckerSettings.job, ImportJob(ImportChatCheckerSettings, _chatchecker_read)
-)
+IMPORT_SENSEI = ImportJob(ImportSenseiSettings, _sensei_records)
+"""The ``import-sensei`` job (``sparring.runner.start(IMPORT_SENSEI, settings, out)``)."""
+IMPORT_CHATCHECKER = ImportJob(ImportChatCheckerSettings, _chatchecker_read)
+"""The ``import-chatchecker`` job."""
+JOBS.register(IMPORT_SENSEI.name, IMPORT_SENSEI)
+JOBS.register(IMPORT_CHATCHECKER.name, IMPORT_CHATCHECKER)

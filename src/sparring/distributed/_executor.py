@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from pydantic import JsonValue
 
@@ -33,7 +34,7 @@ class CeleryExecutor(InProcessExecutor):
         super().__init__(on_event)
         self.cluster = cluster
 
-    def job(self, name: str) -> str | Job:
+    def job(self, name: str) -> str | Job[Any, Any]:
         """The job ``name`` as this executor runs it."""
         if name == SimulateSettings.job:
             return SimulateJob(remote=RemoteSimulate(self.cluster))

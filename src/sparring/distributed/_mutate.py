@@ -228,8 +228,7 @@ def mutate_distributed(
     remote = remote_mutants(Cluster.from_env(broker), Path(out))
     with terminating_signals():
         run = start(MutateJob(run_one=remote, on_mutant=on_mutant), settings, out, report=False)
-    result: MutationResult = run.result
-    return result
+    return run.result
 
 
 def remote_mutants(cluster: Cluster, out: Path) -> RemoteMutants:

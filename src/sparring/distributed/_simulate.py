@@ -114,8 +114,7 @@ class DistributedRun:
     @property
     def simulation(self) -> SimulationResult:
         """The simulate result (store, summary, health)."""
-        result: SimulationResult = self.job.result
-        return result
+        return self.job.result
 
     @property
     def incomplete(self) -> bool:

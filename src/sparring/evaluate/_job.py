@@ -51,6 +51,7 @@ from sparring.evaluate._stats import EvaluationStatistics, conversation_stats, r
 from sparring.evaluate._taxonomy import Taxonomy, load_taxonomy
 from sparring.jobs import (
     JOBS,
+    Job,
     JobContext,
     JobSettings,
     ModelNeed,
@@ -312,7 +313,7 @@ def _statistics(
     )
 
 
-class EvaluateJob:
+class EvaluateJob(Job[EvaluateSettings, EvaluateResult]):
     """The ``evaluate`` job on the runner: one item per conversation per detector (and for
     the ratings); it writes into the run's ``evaluations/`` slot and creates no run. A
     stopped evaluation is finished by starting it again: what was judged is kept.

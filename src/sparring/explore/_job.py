@@ -37,6 +37,7 @@ from sparring.explore._session import ExplorationContext
 from sparring.explore._tracer import explore_with_model
 from sparring.jobs import (
     JOBS,
+    Job,
     JobContext,
     JobSettings,
     ModelNeed,
@@ -137,7 +138,7 @@ def read_inputs(project: Path | None, docs: Path | None) -> ExploreInputs:
     return ExploreInputs(definition, seeds)
 
 
-class ExploreJob:
+class ExploreJob(Job[ExploreSettings, ExplorationResult]):
     """The ``explore`` job on the runner (``sparring.runner.start("explore", …)``): one item
     per exploration session; a stop request starts no new session and keeps the model
     learnt so far (``complete: false``). ``sparring.runner.resume(run)`` plays the stored

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from sparring.jobs._needs import Prepared
 from sparring.jobs._settings import JobSettings
@@ -85,8 +85,24 @@ class JobContext(Protocol):
     def stage(self, stage: str) -> None: ...
 
 
-class Job(Protocol):
-    """A job: its name (as in the manifest), typed settings, work and outcome.
+S = TypeVar("S", bound=JobSettings)
+"""A job's settings type (a ``JobSettings`` model)."""
+R = TypeVar("R")
+"""A job's result type (what ``execute`` returns and ``outcome`` judges)."""
+
+
+class Job(Protocol[S, R]):
+    """A job: its name (as in the manifest), typed settings ``S``, work and outcome of its
+    result ``R``.
+
+    A built-in job declares both types by subclassing, so the runner hands its caller the
+    result typed (``sparring.runner.start(SimulateJob(), settings).result`` is a
+    ``SimulationResult``)::
+
+        class SimulateJob(Job[SimulateSettings, SimulationResult]): ...
+
+    A plug-in may implement the protocol structurally instead. ``JOBS`` holds jobs of
+    every type (``Job[Any, Any]``): a job looked up by name gives an untyped result.
 
     ``creates_run`` is true for a job that writes a run directory of its own (simulate,
     explore, metamorphic…: it calls ``ctx.open_run``), false for one that writes into an
@@ -111,17 +127,17 @@ class Job(Protocol):
     def name(self) -> str: ...
 
     @property
-    def settings_type(self) -> type[JobSettings]: ...
+    def settings_type(self) -> type[S]: ...
 
     @property
     def creates_run(self) -> bool: ...
 
-    async def execute(self, settings: Any, ctx: JobContext) -> Any: ...
+    async def execute(self, settings: S, ctx: JobContext) -> R: ...
 
-    def outcome(self, result: Any) -> Outcome: ...
+    def outcome(self, result: R) -> Outcome: ...
 
 
-def _adopt_job(name: str, loaded: Any) -> Job | None:
+def _adopt_job(name: str, loaded: Any) -> Job[Any, Any] | None:
     if isinstance(loaded, type):
         loaded = loaded()
     if not all(hasattr(loaded, a) for a in ("name", "settings_type", "execute", "outcome")):
@@ -129,7 +145,7 @@ def _adopt_job(name: str, loaded: Any) -> Job | None:
     return loaded  # type: ignore[no-any-return]
 
 
-JOBS: Registry[Job] = Registry("job", group="sparring.jobs", adopt=_adopt_job)
+JOBS: Registry[Job[Any, Any]] = Registry("job", group="sparring.jobs", adopt=_adopt_job)
 """Every job by its manifest name (``simulate``, ``check``, …): each job's package
 registers it when imported (``sparring.runner`` imports the built-in ones); plug-ins through
 the entry-point group ``sparring.jobs``."""

@@ -23,6 +23,7 @@ from sparring.connectors import create_connector
 from sparring.conversations import summarize
 from sparring.jobs import (
     JOBS,
+    Job,
     JobContext,
     ModelNeed,
     Needs,
@@ -129,7 +130,7 @@ class MetamorphicInputs:
     transformations: list[Transformation]
 
 
-class MetamorphicJob:
+class MetamorphicJob(Job[MetamorphicSettings, MetamorphicResult]):
     """The ``metamorphic`` job on the runner: one item per follow-up judged; a stop request
     replays no new follow-up. Starting it again on the same ``out`` with the same settings
     (``concurrency`` and ``probe`` may change), or ``sparring.runner.resume(out)``, finishes

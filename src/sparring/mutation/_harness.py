@@ -27,6 +27,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from sparring.check import CheckJob, CheckReport, CheckSettings
 from sparring.connectors import ChatbotUnreachable
@@ -148,7 +149,7 @@ async def run_bot(
     return BotRun(report, conversations, durations, notes, simulated.health)
 
 
-async def _stage(ctx: JobContext, job: Job, settings: JobSettings) -> JobContext:
+async def _stage(ctx: JobContext, job: Job[Any, Any], settings: JobSettings) -> JobContext:
     """A stage of the mutate job writing into its run (``JobContext.nested``) with what
     ``job`` needs for ``settings`` (``sparring.runner.prepare``: the built bot's chatbot.yaml
     loaded and probed, the model loaded), whose progress events stay its own (the job's

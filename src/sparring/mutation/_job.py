@@ -30,7 +30,7 @@ from typing import ClassVar
 from sparring.check import load_rules
 from sparring.conversations import RunStore, is_run_directory, job_result_file
 from sparring.errors import UserInputError
-from sparring.jobs import JOBS, JobContext, ModelNeed, Needs, Outcome
+from sparring.jobs import JOBS, Job, JobContext, ModelNeed, Needs, Outcome
 from sparring.mutation._builders import MutantBuilder
 from sparring.mutation._harness import (
     OnMutant,
@@ -66,7 +66,7 @@ COUNTED = ("killed", "live")
 """The statuses of a mutant that was built and run (``ItemDone.ok``)."""
 
 
-class MutateJob:
+class MutateJob(Job[MutateSettings, MutationResult]):
     """The ``mutate`` job (``sparring.runner.start("mutate", …)``; see the module docstring).
 
     ``builder`` and ``operators`` default to the kind's; ``run_one`` runs each mutant

@@ -52,6 +52,7 @@ from sparring.explore import (
 )
 from sparring.jobs import (
     JOBS,
+    Job,
     JobContext,
     JobEvent,
     JobSettings,
@@ -130,7 +131,7 @@ class PipelineResult:
         return self.coverage.untested if self.coverage is not None else None
 
 
-class RunJob:
+class RunJob(Job[RunSettings, PipelineResult]):
     """The ``run`` job on the runner (``sparring.runner.start("run", …)``): its run is
     ``out`` (manifest job ``run``), the exploration a run of its own in ``out/exploration``,
     the simulate and check stages write into ``out`` (``JobContext.nested``). Events are
@@ -226,13 +227,13 @@ async def _explore(settings: RunSettings, ctx: JobContext, folder: Path) -> Expl
         if isinstance(event, Planned | ItemDone):
             ctx.emit(event)
 
+    job = ExploreJob()
     if is_run_directory(folder):
-        run = await resume_async(folder, on_event=forward, stop=ctx.stop)
+        run = await resume_async(folder, on_event=forward, stop=ctx.stop, job=job)
     else:
-        run = await start_async("explore", _explore_settings(settings), folder,
+        run = await start_async(job, _explore_settings(settings), folder,
                                 on_event=forward, stop=ctx.stop)  # fmt: skip
-    result: ExplorationResult = run.result
-    return result
+    return run.result
 
 
 def _stopped(

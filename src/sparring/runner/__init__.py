@@ -23,15 +23,8 @@ from sparring.runner._executor import Executor, InProcessExecutor
 from sparring.runner._handle import JobHandle, launch, launch_resume
 from sparring.runner._prepare import PROBE_TIMEOUT, prepare
 from sparring.runner._progress import ProgressRecorder
-from sparring.runner._runner import (
-    BUILTIN_JOBS,
-    JobRun,
-    find_job,
-    resume,
-    resume_async,
-    start,
-    start_async,
-)
+from sparring.runner._run import JobRun, find_job
+from sparring.runner._runner import BUILTIN_JOBS, resume, resume_async, start, start_async
 
 __all__ = [
     "BUILTIN_JOBS",

@@ -17,13 +17,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar, overload
 
 from sparring._redact import counting, current_counts
 from sparring.conversations import MANIFEST, RunManifest, RunStore, is_run_directory
-from sparring.errors import Problem, UnknownName, UserInputError
+from sparring.errors import Problem, UserInputError
 from sparring.jobs import (
     JOBS,
     Job,
@@ -40,6 +39,8 @@ from sparring.jobs.outcome import Outcome
 from sparring.runner._context import RunContext, chatbot_fields
 from sparring.runner._prepare import prepare
 from sparring.runner._progress import ProgressRecorder
+from sparring.runner._run import NO_RESULT, find_job
+from sparring.runner._run import JobRun as JobRun  # also imported from here
 
 logger = logging.getLogger(__name__)
 
@@ -58,38 +59,34 @@ BUILTIN_JOBS = (
 which the registry does on the first look-up (so ``sparring check`` loads no mutation)."""
 JOBS.builtins = BUILTIN_JOBS
 
+S = TypeVar("S", bound=JobSettings)
 R = TypeVar("R")
 OnEvent = Callable[[JobEvent], None]
 SettingsInput = JobSettings | Mapping[str, Any]
 
 
-@dataclass(frozen=True)
-class JobRun(Generic[R]):
-    """What a job run ended with: its run directory (``None`` for a job that wrote into no
-    run), status, outcome (verdict, reasons, ``exit_code``) and the job's own result."""
-
-    run_dir: Path | None
-    status: JobStatus
-    outcome: Outcome
-    result: R
-    report: Path | None = None
-    """The HTML report the runner wrote (a job whose ``needs.report``), ``None`` otherwise
-    or when it could not be written."""
-
-
-def find_job(job: str | Job) -> Job:
-    """The job named ``job`` (``JOBS``), or ``job`` itself. Raises ``UserInputError`` for
-    an unknown name."""
-    if not isinstance(job, str):
-        return job
-    try:
-        return JOBS.get(job)
-    except UnknownName as exc:
-        raise UserInputError(str(exc)) from None
-
-
+@overload
 async def start_async(
-    job: str | Job,
+    job: Job[S, R],
+    settings: S | Mapping[str, Any],
+    out: Path | str | None = None,
+    *,
+    on_event: OnEvent | None = None,
+    stop: StopSignal | None = None,
+    report: bool = True,
+) -> JobRun[R]: ...
+@overload
+async def start_async(
+    job: str,
+    settings: SettingsInput,
+    out: Path | str | None = None,
+    *,
+    on_event: OnEvent | None = None,
+    stop: StopSignal | None = None,
+    report: bool = True,
+) -> JobRun[Any]: ...
+async def start_async(
+    job: str | Job[Any, Any],
     settings: SettingsInput,
     out: Path | str | None = None,
     *,
@@ -101,12 +98,28 @@ async def start_async(
     into the new run directory ``out`` (default ``runs/<UTC time>`` for a job that
     creates a run; the job's own target for one that writes into an existing run).
 
+    A job passed as an instance (``Job[S, R]``: ``SimulateJob()``) takes settings of its
+    type ``S`` and gives a ``JobRun[R]``, its result typed; a job named by a string
+    (``"simulate"``, looked up in ``JOBS``) gives a ``JobRun[Any]``. Typed callers pass
+    the job.
+
     Raises ``UserInputError``/``ConfigError`` (file, line, key) for bad settings or input
     found before the run is created, ``ModelRequired`` (naming ``--model``) and
     ``ChatbotUnreachable`` from what the job needs (``Job.needs``), and whatever the job
     raises (the run's status is then ``failed``). A stop request ends it with the status
     ``stopped``. ``report=False`` writes no report even for a job whose ``needs.report``
     (a caller composing jobs, such as mutate's harness)."""
+    return await _start(job, settings, out, on_event, stop, report)
+
+
+async def _start(
+    job: str | Job[Any, Any],
+    settings: SettingsInput,
+    out: Path | str | None,
+    on_event: OnEvent | None,
+    stop: StopSignal | None,
+    report: bool,
+) -> JobRun[Any]:
     spec = find_job(job)
     typed = spec.settings_type.from_values(settings)
     target = Path(out) if out is not None else (new_run_dir() if spec.creates_run else None)
@@ -114,13 +127,33 @@ async def start_async(
         return await _drive(spec, typed, target, None, on_event, stop, report)
 
 
+@overload
 async def resume_async(
     run_dir: Path | str,
     *,
     on_event: OnEvent | None = None,
     stop: StopSignal | None = None,
     changes: Mapping[str, Any] | None = None,
-    job: Job | None = None,
+    job: Job[Any, R],
+    report: bool = True,
+) -> JobRun[R]: ...
+@overload
+async def resume_async(
+    run_dir: Path | str,
+    *,
+    on_event: OnEvent | None = None,
+    stop: StopSignal | None = None,
+    changes: Mapping[str, Any] | None = None,
+    job: None = None,
+    report: bool = True,
+) -> JobRun[Any]: ...
+async def resume_async(
+    run_dir: Path | str,
+    *,
+    on_event: OnEvent | None = None,
+    stop: StopSignal | None = None,
+    changes: Mapping[str, Any] | None = None,
+    job: Job[Any, Any] | None = None,
     report: bool = True,
 ) -> JobRun[Any]:
     """Finish the interrupted (stopped, failed or killed) run in ``run_dir`` with its own
@@ -129,7 +162,19 @@ async def resume_async(
     are kept. Raises ``UserInputError`` when ``run_dir`` is not a run, or its job cannot
     resume; ``ConfigError`` (manifest, ``settings.<key>``) when its settings do not
     validate. ``job`` runs it instead of the registered job of that name (one built with
-    a model or callbacks of its own); it must be the run's job."""
+    a model or callbacks of its own); it must be the run's job, and the result is then
+    typed (``JobRun[R]`` for a ``Job[S, R]``; ``JobRun[Any]`` without ``job``)."""
+    return await _resume(run_dir, on_event, stop, changes, job, report)
+
+
+async def _resume(
+    run_dir: Path | str,
+    on_event: OnEvent | None,
+    stop: StopSignal | None,
+    changes: Mapping[str, Any] | None,
+    job: Job[Any, Any] | None,
+    report: bool,
+) -> JobRun[Any]:
     store = RunStore.open(run_dir)
     spec = find_job(store.manifest.job) if job is None else job
     if spec.name != store.manifest.job:
@@ -146,8 +191,28 @@ async def resume_async(
         return await _drive(spec, typed, store.path, store, on_event, stop, report)
 
 
+@overload
 def start(
-    job: str | Job,
+    job: Job[S, R],
+    settings: S | Mapping[str, Any],
+    out: Path | str | None = None,
+    *,
+    on_event: OnEvent | None = None,
+    stop: StopSignal | None = None,
+    report: bool = True,
+) -> JobRun[R]: ...
+@overload
+def start(
+    job: str,
+    settings: SettingsInput,
+    out: Path | str | None = None,
+    *,
+    on_event: OnEvent | None = None,
+    stop: StopSignal | None = None,
+    report: bool = True,
+) -> JobRun[Any]: ...
+def start(
+    job: str | Job[Any, Any],
     settings: SettingsInput,
     out: Path | str | None = None,
     *,
@@ -155,36 +220,53 @@ def start(
     stop: StopSignal | None = None,
     report: bool = True,
 ) -> JobRun[Any]:
-    """``start_async`` for synchronous callers."""
-    return run_blocking(
-        start_async(job, settings, out, on_event=on_event, stop=stop, report=report)
-    )
+    """``start_async`` for synchronous callers (typed the same way: a job instance gives
+    its result typed, a job name ``Any``)."""
+    return run_blocking(_start(job, settings, out, on_event, stop, report))
 
 
+@overload
 def resume(
     run_dir: Path | str,
     *,
     on_event: OnEvent | None = None,
     stop: StopSignal | None = None,
     changes: Mapping[str, Any] | None = None,
-    job: Job | None = None,
+    job: Job[Any, R],
+    report: bool = True,
+) -> JobRun[R]: ...
+@overload
+def resume(
+    run_dir: Path | str,
+    *,
+    on_event: OnEvent | None = None,
+    stop: StopSignal | None = None,
+    changes: Mapping[str, Any] | None = None,
+    job: None = None,
+    report: bool = True,
+) -> JobRun[Any]: ...
+def resume(
+    run_dir: Path | str,
+    *,
+    on_event: OnEvent | None = None,
+    stop: StopSignal | None = None,
+    changes: Mapping[str, Any] | None = None,
+    job: Job[Any, Any] | None = None,
     report: bool = True,
 ) -> JobRun[Any]:
-    """``resume_async`` for synchronous callers."""
-    return run_blocking(
-        resume_async(run_dir, on_event=on_event, stop=stop, changes=changes, job=job, report=report)
-    )
+    """``resume_async`` for synchronous callers (typed the same way)."""
+    return run_blocking(_resume(run_dir, on_event, stop, changes, job, report))
 
 
 async def _drive(
-    spec: Job,
-    settings: JobSettings,
+    spec: Job[S, R],
+    settings: S,
     out: Path | None,
     store: RunStore | None,
     on_event: OnEvent | None,
     stop: StopSignal | None,
     report: bool = True,
-) -> JobRun[Any]:
+) -> JobRun[R]:
     signal = stop or StopSignal()
     recorder = ProgressRecorder(spec.name)
 
@@ -245,17 +327,17 @@ async def _drive(
     written = None
     if report and needs_of(spec).report and reported is not None:
         written = _report(reported)
-    return JobRun(run_dir=run_dir, status=status, outcome=decided, result=result, report=written)
+    return JobRun(run_dir, status, decided, returned=result, report=written)
 
 
-def _stopped_before_work(ctx: RunContext, spec: Job, emit: OnEvent) -> JobRun[Any]:
+def _stopped_before_work(ctx: RunContext, spec: Job[S, R], emit: OnEvent) -> JobRun[R]:
     """A job stopped before its first item (while its input, chatbot and model were being
     prepared): the job does not run; a new run is not created (``run_dir`` ``None``), a
     resumed one is kept ``stopped``."""
     decided = outcomes.stopped(None)
     _end(ctx, spec, JobStatus.STOPPED, decided, emit)
     run_dir = ctx.store.path if ctx.has_store else None
-    return JobRun(run_dir=run_dir, status=JobStatus.STOPPED, outcome=decided, result=None)
+    return JobRun(run_dir, JobStatus.STOPPED, decided, returned=NO_RESULT)
 
 
 def _report(run_dir: Path) -> Path | None:
@@ -270,7 +352,9 @@ def _report(run_dir: Path) -> Path | None:
         return None
 
 
-def _reopen(spec: Job, out: Path, settings: JobSettings, reuse: Sequence[str]) -> RunStore:
+def _reopen(
+    spec: Job[Any, Any], out: Path, settings: JobSettings, reuse: Sequence[str]
+) -> RunStore:
     """The run of ``spec`` in ``out``, to be finished with ``settings``: refused (naming
     ``out``) when it holds another job's run, or one whose settings differ apart from the
     names in ``reuse`` (one run never mixes two)."""
@@ -291,7 +375,7 @@ def _reopen(spec: Job, out: Path, settings: JobSettings, reuse: Sequence[str]) -
 
 
 def _end(
-    ctx: RunContext, spec: Job, status: JobStatus, decided: Outcome | None, emit: OnEvent
+    ctx: RunContext, spec: Job[Any, Any], status: JobStatus, decided: Outcome | None, emit: OnEvent
 ) -> None:
     if ctx.has_store and spec.creates_run:
         _save(ctx.store, status, decided)

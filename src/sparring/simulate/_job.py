@@ -30,6 +30,7 @@ from sparring.conversations import (
 from sparring.errors import Problem, UserInputError
 from sparring.jobs import (
     JOBS,
+    Job,
     JobContext,
     JobSettings,
     ModelNeed,
@@ -168,7 +169,7 @@ wrote, the summary to store (with how the distribution went) and how many planne
 conversations still have no record."""
 
 
-class SimulateJob:
+class SimulateJob(Job[SimulateSettings, SimulationResult]):
     """The ``simulate`` job on the runner (``sparring.runner.start("simulate", …)``): one
     item per planned conversation; a stop request starts no new conversation. With
     ``remote``, the conversations run elsewhere and come back to this run's store;

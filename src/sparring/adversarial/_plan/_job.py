@@ -53,7 +53,7 @@ from sparring.adversarial._plan._scan import (
 from sparring.adversarial._weaknesses import WeaknessFile, write_weaknesses
 from sparring.connectors import ChatbotConfig, load_chatbot_config
 from sparring.errors import ModelRequired, Problem, UserInputError
-from sparring.jobs import JobContext, JobSettings, ModelNeed, Needs, Outcome
+from sparring.jobs import Job, JobContext, JobSettings, ModelNeed, Needs, Outcome
 from sparring.jobs import outcome as outcomes
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP
 from sparring.types import ModelUsage, Strategy, TextModel
@@ -130,7 +130,7 @@ class _PlanInputs:
     documents: list[tuple[str, str]]
 
 
-class PlanJob:
+class PlanJob(Job[PlanSettings, PlanResult]):
     """``adversarial plan`` on the runner (``sparring.runner.start(PlanJob(), settings)``): it
     writes the weaknesses file and its record (``settings.out``), no run. ``model``
     overrides ``settings.model`` (tests pass a ``ScriptedModel``); ``interviewer`` answers

@@ -27,6 +27,7 @@ from sparring.connectors import ChatbotConfig, ProbeResult, create_connector
 from sparring.conversations import RunStore, Slot, summarize
 from sparring.jobs import (
     JOBS,
+    Job,
     JobContext,
     JobSettings,
     Needs,
@@ -152,7 +153,7 @@ class ProbeJobResult:
 OnVerdict = Callable[[Verdict], None]
 
 
-class ProbeJob:
+class ProbeJob(Job[ProbeSettings, ProbeJobResult]):
     """The offline probe job on the runner: one item per probe; a stop request starts no
     new probe; ``sparring.runner.resume(run)`` judges the stored probes again (the oracles
     are deterministic) and runs the rest."""
