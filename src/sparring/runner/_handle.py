@@ -174,7 +174,7 @@ def _call(listener: Listener, event: JobEvent) -> None:
 
 
 def launch(
-    job: str | Job,
+    job: str | Job[Any, Any],
     settings: SettingsInput,
     out: Path | str | None = None,
     *,
@@ -195,7 +195,7 @@ def launch_resume(
     *,
     on_event: Listener | None = None,
     changes: Mapping[str, Any] | None = None,
-    job: Job | None = None,
+    job: Job[Any, Any] | None = None,
     report: bool = True,
 ) -> JobHandle[Any]:
     """Resume the run in ``run_dir`` as ``resume`` does, on a thread of its own; its
