@@ -16,12 +16,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from sparring._policy import current_policy
 from sparring.connectors._chatchecker_client import install_chatchecker_stand_in
 from sparring.errors import ConfigError, Problem
 
 
 def load_target(target: str, path: str | None, base_dir: Path) -> Any:
-    """Import ``module:attr`` (after adding ``path`` to ``sys.path``). Raises ``ConfigError``."""
+    """Import ``module:attr`` (after adding ``path`` to ``sys.path``). Raises ``ConfigError``,
+    also when the execution policy in force refuses code (``sparring._policy``: asked here,
+    at the import itself, whatever feature led to it)."""
+    current_policy().require_code(f"importing {target}", "", None, "target")
     if path is not None:
         folder = str((base_dir / path).resolve())
         if folder not in sys.path:

@@ -37,6 +37,7 @@ from types import ModuleType
 from typing import Any
 
 from sparring._atomic import atomic_copy
+from sparring._policy import current_policy
 from sparring.mutation._builders import (
     BuildFailed,
     BuiltBot,
@@ -55,7 +56,9 @@ def default_helper(project: Path) -> Path:
 
 
 def load_helper(path: Path, project: Path) -> ModuleType:
-    """A fresh instance of the helper module with ``PROJECT = project``."""
+    """A fresh instance of the helper module with ``PROJECT = project``. Raises
+    ``ConfigError`` when the execution policy in force refuses code (the helper is Python)."""
+    current_policy().require_code("the Rasa helper (Python)", str(path), None, "rasa_helper")
     spec = importlib.util.spec_from_file_location(f"_sparring_rasa_helper_{next(_counter)}", path)
     if spec is None or spec.loader is None:
         raise BuildFailed(f"cannot load the Rasa helper {path}")

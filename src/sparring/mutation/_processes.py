@@ -24,6 +24,8 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
+from sparring._policy import current_policy
+
 GRACE = 10.0
 """Seconds a process group gets to exit after SIGTERM before SIGKILL."""
 
@@ -104,7 +106,10 @@ async def stop(process: asyncio.subprocess.Process, grace: float = GRACE) -> Non
 async def spawn(
     command: Sequence[str], *, cwd: Path, env: Mapping[str, str], log: Path, what: str
 ) -> asyncio.subprocess.Process:
-    """Start ``command`` in a new process group, output to ``log``, tracked."""
+    """Start ``command`` in a new process group, output to ``log``, tracked. Raises
+    ``ConfigError`` when the execution policy in force refuses code (a process of the
+    user's choosing runs outside every guard of this one)."""
+    current_policy().require_code(f"running {what}", "", None, "command")
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("ab") as out:
         process = await asyncio.create_subprocess_exec(

@@ -12,8 +12,9 @@ from typing import Any, ClassVar
 
 from pydantic import Field, field_validator
 
+from sparring._policy import current_policy
 from sparring.conversations import RunStore
-from sparring.errors import UserInputError
+from sparring.errors import ConfigError, Problem, UserInputError
 from sparring.jobs import JobSettings
 from sparring.llm import MODEL_BASE_URL_HELP, MODEL_HELP
 from sparring.mutation._build_command import TASKYTO_COMMAND, TASKYTO_ENV, ServeCommandBuilder
@@ -95,6 +96,22 @@ class MutateSettings(JobSettings):
         as a shell would."""
         return shlex.split(value) if isinstance(value, str) else value
 
+    CODE_KINDS: ClassVar[frozenset[str]] = frozenset({"rasa", "taskyto"})
+    """Kinds whose builds run code on this machine: a Rasa project's helper (Python) and
+    its training and serving processes, Taskyto's serve command."""
+
+    def policy_problems(self, source: str = "settings") -> list[Problem]:
+        """``JobSettings.policy_problems``, and ``kind`` when its builds run code (a
+        ``CODE_KINDS`` kind, or any kind served by ``serve_command``) and the execution
+        policy refuses code (``sparring._policy``): each build would run the project's
+        Python or a process outside this one's guards."""
+        problems = super().policy_problems(source)
+        if self.kind in self.CODE_KINDS or self.serve_command:
+            feature = f"mutating a {self.kind} project (its builds run code)"
+            found = current_policy().code_problem(feature, source, None, "kind")
+            problems += [found] if found else []
+        return problems
+
     def plan(self, root: Path | None = None) -> RunPlan:
         """What every bot is run with; the profiles and rules are the copies the job took
         into ``root/inputs`` when it started (``snapshot_inputs``), where there are any."""
@@ -160,8 +177,11 @@ def exercised_utterances(run: Path) -> list[Utterance]:
 
 def builder_for(settings: MutateSettings) -> MutantBuilder:
     """The builder for ``settings.kind``. Raises ``UserInputError`` for a missing helper
-    or chatbot.yaml."""
+    or chatbot.yaml, ``ConfigError`` for a kind whose builds run code where the execution
+    policy refuses it (``MutateSettings.policy_problems``)."""
     project = settings.project
+    if problems := settings.policy_problems():
+        raise ConfigError(problems)
     if settings.kind == "taskyto" or settings.serve_command:
         chatbot = settings.chatbot or project.resolve().parent / "chatbot.yaml"
         if not chatbot.is_file():

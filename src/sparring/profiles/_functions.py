@@ -18,6 +18,8 @@ import importlib.util
 from pathlib import Path
 from typing import Any
 
+from sparring._policy import current_policy
+
 
 def search_roots(profile_dir: Path) -> list[Path]:
     """Where a file a profile names is looked up: its folder, each folder above it (nearest
@@ -44,6 +46,8 @@ def call_generator(path: Path, function_name: str, args: Any, profile_dir: Path)
     Raises ``ValueError`` describing what failed (import, missing function, call, result
     that is not a list).
     """
+    feature = "a generator function (data: {file, function_name})"
+    current_policy().require_code(feature, str(path), None, "data.file")
     module_name = "sparring_generator_" + hashlib.sha1(str(path).encode()).hexdigest()[:12]
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:

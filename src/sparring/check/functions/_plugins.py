@@ -21,6 +21,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from sparring._policy import current_policy
 from sparring.check._context import FUNCTIONS_GROUP, RULE_FUNCTIONS, registered_functions
 from sparring.errors import Problem, UserInputError
 
@@ -57,6 +58,8 @@ def load_functions_file(path: str | Path) -> list[str]:
     file is missing, does not compile, or raises while it is imported.
     """
     file = Path(path)
+    feature = "a rule functions file (Python imported)"
+    current_policy().require_code(feature, str(file), None, "functions")
     if not file.is_file():
         raise UserInputError(Problem(str(file), None, "", "rule functions file not found"))
     digest = hashlib.sha1(str(file.resolve()).encode()).hexdigest()[:12]
