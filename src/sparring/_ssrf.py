@@ -8,7 +8,9 @@ connector's client goes through ``GuardedTransport``, which:
    not globally routable — loopback (``127.0.0.0/8``, ``::1``), link-local (the cloud
    metadata address ``169.254.169.254``, ``fe80::/10``), private ranges (``10/8``,
    ``172.16/12``, ``192.168/16``, ``fc00::/7``), shared, reserved, multicast, unspecified,
-   and IPv4 mapped into IPv6 — unless the operator allow-listed that network or host name;
+   and IPv4 addresses inside IPv6 ones (mapped ``::ffff:a.b.c.d``, 6to4 ``2002::/16``,
+   Teredo, NAT64 ``64:ff9b::/96``), and site-local ``fec0::/10`` — unless the operator
+   allow-listed that network or host name;
 2. connects to the address it checked (the URL's host is replaced by that address; the
    ``Host`` header and TLS server name keep the name), so a DNS answer that changes
    between the check and the connection (DNS rebinding) cannot slip through;
@@ -45,8 +47,14 @@ class AddressRefused(httpx.ConnectError):
 
 def _why_not_public(address: IPAddress) -> str | None:
     """Why ``address`` is not a public internet address (``None``: it is one)."""
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        return _why_not_public(address.ipv4_mapped)
+    if isinstance(address, ipaddress.IPv6Address):
+        embedded = address.ipv4_mapped or address.sixtofour
+        if embedded is None and address.teredo is not None:
+            embedded = address.teredo[1]  # (server, client): the client is where it goes
+        if embedded is not None:  # ::ffff:a.b.c.d, 6to4 2002:AABB:CCDD::, Teredo
+            return _why_not_public(embedded)
+        if address.is_site_local:  # fec0::/10, deprecated but still routed privately
+            return "site-local"
     for reason, flag in (
         ("loopback", address.is_loopback),
         ("link-local (e.g. cloud metadata)", address.is_link_local),

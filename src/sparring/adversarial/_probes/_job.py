@@ -22,9 +22,10 @@ from pydantic import BaseModel, Field
 from sparring.adversarial._probes._capabilities import Capabilities, read_capabilities
 from sparring.adversarial._probes._model import Probe, ProbeCategory, ProbeSuite
 from sparring.adversarial._probes._run import judge_probe, not_applicable, probe_id, run_probe
-from sparring.adversarial._probes._suites import resolve_suites
+from sparring.adversarial._probes._suites import resolve_suites, suite_path_problems
 from sparring.connectors import ChatbotConfig, ProbeResult, create_connector
 from sparring.conversations import RunStore, Slot, summarize
+from sparring.errors import Problem
 from sparring.jobs import (
     JOBS,
     Job,
@@ -76,6 +77,11 @@ class ProbeSettings(JobSettings):
         "presuppose a capability run only where it mentions one.",
     )
     check_reachable: bool = True
+
+    def policy_problems(self, source: str = "settings") -> list[Problem]:
+        """``JobSettings.policy_problems``, and each suite that is a path (not a built-in
+        name) outside the execution policy's roots: ``suites`` is text, not ``Path``."""
+        return [*super().policy_problems(source), *suite_path_problems(self.suites, source)]
 
 
 class ProbeEntry(BaseModel):
