@@ -138,47 +138,226 @@ def test_the_patterns_find_the_twins_they_replaced(pattern: re.Pattern[str], twi
     assert pattern.search(twin)
 
 
-STAGES_AND_ABOVE = (
-    "simulate", "check", "explore", "evaluate", "metamorphic", "mutation", "pipeline",
-    "adversarial", "report", "diff", "personas", "validation", "distributed", "web", "cli",
-    "runner", "conversations",
+LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("ground", frozenset({"rasa_project"})),  # and every module file: see ``layer_of``
+    ("base", frozenset({"llm", "connectors", "profiles", "conversations"})),
+    ("contract", frozenset({"jobs"})),
+    ("stages", frozenset(
+        {"simulate", "check", "explore", "evaluate", "metamorphic", "personas", "importers"}
+    )),
+    ("composed", frozenset({"diff", "mutation", "adversarial", "pipeline", "validation"})),
+    ("report", frozenset({"report"})),
+    ("runner", frozenset({"runner"})),
+    ("callers", frozenset({"distributed", "web", "cli", "_console", "__main__"})),
 )  # fmt: skip
-"""What the contract (``sparring.jobs``) never imports at run time: every stage, the report,
-the runner and what is above them, and ``conversations`` (which imports the contract)."""
+"""The house from the ground up (docs/architecture.md): neutral modules; the base packages;
+the contract (``sparring.jobs``: it names the chatbot, model and run store it hands a job);
+the stages; what composes or reads them; the report; the runner, which runs them all and
+writes the report; its callers. A package imports its own layer or lower ones only."""
 
 
-def _imports(path: Path) -> list[tuple[str, bool]]:
-    """Every ``sparring.<package>`` a module imports, and whether only for type checking."""
+def _unit(relative: Path) -> str:
+    """The package (or top-level module) a file of ``src/sparring`` belongs to."""
+    return relative.parts[0] if len(relative.parts) > 1 else relative.stem
+
+
+def package_graph(src: Path) -> dict[str, dict[str, list[str]]]:
+    """``{package: {imported package: ["file:line name", ...]}}`` for every ``sparring``
+    package or top-level module under ``src``, read with ``ast``: imports at the top,
+    under ``TYPE_CHECKING`` and inside functions, ``from sparring import x`` and module
+    names handed to ``importlib.import_module`` all count."""
     import ast
 
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    typing_only: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            typing_only |= {id(inner) for inner in ast.walk(node)}
+    graph: dict[str, dict[str, list[str]]] = {}
+    for path in sorted(src.rglob("*.py")):
+        relative = path.relative_to(src)
+        me = _unit(relative)
+        edges = graph.setdefault(me, {})
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+                if node.module == "sparring":
+                    names = [f"sparring.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif (
+                isinstance(node, ast.Call)
+                and "import_module" in ast.unparse(node.func)
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                names = [str(node.args[0].value)]
+            for name in names:
+                parts = name.split(".")
+                if (
+                    parts[0] == "sparring"
+                    and len(parts) > 1
+                    and parts[1] not in (me, "__version__")
+                ):
+                    where = f"{relative}:{getattr(node, 'lineno', 0)} {name}"
+                    edges.setdefault(parts[1], []).append(where)
+    return graph
+
+
+def circles(graph: dict[str, dict[str, list[str]]]) -> list[list[str]]:
+    """The package circles of ``graph`` (strongly connected sets of two or more), sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:  # Tarjan's algorithm
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in graph.get(node, {}):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            members = []
+            while True:
+                member = stack.pop()
+                members.append(member)
+                if member == node:
+                    break
+            if len(members) > 1:
+                found.append(sorted(members))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+_MODULES = frozenset(path.stem for path in SRC.glob("*.py"))
+
+
+def layer_of(
+    package: str,
+    layers: tuple[tuple[str, frozenset[str]], ...] = LAYERS,
+    modules: frozenset[str] = _MODULES,
+) -> int:
+    """The index of ``package``'s layer; a top-level module (one of ``modules``:
+    ``values``, ``_atomic``) named in no layer is ground (0). Raises ``KeyError`` for a
+    package in no layer."""
+    for number, (_, members) in enumerate(layers):
+        if package in members:
+            return number
+    if package in modules:
+        return 0
+    raise KeyError(f"{package} stands in no layer: add it to LAYERS")
+
+
+def upward_imports(
+    graph: dict[str, dict[str, list[str]]],
+    layers: tuple[tuple[str, frozenset[str]], ...] = LAYERS,
+    modules: frozenset[str] = _MODULES,
+) -> list[str]:
+    """Every import of ``graph`` from a lower layer to a higher one, with where it is."""
     found = []
-    for node in ast.walk(tree):
-        names = []
-        if isinstance(node, ast.ImportFrom) and node.module:
-            names = [node.module]
-        elif isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        for name in names:
-            parts = name.split(".")
-            if parts[0] == "sparring" and len(parts) > 1:
-                found.append((parts[1], id(node) in typing_only))
+    for source, targets in sorted(graph.items()):
+        low = layer_of(source, layers, modules)
+        for target, where in sorted(targets.items()):
+            high = layer_of(target, layers, modules)
+            if high > low:
+                names = f"{source} ({layers[low][0]}) -> {target} ({layers[high][0]})"
+                found.append(f"{names}: {where[0]}")
     return found
 
 
-def test_the_job_contract_imports_no_stage_and_nothing_above_it() -> None:
-    """``sparring.jobs`` is the ground-floor contract (issue 35): no stage, no report, no
-    runner at run time (``conversations`` only names ``RunStore`` for the type checker),
-    no module ``__getattr__``, no module loaded by name."""
+CIRCLES_NOT_YET = [["conversations", "jobs"]]
+UPWARD_NOT_YET = {"conversations (base) -> jobs (contract)"}
+"""What is still to turn round (issue 35): the run store imports the contract's status and
+outcome. The lists only shrink."""
+
+
+def test_no_circle_across_packages() -> None:
+    """No package imports, however indirectly, a package that imports it (issue 35: the
+    runner and the contract once made one circle of 72 files across 5 packages)."""
+    assert circles(package_graph(SRC)) == CIRCLES_NOT_YET
+
+
+def test_no_package_imports_a_higher_layer() -> None:
+    """The layers of ``LAYERS`` hold: no arrow runs back up (``farm-studio look``)."""
+    found = {line.split(":")[0] for line in upward_imports(package_graph(SRC))}
+    assert found == UPWARD_NOT_YET
+
+
+def test_the_contract_imports_no_stage_and_nothing_above_it() -> None:
+    """``sparring.jobs`` is the contract: below every stage (no stage, report or runner
+    imported, not even for the type checker), no module ``__getattr__``, no module loaded
+    by name."""
+    imported = set(package_graph(SRC)["jobs"])
+    assert {layer_of(name) for name in imported} <= {0, 1}, imported
     for path in sorted((SRC / "jobs").rglob("*.py")):
         text = path.read_text(encoding="utf-8")
-        runtime = {p for p, typing_only in _imports(path) if not typing_only}
-        assert runtime.isdisjoint(STAGES_AND_ABOVE), f"{path.name} imports {runtime}"
-        typed = {p for p, typing_only in _imports(path) if typing_only}
-        assert typed <= {"conversations", "connectors", "llm"}, f"{path.name}: {typed}"
         assert "def __getattr__" not in text and "import_module" not in text, path.name
         assert "builtins=" not in text, f"{path.name} names packages to load"
+
+
+def _plant(root: Path, files: dict[str, str]) -> Path:
+    """A fake ``sparring`` tree under ``root`` with ``files`` (path → source)."""
+    src = root / "sparring"
+    for name, text in files.items():
+        path = src / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return src
+
+
+def test_a_planted_circle_is_found_even_under_type_checking(tmp_path: Path) -> None:
+    """The circle issue 35 broke, planted: the contract naming the run store for the type
+    checker while the run store imports the contract."""
+    src = _plant(tmp_path, {
+        "jobs/__init__.py": "from sparring.jobs._protocol import JobContext\n",
+        "jobs/_protocol.py": (
+            "from typing import TYPE_CHECKING\n"
+            "if TYPE_CHECKING:\n    from sparring.conversations import RunStore\n"
+        ),
+        "conversations/__init__.py": "from sparring.jobs import JobStatus\n",
+        "check/__init__.py": "from sparring import conversations\n",
+    })  # fmt: skip
+    assert circles(package_graph(src)) == [["conversations", "jobs"]]
+
+
+def test_a_planted_upward_import_is_found_even_inside_a_function(tmp_path: Path) -> None:
+    """The arrows issue 35 turned round, planted: a stage running a job through the runner
+    (inside a function), and the runner importing the report."""
+    src = _plant(tmp_path, {
+        "pipeline/_job.py": "async def explore():\n    from sparring.runner import start_async\n",
+        "runner/_runner.py": "import importlib\nimportlib.import_module('sparring.report')\n",
+        "report/__init__.py": "from sparring.jobs import Outcome\n",
+        "jobs/__init__.py": "from sparring import errors\n",
+        "errors.py": "",
+    })  # fmt: skip
+    graph = package_graph(src)
+    found = upward_imports(graph, modules=frozenset({"errors"}))
+    assert found == ["pipeline (composed) -> runner (runner): pipeline/_job.py:2 sparring.runner"]
+    assert "report" in graph["runner"]  # imported by name: an arrow, and a downward one
+    with pytest.raises(KeyError, match="no layer"):
+        upward_imports({"newstage": {"jobs": ["x"]}}, modules=frozenset())
+
+
+def test_a_planted_private_import_across_packages_is_found(tmp_path: Path) -> None:
+    """A stage importing another's private module, planted in a fake tree, is found by the
+    check ``tests/test_private_imports.py`` runs on the real one."""
+    from tests.test_private_imports import private_cross_imports
+
+    src = _plant(tmp_path, {
+        "mutation/_harness.py": "def run():\n    from sparring.simulate._job import plan_specs\n",
+    })  # fmt: skip
+    text = (src / "mutation/_harness.py").read_text(encoding="utf-8")
+    assert private_cross_imports(text, "mutation") == [
+        "2: sparring.simulate._job",
+        "2: sparring.simulate._job.plan_specs",
+    ]
+
+
+def test_every_package_stands_in_a_layer() -> None:
+    """A new package is placed on purpose: every package of ``src/sparring`` is in
+    ``LAYERS`` (a top-level module is ground unless named there)."""
+    for package in package_graph(SRC):
+        layer_of(package)

@@ -254,6 +254,7 @@ def _run_mutant(
 ) -> str:
     """Run the owned delivery of a mutant under its lease; push and return the outcome."""
     from sparring.mutation import run_one_mutant
+    from sparring.runner import RUNNER
 
     name, token = f"{message.session}/{message.mutant}", message.token
     attempt = state.attempt(name)
@@ -266,7 +267,8 @@ def _run_mutant(
     lease.take()
     try:
         with lease.renewed_by_thread():
-            mutant = run_one_mutant(settings, message.mutant, message.false_positives, out)
+            fps = message.false_positives
+            mutant = run_one_mutant(settings, message.mutant, fps, out, RUNNER)
             result = run_blocking(mutant)
     except Exception as exc:
         logger.exception("mutant %s failed", message.mutant)

@@ -1,5 +1,6 @@
 """The contract every job codes against: typed settings (``JobSettings``), what it needs
-(``Needs``), the ``Job`` and ``JobContext`` protocols and the ``JOBS`` registry, the event
+(``Needs``), the ``Job``, ``JobContext`` and ``JobRunner`` protocols, ``JobRun`` (what a run
+ended with) and the ``JOBS`` registry, the event
 stream (``sparring.jobs.events``), ``StopSignal``, ``progress.json`` (``Progress``,
 ``read_progress``), ``JobStatus`` and the outcome (``sparring.jobs.outcome``: verdict,
 reasons, exit code).
@@ -15,7 +16,8 @@ from sparring.jobs import events, outcome
 from sparring.jobs._aio import gather_bounded, run_blocking
 from sparring.jobs._needs import ModelNeed, Needs, Prepared, needs_of
 from sparring.jobs._progress import PROGRESS, Progress, read_progress
-from sparring.jobs._protocol import JOBS, Job, JobContext
+from sparring.jobs._protocol import JOBS, Job, JobContext, JobRunner, OnEvent, SettingsInput
+from sparring.jobs._run import NO_RESULT, JobRun
 from sparring.jobs._settings import JobSettings, check_output_paths, new_run_dir
 from sparring.jobs._status import JobStatus
 from sparring.jobs._stop import StopSignal
@@ -24,17 +26,22 @@ from sparring.jobs.outcome import Outcome
 
 __all__ = [
     "JOBS",
+    "NO_RESULT",
     "PROGRESS",
     "Job",
     "JobContext",
     "JobEvent",
+    "JobRun",
+    "JobRunner",
     "JobSettings",
     "JobStatus",
     "ModelNeed",
     "Needs",
+    "OnEvent",
     "Outcome",
     "Prepared",
     "Progress",
+    "SettingsInput",
     "StopSignal",
     "check_output_paths",
     "events",

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from sparring.jobs._needs import Prepared
+from sparring.jobs._run import JobRun
 from sparring.jobs._settings import JobSettings
 from sparring.jobs._stop import StopSignal
 from sparring.jobs.events import JobEvent
@@ -20,7 +21,56 @@ if TYPE_CHECKING:
     from sparring.llm import Model
 
 
-class JobContext(Protocol):
+S = TypeVar("S", bound=JobSettings)
+"""A job's settings type (a ``JobSettings`` model)."""
+R = TypeVar("R")
+"""A job's result type (what ``execute`` returns and ``outcome`` judges)."""
+
+OnEvent = Callable[[JobEvent], None]
+SettingsInput = JobSettings | Mapping[str, Any]
+
+
+class JobRunner(Protocol):
+    """What a job may ask of the runner to run other jobs: a job composing others (``run``'s
+    exploration, ``mutate``'s original and mutants) gets it as its ``JobContext`` (or, on a
+    worker, as the runner itself: ``sparring.runner.RUNNER``), so no stage imports the runner.
+
+    ``run_job`` starts ``job`` in a run of its own, as ``sparring.runner.start_async`` (the
+    same errors); ``resume_job`` finishes the interrupted run of ``job`` in ``run_dir``, as
+    ``sparring.runner.resume_async``; both give the job's result typed (``JobRun[R]`` for
+    a ``Job[S, R]``). ``prepare`` provides what ``job`` declared it needs for ``settings``
+    (``Needs``: its own input, the chatbot loaded and, unless ``probe`` is false, probed;
+    the models loaded), raising ``ModelRequired``, ``ConfigError``/``UserInputError`` and
+    ``ChatbotUnreachable`` before any work.
+    """
+
+    async def run_job(
+        self,
+        job: Job[S, R],
+        settings: S | Mapping[str, Any],
+        out: Path | None = None,
+        *,
+        on_event: OnEvent | None = None,
+        stop: StopSignal | None = None,
+        report: bool = True,
+    ) -> JobRun[R]: ...
+
+    async def resume_job(
+        self,
+        run_dir: Path,
+        job: Job[Any, R],
+        *,
+        on_event: OnEvent | None = None,
+        stop: StopSignal | None = None,
+        report: bool = True,
+    ) -> JobRun[R]: ...
+
+    async def prepare(
+        self, job: Job[Any, Any], settings: JobSettings, *, probe: bool = True
+    ) -> Prepared: ...
+
+
+class JobContext(JobRunner, Protocol):
     """What the runner gives a running job (``sparring.runner`` builds it).
 
     ``emit(event)`` reports progress (``planned``, ``item_done`` and ``stage`` are
@@ -37,7 +87,9 @@ class JobContext(Protocol):
     ``probe`` and ``inputs`` (what the job's ``load_inputs`` returned). A job that writes
     into an existing run names it with ``report_on`` for the report (``judged``: the name
     under which its outcome joins that run's verdict, a check's stored report). ``nested()`` is a
-    context for another job run as a stage of this one, writing into this job's run.
+    context for another job run as a stage of this one, writing into this job's run;
+    ``run_job``, ``resume_job`` and ``prepare`` (``JobRunner``) run other jobs in runs of
+    their own (``prepare`` reports its probe through ``emit``).
     """
 
     emit: Callable[[JobEvent], None]
@@ -83,12 +135,6 @@ class JobContext(Protocol):
     ) -> None: ...
 
     def stage(self, stage: str) -> None: ...
-
-
-S = TypeVar("S", bound=JobSettings)
-"""A job's settings type (a ``JobSettings`` model)."""
-R = TypeVar("R")
-"""A job's result type (what ``execute`` returns and ``outcome`` judges)."""
 
 
 class Job(Protocol[S, R]):

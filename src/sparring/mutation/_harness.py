@@ -33,12 +33,11 @@ from sparring.check import CheckJob, CheckReport, CheckSettings
 from sparring.connectors import ChatbotUnreachable
 from sparring.conversations import RunHealth, assess_run, record_file_name
 from sparring.errors import SparringError
-from sparring.jobs import Job, JobContext, JobSettings, StopSignal
+from sparring.jobs import Job, JobContext, JobRunner, JobSettings, StopSignal
 from sparring.mutation._builders import BuildFailed, BuiltBot, MutantBuilder, copy_project
 from sparring.mutation._kill import Kill, failing, judge
 from sparring.mutation._model import Mutant
 from sparring.mutation._result import UNREACHABLE, Durations, MutantResult, OriginalResult
-from sparring.runner import prepare, start_async
 from sparring.simulate import SimulateJob, SimulateSettings, SimulationResult
 
 logger = logging.getLogger(__name__)
@@ -95,6 +94,7 @@ def mutant_folder(mutant_id: str) -> str:
 
 
 async def run_bot(
+    runner: JobRunner,
     builder: MutantBuilder,
     plan: RunPlan,
     files: dict[str, str],
@@ -106,8 +106,9 @@ async def run_bot(
     """Copy the project with ``files`` written over it, build, simulate into ``run_dir``,
     check, and close the bot (always); ``durations`` is filled as each step ends. With
     ``ctx`` (the original's first run), simulate and check are stages of that job, writing
-    into its run (``run_dir``); else ``run_dir`` becomes a simulate run of its own. Raises
-    ``BuildFailed``, ``ChatbotUnreachable``."""
+    into its run (``run_dir``); else ``run_dir`` becomes a simulate run of its own, started
+    by ``runner`` (the job's context, or the runner on a worker). Raises ``BuildFailed``,
+    ``ChatbotUnreachable``."""
     build_dir.mkdir(parents=True, exist_ok=True)
     build_dir.chmod(0o700)  # logs and generated files beside the private copy
     project = copy_project(plan.project, files, build_dir / "project")
@@ -129,14 +130,15 @@ async def run_bot(
         )
         simulated: SimulationResult
         if ctx is None:
-            simulated = (await start_async(SimulateJob(), simulate, run_dir, report=False)).result
+            started_run = await runner.run_job(SimulateJob(), simulate, run_dir, report=False)
+            simulated = started_run.result
         else:
             job = SimulateJob()
             simulated = await job.execute(simulate, await _stage(ctx, job, simulate))
         durations.run = time.monotonic() - started
         started = time.monotonic()
         if ctx is None:
-            report = (await start_async(CheckJob(), check, report=False)).result.report
+            report = (await runner.run_job(CheckJob(), check, report=False)).result.report
         else:
             checker = CheckJob(run_written=True)
             report = (await checker.execute(check, await _stage(ctx, checker, check))).report
@@ -151,14 +153,14 @@ async def run_bot(
 
 async def _stage(ctx: JobContext, job: Job[Any, Any], settings: JobSettings) -> JobContext:
     """A stage of the mutate job writing into its run (``JobContext.nested``) with what
-    ``job`` needs for ``settings`` (``sparring.runner.prepare``: the built bot's chatbot.yaml
+    ``job`` needs for ``settings`` (``JobContext.prepare``: the built bot's chatbot.yaml
     loaded and probed, the model loaded), whose progress events stay its own (the job's
     items are the mutants) and which a stop request does not cut short (the job stops
     between mutants). Raises ``ChatbotUnreachable``."""
     stage = ctx.nested()
     stage.emit = lambda event: None
     stage.stop = StopSignal()
-    stage.prepared = await prepare(job, settings, stage.emit)
+    stage.prepared = await stage.prepare(job, settings)
     return stage
 
 
@@ -181,7 +183,7 @@ async def run_original(
         for n in range(1, runs + 1):
             folder = out if n == 1 else out / ORIGINAL_RUNS / str(n)
             stage = ctx if n == 1 else None
-            done.append(await run_bot(builder, plan, {}, folder, folder / BUILD, None, stage))
+            done.append(await run_bot(ctx, builder, plan, {}, folder, folder / BUILD, None, stage))
     except BuildFailed as exc:
         raise OriginalFailed(f"the original bot could not be built: {exc.reason}") from exc
     except ChatbotUnreachable as exc:
@@ -209,10 +211,15 @@ def original_result(runs: Sequence[BotRun]) -> OriginalResult:
 
 
 async def run_mutant(
-    builder: MutantBuilder, plan: RunPlan, mutant: Mutant, false_positives: list[str], out: Path
+    runner: JobRunner,
+    builder: MutantBuilder,
+    plan: RunPlan,
+    mutant: Mutant,
+    false_positives: list[str],
+    out: Path,
 ) -> MutantResult:
-    """Build, run and judge one mutant. Never raises for the mutant's failures
-    (stillborn, unreachable, our own error): they are its status."""
+    """Build, run and judge one mutant (its runs started by ``runner``). Never raises for
+    the mutant's failures (stillborn, unreachable, our own error): they are its status."""
     folder = out / MUTANTS / mutant_folder(mutant.id)
     if folder.exists():
         shutil.rmtree(folder)  # an unfinished attempt: start the mutant over
@@ -226,7 +233,9 @@ async def run_mutant(
         run=folder.relative_to(out).as_posix(),
     )
     try:
-        run = await run_bot(builder, plan, mutant.files, folder, folder / BUILD, result.durations)
+        run = await run_bot(
+            runner, builder, plan, mutant.files, folder, folder / BUILD, result.durations
+        )
     except BuildFailed as exc:
         return result.model_copy(update={"status": "stillborn", "reason": exc.reason})
     except ChatbotUnreachable as exc:
@@ -239,7 +248,7 @@ async def run_mutant(
     kill = judge(false_positives, run.report)
     notes = list(run.notes)
     if kill.killed and needs_confirmation(kill, plan):
-        kill, note = await _confirm(builder, plan, mutant, false_positives, folder, kill)
+        kill, note = await _confirm(runner, builder, plan, mutant, false_positives, folder, kill)
         notes.append(note)
     status = "killed" if kill.killed else "live"
     return result.model_copy(
@@ -264,6 +273,7 @@ def needs_confirmation(kill: Kill, plan: RunPlan) -> bool:
 
 
 async def _confirm(
+    runner: JobRunner,
     builder: MutantBuilder,
     plan: RunPlan,
     mutant: Mutant,
@@ -275,7 +285,7 @@ async def _confirm(
     both times. A second run that cannot be built or reached confirms nothing."""
     again = folder / CONFIRM
     try:
-        run = await run_bot(builder, plan, mutant.files, again, again / BUILD)
+        run = await run_bot(runner, builder, plan, mutant.files, again, again / BUILD)
     except (BuildFailed, ChatbotUnreachable) as exc:
         return Kill(False), f"not confirmed: the second run failed ({exc})"
     except Exception as exc:
@@ -290,6 +300,7 @@ async def _confirm(
 
 
 async def run_mutants(
+    runner: JobRunner,
     builder: MutantBuilder,
     plan: RunPlan,
     mutants: Sequence[Mutant],
@@ -301,8 +312,8 @@ async def run_mutants(
     stop: StopSignal | None = None,
 ) -> None:
     """Run ``mutants`` ``workers`` at a time (each with ``run_one``, default
-    ``run_mutant`` here, judged against ``false_positives``); ``on_mutant`` is told each
-    result as it finishes. Once ``stop`` is requested no further mutant starts (those
+    ``run_mutant`` here with ``runner``, judged against ``false_positives``); ``on_mutant``
+    is told each result as it finishes. Once ``stop`` is requested no further mutant starts (those
     running finish). Cancelling stops the pool: running builds are closed by their own
     ``finally``."""
     gate = asyncio.Semaphore(workers)
@@ -314,7 +325,7 @@ async def run_mutants(
             if run_one is not None:
                 result = await run_one(mutant, false_positives)
             else:
-                result = await run_mutant(builder, plan, mutant, false_positives, out)
+                result = await run_mutant(runner, builder, plan, mutant, false_positives, out)
         on_mutant(result)
 
     tasks = [asyncio.create_task(one(m)) for m in mutants]

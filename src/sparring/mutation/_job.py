@@ -30,7 +30,7 @@ from typing import ClassVar
 from sparring.check import load_rules
 from sparring.conversations import RunStore, is_run_directory, job_result_file
 from sparring.errors import UserInputError
-from sparring.jobs import JOBS, Job, JobContext, ModelNeed, Needs, Outcome
+from sparring.jobs import JOBS, Job, JobContext, JobRunner, ModelNeed, Needs, Outcome
 from sparring.mutation._builders import MutantBuilder
 from sparring.mutation._harness import (
     OnMutant,
@@ -196,7 +196,7 @@ class MutateJob(Job[MutateSettings, MutationResult]):
             workers = max(1, len(mutants))  # all out at once: the workers' pool bounds them
         false_positives = state.original.false_positives
         await run_mutants(
-            builder, plan, mutants, false_positives, root, workers, done, remote, ctx.stop
+            ctx, builder, plan, mutants, false_positives, root, workers, done, remote, ctx.stop
         )
         _save(state, store)
         return state
@@ -246,13 +246,18 @@ def adopt_old_run(out: Path | str) -> MutateSettings | None:
 
 
 async def run_one_mutant(
-    settings: MutateSettings, mutant_id: str, false_positives: list[str], out: Path
+    settings: MutateSettings,
+    mutant_id: str,
+    false_positives: list[str],
+    out: Path,
+    runner: JobRunner,
 ) -> MutantResult:
     """Build, run and judge one mutant of a job with ``settings`` (its stored settings)
     in the folder ``out`` (its run under ``out/mutants/``): what a worker does with one
     mutant (docs/distributed.md). The mutant is rebuilt from its id; ``false_positives``
-    are the rules failing on the original. Never raises for the mutant's failures;
+    are the rules failing on the original; ``runner`` starts its runs (a worker passes
+    ``sparring.runner.RUNNER``). Never raises for the mutant's failures;
     ``UserInputError`` for a project the settings cannot build."""
     builder = builder_for(settings)
     mutant = apply_mutant(settings.project, mutant_id)
-    return await run_mutant(builder, settings.plan(), mutant, false_positives, out)
+    return await run_mutant(runner, builder, settings.plan(), mutant, false_positives, out)

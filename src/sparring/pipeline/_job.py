@@ -62,7 +62,6 @@ from sparring.jobs import (
 )
 from sparring.jobs import outcome as outcomes
 from sparring.jobs.events import ItemDone, Planned
-from sparring.runner import resume_async, start_async
 from sparring.simulate import SimulateJob, SimulateSettings, SimulationResult
 
 EXPLORATION = "exploration"
@@ -229,9 +228,9 @@ async def _explore(settings: RunSettings, ctx: JobContext, folder: Path) -> Expl
 
     job = ExploreJob()
     if is_run_directory(folder):
-        run = await resume_async(folder, on_event=forward, stop=ctx.stop, job=job)
+        run = await ctx.resume_job(folder, job, on_event=forward, stop=ctx.stop)
     else:
-        run = await start_async(job, _explore_settings(settings), folder,
+        run = await ctx.run_job(job, _explore_settings(settings), folder,
                                 on_event=forward, stop=ctx.stop)  # fmt: skip
     return run.result
 

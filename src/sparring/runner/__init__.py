@@ -17,25 +17,35 @@ contract the jobs code against is ``sparring.jobs``::
 
 from __future__ import annotations
 
-from sparring.jobs import JOBS
+from sparring.jobs import JOBS, JobRun
 from sparring.runner._context import RunContext, chatbot_fields
 from sparring.runner._executor import Executor, InProcessExecutor
 from sparring.runner._handle import JobHandle, launch, launch_resume
 from sparring.runner._prepare import PROBE_TIMEOUT, prepare
 from sparring.runner._progress import ProgressRecorder
-from sparring.runner._run import JobRun, find_job
-from sparring.runner._runner import BUILTIN_JOBS, resume, resume_async, start, start_async
+from sparring.runner._run import find_job
+from sparring.runner._runner import (
+    BUILTIN_JOBS,
+    RUNNER,
+    Runner,
+    resume,
+    resume_async,
+    start,
+    start_async,
+)
 
 __all__ = [
     "BUILTIN_JOBS",
     "JOBS",
     "PROBE_TIMEOUT",
+    "RUNNER",
     "Executor",
     "InProcessExecutor",
     "JobHandle",
     "JobRun",
     "ProgressRecorder",
     "RunContext",
+    "Runner",
     "chatbot_fields",
     "find_job",
     "launch",

@@ -10,9 +10,16 @@ from typing import Any
 
 from sparring.connectors import ChatbotConfig, ProbeResult, endpoint_of
 from sparring.conversations import RunStore, is_run_directory
-from sparring.jobs import JobSettings, Prepared, StopSignal
+from sparring.jobs import (
+    Job,
+    JobRunner,
+    JobSettings,
+    Prepared,
+    StopSignal,
+)
 from sparring.jobs.events import ItemDone, JobEvent, Planned, StageChanged
 from sparring.llm import Model
+from sparring.runner._prepare import prepare
 
 
 class RunContext:
@@ -30,12 +37,15 @@ class RunContext:
     ``chatbot`` (the loaded chatbot.yaml, already probed), ``model`` and ``models`` (by
     setting name; ``None``: offline), ``probe`` (the probe's result) and ``inputs`` (what
     the job's ``load_inputs`` returned). A job that writes
-    into an existing run names it with ``report_on`` for the report.
+    into an existing run names it with ``report_on`` for the report. ``run_job``,
+    ``resume_job`` and ``prepare`` are ``runner``'s (``sparring.jobs.JobRunner``: the
+    runner's ``RUNNER``), ``prepare`` reporting its probe through ``emit``.
     """
 
     def __init__(
         self,
         *,
+        runner: JobRunner,
         emit: Callable[[JobEvent], None],
         stop: StopSignal,
         out: Path | None,
@@ -44,6 +54,9 @@ class RunContext:
         open_run: Callable[..., RunStore] | None = None,
         prepared: Prepared | None = None,
     ) -> None:
+        self.runner = runner
+        self.run_job = runner.run_job
+        self.resume_job = runner.resume_job
         self.emit = emit
         self.stop = stop
         self.out = out
@@ -141,6 +154,7 @@ class RunContext:
 
         resuming = bool(store.manifest.planned)
         stage = RunContext(
+            runner=self.runner,
             emit=self.emit,
             stop=self.stop,
             out=store.path,
@@ -150,6 +164,13 @@ class RunContext:
             prepared=replace(self.prepared, inputs=None),  # the stage reads its own files
         )
         return stage
+
+    async def prepare(
+        self, job: Job[Any, Any], settings: JobSettings, *, probe: bool = True
+    ) -> Prepared:
+        """What ``job`` needs for ``settings`` (``sparring.runner.prepare``), its probe
+        reported through this context's ``emit``."""
+        return await prepare(job, settings, self.emit, probe=probe)
 
     def planned(self, total: int) -> None:
         self.emit(Planned(total=total))

@@ -11,9 +11,9 @@ from typing import Any, Protocol
 
 from pydantic import JsonValue
 
-from sparring.jobs import JobEvent, JobStatus, StopSignal
+from sparring.jobs import JobEvent, JobRun, JobStatus, StopSignal
 from sparring.runner._handle import JobHandle, Listener
-from sparring.runner._runner import JobRun, resume, start
+from sparring.runner._runner import resume, start
 
 
 class Executor(Protocol):

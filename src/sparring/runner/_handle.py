@@ -28,9 +28,9 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from sparring.jobs import Job, JobStatus, StopSignal
+from sparring.jobs import Job, JobRun, JobStatus, SettingsInput, StopSignal
 from sparring.jobs.events import Finished, JobEvent
-from sparring.runner._runner import JobRun, SettingsInput, resume, start
+from sparring.runner._runner import resume, start
 
 logger = logging.getLogger(__name__)
 

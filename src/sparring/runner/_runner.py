@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar, overload
 
@@ -25,9 +25,14 @@ from sparring.conversations import MANIFEST, RunManifest, RunStore, is_run_direc
 from sparring.errors import Problem, UserInputError
 from sparring.jobs import (
     JOBS,
+    NO_RESULT,
     Job,
+    JobRun,
     JobSettings,
     JobStatus,
+    OnEvent,
+    Prepared,
+    SettingsInput,
     StopSignal,
     needs_of,
     new_run_dir,
@@ -39,8 +44,7 @@ from sparring.jobs.outcome import Outcome
 from sparring.runner._context import RunContext, chatbot_fields
 from sparring.runner._prepare import prepare
 from sparring.runner._progress import ProgressRecorder
-from sparring.runner._run import NO_RESULT, find_job
-from sparring.runner._run import JobRun as JobRun  # also imported from here
+from sparring.runner._run import find_job
 
 logger = logging.getLogger(__name__)
 
@@ -61,8 +65,6 @@ JOBS.builtins = BUILTIN_JOBS
 
 S = TypeVar("S", bound=JobSettings)
 R = TypeVar("R")
-OnEvent = Callable[[JobEvent], None]
-SettingsInput = JobSettings | Mapping[str, Any]
 
 
 @overload
@@ -258,6 +260,45 @@ def resume(
     return run_blocking(_resume(run_dir, on_event, stop, changes, job, report))
 
 
+class Runner:
+    """The runner as a job sees it (``sparring.jobs.JobRunner``): ``start_async``,
+    ``resume_async`` and ``prepare`` for a job that runs others (``run``'s exploration,
+    ``mutate``'s mutants), handed to it as its ``JobContext`` or, outside a job (a worker
+    running one mutant), as ``RUNNER``."""
+
+    async def run_job(
+        self,
+        job: Job[S, R],
+        settings: S | Mapping[str, Any],
+        out: Path | None = None,
+        *,
+        on_event: OnEvent | None = None,
+        stop: StopSignal | None = None,
+        report: bool = True,
+    ) -> JobRun[R]:
+        return await start_async(job, settings, out, on_event=on_event, stop=stop, report=report)
+
+    async def resume_job(
+        self,
+        run_dir: Path,
+        job: Job[Any, R],
+        *,
+        on_event: OnEvent | None = None,
+        stop: StopSignal | None = None,
+        report: bool = True,
+    ) -> JobRun[R]:
+        return await resume_async(run_dir, on_event=on_event, stop=stop, job=job, report=report)
+
+    async def prepare(
+        self, job: Job[Any, Any], settings: JobSettings, *, probe: bool = True
+    ) -> Prepared:
+        return await prepare(job, settings, lambda event: None, probe=probe)
+
+
+RUNNER = Runner()
+"""The runner (``sparring.jobs.JobRunner``) for code that runs jobs outside a job."""
+
+
 async def _drive(
     spec: Job[S, R],
     settings: S,
@@ -291,6 +332,7 @@ async def _drive(
         return created
 
     ctx = RunContext(
+        runner=RUNNER,
         emit=emit,
         stop=signal,
         out=out,

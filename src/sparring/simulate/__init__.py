@@ -32,12 +32,11 @@ from sparring.simulate._job import (
     SimulateSettings,
     SimulationResult,
     finish_run,
-    planned_specs,
     run_conversation_cap,
 )
 from sparring.simulate._llm_simulator import LLMSimulator, SimulatedUtterance
 from sparring.simulate._plan import load_plan_inputs, plan_run
-from sparring.simulate._planned import run_planned, run_planned_async
+from sparring.simulate._planned import planned_specs, run_planned, run_planned_async
 from sparring.simulate._runner import RunnerLimits, run_conversation
 from sparring.simulate._simulation import SimulationOptions, SimulatorKind, make_simulator, simulate
 from sparring.simulate._spec import ConversationSpec, OutputSpec, StopCondition, render_value

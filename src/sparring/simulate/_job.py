@@ -40,7 +40,6 @@ from sparring.jobs import (
 from sparring.jobs import outcome as outcomes
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP, Model
 from sparring.profiles import planned_count
-from sparring.runner import prepare
 from sparring.simulate._persona_plan import MAX_TURN_WORDS, TYPICAL_TURN_WORDS
 from sparring.simulate._plan import PlanInputs, load_plan_inputs, plan_run
 from sparring.simulate._repeat import repeat_specs
@@ -201,7 +200,7 @@ class SimulateJob(Job[SimulateSettings, SimulationResult]):
         config, model = ctx.chatbot, ctx.model
         inputs = ctx.inputs if ctx.inputs is not None else self.load_inputs(settings)
         ctx.stage("plan")
-        specs, files = await _plan(settings, config, model, inputs)
+        specs, files = await plan_specs(settings, config, model, inputs)
         if ctx.resuming:
             specs = _still_planned(specs, ctx.store)
         else:
@@ -263,16 +262,6 @@ async def _run(
     return finish_run(store, settings, ran)
 
 
-async def planned_specs(settings: SimulateSettings) -> list[ConversationSpec]:
-    """Every conversation ``settings`` plan (with ``repeat`` copies), as the job plans
-    them: the same ids, plans and seeds for the same profiles and seed. Raises
-    ``ConfigError`` for bad profiles or a bad ``chatbot.yaml``."""
-    loaded = await prepare(SimulateJob(), settings, lambda event: None, probe=False)
-    assert loaded.chatbot is not None  # the job needs one
-    specs, _ = await _plan(settings, loaded.chatbot, loaded.models["model"], loaded.inputs)
-    return specs
-
-
 MAX_RUN_CONVERSATIONS = 100_000
 """Conversations one run may plan (every profile's, times ``--repeat`` and the personas)
 unless ``SPARRING_MAX_RUN_CONVERSATIONS`` says otherwise: checked before planning, so
@@ -314,9 +303,11 @@ def check_run_size(settings: SimulateSettings, inputs: PlanInputs) -> int:
     return total
 
 
-async def _plan(
+async def plan_specs(
     settings: SimulateSettings, config: ChatbotConfig, model: Model | None, inputs: PlanInputs
 ) -> tuple[list[ConversationSpec], list[Path]]:
+    """The run's conversations (``repeat`` copies made) and the persona files read, planned
+    from ``inputs`` (``SimulateJob.load_inputs``); ``UserInputError`` over the run cap."""
     check_run_size(settings, inputs)
     specs, files = await plan_run(
         settings.profiles,

@@ -22,10 +22,26 @@ from sparring.connectors import (
 from sparring.conversations import ConversationRecord
 from sparring.errors import UserInputError
 from sparring.jobs import run_blocking
-from sparring.llm import load_model
-from sparring.simulate._job import SimulateSettings, planned_specs
+from sparring.llm import Model, load_model
+from sparring.simulate._job import SimulateJob, SimulateSettings, plan_specs
 from sparring.simulate._simulation import SimulationOptions, drive
 from sparring.simulate._spec import ConversationSpec
+
+
+async def planned_specs(
+    settings: SimulateSettings, config: ChatbotConfig | None = None, model: Model | None = None
+) -> list[ConversationSpec]:
+    """Every conversation ``settings`` plan (with ``repeat`` copies), as the ``simulate``
+    job plans them: the same ids, plans and seeds for the same profiles and seed. The
+    chatbot's configuration (``config``) and the model are read from ``settings`` when not
+    given; nothing is probed. Raises ``ConfigError`` for bad profiles or a bad
+    ``chatbot.yaml``."""
+    inputs = SimulateJob().load_inputs(settings)
+    config = config if config is not None else load_chatbot_config(settings.chatbot)
+    if model is None:
+        model = load_model(settings.model, settings.model_base_url, settings.cache)
+    specs, _ = await plan_specs(settings, config, model, inputs)
+    return specs
 
 
 async def run_planned_async(
@@ -52,16 +68,17 @@ async def run_planned_async(
     chatbot's failures are recorded, never raised.
     """
     wanted = list(dict.fromkeys(ids))
-    planned = {
-        spec.id: spec for spec in (specs if specs is not None else await planned_specs(settings))
-    }
+    config = config if config is not None else load_chatbot_config(settings.chatbot)
+    model = load_model(settings.model, settings.model_base_url, settings.cache)
+    if specs is None:
+        specs = await planned_specs(settings, config, model)
+    planned = {spec.id: spec for spec in specs}
     unknown = [i for i in wanted if i not in planned]
     if unknown:
         raise UserInputError(f"not planned by these settings: {', '.join(unknown[:5])}")
-    config = config if config is not None else load_chatbot_config(settings.chatbot)
     options = SimulationOptions(
         simulator=settings.simulator_kind(),
-        model=load_model(settings.model, settings.model_base_url, settings.cache),
+        model=model,
         concurrency=settings.concurrency,
         limits=settings.limits(config),
     )
