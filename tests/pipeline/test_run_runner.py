@@ -10,8 +10,9 @@ import shutil
 from pathlib import Path
 
 from sparring.conversations import RunStore, Slot
-from sparring.jobs import JobStatus, read_progress
+from sparring.jobs import JobStatus, StopSignal, read_progress
 from sparring.jobs.events import ItemDone, StageChanged
+from sparring.pipeline import RunJob
 from sparring.report import RunView, write_report
 from sparring.runner import resume, start
 from tests.explore.conftest import pizza_chatbot_yaml
@@ -106,3 +107,21 @@ def test_a_run_written_before_the_runner_still_opens_and_reports(tmp_path: Path)
     assert view.verdict.status == RunView.open(new).verdict.status
     assert write_report(old).is_file()
     assert "run (explore → simulate → check)" in (old / "report" / "index.html").read_text()
+
+
+def test_a_stop_before_the_exploration_began_ends_the_run_stopped(tmp_path: Path) -> None:
+    """A stop that arrives as the explore stage starts, while the runner still prepares the
+    exploration (its nested run is then stopped before any work and has no result), ends
+    the ``run`` job ``stopped`` with no exploration — not ``failed``."""
+    stop = StopSignal()
+
+    def stop_at_explore(event: object) -> None:
+        if isinstance(event, StageChanged) and event.stage == "explore":
+            stop.request()
+
+    settings = {"chatbot": str(pizza_chatbot_yaml(tmp_path, "text")), "sessions": 2}
+    run = start(RunJob(), settings, tmp_path / "run", on_event=stop_at_explore, stop=stop)
+    assert run.status is JobStatus.STOPPED and run.outcome.verdict == "incomplete"
+    assert run.result.exploration is None and run.result.simulation is None
+    assert not (tmp_path / "run" / "exploration").exists()  # no exploration run was made
+    assert RunStore.open(tmp_path / "run", clean=False).manifest.status == "stopped"

@@ -2,7 +2,7 @@
 the function library's contract, and the ``check`` job.
 
     from sparring.runner import start
-    run = start("check", {"rules": ["rules/"], "run": "runs/x", "csv": "results.csv"})
+    run = start(CheckJob(), {"rules": ["rules/"], "run": "runs/x", "csv": "results.csv"})
     print(run.outcome.status, run.result.stored)       # verdicts kept in runs/x/verdicts/
 
 or, one level down::

@@ -57,13 +57,14 @@ def run_command(
 
 
 def _print(result: PipelineResult) -> None:
-    model = result.exploration.model
-    console.print(
-        f"[bold]explored[/]: {len(model.functionalities)} functionalities "
-        f"({model.strategy.value}), {len(result.exploration.profiles)} profiles"
-    )
-    for note in model.notes:
-        console.print(f"[yellow]note[/]: {escape(note)}", highlight=False)
+    if result.exploration is not None:  # None: stopped before the exploration began
+        model = result.exploration.model
+        console.print(
+            f"[bold]explored[/]: {len(model.functionalities)} functionalities "
+            f"({model.strategy.value}), {len(result.exploration.profiles)} profiles"
+        )
+        for note in model.notes:
+            console.print(f"[yellow]note[/]: {escape(note)}", highlight=False)
     if result.check is not None:
         records = {record.id: record for record in result.check.records}
         print_report(console, result.check.report, records)

@@ -1,7 +1,7 @@
 """The ``evaluate`` job: breakdown detection, dialogue ratings and statistics over a run.
 
     from sparring.runner import start
-    result = start("evaluate", EvaluateSettings(run="runs/x", model="gpt-4o-mini")).result
+    result = start(EvaluateJob(), EvaluateSettings(run="runs/x", model="gpt-4o-mini")).result
     print(result.statistics.run.breakdowns, result.stored)
 
 Works on any run directory (simulated, or imported with ``sparring import-sensei``). It

@@ -2,7 +2,7 @@
 2412.15557) of any chatbot behind the connectors (docs/metamorphic.md).
 
     settings = MetamorphicSettings(seeds=Path("runs/x"), chatbot=Path("chatbot.yaml"))
-    result = start("metamorphic", settings, "runs/x-mt").result  # sparring.runner
+    result = start(MetamorphicJob(), settings, "runs/x-mt").result  # sparring.runner
 
 Seeds (a run's conversations, or a CoQA-format file) are perturbed into follow-ups
 (dialogue-level: DRS, DRR, DRD, DSR, DSD; single-turn after METAL: typos, leetspeak,

@@ -107,10 +107,11 @@ class RunSettings(JobSettings):
 class PipelineResult:
     """Each stage's result, the coverage, the report's path (``None`` when it could not
     be written) and the exit code a CI gate reads (as ``check``: 0 pass, 1 failures, 3 no
-    verdict — also when the run tested nothing beyond the greeting, see ``untested``)."""
+    verdict — also when the run tested nothing beyond the greeting, see ``untested``).
+    ``exploration`` is ``None`` for a run stopped before its exploration began."""
 
     path: Path
-    exploration: ExplorationResult
+    exploration: ExplorationResult | None
     simulation: SimulationResult | None
     check: CheckResult | None
     coverage: Coverage | None
@@ -180,7 +181,7 @@ async def _run(settings: RunSettings, ctx: JobContext) -> PipelineResult:
     root = store.path
     ctx.stage("explore")
     explored = await _explore(settings, ctx, root / EXPLORATION)
-    if ctx.stop.requested:
+    if explored is None or ctx.stop.requested:
         return _stopped(root, explored)
     if not explored.health.healthy:
         health = explored.health
@@ -218,9 +219,12 @@ async def _run(settings: RunSettings, ctx: JobContext) -> PipelineResult:
     return PipelineResult(root, explored, simulation, checked, measured, None, decided, against)
 
 
-async def _explore(settings: RunSettings, ctx: JobContext, folder: Path) -> ExplorationResult:
+async def _explore(
+    settings: RunSettings, ctx: JobContext, folder: Path
+) -> ExplorationResult | None:
     """The exploration as a run of its own in ``folder``: started, or resumed when a
-    resumed ``run`` holds one (stored sessions played again, the rest explored)."""
+    resumed ``run`` holds one (stored sessions played again, the rest explored); ``None``
+    when a stop came before it began (while the runner prepared it)."""
 
     def forward(event: JobEvent) -> None:
         if isinstance(event, Planned | ItemDone):
@@ -232,11 +236,11 @@ async def _explore(settings: RunSettings, ctx: JobContext, folder: Path) -> Expl
     else:
         run = await ctx.run_job(job, _explore_settings(settings), folder,
                                 on_event=forward, stop=ctx.stop)  # fmt: skip
-    return run.result
+    return run.result if run.has_result else None
 
 
 def _stopped(
-    root: Path, explored: ExplorationResult, simulation: SimulationResult | None = None
+    root: Path, explored: ExplorationResult | None, simulation: SimulationResult | None = None
 ) -> PipelineResult:
     """What a stopped ``run`` holds (the runner makes its outcome *incomplete*)."""
     decided = outcomes.incomplete("stopped before the checks")

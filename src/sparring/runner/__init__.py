@@ -13,6 +13,10 @@ contract the jobs code against is ``sparring.jobs``::
     run = start("simulate", {"profiles": ["examples/alice/profiles"],
                              "chatbot": "examples/alice/chatbot.yaml"}, "runs/a")
     print(run.status, run.outcome.verdict, run.outcome.exit_code, run.run_dir)
+
+A job passed as an object (``start(SimulateJob(), settings)``: a ``Job[S, R]``) gives a
+``JobRun[R]``, its ``result`` typed and settings of another job refused by the type
+checker; a job named by a string gives a ``JobRun[Any]``. Typed callers pass the job.
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ The job, from Python::
 
     from sparring.runner import resume, start
     settings = SimulateSettings(profiles=["profiles/"], chatbot="chatbot.yaml")
-    result = start("simulate", settings, "runs/first").result  # .summary, .store
+    result = start(SimulateJob(), settings, "runs/first").result  # a SimulationResult
 
+(the job passed as an object types the result; ``start("simulate", …)`` gives ``Any``).
 ``resume(run_dir)`` finishes an interrupted run with the settings in its manifest.
 
 Lower-level API: ``ConversationSpec`` (what one conversation is asked to do, built from a
