@@ -28,7 +28,8 @@ structurally and as bytes, through every reader and the commands that read them,
 the outcomes counted (located error, file named, unlocated, accepted, crash, hang)::
 
     PYTHONPATH=src nice -n 10 python benchmarks/bench_hostile_files.py --fuzz --seed 1 \
-        [--per-seed 3] [--max-seeds 6] [--work /tmp/fuzz] [--json out.json]
+        [--per-seed 3] [--max-seeds 6] [--commands-share 1.0] [--work /tmp/fuzz]
+        [--json out.json]
 """
 
 from __future__ import annotations
@@ -136,6 +137,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="the sweep's RNG seed")
     parser.add_argument("--per-seed", type=int, default=3, help="mutations of each seed file")
     parser.add_argument("--max-seeds", type=int, default=6, help="seed files of each kind")
+    parser.add_argument(
+        "--commands-share",
+        type=float,
+        default=1.0,
+        help="share of the cases also given to the commands (all readers run)",
+    )
     parser.add_argument("--case-timeout", type=float, default=60.0, help="seconds: a hang")
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "fuzz-files")

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import datetime
 import io
 import json
 import logging
@@ -116,7 +117,11 @@ def _pick(rng: random.Random, root: Any, want: type | None = None) -> tuple[Any,
     return rng.choice(found) if found else None
 
 
-RETYPES: list[Any] = [None, 0, -1, True, "", "text", [], {}, [1, "two"], {"a": 1}, 3.5]
+RETYPES: list[Any] = [
+    None, 0, -1, True, "", "text", [], {}, [1, "two"], {"a": 1}, 3.5,
+    datetime.date(2025, 11, 6), datetime.datetime(2025, 11, 6, 9, 30), b"\x00\xff",
+]  # fmt: skip
+"""What a value is replaced by: every JSON type, and YAML's dates, times and binary."""
 
 
 def _drop_key(rng: random.Random, root: Any, json_like: bool) -> Any:
@@ -182,6 +187,16 @@ def _long_value(rng: random.Random, root: Any, json_like: bool) -> Any:
     return root if path is None else _replace(root, path, "long " * (size // 5))
 
 
+def _retype_key(rng: random.Random, root: Any, json_like: bool) -> Any:
+    path = _pick(rng, root, dict)
+    found = root if path is None else _get(root, path)
+    if isinstance(found, dict) and found:
+        key = rng.choice(list(found))
+        new_key = rng.choice([1, True, None, 2.5, datetime.date(2025, 1, 1), ""])
+        found[str(new_key) if json_like else new_key] = found.pop(key)
+    return root
+
+
 def _new_root(rng: random.Random, root: Any, json_like: bool) -> Any:
     return rng.choice([[root], "just text", 42, None, [], {}])
 
@@ -190,6 +205,7 @@ STRUCTURAL: dict[str, Callable[[random.Random, Any, bool], Any]] = {
     "drop key": _drop_key, "retype": _retype, "list for map": _list_for_map,
     "map for list": _map_for_list, "null": _null, "huge number": _huge_number,
     "NaN/Infinity": _nan, "deep nesting": _deep, "long value": _long_value, "root": _new_root,
+    "retype key": _retype_key,
 }  # fmt: skip
 
 
@@ -250,7 +266,7 @@ def _parse(path: Path) -> tuple[list[Any], bool] | None:
 def _dump(documents: list[Any], json_like: bool, rng: random.Random) -> bytes:
     depth = rng.choice([60, 150, 3000])
     if json_like:
-        text = json.dumps(documents[0], ensure_ascii=False, default=str)
+        text = json.dumps(documents[0], ensure_ascii=False, default=str, allow_nan=True)
         text = text.replace(json.dumps(DEEP), "[" * depth + "]" * depth)
     else:
         text = yaml.safe_dump_all(documents, allow_unicode=True, sort_keys=False, width=200)
@@ -509,6 +525,8 @@ def cases(options: Any, work: Path, runs: dict[str, Path]) -> Iterator[dict[str,
                         "file": str(file)}  # fmt: skip
                 for reader in READERS[kind]:
                     yield {**base, "reader": reader, "argument": str(argument)}
+                if rng.random() >= options.commands_share:
+                    continue
                 for line in COMMANDS.get(kind, []):
                     out = case / f"out-{line.split()[0]}"
                     argv = line.format(file=file, chatbot=chatbot, out=out,
@@ -516,7 +534,7 @@ def cases(options: Any, work: Path, runs: dict[str, Path]) -> Iterator[dict[str,
                     yield {**base, "command": argv}
     stored = [(name, run, f) for name, run in runs.items() for g in STORED for f in run.glob(g)]
     for name, run, seed in rng.sample(stored, min(len(stored), options.max_seeds * 4)):
-        for _ in range(options.per_seed):
+        for _ in range(max(1, round(options.per_seed * options.commands_share))):
             number += 1
             case = corpus / f"{number:04d}" / "run"
             shutil.copytree(run, case, ignore=shutil.ignore_patterns("report"))

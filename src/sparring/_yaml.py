@@ -59,7 +59,9 @@ Python: ~0.7 s of CPU per MiB of long text, ~3.7 s per MiB of short values (an 8
 took 60-250 s on a loaded machine); the largest real file seen is 73 KB."""
 MAX_LINED_NODES = 50_000
 """Most nodes written in a file read with its line numbers (aliases not expanded): about
-half a MiB of short values, ~2 s of CPU for ruamel.yaml."""
+half a MiB of short values, ~2 s of CPU for ruamel.yaml. A Rasa project's YAML files are
+held to it too (``sparring.rasa_project``), without ``MAX_LINED_BYTES``: their cost is per
+value, and NLU examples are one block scalar per intent."""
 
 _MESSAGES = {
     "extra_forbidden": "unknown key",
@@ -235,7 +237,8 @@ def _count_nodes(path: Path | str, events: Iterable[Any], max_written: int | Non
 def _too_many_to_locate(limit: int) -> str:
     return (
         f"holds more than {limit:,} values: a file read with the line of each key (profile, "
-        "rules, chatbot.yaml, persona, types) holds at most that many (split it)"
+        "rules, chatbot.yaml, persona, types, a Rasa project's YAML) holds at most that many "
+        "(split it)"
     )
 
 

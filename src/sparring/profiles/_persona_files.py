@@ -46,9 +46,9 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from sparring._yaml import load_yaml_model, load_yaml_with_lines
+from sparring._yaml import LineMap, format_key, load_yaml_model, load_yaml_with_lines
 from sparring.errors import ConfigError, Problem
 from sparring.profiles._chatchecker_personas import (
     ChatCheckerPersona,
@@ -180,10 +180,42 @@ def load_persona_file(path: Path | str) -> PersonaFile:
     ChatChecker run's ``persona_info.yaml`` (``persona_from_chatchecker``). Raises
     ``ConfigError`` with every problem located (file, line, key), e.g.
     ``persona.yaml:4 [hobby]: unknown key``."""
-    data, _ = load_yaml_with_lines(path)
+    data, lines = load_yaml_with_lines(path)
     if is_chatchecker_persona(data):
-        return persona_from_chatchecker(load_chatchecker_persona(path))
+        persona = load_chatchecker_persona(path)
+        try:
+            return persona_from_chatchecker(persona)
+        except ValidationError as exc:  # ChatChecker's file allows what a persona may not
+            inner = ("persona",) if "persona_id" not in data else ()
+            raise ConfigError(_chatchecker_problems(path, exc, lines, inner)) from exc
     return load_yaml_model(path, PersonaFile, "a persona file: a mapping (name, task, …)")
+
+
+_CHATCHECKER_KEYS: dict[str, tuple[str, ...]] = {
+    "name": ("profile", "name"),
+    "gender": ("profile", "gender"),
+    "age": ("profile", "age"),
+    "background": ("profile", "background_info"),
+    "traits": ("profile", "personality"),
+    "interaction_style": ("profile", "interaction_style"),
+    "description": ("profile",),
+}
+"""Where each field of a persona file comes from in a ChatChecker persona file."""
+
+
+def _chatchecker_problems(
+    path: Path | str, exc: ValidationError, lines: LineMap, inner: tuple[str, ...]
+) -> list[Problem]:
+    """The errors of a ChatChecker persona turned into a persona file, located at the
+    ChatChecker keys they come from (``profile.age``, ``task``…)."""
+    problems = []
+    for error in exc.errors(include_url=False):
+        field, *rest = list(error["loc"]) or [""]
+        where = (*inner, *_CHATCHECKER_KEYS.get(str(field), (str(field),)), *rest)
+        key, line = lines.resolve(where, missing=False)
+        message = f"not usable as a persona: {error['msg']}"
+        problems.append(Problem(str(path), line, format_key(key), message))
+    return problems
 
 
 def persona_from_chatchecker(persona: ChatCheckerPersona) -> PersonaFile:
