@@ -11,8 +11,8 @@ import yaml
 from sparring.adversarial import AdversarialTestJob
 from sparring.conversations import RunManifest, RunStore, incomplete_run
 from sparring.jobs import JobStatus, Outcome
-from sparring.jobs.outcome import combine
 from sparring.llm import ScriptedModel
+from sparring.outcome import combine
 from sparring.report import RunView
 from sparring.runner import JobRun, resume, start
 from tests.adversarial.test_threads import responder, write_inputs

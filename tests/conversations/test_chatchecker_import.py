@@ -16,12 +16,12 @@ from sparring.conversations import (
     ErrorCode,
     FailureCause,
     FinishReason,
-    ImportChatCheckerSettings,
     RunStore,
     crash_turns,
     import_chatchecker,
 )
 from sparring.errors import ConfigError, UserInputError
+from sparring.importers import ImportChatCheckerSettings
 from sparring.runner import start
 
 RUN = "run_personas_2025-05-19_11-01-57_seed_1"

@@ -15,7 +15,6 @@ from sparring.connectors import ChatbotInfo
 from sparring.conversations import (
     ConversationError,
     ConversationRecord,
-    ImportSenseiSettings,
     RunManifest,
     RunStore,
     Slot,
@@ -34,6 +33,7 @@ from sparring.evaluate._job import (
     EvaluateSettings,
 )
 from sparring.evaluate._stats import EvaluationStatistics
+from sparring.importers import ImportSenseiSettings
 from sparring.llm import ScriptedModel
 from sparring.runner import start, start_async
 from sparring.types import Strategy

@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 from sparring.cli import app
 from sparring.connectors import ChatbotInfo
-from sparring.conversations import ImportChatCheckerSettings
 from sparring.errors import UserInputError
 from sparring.evaluate import OfflineBreakdownDetector, run_dialogues
+from sparring.importers import ImportChatCheckerSettings
 from sparring.runner import start
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from sparring.check import CheckJob, CheckSettings
-from sparring.conversations import IMPORT_SENSEI
+from sparring.importers import IMPORT_SENSEI
 from sparring.jobs import JOBS, Job, JobContext, Outcome
 from sparring.runner import resume, start, start_async
 from sparring.simulate import SimulateJob, SimulateSettings
@@ -95,7 +95,7 @@ def test_a_job_passed_as_an_instance_types_its_result_and_its_settings(
     assert revealed(13) == "sparring.check._job.CheckResult"
     assert revealed(14) == "sparring.simulate._job.SimulationResult"  # settings as a mapping
     assert revealed(15) == "sparring.simulate._job.SimulationResult"  # resume with the job
-    assert revealed(16) == "sparring.conversations._import.ImportResult"
+    assert revealed(16) == "sparring.importers._job.ImportResult"
     assert revealed(17) == "Any"  # a job named by a string: untyped
     assert revealed(18) == "Any"
     assert revealed(19) == "sparring.jobs._protocol.Job[Any, Any]"

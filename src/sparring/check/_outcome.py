@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from sparring.check._verdicts import CheckReport
 from sparring.conversations import Incomplete
-from sparring.jobs.outcome import EXIT_FAIL, EXIT_NO_VERDICT, EXIT_PASS, Outcome
+from sparring.outcome import EXIT_FAIL, EXIT_NO_VERDICT, EXIT_PASS, Outcome
 
 __all__ = ["EXIT_FAIL", "EXIT_NO_VERDICT", "EXIT_PASS", "Outcome", "outcome"]
 

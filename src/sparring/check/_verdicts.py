@@ -23,7 +23,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from sparring.check._flaky import RuleRepeats
-from sparring.jobs.outcome import Outcome
+from sparring.outcome import Outcome
 from sparring.results import Counts, Verdict
 
 ResultKind = Literal["single", "tuple", "global", "generic"]

@@ -20,7 +20,7 @@ from sparring._redact import redact_text
 from sparring._terminal import escape
 from sparring.cli._lazy import LazyGroup
 from sparring.errors import ModelRequired, UserInputError
-from sparring.jobs.outcome import (
+from sparring.outcome import (
     EXIT_BAD_INPUT,
     EXIT_INTERNAL_ERROR,
     EXIT_INTERRUPTED,

@@ -11,17 +11,16 @@ import typer
 from sparring._terminal import escape
 from sparring.cli._app import app, console, report_user_error
 from sparring.cli._options import OPTIONS, SettingsValues, settings_options
-from sparring.conversations import (
+from sparring.conversations import export_sensei_run, render_summary
+from sparring.errors import ConfigError
+from sparring.importers import (
     IMPORT_CHATCHECKER,
     IMPORT_SENSEI,
     ImportChatCheckerSettings,
     ImportSenseiSettings,
-    export_sensei_run,
-    render_summary,
 )
-from sparring.errors import ConfigError
 from sparring.jobs import check_output_paths
-from sparring.jobs.outcome import input_exit_code
+from sparring.outcome import input_exit_code
 from sparring.runner import start
 
 OutOption = Annotated[Path, typer.Option("--out", help="Run directory to create.")]

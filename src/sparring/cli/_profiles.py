@@ -18,7 +18,7 @@ import typer
 
 from sparring._terminal import escape
 from sparring.cli._app import TrustFunctionsOption, app, console, err_console
-from sparring.jobs.outcome import input_exit_code
+from sparring.outcome import input_exit_code
 from sparring.schemas import json_schema
 
 _SHOWN = {"results": "ChatChecker run output", "probes": "probe suite"}

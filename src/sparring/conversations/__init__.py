@@ -20,13 +20,6 @@ from sparring.conversations._health import (
     assess_run,
     crash_turns,
 )
-from sparring.conversations._import import (
-    IMPORT_CHATCHECKER,
-    IMPORT_SENSEI,
-    ImportChatCheckerSettings,
-    ImportResult,
-    ImportSenseiSettings,
-)
 from sparring.conversations._load import load_conversations
 from sparring.conversations._play import (
     add_reply,
@@ -93,8 +86,6 @@ __all__ = [
     "EMPTY_RESPONSE",
     "EXPLORE_MODEL",
     "EXPLORE_PROFILES",
-    "IMPORT_CHATCHECKER",
-    "IMPORT_SENSEI",
     "JOB_RESULTS",
     "MANIFEST",
     "MANIFEST_SCHEMA_VERSION",
@@ -110,9 +101,6 @@ __all__ = [
     "FailureCause",
     "Failures",
     "FinishReason",
-    "ImportChatCheckerSettings",
-    "ImportResult",
-    "ImportSenseiSettings",
     "Incomplete",
     "InteractionStyle",
     "ModelUsage",

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from sparring.conversations._store import RunStore, is_run_directory
 from sparring.errors import UserInputError
-from sparring.jobs import JobStatus
+from sparring.outcome import JobStatus
 
 SHOWN = 5
 """Missing ids named in the sentence (the rest are counted)."""

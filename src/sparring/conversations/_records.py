@@ -13,8 +13,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, BeforeValidator, Field, JsonValue, model_validator
 
-from sparring.jobs import JobStatus, Outcome
-from sparring.jobs.outcome import combine
+from sparring.outcome import JobStatus, Outcome, combine
 from sparring.types import SENSEI_BUTTONS_HEADER, Button, ModelUsage, Strategy, render_sensei_text
 
 SCHEMA_VERSION = 1
@@ -332,7 +331,7 @@ class RunManifest(BaseModel):
     def for_job(cls, job: str, settings: BaseModel, run_id: str, **fields: Any) -> RunManifest:
         """The manifest of a new run of ``job`` (status ``running``): ``settings`` stored as
         JSON, ``fields`` the other manifest fields (``chatbot``, ``endpoint``,
-        ``profiles``, ``planned``…). Only the job runner (``sparring.jobs``) builds one."""
+        ``profiles``, ``planned``…). Only the job runner (``sparring.runner``) builds one."""
         from sparring import __version__
 
         return cls(
@@ -348,7 +347,7 @@ class RunManifest(BaseModel):
     def judged_by(self, name: str, decided: Outcome) -> RunManifest:
         """This manifest once a later job (a check stored as ``name``) decided ``decided``
         on the run: the run's verdict is the gravest of the job's own outcome and every
-        later judgement (``sparring.jobs.outcome.combine``), reasons in order."""
+        later judgement (``sparring.outcome.combine``), reasons in order."""
         own = self.job_outcome if self.judged else self.outcome
         return self._verdict(own, {**self.judged, name: decided})
 

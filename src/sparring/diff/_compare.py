@@ -30,7 +30,7 @@ from pydantic import BaseModel, Field
 from sparring.check import CheckReport
 from sparring.conversations import SENSEI, ConversationRecord, percentile
 from sparring.jobs import outcome as outcomes
-from sparring.jobs.outcome import Outcome
+from sparring.outcome import Outcome
 
 _FAILING = frozenset({"fail", "error"})
 MAX_TURNS_SHOWN = 3

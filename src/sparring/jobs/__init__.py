@@ -2,7 +2,8 @@
 (``Needs``), the ``Job``, ``JobContext`` and ``JobRunner`` protocols, ``JobRun`` (what a run
 ended with) and the ``JOBS`` registry, the event
 stream (``sparring.jobs.events``), ``StopSignal``, ``progress.json`` (``Progress``,
-``read_progress``), ``JobStatus`` and the outcome (``sparring.jobs.outcome``: verdict,
+``read_progress``), and, handed on from the neutral ``sparring.outcome`` (the run's manifest
+stores them too), ``JobStatus`` and the outcome (``sparring.jobs.outcome``: verdict,
 reasons, exit code).
 
 It imports no stage and nothing that runs a job: ``sparring.runner`` starts and resumes
@@ -12,17 +13,17 @@ writes the report. See docs/architecture.md, "The job runner" and "Adding a job"
 
 from __future__ import annotations
 
-from sparring.jobs import events, outcome
+from sparring import outcome
+from sparring.jobs import events
 from sparring.jobs._aio import gather_bounded, run_blocking
 from sparring.jobs._needs import ModelNeed, Needs, Prepared, needs_of
 from sparring.jobs._progress import PROGRESS, Progress, read_progress
 from sparring.jobs._protocol import JOBS, Job, JobContext, JobRunner, OnEvent, SettingsInput
 from sparring.jobs._run import NO_RESULT, JobRun
 from sparring.jobs._settings import JobSettings, check_output_paths, new_run_dir
-from sparring.jobs._status import JobStatus
 from sparring.jobs._stop import StopSignal
 from sparring.jobs.events import JobEvent
-from sparring.jobs.outcome import Outcome
+from sparring.outcome import JobStatus, Outcome
 
 __all__ = [
     "JOBS",

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
 
-from sparring.jobs._status import JobStatus
 from sparring.jobs.events import Finished, ItemDone, JobEvent, Planned, StageChanged, Started
+from sparring.outcome import JobStatus
 
 PROGRESS = "progress.json"
 

@@ -12,7 +12,7 @@ from sparring.jobs._run import JobRun
 from sparring.jobs._settings import JobSettings
 from sparring.jobs._stop import StopSignal
 from sparring.jobs.events import JobEvent
-from sparring.jobs.outcome import Outcome
+from sparring.outcome import Outcome
 from sparring.registry import Registry
 
 if TYPE_CHECKING:

@@ -9,8 +9,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Generic, Literal, TypeVar
 
-from sparring.jobs._status import JobStatus
-from sparring.jobs.outcome import Outcome
+from sparring.outcome import JobStatus, Outcome
 
 R = TypeVar("R")
 

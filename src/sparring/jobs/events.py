@@ -20,7 +20,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from sparring.jobs._status import JobStatus
+from sparring.outcome import JobStatus
 
 
 def _now() -> datetime:

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sparring.conversations import RunStore, Slot, job_result_file, read_json_model
 from sparring.jobs import outcome as outcomes
-from sparring.jobs.outcome import Outcome
+from sparring.outcome import Outcome
 from sparring.types import Strategy
 
 METAMORPHIC = "metamorphic"

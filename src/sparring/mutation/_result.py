@@ -18,8 +18,8 @@ from pydantic import BaseModel, Field
 
 from sparring.conversations import RunStore, Slot, job_result_file, read_json_model
 from sparring.jobs import outcome as outcomes
-from sparring.jobs.outcome import Outcome
 from sparring.mutation._model import Location
+from sparring.outcome import Outcome
 
 MUTATION = "mutation"
 """The job's result in its folder's ``results`` slot."""

@@ -27,7 +27,7 @@ from sparring.conversations import (
     summarize,
 )
 from sparring.errors import Problem, UserInputError
-from sparring.jobs.outcome import Outcome, combine
+from sparring.outcome import Outcome, combine
 
 VerdictStatus = Literal["passed", "failed", "no verdict"]
 

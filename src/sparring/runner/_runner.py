@@ -40,7 +40,7 @@ from sparring.jobs import (
 )
 from sparring.jobs import outcome as outcomes
 from sparring.jobs.events import Finished, JobEvent, Started
-from sparring.jobs.outcome import Outcome
+from sparring.outcome import Outcome
 from sparring.runner._context import RunContext, chatbot_fields
 from sparring.runner._prepare import prepare
 from sparring.runner._progress import ProgressRecorder
@@ -57,7 +57,7 @@ BUILTIN_JOBS = (
     "sparring.mutation",
     "sparring.pipeline",
     "sparring.adversarial",
-    "sparring.conversations",
+    "sparring.importers",
 )
 """The packages whose jobs are built in: each registers its jobs in ``JOBS`` when imported,
 which the registry does on the first look-up (so ``sparring check`` loads no mutation)."""

@@ -35,9 +35,9 @@ from sparring.jobs import (
     Outcome,
 )
 from sparring.jobs import outcome as outcomes
-from sparring.jobs.outcome import EXIT_FAIL as EXIT_FAIL  # re-exported
-from sparring.jobs.outcome import EXIT_NO_VERDICT as EXIT_NO_VERDICT
-from sparring.jobs.outcome import EXIT_PASS as EXIT_PASS
+from sparring.outcome import EXIT_FAIL as EXIT_FAIL  # re-exported
+from sparring.outcome import EXIT_NO_VERDICT as EXIT_NO_VERDICT
+from sparring.outcome import EXIT_PASS as EXIT_PASS
 from sparring.results import Counts, Verdict
 
 PROBES = "probes"

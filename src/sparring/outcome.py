@@ -1,6 +1,7 @@
-"""The one outcome of a job as CI and the dashboard see it: a verdict, its reasons and the
-exit code. Every job (check, probes, metamorphic, mutate, run, simulate…) decides its
-outcome here, and the report reads the run's stored verdict instead of computing one.
+"""What a run came to: its status (``JobStatus``, kept current in the manifest) and the one
+outcome of its job as CI and the dashboard see it: a verdict, its reasons and the exit
+code. Every job (check, probes, metamorphic, mutate, run, simulate…) decides its outcome
+here, and the report reads the run's stored verdict instead of computing one.
 
 Verdicts and exit codes (the CLI's contract; 2 stays for bad input, raised before any
 work):
@@ -19,14 +20,31 @@ work):
 
 Beyond verdicts: 130 Ctrl-C, 143 SIGTERM (both stop the job as ``stopped``, resumable),
 70 an internal error of sparring (a bug; the message says so).
+
+A neutral module: the run's manifest (``sparring.conversations``) stores both, the contract
+(``sparring.jobs``) hands them on to the jobs (``sparring.jobs.outcome`` is this module).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sized
+from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+
+class JobStatus(StrEnum):
+    """The status of a job, kept current in its run's manifest (``RunManifest.status``):
+    ``running`` while the job works; then ``finished`` (it did all it planned), ``failed``
+    (it raised: bad input found late, our own failure) or ``stopped`` (a stop request or
+    Ctrl-C ended it with what finished kept; ``resume`` finishes it)."""
+
+    RUNNING = "running"
+    FINISHED = "finished"
+    FAILED = "failed"
+    STOPPED = "stopped"
+
 
 Verdict = Literal["recorded", "pass", "fail", "no_verdict", "incomplete", "error"]
 

@@ -1,7 +1,7 @@
 """The import jobs: another tool's conversation files → a sparring run directory.
 
 ``import-sensei`` reads SENSEI conversation files, ``import-chatchecker`` ChatChecker's
-``dialogue_N.yaml`` files (``_chatchecker``).
+``dialogue_N.yaml`` files (both read by ``sparring.conversations``).
 """
 
 from __future__ import annotations
@@ -14,11 +14,15 @@ from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from pydantic import Field
 
-from sparring.conversations._chatchecker import chatchecker_dialogue_files, import_chatchecker
-from sparring.conversations._load import load_conversations
-from sparring.conversations._records import ConversationRecord
-from sparring.conversations._store import RunStore
-from sparring.conversations._summary import RunSummary, summarize
+from sparring.conversations import (
+    ConversationRecord,
+    RunStore,
+    RunSummary,
+    chatchecker_dialogue_files,
+    import_chatchecker,
+    load_conversations,
+    summarize,
+)
 from sparring.errors import Problem, UserInputError
 from sparring.jobs import JOBS, Job, JobSettings, Outcome
 from sparring.jobs import outcome as outcomes
