@@ -275,20 +275,47 @@ def test_no_circle_across_packages() -> None:
 
 
 def test_no_package_imports_a_higher_layer() -> None:
-    """The layers of ``LAYERS`` hold: no arrow runs back up (``farm-studio look``)."""
+    """The layers of ``LAYERS`` hold: no import runs back up a layer."""
     assert upward_imports(package_graph(SRC)) == []
 
 
 def test_the_contract_imports_no_stage_and_nothing_above_it() -> None:
     """``sparring.jobs`` is the contract: below every stage (no stage, report or runner
-    imported, not even for the type checker), no module ``__getattr__``, no module loaded
-    by name."""
+    imported, not even for the type checker); the base packages whose types it hands a job
+    (``ChatbotConfig``, ``Model``, ``RunStore``) only for the type checker; no module
+    ``__getattr__``, no module loaded by name."""
+    import ast
+
     imported = set(package_graph(SRC)["jobs"])
     assert {layer_of(name) for name in imported} <= {0, 1}, imported
     for path in sorted((SRC / "jobs").rglob("*.py")):
         text = path.read_text(encoding="utf-8")
+        tree = ast.parse(text)
+        typing_only = {
+            id(inner)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+            for inner in ast.walk(node)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sparring."):
+                package = (node.module or "").split(".")[1]
+                if package != "jobs" and layer_of(package) > 0:
+                    assert id(node) in typing_only, f"{path.name}:{node.lineno} {node.module}"
         assert "def __getattr__" not in text and "import_module" not in text, path.name
         assert "builtins=" not in text, f"{path.name} names packages to load"
+
+
+def test_the_built_in_jobs_stand_below_the_runner() -> None:
+    """``BUILTIN_JOBS`` names packages the registry imports by name (not seen as arrows):
+    each is a package of a layer below the runner's, so the names hide no upward import."""
+    from sparring.runner import BUILTIN_JOBS
+
+    runner = layer_of("runner")
+    for module in BUILTIN_JOBS:
+        package = module.split(".")[1]
+        assert (SRC / package / "__init__.py").is_file(), module
+        assert layer_of(package) < runner, module
 
 
 def _plant(root: Path, files: dict[str, str]) -> Path:
