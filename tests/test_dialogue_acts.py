@@ -21,6 +21,13 @@ CASES = [
     ("I'm sorry, but I did not understand the last sentence, can you say that again?", (),
      DialogueAct.FALLBACK),
     ("Pick one", ("Small", "Large"), DialogueAct.OFFER),
+    ("Last thing: your member number, please (six digits, on the back of your card).", (),
+     DialogueAct.REQUEST),
+    ("Thank you. Your e-mail address please.", (), DialogueAct.REQUEST),
+    ("Your order is ready, please collect it.", (), DialogueAct.INFORM),
+    ("Your table, please follow me.", (), DialogueAct.INFORM),
+    ("We have three windows that day: morning (8 to 12), afternoon (12 to 4) or evening "
+     "(4 to 6). Which would you prefer?", (), DialogueAct.OFFER),
 ]  # fmt: skip
 
 
@@ -63,6 +70,11 @@ def test_offered_options_in_the_bots_words() -> None:
             "Trains that day leave at 06:45, 09:10, 12:35, 16:50 and 19:20. Which one would you "
             "like?",
             ["06:45", "09:10", "12:35", "16:50", "19:20"],
+        ),
+        (  # a remark in parentheses says what an option means; the list's lead-in is cut
+            "We have three windows that day: morning (8 to 12), afternoon (12 to 4) or "
+            "evening (4 to 6). Which would you prefer?",
+            ["morning", "afternoon", "evening"],
         ),
         (  # no serial comma: the last "and" joins two options
             "What would you like to come in for? We offer check-ups, cleanings, fillings and "

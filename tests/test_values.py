@@ -75,6 +75,13 @@ def test_item_values_is_empty_when_the_text_lists_no_items(text: str) -> None:
         ("string", "check-up", "check-in", False),
         ("string", "box", "boxes", True),
         ("int", "two", 2, True),
+        ("time", "half past four", "16:30", True),
+        ("time", "half past four", "4:30 am", True),
+        ("time", "three o'clock", "3:00 PM", True),
+        ("time", "three o'clock", "4 pm", False),
+        ("time", "quarter to five", "16:45", True),
+        ("time", "ten o'clock at night", "10 am", False),
+        ("time", "half past one in the afternoon", "13:30", True),
     ],
 )
 def test_same_value_compares_values_not_writings(
@@ -176,3 +183,20 @@ def test_the_identifier_a_label_names() -> None:
     assert identifier_after(text, text.index(" rg")) == "rg4102"
     assert identifier_after(text, text.index(" #")) == "1234"
     assert identifier_after("Your order is ready", 10) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Come at three o'clock", [time(3)]),
+        ("half past four", [time(4, 30)]),
+        ("a quarter past 10 in the morning", [time(10, 15)]),
+        ("quarter to five in the evening", [time(16, 45)]),
+        ("at 3 o'clock pm", [time(15)]),
+        ("one of them, past the station", []),
+    ],
+)
+def test_spoken_times_of_day(text: str, found: list[time]) -> None:
+    """Times said in words (the plumber bot's customers): the hour as said, in the
+    afternoon when the words after it say so; the comparison reads both halves of a day."""
+    assert [c.value for c in find_values("time", text, TODAY)] == found

@@ -38,6 +38,7 @@ __all__ = [
     "ANALYSIS_CHARS",
     "DialogueAct",
     "analysis_window",
+    "asks_something",
     "classify_dialogue_act",
     "is_closing_question",
     "offered_options",
@@ -98,6 +99,16 @@ _REQUEST_CUES = re.compile(
 )
 """A request written as an imperative (no question mark needed); "What's up, Maria." is
 not one: without a question mark a wh-word does not ask."""
+_NOUN_PLEASE = re.compile(
+    r"^(?:[^:]{1,40}:\s*)?(?:and\s+|now\s+)?(?:your|the)\s+"
+    r"(?:(?!(?:is|are|was|were|will|has|have|had|be|been|can|may)\b)[\w'-]+\s+){0,3}"
+    r"(?!(?:is|are|was|were|will|has|have|had|be|been|can|may)\b)[\w'-]+,?\s+please\b"
+    r"(?!\s+(?:note|be|wait|hold|allow|keep|bring|call|visit|come|remember|follow|take|see|"
+    r"find|check|contact|enjoy|go|let|make|pay|collect|proceed|click|read|feel|do|don't)\b)",
+    re.IGNORECASE,
+)
+"""A request said as a noun phrase and "please", no question mark: "Your full name, please.",
+"Last thing: your member number, please (six digits)."."""
 _CLOSING_CUES = re.compile(
     r"\b(?:good ?bye|bye|see you|have a (?:nice|good|great|lovely) (?:day|evening|one)|"
     r"take care|thanks? for (?:visiting|contacting|your (?:order|visit|time))|"
@@ -143,7 +154,7 @@ def classify_dialogue_act(
         return DialogueAct.FALLBACK
     text = analysis_window(text)
     sentences = [s.strip() for s in _SENTENCE.split(text) if s.strip()]
-    asking = [s for s in sentences if s.endswith("?") or _REQUEST_CUES.match(s)]
+    asking = [s for s in sentences if asks_something(s)]
     if not buttons and is_fallback(text) is not None:
         return DialogueAct.FALLBACK
     if any(_CONFIRM_CUES.search(s) or _asks_to_confirm(s) for s in asking):
@@ -157,6 +168,15 @@ def classify_dialogue_act(
     if len(buttons) == 1:
         return DialogueAct.OFFER
     return DialogueAct.INFORM
+
+
+def asks_something(sentence: str) -> bool:
+    """Whether one ``sentence`` of a chatbot turn asks the user something: it ends with a
+    question mark, or is a request without one — an imperative ("Please enter your
+    postcode."), a noun phrase and "please" ("Last thing: your member number, please (six
+    digits).")."""
+    text = sentence.strip()
+    return text.endswith("?") or bool(_REQUEST_CUES.match(text) or _NOUN_PLEASE.match(text))
 
 
 def analysis_window(text: str) -> str:
@@ -207,11 +227,18 @@ def offered_options(text: str, buttons: Sequence[str] = ()) -> list[str]:
     bullets = [b.rstrip(".;,") for b in _bullets(text)]
     if len(bullets) >= 2:
         return bullets
-    for items, start, end in _written_lists(text):
+    plain = _PAREN_REMARK.sub("", text)  # "morning (8 to 12), afternoon (12 to 4)"
+    for items, start, end in _written_lists(plain):
         if len(items) >= 2:
-            outside = text[:start] + " " + text[end:]
+            outside = plain[:start] + " " + plain[end:]
             return _exact_spans(items, outside)
     return []
+
+
+_LEAD_COLON = re.compile(r"(?<!\d):(?!\d)")
+_PAREN_REMARK = re.compile(r"[ \t]*\([^(),\n]{1,40}\)")
+"""A remark in parentheses with no comma, after an option ("morning (8 to 12)", "small (10
+inch)"): what the option means, not part of its name; a parenthesised list keeps its commas."""
 
 
 def _written_lists(text: str) -> Iterator[tuple[list[str], int, int]]:
@@ -337,6 +364,8 @@ def _items(listing: str, *, trim_first: bool = False, prose: bool = True) -> lis
     A, B, C and D"); a parenthesised menu's last item may hold one ("(Vaccination, Dental
     health and cleaning)")."""
     listing = " ".join(listing.split())
+    if prose:  # "three windows that day: morning, afternoon or evening" (not 06:45)
+        listing = _LEAD_COLON.split(listing)[-1]
     commas = [p.strip() for p in listing.split(",") if p.strip()]
     if len(commas) >= 3:  # "A and B, C, D or E": commas separate, "and"/"or" may be inside
         parts = [re.sub(r"^(?:and|or)\s+", "", p, flags=re.IGNORECASE) for p in commas]

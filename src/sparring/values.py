@@ -109,12 +109,24 @@ _WORD_NUMBERS = {
 _NUMBER = re.compile(
     rf"(?<![\w.,])[-+]?(?:{_NUM})(?!\w|[.,]\d)|\b(?:{'|'.join(list(_WORD_NUMBERS)[:13])})\b", re.I
 )
+_HOUR_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+_SPOKEN_HOUR = rf"(?:{_HOUR_WORDS}|1[0-2]|0?[1-9])"
 _CLOCK = re.compile(
     r"(?<![\w:])(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>[ap])\.?\s?m\b\.?"
     r"|(?<![\w:])(?P<h2>\d{1,2}):(?P<m2>\d{2})(?::(?P<s2>\d{2}))?(?![\d:])"
-    r"|\b(?P<noon>noon|midday|midnight)\b",
+    r"|\b(?P<noon>noon|midday|midnight)\b"
+    rf"|\b(?:(?P<part>half|quarter)\s+past|(?P<to>quarter)\s+to)\s+(?P<sh>{_SPOKEN_HOUR})\b"
+    rf"(?:\s*o'?clock\b)?|\b(?P<oh>{_SPOKEN_HOUR})\s*o'?clock\b",
     re.I,
 )
+"""A time of day: "4 pm", "4:30 PM", "16:30", noon; spoken, "half past four", "quarter to
+five", "three o'clock" (hours 1–12, morning or afternoon: ``readings_of`` reads both)."""
+_SPOKEN_PART = re.compile(
+    r"\s*(?:(?P<ap>[ap])\.?\s?m\b|in the (?P<pm>afternoon|evening)|(?P<night>at night)"
+    r"|in the (?P<am>morning))",
+    re.I,
+)
+"""What a spoken time may say of its half of the day, right after it."""
 _UNITS = {"h": 3600, "ho": 3600, "hr": 3600, "m": 60, "mi": 60, "s": 1, "se": 1}
 _DURATION = re.compile(
     r"(?:\b|(?<=\d))(?P<n>\d{1,9}(?:[.,]\d{1,9})?|"
@@ -245,6 +257,11 @@ def _find_times(text: str, *, clock: bool = True, duration: bool = True) -> list
         elif m.group("ap"):
             hour, minute, second = int(m.group("h")) % 12, int(m.group("m") or 0), 0
             hour += 12 if m.group("ap").lower() == "p" else 0
+        elif m.group("sh") or m.group("oh"):
+            hour, minute, second = _spoken_clock(m, text), 0, 0
+            minute = {"half": 30, "quarter": 15}.get((m.group("part") or "").lower(), 0)
+            if m.group("to"):
+                hour, minute = (hour - 1) % 24, 45
         else:
             hour, minute, second = int(m.group("h2")), int(m.group("m2")), int(m.group("s2") or 0)
         if hour < 24 and minute < 60 and second < 60:
@@ -255,6 +272,19 @@ def _find_times(text: str, *, clock: bool = True, duration: bool = True) -> list
         if 0 < seconds < 86400:
             out.append(Candidate(m.start(), (datetime.min + timedelta(seconds=seconds)).time()))
     return sorted(out, key=lambda c: c.start)
+
+
+def _spoken_clock(match: re.Match[str], text: str) -> int:
+    """The hour (0–23) of a spoken time: its hour word or digits, in the afternoon when the
+    words after it say so ("pm", "in the evening"), else as said (1–12)."""
+    said = (match.group("sh") or match.group("oh")).lower()
+    hour = int(said) if said.isdigit() else _HOUR_WORDS.split("|").index(said) + 1
+    half = _SPOKEN_PART.match(text, match.end())
+    if half and (
+        half.group("pm") or half.group("night") or (half.group("ap") or "").lower() == "p"
+    ):
+        return hour % 12 + 12
+    return hour % 12 if half and (half.group("am") or half.group("ap")) else hour
 
 
 def _seconds(number: str, unit: str) -> float:
@@ -536,6 +566,7 @@ def readings_of(kind: str, value: Any, written: str, reference: date) -> set[Any
         return out
     if kind == "time" and isinstance(value, time):
         clock = re.match(r"\s*\d{1,2}:\d{2}(?!:\d|\d*\s*[ap]\.?\s?m)", written, re.I)
+        clock = clock or _bare_spoken(written)
         hours = {value.hour} | ({(value.hour + 12) % 24} if clock and value.hour <= 12 else set())
         return {(h, value.minute) for h in hours}
     if kind == "money" and isinstance(value, Money):
@@ -543,6 +574,17 @@ def readings_of(kind: str, value: Any, written: str, reference: date) -> set[Any
     if kind == "number" and isinstance(value, int | float):
         return {round(float(value), 6)}
     return set()
+
+
+def _bare_spoken(written: str) -> bool:
+    """Whether ``written`` starts with a spoken time that does not say its half of the day
+    ("three o'clock", "half past four": 3:00 or 15:00, as people say both)."""
+    match = _CLOCK.match(written.lstrip())
+    return bool(
+        match
+        and (match.group("sh") or match.group("oh"))
+        and not _SPOKEN_PART.match(written.lstrip(), match.end())
+    )
 
 
 def agree(kind: str, wanted: set[Any], stated: set[Any]) -> bool:

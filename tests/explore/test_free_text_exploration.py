@@ -60,6 +60,22 @@ def test_free_answers_come_from_the_bots_words_then_typed_placeholders() -> None
     assert free_answers(several, listed)[0] == "tomorrow 6 pm Vaccination"
 
 
+def test_free_answers_follow_what_the_bots_words_ask_and_refuse() -> None:
+    """Digits counted in words, an example the bot shows, the digits a value must start
+    with, the places a refused address names; a format remark ("(six digits, …)") and the
+    thing asked for ("your member number") are no values to send."""
+    member = "Last thing: your member number, please (six digits, on the back of your card)."
+    assert free_answers(member, member)[:2] == ["123456", "345678"]
+    shown = "Member numbers have six digits, like 204518. Could you check your card?"
+    assert free_answers("Could you check your card?", shown)[0] == "204518"
+    again = "That doesn't look like a UK mobile number. Could you type it again, starting with 07?"
+    assert free_answers("Could you type it again, starting with 07?", again)[0] == "07700900123"
+    refused = "Sorry, we only cover Leeds, Bradford and Wakefield. Is there another address?"
+    first = free_answers("What's the address, including the postcode?")
+    assert first[0] == "12 Main Street" and "postcode" not in first
+    assert free_answers("What's the address?", refused)[0] == "12 Main Street, Leeds"
+
+
 def test_free_answers_follow_the_kind_and_length_the_question_names() -> None:
     """An amount for "how much", as many digits as the question says, and no format mask
     ("DD/MM/YYYY") sent as if it were a value."""

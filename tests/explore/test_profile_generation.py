@@ -426,3 +426,12 @@ def test_a_yes_no_question_gives_no_goal() -> None:
     )
     goals, parameters = offline_goals([transfer])
     assert goals == ["make a transfer", "amount {{amount}}"] and set(parameters) == {"amount"}
+
+
+def test_a_number_like_text_stays_text_in_a_written_profile() -> None:
+    """A phone number the crawl took ("07700900123") is written quoted: the profile
+    loader reads YAML 1.2, where a bare one is the integer 7700900123."""
+    from sparring.explore._assemble import dump_yaml
+
+    text = dump_yaml({"data": ["07700900123", "12", "Riverside", "2027-03-01"]})
+    assert "- '07700900123'" in text and "- '12'" in text and "- Riverside" in text

@@ -401,8 +401,25 @@ def profile_header(model: ExplorationModel, scenario: Scenario) -> str:
 
 
 def dump_yaml(document: dict[str, Any]) -> str:
-    """``document`` as block YAML, keys in the given order, Unicode kept."""
-    return yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100)
+    """``document`` as block YAML, keys in the given order, Unicode kept; a text that a
+    YAML 1.2 reader (the profile loader's) would take for a number is quoted
+    ("07700900123", which PyYAML's 1.1 rules leave bare)."""
+    return yaml.dump(document, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+_NUMERIC = re.compile(r"[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+class _Dumper(yaml.SafeDumper):
+    """PyYAML's safe dumper, quoting texts that read as numbers under YAML 1.2."""
+
+
+def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "'" if _NUMERIC.fullmatch(value) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _text)
 
 
 def validate_text(text: str, name: str) -> list[str]:

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from sparring.connectors import Reply
-from sparring.dialogue_acts import DialogueAct, classify_dialogue_act
+from sparring.dialogue_acts import DialogueAct, asks_something, classify_dialogue_act
 from sparring.explore._answers import asks_several, free_answers
 from sparring.explore._capabilities import COMMON_REQUESTS, PROBES, TASK_PROBES, capabilities
 from sparring.explore._options import Offer, read_offer
@@ -77,8 +77,9 @@ class State:
 
     @property
     def asks(self) -> bool:
-        """Whether the state asks the user something (ends its question with ``?``)."""
-        return bool(self.offer.question and self.offer.question.endswith("?"))
+        """Whether the state asks the user something (its question ends with ``?`` or is
+        a request without one: ``sparring.dialogue_acts.asks_something``)."""
+        return bool(self.offer.question and asks_something(self.offer.question))
 
 
 @dataclass
@@ -121,6 +122,10 @@ class Crawler:
         self.frontier: deque[tuple[str, str]] = deque()
         self.attempted: set[tuple[str, str]] = set()
         self.answered: dict[str, set[str]] = {}
+        self.refusals: dict[str, list[str]] = {}
+        """Per state, the bot's refusals of free answers there ("Sorry, we only cover
+        Leeds, Bradford and Wakefield. Is there another address?"): what they name is
+        tried next (``free_answers``)."""
 
     async def run(self) -> Crawl:
         """Crawl until the frontier is empty or the sessions are used up."""
@@ -254,7 +259,7 @@ class Crawler:
             tried = self.answered.setdefault(asked, set())
             candidates = [
                 *self.ctx.values_for(state.offer.question),
-                *free_answers(state.offer.question, state.text),
+                *free_answers(state.offer.question, state.text, *self.refusals.get(state.key, [])),
             ]
             untried = [a for a in dict.fromkeys(candidates) if a not in tried]
             if not untried:
@@ -286,6 +291,7 @@ class Crawler:
             # back?": the answer is refused and the same question asked in other words
             self.attempted.discard((state.key, FREE))
             self.frontier.append((state.key, FREE))
+            self.refusals.setdefault(state.key, []).append(_said(reply))
             return state
         switched = self._switched(state, reply) if option == FREE else None
         if switched is not None:  # taken for another request: neither accepted nor an edge;
@@ -349,7 +355,7 @@ class Crawler:
         said: str = "",
     ) -> State:
         offer = _offer(reply)
-        asks = (offer.question or "").endswith("?")  # a statement's options: its only way on
+        asks = asks_something(offer.question or "")  # a statement's options: its only way on
         if (
             not offer.from_buttons
             and offer.options
@@ -380,7 +386,10 @@ def _said(reply: Reply) -> str:
 _REFUSAL = re.compile(
     r"\b(?:can ?not|can't|cannot|not (?:available|valid|possible)|try again|"
     r"invalid|sorry|unfortunately|(?:select|choose|pick) (?:an)?other|is clos|"
-    r"(?:must|has to|needs to) be\b|in the past|already (?:passed|gone|over|taken))",
+    r"(?:must|has to|needs to) be\b|in the past|already (?:passed|gone|over|taken)|"
+    r"(?:we're|we are|is|are) closed|i'm afraid|(?:only|don't|do not) (?:cover|serve|work)|"
+    r"(?:doesn't|does not|don't|do not) (?:look|seem) (?:like|right|valid)|not a valid|"
+    r"isn't (?:a )?valid)",
     re.IGNORECASE,
 )
 

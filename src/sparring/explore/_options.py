@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from sparring.connectors import Reply
-from sparring.dialogue_acts import is_closing_question, offered_options
+from sparring.dialogue_acts import asks_something, is_closing_question, offered_options
 
 FORMAT_MASK = re.compile(r"\W*(?:(?:[dD]{2}|[mM]{2}|[yY]{2,4}|[hH]{2}|[sS]{2})\W*)+")
 """A format written for the user ("DD/MM/YYYY", "hh:mm"): how to write a value, not one."""
@@ -119,7 +119,7 @@ def _question(text: str) -> str | None:
     sentences = [
         s.strip() for s in _SENTENCE.split(text) if s.strip() and not is_closing_question(s)
     ]
-    asked = [s for s in sentences if s.endswith("?")]
+    asked = [s for s in sentences if asks_something(s)]
     if asked:
         return asked[-1]
     return sentences[-1] if sentences else None
