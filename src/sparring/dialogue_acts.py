@@ -236,9 +236,10 @@ def offered_options(text: str, buttons: Sequence[str] = ()) -> list[str]:
 
 
 _LEAD_COLON = re.compile(r"(?<!\d):(?!\d)")
-_PAREN_REMARK = re.compile(r"[ \t]*\([^(),\n]{1,40}\)")
+_PAREN_REMARK = re.compile(r"[ \t]*\([^(),/\n]{1,40}\)")
 """A remark in parentheses with no comma, after an option ("morning (8 to 12)", "small (10
-inch)"): what the option means, not part of its name; a parenthesised list keeps its commas."""
+inch)"): what the option means, not part of its name; a parenthesised list keeps its commas,
+a format ("(DD/MM/YYYY)") its slashes: it says how to write a free value."""
 
 
 def _written_lists(text: str) -> Iterator[tuple[list[str], int, int]]:
