@@ -565,8 +565,8 @@ def readings_of(kind: str, value: Any, written: str, reference: date) -> set[Any
             out.add((year, value.day, value.month))
         return out
     if kind == "time" and isinstance(value, time):
-        clock = re.match(r"\s*\d{1,2}:\d{2}(?!:\d|\d*\s*[ap]\.?\s?m)", written, re.I)
-        clock = clock or _bare_spoken(written)
+        bare = re.match(r"\s*\d{1,2}:\d{2}(?!:\d|\d*\s*[ap]\.?\s?m)", written, re.I)
+        clock = bool(bare) or _bare_spoken(written)
         hours = {value.hour} | ({(value.hour + 12) % 24} if clock and value.hour <= 12 else set())
         return {(h, value.minute) for h in hours}
     if kind == "money" and isinstance(value, Money):
