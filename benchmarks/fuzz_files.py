@@ -68,6 +68,7 @@ SEEDS: dict[str, list[str]] = {
     ],
     "chatchecker persona": ["chatchecker/chatbots/*/user_personas_paper_run_*/*.yaml"],
     "chatchecker dialogue": ["chatchecker/chatbots/*/runs/*/*/dialogue_*.yaml"],
+    "chatchecker persona info": ["chatchecker/chatbots/*/runs/*/*/persona_info.yaml"],
     "connector": [
         "chatchecker/chatbots/*/config.yaml", "rasa-bots/veterinary/sensei/rasa-connector.yml",
         "rasa-bots/veterinary/sensei/run.yml", "hotel-bot/chatbot.yaml",
@@ -290,11 +291,12 @@ def mutate(rng: random.Random, seed: Path, target: Path) -> str:
     if parsed is not None and choice < 0.65:
         documents, json_like = parsed
         at = rng.randrange(len(documents)) if documents else 0
-        name = rng.choice(sorted(STRUCTURAL))
-        if documents:
-            documents[at] = STRUCTURAL[name](rng, documents[at], json_like)
+        names = [rng.choice(sorted(STRUCTURAL)) for _ in range(rng.choice([1, 1, 2, 3]))]
+        for name in names:
+            if documents:
+                documents[at] = STRUCTURAL[name](rng, documents[at], json_like)
         target.write_bytes(_dump(documents, json_like, rng))
-        return name
+        return "+".join(names)
     name = rng.choice(sorted(BYTES))
     target.write_bytes(BYTES[name](rng, data))
     return name
@@ -370,6 +372,11 @@ READERS: dict[str, list[str]] = {
     "sensei conversation": ["import_sensei"],
     "chatchecker persona": ["load_chatchecker_persona", "load_persona_file"],
     "chatchecker dialogue": ["read_chatchecker_dialogue", "import_chatchecker"],
+    "chatchecker persona info": [
+        "import_chatchecker",
+        "load_chatchecker_persona",
+        "load_persona_file",
+    ],
     "connector": ["load_chatbot_config", "import_connector"],
     "dbdc": ["load_dbdc"],
     "rasa project": ["load_project"],
@@ -384,6 +391,7 @@ COMMANDS: dict[str, list[str]] = {
     "sensei conversation": ["import-sensei {file} --out {out}"],
     "chatchecker persona": ["validate {file}"],
     "chatchecker dialogue": ["import-chatchecker {file} --out {out}"],
+    "chatchecker persona info": ["import-chatchecker {folder} --out {out}", "validate {file}"],
     "connector": ["validate {file}", "import-connector {file}"],
     "stored": ["report {run}", "diff {seed} {run}", "check {rules} --run {run} --no-store",
                "evaluate {run}"],
@@ -497,9 +505,12 @@ def _copy_case(seed: Path, kind: str, case: Path) -> tuple[Path, Path]:
             elif source.is_file():
                 shutil.copy(source, case / "project" / part)
         return case / "project" / seed.relative_to(project), case / "project"
-    if kind == "chatchecker dialogue":
-        shutil.copytree(seed.parent, case / seed.parent.name)
-        return case / seed.parent.name / seed.name, case / seed.parent.name / seed.name
+    if kind in ("chatchecker dialogue", "chatchecker persona info"):  # with its run's files
+        folder = case / seed.parent.name
+        shutil.copytree(seed.parent, folder)
+        dialogue = next(iter(sorted(folder.glob("dialogue_*.yaml"))), folder / seed.name)
+        mutated = folder / seed.name
+        return mutated, mutated if seed.name.startswith("dialogue") else dialogue
     (case).mkdir(parents=True, exist_ok=True)
     return case / seed.name, case / seed.name
 
@@ -524,13 +535,14 @@ def cases(options: Any, work: Path, runs: dict[str, Path]) -> Iterator[dict[str,
                 base = {"kind": kind, "seed": str(seed.relative_to(options.data)), "how": how,
                         "file": str(file)}  # fmt: skip
                 for reader in READERS[kind]:
-                    yield {**base, "reader": reader, "argument": str(argument)}
+                    given = argument if reader in ("import_chatchecker", "load_project") else file
+                    yield {**base, "reader": reader, "argument": str(given)}
                 if rng.random() >= options.commands_share:
                     continue
                 for line in COMMANDS.get(kind, []):
                     out = case / f"out-{line.split()[0]}"
-                    argv = line.format(file=file, chatbot=chatbot, out=out,
-                                       run=runs["run"]).split()  # fmt: skip
+                    argv = line.format(file=file, chatbot=chatbot, out=out, run=runs["run"],
+                                       folder=file.parent).split()  # fmt: skip
                     yield {**base, "command": argv}
     stored = [(name, run, f) for name, run in runs.items() for g in STORED for f in run.glob(g)]
     for name, run, seed in rng.sample(stored, min(len(stored), options.max_seeds * 4)):

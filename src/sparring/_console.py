@@ -4,7 +4,10 @@ sparring``'s: loads the command line and runs it.
 Ctrl-C while the command line is still loading (a second or two on a loaded machine) exits
 130, like Ctrl-C once a command runs (``jobs.outcome.EXIT_INTERRUPTED``), with one line on
 standard error instead of the traceback of whichever import it interrupted. This module
-imports nothing of sparring at its top, so the window it cannot cover is Python's own start.
+imports nothing of sparring at its top, so the window it cannot cover is Python's own start
+(the interpreter, ``site`` and the environment's ``.pth`` files: there Python prints the
+interrupted import's traceback and exits 1, or dies of the signal; measured by
+``benchmarks/bench_interrupt_window.py``, written in docs/runs.md).
 """
 
 from __future__ import annotations

@@ -130,7 +130,7 @@ def dialogue_files(path: Path) -> list[Path]:
         return [path]
     files = sorted(path.rglob("*.log.json")) if path.is_dir() else []
     if not files:
-        raise UserInputError(f"no DBDC dialogue (*.log.json) under {path}")
+        raise UserInputError(Problem(str(path), None, "", "no DBDC dialogue (*.log.json) here"))
     return files
 
 

@@ -43,6 +43,7 @@ def load_profiles(paths: Iterable[Path | str]) -> list[Profile]:
 
     Raises ``ConfigError`` listing every problem of every file before anything runs.
     """
+    paths = list(paths)
     problems: list[Problem] = []
     profiles: list[Profile] = []
     for check in check_profiles(profile_files(paths)):
@@ -52,7 +53,8 @@ def load_profiles(paths: Iterable[Path | str]) -> list[Profile]:
     if problems:
         raise ConfigError(problems)
     if not profiles:
-        raise ConfigError([Problem("", None, "", "no profile files found")])
+        given = ", ".join(str(path) for path in paths)
+        raise ConfigError([Problem(given, None, "", "no profile files found (*.yaml, *.yml)")])
     return profiles
 
 
