@@ -14,11 +14,11 @@ import pytest
 from sparring.connectors import ChatbotUnreachable
 from sparring.conversations import RunStore
 from sparring.errors import ConfigError, ModelRequired, UserInputError
-from sparring.jobs import JobContext, JobSettings, ModelNeed, Needs, Outcome
+from sparring.jobs import JobContext, JobSettings, ModelNeed, Needs, Outcome, StopSignal, job_inputs
 from sparring.jobs import outcome as outcomes
 from sparring.jobs.events import Probed, StageChanged
 from sparring.llm import ScriptedModel
-from sparring.runner import JOBS, start
+from sparring.runner import JOBS, RUNNER, RunContext, start
 from tests.jobs.helpers import StopAfter
 
 DATA = Path(__file__).parents[1] / "simulate" / "data"
@@ -214,3 +214,40 @@ def test_adversarial_plan_reads_its_files_before_the_model_is_loaded(tmp_path: P
         start(PlanJob(), {**settings, "answers": None})
     assert [p.key for p in caught.value.problems] == ["model"]
     assert sorted(tmp_path.iterdir()) == [answers]  # nothing written
+
+
+class ReadingSettings(JobSettings):
+    job: ClassVar[str] = "reading"
+    rules: str
+
+
+class ReadingJob:
+    """A job whose input is read by ``load_inputs``, counting each read."""
+
+    name = "reading"
+    settings_type = ReadingSettings
+    creates_run = False
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def load_inputs(self, settings: ReadingSettings) -> tuple[str, int]:
+        self.reads += 1
+        return settings.rules, self.reads
+
+    async def execute(self, settings: ReadingSettings, ctx: JobContext) -> tuple[str, int]:
+        return job_inputs(ctx, self.load_inputs, settings)
+
+    def outcome(self, result: tuple[str, int]) -> Outcome:
+        return outcomes.recorded(result[0])
+
+
+def test_a_jobs_input_is_what_the_runner_read_or_what_a_stage_reads_itself() -> None:
+    """``job_inputs``: the input the runner read before any work (read once, not again by
+    the job); in a stage given no input (``ctx.inputs`` ``None``, as ``nested()``), the
+    job's ``load_inputs`` read then."""
+    job = ReadingJob()
+    assert start(job, {"rules": "r.yaml"}).result == ("r.yaml", 1) and job.reads == 1
+    stage = RunContext(runner=RUNNER, emit=lambda event: None, stop=StopSignal(), out=None)
+    assert stage.inputs is None
+    assert job_inputs(stage, job.load_inputs, ReadingSettings(rules="s.yaml")) == ("s.yaml", 2)

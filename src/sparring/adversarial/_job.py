@@ -54,6 +54,7 @@ from sparring.jobs import (
     ModelNeed,
     Needs,
     Outcome,
+    job_inputs,
 )
 from sparring.jobs import outcome as outcomes
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP, Meter, Model
@@ -122,8 +123,7 @@ def _read_files(settings: AdversarialTestSettings) -> tuple[WeaknessFile, Rubric
 def _inputs(settings: AdversarialTestSettings, ctx: JobContext) -> _Inputs:
     """The files loaded and checked before any work (``ConfigError`` with file, line and
     key), beside the chatbot and the model the runner provided."""
-    read: tuple[WeaknessFile, Rubric] = ctx.inputs or _read_files(settings)
-    weaknesses, rubric = read
+    weaknesses, rubric = job_inputs(ctx, _read_files, settings)
     assert ctx.model is not None  # needs a model: the runner stopped without one
     return _Inputs(ctx.chatbot, weaknesses, rubric, ctx.model)
 

@@ -34,6 +34,7 @@ from sparring.jobs import (
     ModelNeed,
     Needs,
     check_output_paths,
+    job_inputs,
 )
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP
 from sparring.profiles import load_profile
@@ -137,8 +138,7 @@ class CheckJob(Job[CheckSettings, CheckResult]):
         """Check, write the asked-for reports, store the verdicts in the run, whose HTML
         report the runner then writes (the runner loaded the rules, the conversations and
         the model)."""
-        inputs: tuple[RuleSet, list[ConversationRecord]] = ctx.inputs or self.load_inputs(settings)
-        rule_set, records = inputs
+        rule_set, records = job_inputs(ctx, self.load_inputs, settings)
         model = ctx.model
         ctx.stage("rules")
         ctx.planned(len(rule_set.active))

@@ -57,6 +57,7 @@ from sparring.jobs import (
     ModelNeed,
     Needs,
     Outcome,
+    job_inputs,
 )
 from sparring.jobs import outcome as outcomes
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP, Model
@@ -397,7 +398,7 @@ def _read_inputs(settings: EvaluateSettings) -> tuple[RunStore, Taxonomy, Dimens
 async def _evaluate(
     settings: EvaluateSettings, model: Model | None, ctx: JobContext
 ) -> EvaluateResult:
-    store, taxonomy, dimension_set = ctx.inputs or _read_inputs(settings)
+    store, taxonomy, dimension_set = job_inputs(ctx, _read_inputs, settings)
     if settings.ratings and model is None:
         raise ModelRequired("dialogue ratings", "there is no offline rating")
     detectors = _detectors(settings, model, taxonomy)

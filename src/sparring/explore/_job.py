@@ -43,6 +43,7 @@ from sparring.jobs import (
     ModelNeed,
     Needs,
     Outcome,
+    job_inputs,
 )
 from sparring.jobs import outcome as outcomes
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP
@@ -198,7 +199,7 @@ async def _explore_job(
 ) -> ExplorationResult:
     config, model = ctx.chatbot, ctx.model
     writer = ctx.models.get("profile_model") or model
-    inputs = ctx.inputs if ctx.inputs is not None else job.load_inputs(settings)
+    inputs = job_inputs(ctx, job.load_inputs, settings)
     definition, seeds = inputs.definition, list(inputs.seeds)
     store = ctx.open_run(settings.model_copy(update={"chatbot": settings.chatbot.resolve()}))
     replays = {r.id: r for r in store.iter_records()} if ctx.resuming else {}

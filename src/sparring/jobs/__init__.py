@@ -16,7 +16,7 @@ from __future__ import annotations
 from sparring import outcome
 from sparring.jobs import events
 from sparring.jobs._aio import gather_bounded, run_blocking
-from sparring.jobs._needs import ModelNeed, Needs, Prepared, needs_of
+from sparring.jobs._needs import ModelNeed, Needs, Prepared, job_inputs, needs_of
 from sparring.jobs._progress import PROGRESS, Progress, read_progress
 from sparring.jobs._protocol import JOBS, Job, JobContext, JobRunner, OnEvent, SettingsInput
 from sparring.jobs._run import NO_RESULT, JobRun
@@ -47,6 +47,7 @@ __all__ = [
     "check_output_paths",
     "events",
     "gather_bounded",
+    "job_inputs",
     "needs_of",
     "new_run_dir",
     "outcome",

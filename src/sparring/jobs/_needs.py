@@ -25,13 +25,18 @@ The job reads the results from its ``JobContext``: ``ctx.chatbot``, ``ctx.model`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from sparring.connectors import ChatbotConfig, ProbeResult
+    from sparring.jobs._protocol import JobContext
     from sparring.llm import Model
+
+S = TypeVar("S")
+In = TypeVar("In")
 
 
 class ModelNeed(StrEnum):
@@ -80,6 +85,15 @@ class Prepared:
     models: dict[str, Model | None] = field(default_factory=dict)
     probe: ProbeResult | None = None
     inputs: Any = None
+
+
+def job_inputs(ctx: JobContext, load: Callable[[S], In], settings: S) -> In:
+    """A job's own input, typed as ``load`` returns it (the job's ``load_inputs``): what the
+    runner read before any work (``ctx.inputs``), or, in a stage run by another job
+    (``ctx.nested()``: ``ctx.inputs`` is ``None``), ``load(settings)`` read now. Raises
+    what ``load`` raises (``ConfigError``/``UserInputError``: file, line, key)."""
+    read: In = ctx.inputs  # what the runner's call of the same ``load_inputs`` returned
+    return read if read is not None else load(settings)
 
 
 def needs_of(job: object) -> Needs:

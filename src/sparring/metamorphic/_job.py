@@ -28,6 +28,7 @@ from sparring.jobs import (
     ModelNeed,
     Needs,
     Outcome,
+    job_inputs,
 )
 from sparring.metamorphic._answerability import DialogueAnalysis, SeedDialogue
 from sparring.metamorphic._judge import Judge
@@ -160,7 +161,7 @@ class MetamorphicJob(Job[MetamorphicSettings, MetamorphicResult]):
         return MetamorphicInputs(perturbations, seeds, unfit, transformations)
 
     async def execute(self, settings: MetamorphicSettings, ctx: JobContext) -> MetamorphicResult:
-        inputs = ctx.inputs if ctx.inputs is not None else self.load_inputs(settings)
+        inputs = job_inputs(ctx, self.load_inputs, settings)
         return await _metamorphic(settings, ctx, inputs, self.analyser, self.on_follow_up)
 
     def outcome(self, result: MetamorphicResult) -> Outcome:

@@ -36,6 +36,7 @@ from sparring.jobs import (
     ModelNeed,
     Needs,
     Outcome,
+    job_inputs,
 )
 from sparring.jobs import outcome as outcomes
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP, Model
@@ -198,7 +199,7 @@ class SimulateJob(Job[SimulateSettings, SimulationResult]):
         probed the chatbot), create (or reopen) the run, run what is missing."""
         kind = settings.simulator_kind()
         config, model = ctx.chatbot, ctx.model
-        inputs = ctx.inputs if ctx.inputs is not None else self.load_inputs(settings)
+        inputs = job_inputs(ctx, self.load_inputs, settings)
         ctx.stage("plan")
         specs, files = await plan_specs(settings, config, model, inputs)
         if ctx.resuming:

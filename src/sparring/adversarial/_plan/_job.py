@@ -53,7 +53,7 @@ from sparring.adversarial._plan._scan import (
 from sparring.adversarial._weaknesses import WeaknessFile, write_weaknesses
 from sparring.connectors import ChatbotConfig, load_chatbot_config
 from sparring.errors import ModelRequired, Problem, UserInputError
-from sparring.jobs import Job, JobContext, JobSettings, ModelNeed, Needs, Outcome
+from sparring.jobs import Job, JobContext, JobSettings, ModelNeed, Needs, Outcome, job_inputs
 from sparring.jobs import outcome as outcomes
 from sparring.llm import CACHE_HELP, MODEL_BASE_URL_HELP, MODEL_HELP
 from sparring.types import ModelUsage, Strategy, TextModel
@@ -165,7 +165,7 @@ class PlanJob(Job[PlanSettings, PlanResult]):
         return _PlanInputs(config, answers, documents)
 
     async def execute(self, settings: PlanSettings, ctx: JobContext) -> PlanResult:
-        inputs: _PlanInputs = ctx.inputs or self.load_inputs(settings)
+        inputs = job_inputs(ctx, self.load_inputs, settings)
         return await _plan(settings, inputs, ctx.model, self.interviewer)
 
     def outcome(self, result: PlanResult) -> Outcome:

@@ -33,6 +33,7 @@ from sparring.jobs import (
     JobSettings,
     Needs,
     Outcome,
+    job_inputs,
 )
 from sparring.jobs import outcome as outcomes
 from sparring.outcome import EXIT_FAIL as EXIT_FAIL  # re-exported
@@ -197,7 +198,7 @@ async def _probes(
     ctx: JobContext,
     on_verdict: OnVerdict | None,
 ) -> ProbeJobResult:
-    suites: list[tuple[ProbeSuite, Path]] = ctx.inputs or resolve_suites(settings.suites)
+    suites = job_inputs(ctx, lambda s: resolve_suites(s.suites), settings)
     config = ctx.chatbot
     report = ProbeReport(
         chatbot=config.info.name,
