@@ -84,9 +84,17 @@ def _commands(redis_url: str) -> int:
     return int(info["total_commands_processed"])
 
 
-def overhead(root: Path, conversations: int) -> dict[str, Any]:
-    from sparring.distributed import simulate_distributed
+def _on_workers(settings: SimulateSettings, out: Path) -> Any:
+    """``settings`` run into ``out`` by the job runner with the conversations on the
+    workers (``sparring simulate --broker``); how the distribution went."""
+    from sparring.distributed import Cluster, RemoteSimulate
 
+    remote = RemoteSimulate(Cluster.from_env())
+    start(SimulateJob(remote=remote), settings, out, report=False)
+    return remote.stats
+
+
+def overhead(root: Path, conversations: int) -> dict[str, Any]:
     bot = LoopbackBot(root / "bot", latency=LATENCY, token=TOKEN).start()
     server = RedisServer(root / "redis").start()
     os.environ.update(
@@ -107,20 +115,20 @@ def overhead(root: Path, conversations: int) -> dict[str, Any]:
         workers = _workers(root / "pair", server.url, 2, 20, (root / "pair",))
         before = _commands(server.url)
         started = time.perf_counter()
-        run = simulate_distributed(settings, root / "spread")
+        stats = _on_workers(settings, root / "spread")
         spread_seconds = time.perf_counter() - started
         commands = _commands(server.url) - before
-        assert not run.incomplete and len(RunStore.open(root / "spread")) == conversations
+        assert not stats.missing and len(RunStore.open(root / "spread")) == conversations
         for worker in workers:
             worker.stop()
         workers = _workers(root / "lost", server.url, 2, 20, (root / "lost",))
         started = time.perf_counter()
         timer = threading.Timer(10.0, workers[0].kill)
         timer.start()
-        lost = simulate_distributed(settings, root / "lost-run")
+        lost = _on_workers(settings, root / "lost-run")
         lost_seconds = time.perf_counter() - started
         timer.cancel()
-        assert not lost.incomplete and len(RunStore.open(root / "lost-run")) == conversations
+        assert not lost.missing and len(RunStore.open(root / "lost-run")) == conversations
     finally:
         for worker in workers:
             worker.stop()
@@ -146,11 +154,11 @@ def overhead(root: Path, conversations: int) -> dict[str, Any]:
         "coordinator_writes_per_second": round(len(records) / write_seconds, 1),
         "conversations_per_second_per_slot": round(conversations / spread_seconds / 40, 3),
         "worker_slots": 40,
-        "re_executed": run.stats.re_executed,
+        "re_executed": stats.re_executed,
         "one_worker_killed_10s_in_seconds": round(lost_seconds, 1),
         "killed_vs_undisturbed": round(lost_seconds / spread_seconds, 3),
-        "killed_reclaimed_chunks": lost.stats.reclaimed,
-        "killed_re_executed": lost.stats.re_executed,
+        "killed_reclaimed_chunks": lost.reclaimed,
+        "killed_re_executed": lost.re_executed,
     }
 
 

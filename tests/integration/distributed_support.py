@@ -346,3 +346,15 @@ def alice_mutants(folder: Path, sample: int, **options: Any) -> Any:
         sample=sample,
         **{"seed": 5, "exercised_only": True, **options},
     )
+
+
+def on_workers(send: Any = None) -> tuple[Any, Any]:
+    """The simulate job with its conversations on the workers of ``$SPARRING_BROKER_URL``
+    (run it with ``sparring.runner.start``/``resume``, as ``sparring simulate --broker``
+    does) and its ``RemoteSimulate``, whose ``stats`` say how the distribution went;
+    ``send`` replaces how a chunk is enqueued."""
+    from sparring.distributed import Cluster, RemoteSimulate
+    from sparring.simulate import SimulateJob
+
+    remote = RemoteSimulate(Cluster.from_env(), send)
+    return SimulateJob(remote=remote), remote

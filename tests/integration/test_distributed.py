@@ -3,7 +3,8 @@
 Real processes on loopback: Debian's ``redis-server`` as broker and state store (skips
 where missing), a deterministic chatbot that answers after a fixed latency, and
 ``sparring worker`` processes with their own working directories and ``HOME``s. The
-coordinator runs in the test process (``simulate_distributed``) except where it is killed.
+coordinator runs in the test process (``sparring.runner.start`` with the job of
+``on_workers``) except where it is killed.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from distributed_support import (
     alice_mutants,
     essence,
     in_thread,
+    on_workers,
     stored_once,
     wait_for,
     write_project,
@@ -35,7 +37,7 @@ from distributed_support import (
 pytest.importorskip("celery")
 
 from sparring.conversations import RunStore
-from sparring.runner import start
+from sparring.runner import resume, start
 from sparring.simulate import SimulateJob, SimulateSettings
 
 pytestmark = pytest.mark.integration
@@ -101,15 +103,14 @@ def _settings(profiles: Path, chatbot: Path, concurrency: int = 20) -> SimulateS
 def test_two_workers_store_every_conversation_once_as_in_process(
     cluster_env: RedisServer, bot: LoopbackBot, workers: list[Worker], tmp_path: Path
 ) -> None:
-    from sparring.distributed import simulate_distributed
-
     profiles, chatbot = write_project(tmp_path, bot.url, conversations=200)
     local = start(SimulateJob(), _settings(profiles, chatbot), tmp_path / "local").result
     assert local.summary.conversations == 200
-    run = simulate_distributed(_settings(profiles, chatbot), tmp_path / "spread")
+    job, remote = on_workers()
+    start(job, _settings(profiles, chatbot), tmp_path / "spread")
 
-    assert not run.incomplete and not run.stats.failed_chunks
-    assert run.stats.chunks == 40 and run.stats.re_executed == 0
+    assert not remote.stats.missing and not remote.stats.failed_chunks
+    assert remote.stats.chunks == 40 and remote.stats.re_executed == 0
     spread = {r.id: essence(r) for r in stored_once(tmp_path / "spread")}
     here = {r.id: essence(r) for r in stored_once(tmp_path / "local")}
     assert spread == here
@@ -119,7 +120,6 @@ def test_two_workers_store_every_conversation_once_as_in_process(
 def test_a_chunk_delivered_twice_is_stored_once(
     cluster_env: RedisServer, bot: LoopbackBot, workers: list[Worker], tmp_path: Path
 ) -> None:
-    from sparring.distributed import simulate_distributed
     from sparring.distributed._app import SIMULATE_CHUNK, make_app
     from sparring.distributed._cluster import Cluster
 
@@ -132,9 +132,10 @@ def test_a_chunk_delivered_twice_is_stored_once(
             app.send_task(SIMULATE_CHUNK, args=[payload], queue="sparring")
 
     profiles, chatbot = write_project(tmp_path, bot.url, conversations=30)
-    run = simulate_distributed(_settings(profiles, chatbot), tmp_path / "run", send=twice)
+    job, remote = on_workers(send=twice)
+    start(job, _settings(profiles, chatbot), tmp_path / "run")
 
-    assert len(sent) == 6 and not run.incomplete
+    assert len(sent) == 6 and not remote.stats.missing
     records = stored_once(tmp_path / "run")
     assert all(r.turns and not r.errors for r in records)
     local = start(SimulateJob(), _settings(profiles, chatbot), tmp_path / "local").result
@@ -142,7 +143,7 @@ def test_a_chunk_delivered_twice_is_stored_once(
     assert {essence(r) for r in records} == {essence(r) for r in stored_once(tmp_path / "local")}
     # a second delivery of a finished chunk is skipped; one that overlapped the first
     # re-runs conversations, and each is counted
-    assert run.stats.re_executed == len(run.stats.re_executed_ids) <= 30
+    assert remote.stats.re_executed == len(remote.stats.re_executed_ids) <= 30
 
 
 def test_task_messages_carry_no_secret(
@@ -153,15 +154,11 @@ def test_task_messages_carry_no_secret(
 ) -> None:
     import redis
 
-    from sparring.distributed import simulate_distributed
-
     monkeypatch.setenv("SPARRING_QUEUE", "secrets-test")
     profiles, chatbot = write_project(tmp_path, bot.url, conversations=10)
-    result: dict[str, Any] = {}
+    job, remote = on_workers()
     coordinator = threading.Thread(
-        target=lambda: result.update(
-            run=simulate_distributed(_settings(profiles, chatbot), tmp_path / "run")
-        )
+        target=lambda: start(job, _settings(profiles, chatbot), tmp_path / "run")
     )
     coordinator.start()
     client = redis.Redis.from_url(cluster_env.url)
@@ -188,9 +185,8 @@ def test_task_messages_carry_no_secret(
         coordinator.join(timeout=300)
     finally:
         worker.stop()
-    run = result["run"]
     # the worker's own token reached the bot, which refuses requests without it
-    assert not run.incomplete and all(not r.errors for r in stored_once(tmp_path / "run"))
+    assert not remote.stats.missing and all(not r.errors for r in stored_once(tmp_path / "run"))
 
 
 CRASH_BOT = """\
@@ -244,8 +240,6 @@ def test_a_chunk_that_always_crashes_its_worker_fails_after_k_attempts(
 def test_a_worker_killed_mid_run_loses_nothing(
     cluster_env: RedisServer, bot: LoopbackBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from sparring.distributed import simulate_distributed
-
     monkeypatch.setenv("SPARRING_QUEUE", "kill-test")
     monkeypatch.delenv("SPARRING_VISIBILITY_TIMEOUT", raising=False)  # 1,800 s
     env = {"BOT_TOKEN": TOKEN}
@@ -259,8 +253,10 @@ def test_a_worker_killed_mid_run_loses_nothing(
         profiles, chatbot = write_project(tmp_path, bot.url, conversations=60)
         before = bot.senders()
         stored: list[str] = []
+        job, remote = on_workers()
         thread, box = in_thread(
-            lambda: simulate_distributed(
+            lambda: start(
+                job,
                 _settings(profiles, chatbot),
                 tmp_path / "run",
                 on_event=lambda event: stored.append(getattr(event, "item_id", "")),
@@ -273,19 +269,17 @@ def test_a_worker_killed_mid_run_loses_nothing(
     finally:
         for worker in pair:
             worker.stop()
-    run = box["result"]
-    assert not run.incomplete and len(stored_once(tmp_path / "run")) == 60
-    assert run.stats.re_executed >= 1  # the lost worker's chunk ran again elsewhere
-    assert run.stats.reclaimed >= 1  # when its lease ran out, not the visibility timeout
+    assert "error" not in box, box.get("error")
+    assert not remote.stats.missing and len(stored_once(tmp_path / "run")) == 60
+    assert remote.stats.re_executed >= 1  # the lost worker's chunk ran again elsewhere
+    assert remote.stats.reclaimed >= 1  # when its lease ran out, not the visibility timeout
     seen = len(bot.senders() - before)
-    assert 60 <= seen <= 60 + run.stats.extra_starts
+    assert 60 <= seen <= 60 + remote.stats.extra_starts
 
 
 def test_a_killed_coordinator_resumes_with_only_the_missing(
     cluster_env: RedisServer, bot: LoopbackBot, workers: list[Worker], tmp_path: Path
 ) -> None:
-    from sparring.distributed import resume_distributed
-
     profiles, chatbot = write_project(tmp_path, bot.url, conversations=200)
     out = tmp_path / "run"
     before = bot.senders()
@@ -299,20 +293,19 @@ def test_a_killed_coordinator_resumes_with_only_the_missing(
     written = len(list(conversations.iterdir()))
     assert written < 200
 
-    run = resume_distributed(out)
+    job, remote = on_workers()
+    resume(out, job=job)
 
-    assert not run.incomplete and len(stored_once(out)) == 200
+    assert not remote.stats.missing and len(stored_once(out)) == 200
     # the workers' session stopped starting conversations when the resume began: only
     # those in flight then can have started twice
-    assert run.stats.extra_starts <= sum(w.concurrency for w in workers)
-    assert len(bot.senders() - before) <= 200 + run.stats.extra_starts
+    assert remote.stats.extra_starts <= sum(w.concurrency for w in workers)
+    assert len(bot.senders() - before) <= 200 + remote.stats.extra_starts
 
 
 def test_a_redis_restart_mid_run_completes(
     tmp_path: Path, bot: LoopbackBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from sparring.distributed import simulate_distributed
-
     server = RedisServer(tmp_path / "redis", appendonly=True).start()
     monkeypatch.setenv("SPARRING_BROKER_URL", server.url)
     monkeypatch.setenv("SPARRING_CHUNK_SIZE", CHUNK)
@@ -325,8 +318,10 @@ def test_a_redis_restart_mid_run_completes(
             worker.wait_ready()
         profiles, chatbot = write_project(tmp_path, bot.url, conversations=80)
         stored: list[str] = []
+        job, remote = on_workers()
         thread, box = in_thread(
-            lambda: simulate_distributed(
+            lambda: start(
+                job,
                 _settings(profiles, chatbot),
                 tmp_path / "run",
                 on_event=lambda event: stored.append(getattr(event, "item_id", "")),
@@ -342,14 +337,12 @@ def test_a_redis_restart_mid_run_completes(
             worker.stop()
         server.stop()
     assert "error" not in box, box.get("error")
-    assert not box["result"].incomplete and len(stored_once(tmp_path / "run")) == 80
+    assert not remote.stats.missing and len(stored_once(tmp_path / "run")) == 80
 
 
 def test_requests_per_minute_holds_across_three_workers(
     cluster_env: RedisServer, bot: LoopbackBot, workers: list[Worker], tmp_path: Path
 ) -> None:
-    from sparring.distributed import simulate_distributed
-
     third = Worker(tmp_path / "w3", cluster_env.url, env={"BOT_TOKEN": TOKEN}).start()
     try:
         third.wait_ready()
@@ -358,15 +351,17 @@ def test_requests_per_minute_holds_across_three_workers(
         )
         logs = [w.log for w in [*workers, third]]
         received = [w.read_text().count("received") for w in logs]
-        start = time.time()
-        run = simulate_distributed(
+        began = time.time()
+        job, remote = on_workers()
+        start(
+            job,
             _settings(profiles, chatbot).model_copy(update={"concurrency": 10}),
             tmp_path / "run",
         )
     finally:
         third.stop()
-    assert not run.incomplete
-    times = sorted(r["t"] for r in bot.requests() if r["t"] >= start)
+    assert not remote.stats.missing
+    times = sorted(r["t"] for r in bot.requests() if r["t"] >= began)
     assert len(times) >= 20
     # slots one second apart whichever worker sends; a message may leave a little after
     # its slot (a busy process), never before

@@ -28,6 +28,7 @@ from distributed_support import (
     Worker,
     alice_mutants,
     in_thread,
+    on_workers,
     stored_once,
     wait_for,
     write_project,
@@ -36,6 +37,7 @@ from integration_support import free_port
 
 pytest.importorskip("celery")
 
+from sparring.runner import resume, start
 from sparring.simulate import SimulateSettings
 
 pytestmark = pytest.mark.integration
@@ -115,11 +117,17 @@ def _stored(run: Path) -> int:
 def _coordinate(
     tmp_path: Path, bot: LoopbackBot, conversations: int
 ) -> tuple[threading.Thread, dict[str, Any], Path]:
-    from sparring.distributed import simulate_distributed
-
     profiles, chatbot = write_project(tmp_path, bot.url, conversations=conversations)
-    out = tmp_path / "run"
-    thread, box = in_thread(lambda: simulate_distributed(_settings(profiles, chatbot), out))
+    return _on_workers(_settings(profiles, chatbot), tmp_path / "run")
+
+
+def _on_workers(
+    settings: SimulateSettings, out: Path
+) -> tuple[threading.Thread, dict[str, Any], Path]:
+    """The coordinator in a thread (``start`` with the job of ``on_workers``); its box's
+    ``result`` is the ``RemoteSimulate``, whose ``stats`` say how the run went."""
+    job, remote = on_workers()
+    thread, box = in_thread(lambda: (start(job, settings, out), remote)[1])
     return thread, box, out
 
 
@@ -136,7 +144,7 @@ def test_all_workers_killed_then_fresh_ones_finish_the_run(
     thread.join(timeout=600)
     assert "error" not in box, box.get("error")
     run = box["result"]
-    assert not run.incomplete and len(stored_once(out)) == 60
+    assert not run.stats.missing and len(stored_once(out)) == 60
     # the lost chunks were reclaimed when their leases ran out, not after the broker's
     # visibility timeout (1,800 s by default)
     assert run.stats.reclaimed >= 1 and run.stats.re_executed >= 1
@@ -167,7 +175,7 @@ def test_a_run_keeps_at_most_its_window_of_chunks_out(
         time.sleep(0.05)
     assert "error" not in box, box.get("error")
     run = box["result"]
-    assert not run.incomplete and len(stored_once(out)) == 60 and run.stats.chunks == 12
+    assert not run.stats.missing and len(stored_once(out)) == 60 and run.stats.chunks == 12
     assert 2 <= max(seen) <= 4, sorted(set(seen))
 
 
@@ -199,7 +207,7 @@ def test_a_hung_worker_does_not_hold_its_chunks(
             os.kill(pid, signal.SIGCONT)
     assert "error" not in box, box.get("error")
     run = box["result"]
-    assert not run.incomplete and len(stored_once(out)) == 60
+    assert not run.stats.missing and len(stored_once(out)) == 60
     assert run.stats.reclaimed >= 1
     assert stuck.process is not None and stuck.process.poll() is None  # it never died
     print(f"finished {time.monotonic() - hung_at:.1f} s after the hang; {run.stats}")
@@ -273,7 +281,7 @@ def test_a_broker_restart_without_persistence_finishes(
     thread.join(timeout=600)
     assert "error" not in box, box.get("error")
     run = box["result"]
-    assert not run.incomplete and len(stored_once(out)) == 60
+    assert not run.stats.missing and len(stored_once(out)) == 60
     assert run.stats.resent_after_state_lost >= 1
     # a delivery sent again after the restart and reclaimed before a busy worker started
     # it is no failed start: no chunk is given up
@@ -285,8 +293,6 @@ def test_an_emptied_broker_then_resume_never_collides(
 ) -> None:
     import redis
 
-    from sparring.distributed import resume_distributed
-
     workers.start(2)
     profiles, chatbot = write_project(tmp_path, bot.url, conversations=60)
     out = tmp_path / "run"
@@ -296,18 +302,18 @@ def test_an_emptied_broker_then_resume_never_collides(
     coordinator.kill()
     coordinator.wait(timeout=30)
     redis.Redis.from_url(redis_server.url).flushall()
-    run = resume_distributed(out)
-    assert not run.incomplete and len(stored_once(out)) == 60
+    job, run = on_workers()
+    resume(out, job=job)
+    assert not run.stats.missing and len(stored_once(out)) == 60
     # and a second resume of the finished run finds nothing to do
-    again = resume_distributed(out)
-    assert again.stats.chunks == 0 and not again.incomplete
+    job, again = on_workers()
+    resume(out, job=job)
+    assert again.stats.chunks == 0 and not again.stats.missing
 
 
 def test_ctrl_c_stops_the_coordinator_at_once_and_resume_finishes(
     redis_server: RedisServer, bot: LoopbackBot, workers: Workers, tmp_path: Path
 ) -> None:
-    from sparring.distributed import resume_distributed
-
     workers.start(1)
     profiles, chatbot = write_project(tmp_path, bot.url, conversations=100)
     out = tmp_path / "run"
@@ -322,8 +328,9 @@ def test_ctrl_c_stops_the_coordinator_at_once_and_resume_finishes(
     progress = json.loads((out / "progress.json").read_text())
     assert progress["status"] == "stopped"
 
-    run = resume_distributed(out)
-    assert not run.incomplete and len(stored_once(out)) == 100
+    job, run = on_workers()
+    resume(out, job=job)
+    assert not run.stats.missing and len(stored_once(out)) == 100
 
 
 def test_a_second_ctrl_c_leaves_no_process(
@@ -399,12 +406,10 @@ def test_a_worker_with_no_copy_of_the_project_runs_the_chunks(
     configuration the coordinator published, with the token of its own environment."""
     import redis
 
-    from sparring.distributed import simulate_distributed
-
     project = tmp_path / "project"
     profiles, chatbot = write_project(project, bot.url, conversations=20)
     out = tmp_path / "run"
-    thread, box = in_thread(lambda: simulate_distributed(_settings(profiles, chatbot), out))
+    thread, box, _ = _on_workers(_settings(profiles, chatbot), out)
     client = redis.Redis.from_url(redis_server.url)
     wait_for(lambda: client.keys("sparring:blob:*"), 120, "the published configuration")
     project.rename(tmp_path / "moved-away")
@@ -418,7 +423,7 @@ def test_a_worker_with_no_copy_of_the_project_runs_the_chunks(
         worker.stop()
     assert "error" not in box, box.get("error")
     run = box["result"]
-    assert not run.incomplete and len(stored_once(out)) == 20
+    assert not run.stats.missing and len(stored_once(out)) == 20
     assert "refused" not in worker.log.read_text()
     assert sorted(p.name for p in empty.iterdir()) == ["home", "worker.log"]
 
@@ -467,7 +472,6 @@ def test_a_worker_on_other_code_refuses_with_a_located_error(
     chunk, naming both code digests; the run ends incomplete instead of planning or
     running anything differently."""
     import sparring
-    from sparring.distributed import simulate_distributed
 
     monkeypatch.setenv("SPARRING_MAX_ATTEMPTS", "2")
     other = tmp_path / "other-code"
@@ -477,8 +481,9 @@ def test_a_worker_on_other_code_refuses_with_a_located_error(
         changed.write("\n# one changed line\n")
     [worker] = workers.start(1, env={"PYTHONPATH": str(other)})
     profiles, chatbot = write_project(tmp_path, bot.url, conversations=10)
-    run = simulate_distributed(_settings(profiles, chatbot), tmp_path / "run")
-    assert run.incomplete and run.stats.missing == 10 and _stored(tmp_path / "run") == 0
+    job, run = on_workers()
+    start(job, _settings(profiles, chatbot), tmp_path / "run")
+    assert run.stats.missing == 10 and _stored(tmp_path / "run") == 0
     errors = {f.error for f in run.stats.failed_chunks}
     assert len(run.stats.failed_chunks) == 2
     assert all(e.startswith("refused by the worker: sparring's code differs") for e in errors)
@@ -503,7 +508,7 @@ def test_operators_are_told_when_no_worker_listens_and_when_one_comes(
     workers.start(2, queue="lonely")
     thread.join(timeout=300)
     assert "error" not in box, box.get("error")
-    assert not box["result"].incomplete
+    assert not box["result"].stats.missing
     assert re.search(r"[12] worker\(s\) on queue lonely: sparring-", caplog.text), caplog.text
 
 

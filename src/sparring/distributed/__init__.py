@@ -2,7 +2,8 @@
 
 ``sparring worker`` starts a worker (``run_worker``); ``sparring simulate --broker URL``
 (or ``SPARRING_BROKER_URL``) runs the simulate job's conversations on the workers
-(``simulate_distributed``, ``resume_distributed``); ``sparring mutate --broker`` runs one
+(``sparring.runner.start``/``resume`` with ``SimulateJob(remote=RemoteSimulate(cluster))``,
+what ``CeleryExecutor`` runs); ``sparring mutate --broker`` runs one
 mutant per task (``mutate_distributed``; ``remote_mutants`` for the runner's
 ``MutateJob``). The run directory stays with the coordinator, which plans the run: a chunk
 carries its planned conversations and the digest of the chatbot's configuration, published
@@ -29,10 +30,7 @@ from sparring.distributed._mutate import (
 )
 from sparring.distributed._policy import Refused, WorkerPolicy
 from sparring.distributed._simulate import (
-    DistributedRun,
     RemoteSimulate,
-    resume_distributed,
-    simulate_distributed,
 )
 from sparring.distributed._state import RunState, SharedLimiter, connect, run_key
 from sparring.distributed._worker import run_worker, worker_processes
@@ -44,7 +42,6 @@ __all__ = [
     "ChunkFailure",
     "Cluster",
     "Coordinator",
-    "DistributedRun",
     "DistributedStats",
     "DistributedSummary",
     "Refused",
@@ -57,9 +54,7 @@ __all__ = [
     "connect",
     "mutate_distributed",
     "remote_mutants",
-    "resume_distributed",
     "run_key",
     "run_worker",
-    "simulate_distributed",
     "worker_processes",
 ]

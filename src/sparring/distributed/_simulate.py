@@ -15,10 +15,8 @@ import concurrent.futures
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TypeVar
 
-from sparring.connectors import ProbeResult
 from sparring.conversations import ConversationRecord, summarize
 from sparring.distributed._app import make_app
 from sparring.distributed._cluster import Cluster
@@ -29,12 +27,9 @@ from sparring.distributed._coordinator import (
     Send,
 )
 from sparring.distributed._state import RunState, connect, run_key
-from sparring.jobs import JobContext, StopSignal
-from sparring.jobs.events import JobEvent
-from sparring.runner import JobRun, resume, start
-from sparring.simulate import ConversationSpec, SimulateJob, SimulateSettings, SimulationResult
+from sparring.jobs import JobContext
+from sparring.simulate import ConversationSpec, SimulateSettings
 
-OnEvent = Callable[[JobEvent], None]
 T = TypeVar("T")
 
 
@@ -99,62 +94,3 @@ class RemoteSimulate:
         records = summarize(store.iter_records()).model_dump()
         summary = DistributedSummary(**records, distributed=self.stats)
         return coordinator.written, summary, self.stats.missing
-
-
-@dataclass(frozen=True)
-class DistributedRun:
-    """A distributed simulate run: the runner's ``JobRun`` (status, outcome, the
-    ``SimulationResult``) and how the distribution went. ``incomplete``: some planned
-    conversations have no record (a chunk failed K times, or the coordinator was stopped);
-    ``--resume`` runs them."""
-
-    job: JobRun[SimulationResult]
-    stats: DistributedStats
-
-    @property
-    def simulation(self) -> SimulationResult:
-        """The simulate result (store, summary, health)."""
-        return self.job.result
-
-    @property
-    def incomplete(self) -> bool:
-        """Whether planned conversations lack a record."""
-        return self.stats.missing > 0
-
-
-def simulate_distributed(
-    settings: SimulateSettings,
-    out: Path | str | None = None,
-    *,
-    broker: str | None = None,
-    on_event: OnEvent | None = None,
-    on_probe: Callable[[ProbeResult], None] | None = None,
-    stop: StopSignal | None = None,
-    send: Send | None = None,
-) -> DistributedRun:
-    """Run ``settings`` into a new run directory ``out`` with the conversations run by
-    the workers of ``broker`` (default ``$SPARRING_BROKER_URL``; see ``Cluster``).
-    Raises as the ``simulate`` job for bad input, ``UserInputError`` for a missing broker,
-    ``redis.ConnectionError`` when the run's Redis stays unreachable."""
-    remote = RemoteSimulate(Cluster.from_env(broker), send)
-    job = SimulateJob(on_probe, remote=remote)
-    run = start(job, settings, out, on_event=on_event, stop=stop)
-    return DistributedRun(job=run, stats=remote.stats)
-
-
-def resume_distributed(
-    run_dir: Path | str,
-    *,
-    broker: str | None = None,
-    on_event: OnEvent | None = None,
-    on_probe: Callable[[ProbeResult], None] | None = None,
-    stop: StopSignal | None = None,
-    send: Send | None = None,
-) -> DistributedRun:
-    """Finish an interrupted simulate run on the workers: records that came back since
-    the last coordinator stopped are written, then only the planned conversations with no
-    record are enqueued (chunks of the earlier session stop starting conversations).
-    Raises as ``sparring.runner.resume``."""
-    remote = RemoteSimulate(Cluster.from_env(broker), send)
-    run = resume(run_dir, job=SimulateJob(on_probe, remote=remote), on_event=on_event, stop=stop)
-    return DistributedRun(job=run, stats=remote.stats)
