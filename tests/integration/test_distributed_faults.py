@@ -179,6 +179,32 @@ def test_a_run_keeps_at_most_its_window_of_chunks_out(
     assert 2 <= max(seen) <= 4, sorted(set(seen))
 
 
+def test_a_slow_bot_that_outlasts_the_lease_is_not_run_again(
+    redis_server: RedisServer, workers: Workers, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A live worker keeps its chunks however long the chatbot takes: every reply takes
+    3 s, three times the lease (1 s here, renewed every third of it by the chunk's event
+    loop while it awaits the bot). No delivery is reclaimed, no conversation is started
+    twice: the lease measures whether the worker lives, not how slow the bot is."""
+    monkeypatch.setenv("SPARRING_LEASE_SECONDS", "1")
+    slow = LoopbackBot(tmp_path / "slow-bot", latency=3.0, token=TOKEN).start()
+    try:
+        workers.start(1, env={"SPARRING_LEASE_SECONDS": "1"})  # 2 pool processes × 5
+        profiles, chatbot = write_project(tmp_path, slow.url, conversations=10, steps=2)
+        job, remote = on_workers()
+        started = time.monotonic()
+        start(job, _settings(profiles, chatbot), tmp_path / "run")
+        took = time.monotonic() - started
+    finally:
+        slow.stop()
+    records = stored_once(tmp_path / "run")
+    assert len(records) == 10 and all(r.turns and not r.errors for r in records)
+    replies = min(sum(t.role != "user" for t in r.turns) for r in records)
+    assert replies * 3.0 > 3 * 1.0  # each chunk outlived its lease several times over
+    assert remote.stats.reclaimed == 0 and remote.stats.re_executed == 0, remote.stats
+    print(f"{took:.1f} s, {replies}+ replies of 3 s per conversation, lease 1 s: 0 reclaimed")
+
+
 def test_a_hung_worker_does_not_hold_its_chunks(
     redis_server: RedisServer,
     bot: LoopbackBot,

@@ -23,10 +23,12 @@ from celery import Celery
 from sparring.distributed._app import MUTATE_ONE, make_app
 from sparring.distributed._bundle import ship
 from sparring.distributed._cluster import Cluster
+from sparring.distributed._code import code_files
 from sparring.distributed._coordinator import SENDS_PER_ATTEMPT, _redis_broker
 from sparring.distributed._messages import MutantMessage, new_token, sender
 from sparring.distributed._state import RunState, connect, run_key
 from sparring.mutation import (
+    PROJECT_FOLDERS_SKIPPED,
     Mutant,
     MutantResult,
     MutateJob,
@@ -101,7 +103,13 @@ class RemoteMutants:
         token = self._tokens[mutant] = new_token()
         if self._files is None:  # once per session, again after the state was lost
             settings = MutateSettings.model_validate(fields["settings"])
-            self._files = await asyncio.to_thread(ship, self.state.client, self._sources(settings))
+            self._files = await asyncio.to_thread(
+                ship,
+                self.state.client,
+                self._sources(settings),
+                lambda listings, local: code_files(settings, listings, local),
+                {"project": PROJECT_FOLDERS_SKIPPED},
+            )
         message = MutantMessage(token=token, files=self._files, **fields)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[dict[str, Any]] = loop.create_future()

@@ -33,8 +33,9 @@ from pydantic import ValidationError
 
 from sparring._policy import ExecutionPolicy, scoped
 from sparring.connectors import ChatbotConfig, get_connector, load_chatbot_config
-from sparring.distributed._bundle import CodeIndex, local_path, rebuild
+from sparring.distributed._bundle import CodeIndex, local_path, manifest, rebuild_files
 from sparring.distributed._cluster import Cluster
+from sparring.distributed._code import code_files
 from sparring.distributed._content import (
     chatbot_content,
     chatbot_from,
@@ -284,7 +285,8 @@ def _run_mutant(
 
 def _prepare_mutant(client: redis.Redis, message: MutantMessage, folder: Path) -> Any:
     """A mutant message's settings, parsed and allowed by this worker, with every file
-    they name rebuilt under ``folder`` (``_bundle``) and the paths pointing there.
+    they name rebuilt under ``folder`` (``_bundle``: code from this worker's roots, as
+    ``_code`` decides on these settings and files) and the paths pointing there.
     Raises ``Refused`` or ``ValidationError``."""
     from sparring.mutation import MutateSettings
 
@@ -292,29 +294,30 @@ def _prepare_mutant(client: redis.Redis, message: MutantMessage, folder: Path) -
     check_sender(message.version, message.code)
     policy = WorkerPolicy.from_env()
     policy.check(settings, paths=())  # files come by digest: only commands and URLs
-    code = CodeIndex(policy.roots)
-    used: set[str] = set()
-
-    def local(key: str, path: Path) -> Path:
-        digest = message.files.get(key)
-        if digest is None:
-            raise Refused(f"files.{key}: the message carries no content for {path}")
-        used.add(key)
-        target = local_path(folder / "files", path, key)
-        try:
-            rebuild(client, key, digest, target, code)
-        except OSError as exc:
-            raise Refused(f"settings.{key}: cannot rebuild it here: {exc}") from None
-        return target
-
-    optional = {k: getattr(settings, k) for k in ("chatbot", "rasa_helper")}
-    update = {
-        "project": local("project", settings.project),
-        "profiles": [local(f"profiles[{i}]", p) for i, p in enumerate(settings.profiles)],
-        "rules": [local(f"rules[{i}]", p) for i, p in enumerate(settings.rules)],
-        **{k: local(k, p) if p is not None else None for k, p in optional.items()},
-    }
-    unknown = sorted(set(message.files) - used)
+    sources: dict[str, Path] = {"project": settings.project}
+    sources |= {f"profiles[{i}]": p for i, p in enumerate(settings.profiles)}
+    sources |= {f"rules[{i}]": p for i, p in enumerate(settings.rules)}
+    sources |= {k: p for k in ("chatbot", "rasa_helper") if (p := getattr(settings, k))}
+    missing = sorted(set(sources) - set(message.files))
+    if missing:
+        raise Refused(f"files.{missing[0]}: the message carries no content for it")
+    unknown = sorted(set(message.files) - set(sources))
     if unknown:
         raise Refused(f"files.{unknown[0]}: names no file of the settings")
+    targets = {k: local_path(folder / "files", p, k) for k, p in sources.items()}
+    manifests = {k: manifest(client, k, message.files[k]) for k in sources}
+    rebuild_files(
+        client,
+        manifests,
+        targets,
+        sources,
+        lambda listings, local: code_files(settings, listings, local),
+        CodeIndex.for_roots(policy.roots),
+    )
+    update: dict[str, Any] = {
+        "project": targets["project"],
+        "profiles": [targets[f"profiles[{i}]"] for i in range(len(settings.profiles))],
+        "rules": [targets[f"rules[{i}]"] for i in range(len(settings.rules))],
+        **{k: targets.get(k) for k in ("chatbot", "rasa_helper")},
+    }
     return settings.model_copy(update=update)

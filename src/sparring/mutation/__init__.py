@@ -4,6 +4,7 @@ TRACER's thesis, chapter 6). The job is ``MutateJob`` on the runner:
 ``sparring.runner.start("mutate", settings, out)``."""
 
 from sparring.mutation._build_rasa import RasaBuilder
+from sparring.mutation._builders import SKIPPED as PROJECT_FOLDERS_SKIPPED
 from sparring.mutation._builders import (
     BuildFailed,
     BuiltBot,
@@ -56,6 +57,7 @@ __all__ = [
     "MUTATION",
     "MUTATION_FILE",
     "OPERATORS",
+    "PROJECT_FOLDERS_SKIPPED",
     "UNREACHABLE",
     "BuildFailed",
     "BuiltBot",
