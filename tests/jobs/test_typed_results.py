@@ -27,27 +27,29 @@ from typing import Any, ClassVar
 from sparring.check import CheckJob, CheckSettings
 from sparring.importers import IMPORT_SENSEI
 from sparring.jobs import JOBS, Job, JobContext, Outcome
-from sparring.runner import resume, start, start_async
+from sparring.runner import launch, launch_resume, resume, start, start_async
 from sparring.simulate import SimulateJob, SimulateSettings
 
 
 def typed(settings: SimulateSettings, check: CheckSettings) -> None:
-    reveal_type(start(SimulateJob(), settings, "out").result)  # line 12
-    reveal_type(start(CheckJob(), check).result)  # line 13
-    reveal_type(start(SimulateJob(), {"profiles": ["p"]}, "out").result)  # line 14
-    reveal_type(resume("out", job=SimulateJob()).result)  # line 15
-    reveal_type(start(IMPORT_SENSEI, {"source": "s"}, "out").result)  # line 16
-    reveal_type(start("simulate", settings, "out").result)  # line 17
-    reveal_type(resume("out").result)  # line 18
-    reveal_type(JOBS.get("simulate"))  # line 19
+    reveal_type(start(SimulateJob(), settings, "out").result)  # simulate
+    reveal_type(start(CheckJob(), check).result)  # check
+    reveal_type(start(SimulateJob(), {"profiles": ["p"]}, "out").result)  # mapping
+    reveal_type(resume("out", job=SimulateJob()).result)  # resume
+    reveal_type(start(IMPORT_SENSEI, {"source": "s"}, "out").result)  # import
+    reveal_type(launch(SimulateJob(), settings, "out").wait().result)  # launch
+    reveal_type(launch_resume("out", job=SimulateJob()).wait().result)  # launch-resume
+    reveal_type(start("simulate", settings, "out").result)  # by-name
+    reveal_type(resume("out").result)  # resume-by-name
+    reveal_type(JOBS.get("simulate"))  # registry
 
 
 async def awaited(settings: SimulateSettings) -> None:
-    reveal_type((await start_async(SimulateJob(), settings, "out")).result)  # line 23
+    reveal_type((await start_async(SimulateJob(), settings, "out")).result)  # awaited
 
 
 def wrong_settings(check: CheckSettings) -> None:
-    start(SimulateJob(), check, "out")  # line 27
+    start(SimulateJob(), check, "out")  # wrong-settings
 
 
 class WrongResult(Job[SimulateSettings, int]):
@@ -55,12 +57,18 @@ class WrongResult(Job[SimulateSettings, int]):
     settings_type: ClassVar[type[SimulateSettings]] = SimulateSettings
     creates_run: ClassVar[bool] = True
 
-    async def execute(self, settings: SimulateSettings, ctx: JobContext) -> str:  # line 35
+    async def execute(self, settings: SimulateSettings, ctx: JobContext) -> str:  # wrong-result
         return "not an int"
 
     def outcome(self, result: int) -> Outcome:
         raise NotImplementedError
 """
+TAGS = {
+    found.group(1): number
+    for number, line in enumerate(SNIPPET.splitlines(), 1)
+    if (found := re.search(r"  # ([a-z-]+)$", line))
+}
+"""Each tagged line of ``SNIPPET`` by its tag (``# simulate``)."""
 
 
 def _mypy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[int, list[str]]:
@@ -88,24 +96,27 @@ def test_a_job_passed_as_an_instance_types_its_result_and_its_settings(
 ) -> None:
     said = _mypy(tmp_path, monkeypatch)
 
-    def revealed(line: int) -> str:
+    def revealed(tag: str) -> str:
+        line = TAGS[tag]
         notes = [s for s in said.get(line, []) if s.startswith("note: Revealed type is")]
-        assert len(notes) == 1, (line, said.get(line))
+        assert len(notes) == 1, (tag, said.get(line))
         return notes[0].removeprefix("note: Revealed type is ").strip('"')
 
-    assert revealed(12) == "sparring.simulate._job.SimulationResult"
-    assert revealed(13) == "sparring.check._job.CheckResult"
-    assert revealed(14) == "sparring.simulate._job.SimulationResult"  # settings as a mapping
-    assert revealed(15) == "sparring.simulate._job.SimulationResult"  # resume with the job
-    assert revealed(16) == "sparring.importers._job.ImportResult"
-    assert revealed(17) == "Any"  # a job named by a string: untyped
-    assert revealed(18) == "Any"
-    assert revealed(19) == "sparring.jobs._protocol.Job[Any, Any]"
-    assert revealed(23) == "sparring.simulate._job.SimulationResult"
+    result = "sparring.simulate._job.SimulationResult"
+    assert revealed("simulate") == result
+    assert revealed("check") == "sparring.check._job.CheckResult"
+    assert revealed("mapping") == result  # settings as a mapping
+    assert revealed("resume") == result  # resume given the job
+    assert revealed("import") == "sparring.importers._job.ImportResult"
+    assert revealed("launch") == revealed("launch-resume") == result  # on a thread
+    assert revealed("awaited") == result
+    assert revealed("by-name") == revealed("resume-by-name") == "Any"  # by name: untyped
+    assert revealed("registry") == "sparring.jobs._protocol.Job[Any, Any]"
     errors = {n: [s for s in said[n] if s.startswith("error:")] for n in said}
-    assert errors[27], said.get(27)  # a check's settings given to simulate
-    assert any("execute" in e for e in errors[35]), said.get(35)  # returns str, declared int
-    assert [n for n, e in errors.items() if e] == [27, 35]  # and nothing else is refused
+    assert errors[TAGS["wrong-settings"]], said  # a check's settings given to simulate
+    assert any("execute" in e for e in errors[TAGS["wrong-result"]]), said  # str, not int
+    refused = sorted(n for n, e in errors.items() if e)
+    assert refused == [TAGS["wrong-settings"], TAGS["wrong-result"]]  # and nothing else
 
 
 def _declared(job: Job[Any, Any]) -> tuple[Any, ...]:

@@ -26,14 +26,15 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, overload
 
-from sparring.jobs import Job, JobRun, JobStatus, SettingsInput, StopSignal
+from sparring.jobs import Job, JobRun, JobSettings, JobStatus, SettingsInput, StopSignal
 from sparring.jobs.events import Finished, JobEvent
 from sparring.runner._runner import resume, start
 
 logger = logging.getLogger(__name__)
 
+S = TypeVar("S", bound=JobSettings)
 R = TypeVar("R")
 Listener = Callable[[JobEvent], None]
 Body = Callable[[StopSignal, Listener], JobRun[R]]
@@ -173,6 +174,24 @@ def _call(listener: Listener, event: JobEvent) -> None:
         logger.exception("a listener of a job's events failed on %s", event.kind)
 
 
+@overload
+def launch(
+    job: Job[S, R],
+    settings: S | Mapping[str, Any],
+    out: Path | str | None = None,
+    *,
+    on_event: Listener | None = None,
+    report: bool = True,
+) -> JobHandle[R]: ...
+@overload
+def launch(
+    job: str,
+    settings: SettingsInput,
+    out: Path | str | None = None,
+    *,
+    on_event: Listener | None = None,
+    report: bool = True,
+) -> JobHandle[Any]: ...
 def launch(
     job: str | Job[Any, Any],
     settings: SettingsInput,
@@ -182,14 +201,33 @@ def launch(
     report: bool = True,
 ) -> JobHandle[Any]:
     """Start ``job`` as ``start`` does (same arguments, same errors — raised by
-    ``wait``, said by ``error``) on a thread of its own; its handle, at once.
-    ``on_event`` gets every event (as ``subscribe``)."""
+    ``wait``, said by ``error``; typed the same way: a job passed as an object gives a
+    ``JobHandle[R]``, a name ``JobHandle[Any]``) on a thread of its own; its handle, at
+    once. ``on_event`` gets every event (as ``subscribe``)."""
     handle: JobHandle[Any] = JobHandle(on_event)
     return handle._begin(
         lambda stop, emit: start(job, settings, out, on_event=emit, stop=stop, report=report)
     )
 
 
+@overload
+def launch_resume(
+    run_dir: Path | str,
+    *,
+    on_event: Listener | None = None,
+    changes: Mapping[str, Any] | None = None,
+    job: Job[Any, R],
+    report: bool = True,
+) -> JobHandle[R]: ...
+@overload
+def launch_resume(
+    run_dir: Path | str,
+    *,
+    on_event: Listener | None = None,
+    changes: Mapping[str, Any] | None = None,
+    job: None = None,
+    report: bool = True,
+) -> JobHandle[Any]: ...
 def launch_resume(
     run_dir: Path | str,
     *,
@@ -199,7 +237,7 @@ def launch_resume(
     report: bool = True,
 ) -> JobHandle[Any]:
     """Resume the run in ``run_dir`` as ``resume`` does, on a thread of its own; its
-    handle, at once."""
+    handle, at once (a ``JobHandle[R]`` given ``job``, a ``Job[S, R]``)."""
     handle: JobHandle[Any] = JobHandle(on_event)
     return handle._begin(
         lambda stop, emit: resume(
