@@ -31,8 +31,14 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from sparring._yaml import check_yaml_limits, format_key, read_yaml_text, safe_load
-from sparring.conversations._files import locate_yaml, natural_key, read_yaml_documents
+from sparring._yaml import check_yaml_limits, format_key, read_yaml_text
+from sparring.conversations._files import (
+    finite_number,
+    load_yaml_text,
+    locate_yaml,
+    natural_key,
+    read_yaml_documents,
+)
 from sparring.conversations._records import (
     ConversationError,
     ConversationRecord,
@@ -226,17 +232,16 @@ def _timing(record: ConversationRecord, statistics: dict[str, Any]) -> None:
         if isinstance(value, str):
             with contextlib.suppress(ValueError):
                 setattr(record, field, datetime.strptime(value, _TIME_FORMAT))
-    duration = statistics.get("duration")
-    if isinstance(duration, int | float) and not isinstance(duration, bool):
-        record.duration = float(duration)
+    record.duration = finite_number(statistics.get("duration"))
 
 
 def _usage(record: ConversationRecord, cost: dict[str, Any]) -> None:
-    """The user simulator's tokens and cost (US dollars), when ChatChecker counted any."""
+    """The user simulator's tokens and cost (US dollars), when ChatChecker counted any (a
+    value that is no finite number counts none)."""
     usage = ModelUsage(
-        prompt_tokens=int(cost.get("total_prompt_tokens") or 0),
-        completion_tokens=int(cost.get("total_completion_tokens") or 0),
-        cost=float(cost.get("cost") or 0.0),
+        prompt_tokens=int(finite_number(cost.get("total_prompt_tokens")) or 0),
+        completion_tokens=int(finite_number(cost.get("total_completion_tokens")) or 0),
+        cost=finite_number(cost.get("cost")) or 0.0,
     )
     if usage.prompt_tokens or usage.completion_tokens or usage.cost:
         record.usage["user_simulator"] = usage
@@ -304,7 +309,7 @@ def _plain_yaml(path: Path) -> Any:
     try:
         text = read_yaml_text(path)
         check_yaml_limits(path, text)
-        return safe_load(text)
+        return load_yaml_text(text)
     except (ConfigError, yaml.YAMLError):
         return None
 

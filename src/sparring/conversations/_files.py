@@ -4,6 +4,7 @@ atomic writes (``sparring._atomic``, re-exported), natural ordering of file name
 
 from __future__ import annotations
 
+import math
 import re
 import struct
 from collections.abc import Sequence
@@ -38,6 +39,12 @@ class _Loader(_SafeBase):  # type: ignore[valid-type,misc]
     ``python/`` tag stays an error, as in the safe loader."""
 
 
+def _binary_text(loader: yaml.SafeLoader, node: yaml.Node) -> str:
+    """A ``!!binary`` value outside a numpy scalar, kept as the base64 text it was written
+    as: a record is JSON, which has no bytes."""
+    return "".join(str(loader.construct_scalar(node)).split())  # type: ignore[arg-type]
+
+
 def _numpy_scalar(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
     if not suffix.endswith("multiarray.scalar") or not isinstance(node, yaml.SequenceNode):
         raise yaml.constructor.ConstructorError(
@@ -49,7 +56,7 @@ def _numpy_scalar(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
         )
     dtype, data = node.value
     code, order = _numpy_dtype(dtype)
-    raw = loader.construct_object(data)
+    raw = loader.construct_yaml_binary(data) if data.tag.endswith(":binary") else None
     fmt = _STRUCT_CODES.get((code[:1], int(code[1:] or 0))) if code[1:].isdigit() else None
     if fmt is None or not isinstance(raw, bytes) or len(raw) != struct.calcsize(fmt):
         raise yaml.constructor.ConstructorError(
@@ -76,6 +83,28 @@ def _numpy_dtype(node: yaml.Node) -> tuple[str, str]:
 
 
 _Loader.add_multi_constructor(_NUMPY, _numpy_scalar)
+_Loader.add_constructor("tag:yaml.org,2002:binary", _binary_text)
+
+
+def load_yaml_text(text: str) -> Any:
+    """The first YAML document of ``text`` as plain data, read as ``read_yaml_documents``
+    reads (numpy scalars as numbers, ``!!binary`` as its base64 text); call
+    ``sparring._yaml.read_yaml_text`` and ``check_yaml_limits`` first. Raises
+    ``yaml.YAMLError``."""
+    return yaml.load(text, Loader=_Loader)
+
+
+def finite_number(value: Any) -> float | None:
+    """A number read from another tool's file as a float: ``None`` for anything else, and
+    for NaN, an infinity or an integer past the float range (``.inf``, ``1e400`` in a
+    hand-edited file), which no duration, latency or cost can be."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:

@@ -35,7 +35,7 @@ from typing import Any
 
 import yaml
 
-from sparring.conversations._files import locate_yaml, read_yaml_documents
+from sparring.conversations._files import finite_number, locate_yaml, read_yaml_documents
 from sparring.conversations._records import ConversationError, ConversationRecord, OutputValue, Turn
 from sparring.errors import ConfigError, Problem
 from sparring.types import SENSEI_BUTTONS_HEADER, Button, ModelUsage
@@ -187,7 +187,7 @@ def _build(documents: list[Any], *, id: str, name: str, source: str | None) -> C
         errors=_errors(meta.get("errors")),
         duration=seconds(duration),
         fallback=meta["fallback"] if isinstance(meta.get("fallback"), str) else None,
-        usage={SENSEI: ModelUsage(cost=float(cost))} if _is_number(cost) else {},
+        usage={SENSEI: ModelUsage(cost=spent)} if (spent := _cost(cost)) is not None else {},
         source=source,
         started_at=_started_at(serial),
         extra={SENSEI: {"serial": serial}},
@@ -256,7 +256,7 @@ def seconds(value: Any) -> float | None:
     """A SENSEI duration in seconds: a number, or ``str(timedelta)`` as some releases
     write it (``0:00:04.440728``, ``1 day, 2:03:04``); ``None`` for anything else."""
     if _is_number(value):
-        return float(value)
+        return finite_number(value)
     match = _CLOCK.match(value) if isinstance(value, str) else None
     if match is None:
         return None
@@ -300,6 +300,10 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _cost(value: Any) -> float | None:
+    return finite_number(value)
+
+
 def _type_name(value: Any) -> str:
     names = {bool: "bool", int: "int", float: "float", list: "list", dict: "dict"}
     return names.get(type(value), "string")
@@ -336,8 +340,20 @@ def _keep_leftovers(record: ConversationRecord, documents: list[dict[str, Any]])
 
 
 def _same(a: Any, b: Any) -> bool:
-    """Equal including types and key order (``1`` is not ``1.0``, nor ``True``)."""
-    return json.dumps(a, default=str) == json.dumps(b, default=str)
+    """Equal including types and key order (``1`` is not ``1.0``, nor ``True``); a key
+    JSON has no form for (a YAML date) compares as its text."""
+    return json.dumps(_json_keys(a), default=str) == json.dumps(_json_keys(b), default=str)
+
+
+def _json_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {
+            k if isinstance(k, str | int | float | bool) or k is None else str(k): _json_keys(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_json_keys(v) for v in value]
+    return value
 
 
 def _mapped_documents(record: ConversationRecord, serial: Any) -> list[dict[str, Any]]:

@@ -21,13 +21,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sparring._json import read_user_json
 from sparring.conversations import ConversationRecord, Turn
-from sparring.errors import Problem, UserInputError
+from sparring.errors import Problem, UserInputError, validation_problems
 
 Label = Literal["O", "T", "X"]
 LABELS: tuple[Label, ...] = ("O", "T", "X")
@@ -96,30 +96,47 @@ def majority_label(annotations: Iterable[str]) -> Label | None:
     return "O" if label == "O" else "T" if label == "T" else "X"
 
 
+class _RawTurn(BaseModel):
+    """A turn of a DBDC file as published (other keys kept out of the way)."""
+
+    model_config = ConfigDict(extra="ignore")
+    speaker: Literal["U", "S"]
+    utterance: Any = None
+    annotations: list[Any] | None = None
+
+
+class _RawDialogue(BaseModel):
+    """A DBDC file as published: its ``turns`` and ``dialogue-id``."""
+
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+    dialogue_id: Any = Field(default=None, alias="dialogue-id")
+    turns: list[_RawTurn]
+
+
 def parse_dialogue(data: object, *, corpus: str = "", source: str | None = None) -> DbdcDialogue:
-    """A DBDC dialogue from its parsed JSON. Raises ``ValueError`` on a wrong shape."""
-    if not isinstance(data, dict) or not isinstance(data.get("turns"), list):
-        raise ValueError("not a DBDC dialogue: no 'turns' list")
+    """A DBDC dialogue from its parsed JSON. Raises ``pydantic.ValidationError`` (a
+    ``ValueError``) locating each wrong part: no ``turns`` list, a turn that is no mapping,
+    a ``speaker`` other than ``U``/``S``, ``annotations`` that are no list; annotations that
+    are no mapping or carry no O/T/X label are not votes."""
+    raw = _RawDialogue.model_validate(data)
     turns: list[DbdcTurn] = []
-    for n, raw in enumerate(data["turns"]):
-        if not isinstance(raw, dict) or raw.get("speaker") not in ("U", "S"):
-            raise ValueError(f"turns[{n}]: 'speaker' must be 'U' or 'S'")
+    for turn in raw.turns:
         votes = [
             str(a.get("breakdown"))
-            for a in raw.get("annotations") or []
+            for a in turn.annotations or []
             if isinstance(a, dict) and a.get("breakdown") in LABELS
         ]
-        annotated = raw["speaker"] == "S" and bool(votes)
+        annotated = turn.speaker == "S" and bool(votes)
         counts = Counter(votes)
         turns.append(
             DbdcTurn(
-                speaker=raw["speaker"],
-                utterance=str(raw.get("utterance") or ""),
+                speaker=turn.speaker,
+                utterance=str(turn.utterance or ""),
                 counts=(counts["O"], counts["T"], counts["X"]) if annotated else None,
                 label=majority_label(votes) if annotated else None,
             )
         )
-    dialogue_id = str(data.get("dialogue-id") or (Path(source).name if source else "dialogue"))
+    dialogue_id = str(raw.dialogue_id or (Path(source).name if source else "dialogue"))
     return DbdcDialogue(id=dialogue_id, corpus=corpus, source=source, turns=turns)
 
 
@@ -142,6 +159,8 @@ def load_dbdc(path: Path) -> list[DbdcDialogue]:
         try:
             data = read_user_json(file)  # bounded: size, depth, special files
             dialogues.append(parse_dialogue(data, corpus=file.parent.name, source=str(file)))
+        except ValidationError as exc:
+            raise UserInputError(validation_problems(exc, str(file), what="DBDC dialogue")) from exc
         except (OSError, ValueError) as exc:
             raise UserInputError(Problem(str(file), None, "", str(exc))) from exc
     return dialogues
