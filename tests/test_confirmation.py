@@ -300,3 +300,19 @@ def test_an_option_the_users_value_names_is_no_other_option(
     another option still differs."""
     reading = compare_confirmation(stated, [given]).readings[0]
     assert reading.outcome is outcome, reading.reason
+
+
+def test_a_relative_weekday_differs_from_another_weekday_read_back() -> None:
+    """The chatbot's calendar is unknown (a demo's fixed "today"), so "next Monday" is not
+    held against a date; but a confirmation naming Tuesday states another weekday on any
+    calendar. The same weekday, or a date without one, cannot be told."""
+    hold = "It will be waiting for you at the Riverside branch from {}. Anything else?"
+    given = {"day": "next Monday", "branch": "Riverside"}
+    wrong = compare_confirmation(hold.format("Tuesday the 9th of March"), given)
+    assert [(r.outcome, r.stated) for r in wrong.readings] == [
+        (SlotOutcome.DIFFERS, "Tuesday the 9th of March"),
+        (SlotOutcome.AGREES, "Riverside"),
+    ]
+    for stated in ("Monday the 8th of March", "the 9th of March"):
+        same = compare_confirmation(hold.format(stated), given)
+        assert [r.outcome for r in same.readings][0] == SlotOutcome.CANNOT_TELL

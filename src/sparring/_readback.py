@@ -117,6 +117,7 @@ _RELATIVE = re.compile(
     re.IGNORECASE,
 )
 _CALENDAR_DAYS = 7
+_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b")
 """Days within which a stated date is read on the conversation's calendar (a relative
 date the user gave is compared with it)."""
 _DURATION = re.compile(
@@ -330,11 +331,31 @@ class _Reading:
             and _RELATIVE.search(_joined(value))
             and not self._same_calendar(_joined(value), found)
         ):
+            if other_day := self._other_weekday(value, kind):
+                return self._make(value, SlotOutcome.DIFFERS, other_day, "another weekday")
             how = f"{', '.join(others)} (a relative date, and the chatbot's calendar unknown)"
             return self._make(value, SlotOutcome.CANNOT_TELL, None, how)
         if len(others) > 1 and isinstance(value.value, str):
             return self._make(value, SlotOutcome.CANNOT_TELL, None, ", ".join(others))
         return self._make(value, SlotOutcome.DIFFERS, ", ".join(others))
+
+    def _other_weekday(self, value: GivenValue, kind: str) -> str | None:
+        """The stated date, when the user named a weekday ("next Monday") and every date
+        read back names another one in words ("Tuesday the 9th of March"): a weekday
+        differs on any calendar, the chatbot's too. ``None`` otherwise."""
+        said = _WEEKDAY.findall(fold(_joined(value)))
+        if len(set(said)) != 1:
+            return None
+        stated = [
+            (start, _WEEKDAY.match(fold(self._at(start))))
+            for start, _ in self._candidates(kind, value)
+        ]
+        if not stated or not all(day for _, day in stated):
+            return None
+        if any(day and day.group() == said[0] for _, day in stated):
+            return None
+        start = stated[0][0]
+        return self.text[start : start + 40].split(",")[0].split(".")[0].strip()
 
     def _same_calendar(self, said: str, stated: list[Any]) -> bool:
         """Whether a relative date ("tomorrow") can be held against the dates stated: the

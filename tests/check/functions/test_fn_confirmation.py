@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 from sparring.check import DEFAULT_RULES, check, load_rules
 from sparring.conversations import ConversationRecord, Turn
@@ -82,3 +83,38 @@ def test_a_price_list_is_no_confirmation() -> None:
         text="A single room costs $80 per night, a double room $120 and a suite $250.",
     )
     assert verdict(record)[0] == "not_applicable"
+
+
+def test_the_chatbots_own_word_for_the_value_agrees(tmp_path: Path) -> None:
+    """The user said "check-up"; the bot reads back "Service: Physical examination", its
+    own entity name: another value after the slot's label without the profile's
+    ``chatbot.synonyms``, the same value with them."""
+    lines = [
+        ("user", "I need an appointment for my dog"),
+        ("assistant", "Which service: Physical examination, Vaccination or Lab tests?"),
+        ("user", "a check-up"),
+        ("assistant", "What day would you like?"),
+        ("user", "tomorrow"),
+        (
+            "assistant",
+            "Your appointment is confirmed. Service: Physical examination, date: 29/11/2026.",
+        ),
+    ]
+    profile = tmp_path / "vet.yaml"
+    profile.write_text(
+        "test_name: vet\nuser:\n  language: English\n  role: a dog owner\n  goals:\n"
+        "    - 'book a {{service}}'\n    - service:\n        function: forward()\n"
+        "        type: string\n        data: [check-up]\n"
+        "chatbot:\n  is_starter: false\n  synonyms:\n    Physical examination: [check-up]\n"
+        "conversation:\n  number: 1\n  goal_style:\n    steps: 4\n  interaction_style: [default]\n"
+    )
+    record = ConversationRecord(
+        id="vet",
+        profile="vet",
+        turns=[Turn(role=r, text=t) for r, t in lines],  # type: ignore[arg-type]
+        variables={"service": "check-up", "day": "tomorrow"},
+        started_at=datetime(2026, 11, 28, 10, tzinfo=UTC),
+    )
+    assert verdict(record)[0] == "fail"
+    record.profile_path = str(profile)
+    assert verdict(record)[0] == "pass"

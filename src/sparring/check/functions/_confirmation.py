@@ -6,6 +6,7 @@ before it (``sparring.confirmation.given_values``; placeholder values such as "d
 my choice" are never the user's), typed (``sparring.confirmation.compare_confirmation``).
 A slot stated with another value, or stated empty (``None``, ``null``, an empty
 ``label:``, a template left unfilled), is a mismatch, quoted with both values and the turn.
+The chatbot's own words for a value (the profile's ``chatbot.synonyms``) are that value.
 Strategy: offline and model-free; where several stated values could be a slot's it
 abstains. Source: the agenda-based user simulator's check of a ``confirm`` act against its
 goal (Schatzmann et al., NAACL 2007, §3). The default rule ``confirmation_mismatch``
@@ -14,12 +15,17 @@ goal (Schatzmann et al., NAACL 2007, §3). The default rule ``confirmation_misma
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+
 from sparring.check._context import FunctionContext, rule_function
 from sparring.check._safety import NotApplicable, Unscored
 from sparring.check.functions._common import conversation_of, note
 from sparring.confirmation import ConfirmationCheck, check_conversation
+from sparring.errors import UserInputError
 from sparring.precision import precision_note
-from sparring.profiles import is_placeholder
+from sparring.profiles import is_placeholder, load_profile
+from sparring.values import Synonyms
 
 _QUOTE = 160
 """Characters of the confirmation quoted in a mismatch."""
@@ -36,10 +42,30 @@ def _checks(context: FunctionContext) -> list[ConfirmationCheck]:
         }
         reference = record.started_at.date() if record.started_at else None
         cached = context.cache["confirmation"] = check_conversation(
-            record.turns, variables, reference=reference
+            record.turns, variables, reference=reference, synonyms=_synonyms(record.profile_path)
         )
     checks: list[ConfirmationCheck] = cached
     return checks
+
+
+def _synonyms(profile_path: str | None) -> Synonyms:
+    """The chatbot's words for one value, ``chatbot.synonyms`` of the profile the
+    conversation was simulated from (a Rasa project's entity synonyms: "Physical
+    examination" for "check-up"); none when the profile is gone or does not load: then a
+    synonym read back is "another value" only if it names another option."""
+    path = Path(profile_path) if profile_path else None
+    if path is None or not path.is_file():
+        return Synonyms()
+    return _profile_synonyms(str(path), path.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=64)
+def _profile_synonyms(path: str, modified: int) -> Synonyms:
+    """``_synonyms`` of one version of a profile file (``modified``: its time stamp)."""
+    try:
+        return Synonyms.of(load_profile(path).chatbot.synonyms)
+    except UserInputError:
+        return Synonyms()
 
 
 def _quote(text: str) -> str:
