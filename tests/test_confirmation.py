@@ -315,4 +315,4 @@ def test_a_relative_weekday_differs_from_another_weekday_read_back() -> None:
     ]
     for stated in ("Monday the 8th of March", "the 9th of March"):
         same = compare_confirmation(hold.format(stated), given)
-        assert [r.outcome for r in same.readings][0] == SlotOutcome.CANNOT_TELL
+        assert same.readings[0].outcome == SlotOutcome.CANNOT_TELL
