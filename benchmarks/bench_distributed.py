@@ -16,7 +16,10 @@ Run from the project root (needs Debian's ``redis-server`` and ``pip install ".[
    (and ready) before the clock starts; the coordinator's probe, planning and summary are
    timed. Then a worker lost: the same run on 2 fresh workers × 20, one of them killed
    (SIGKILL of its process group) 10 s in; the time to finish against the undisturbed
-   distributed run (target: under 2×), with the chunks reclaimed and the re-executions.
+   distributed run (target: under 2×), with the chunks reclaimed and the re-executions,
+   and from the kill run's records what the kill cost beyond the halved capacity: the
+   longest moment after the kill with nothing running (a lease waited on), when the
+   conversations run again started, when the last record ended.
 2. The per-conversation figures the sizing in docs/distributed.md is computed from: Redis
    commands per conversation (``INFO stats`` before and after the distributed run), bytes
    of a record as it travels back, the coordinator's record write rate (``RunStore.write``
@@ -122,7 +125,7 @@ def overhead(root: Path, conversations: int) -> dict[str, Any]:
         for worker in workers:
             worker.stop()
         workers = _workers(root / "lost", server.url, 2, 20, (root / "lost",))
-        started = time.perf_counter()
+        started, began = time.perf_counter(), time.time()
         timer = threading.Timer(10.0, workers[0].kill)
         timer.start()
         lost = _on_workers(settings, root / "lost-run")
@@ -159,11 +162,41 @@ def overhead(root: Path, conversations: int) -> dict[str, Any]:
         "killed_vs_undisturbed": round(lost_seconds / spread_seconds, 3),
         "killed_reclaimed_chunks": lost.reclaimed,
         "killed_re_executed": lost.re_executed,
+        **_after_the_kill(root / "lost-run", began, 10.0, set(lost.re_executed_ids)),
+    }
+
+
+def _after_the_kill(run: Path, began: float, kill_at: float, again: set[str]) -> dict[str, Any]:
+    """What the kill cost beyond the halved capacity, from the records' start and end
+    times (seconds since the clock started): the longest moment after the kill with no
+    conversation running (the survivor idle, waiting on a lease), when the conversations
+    run again started, and when the last record ended."""
+    records = list(RunStore.open(run).iter_records())
+    spans = sorted(
+        (r.started_at.timestamp() - began, r.ended_at.timestamp() - began)
+        for r in records
+        if r.started_at is not None and r.ended_at is not None
+    )
+    idle, reach = 0.0, kill_at
+    for first, last in spans:
+        if last >= kill_at:
+            idle, reach = max(idle, first - reach), max(reach, last)
+    rerun = [
+        r.started_at.timestamp() - began
+        for r in records
+        if r.id in again and r.started_at is not None
+    ]
+    return {
+        "killed_longest_idle_after_the_kill_seconds": round(idle, 2),
+        "killed_rerun_started_at_seconds": round(min(rerun), 1) if rerun else None,
+        "killed_last_record_at_seconds": round(max(last for _, last in spans), 1),
     }
 
 
 def mutation(root: Path, mutants: int) -> dict[str, Any]:
-    from sparring.distributed import mutate_distributed
+    from sparring.distributed import Cluster, remote_mutants
+    from sparring.jobs.events import JobEvent, StageChanged
+    from sparring.mutation import MutateJob
 
     settings = alice_mutants(root, mutants)
     code = root / "worker-code"  # the workers' own copy of the bot's code, nothing else
@@ -177,14 +210,16 @@ def mutation(root: Path, mutants: int) -> dict[str, Any]:
             workers = _workers(root / f"mutate-{count}", server.url, count, 1, (code,))
             try:
                 marks: dict[str, float] = {}
+
+                def mark(event: JobEvent, marks: dict[str, float] = marks) -> None:
+                    if isinstance(event, StageChanged) and event.stage == "mutants":
+                        marks.setdefault("sampled", time.perf_counter())
+
+                out = root / f"mutants-{count}"
+                run_one = remote_mutants(Cluster.from_env(), out)
                 started = time.perf_counter()
-                result = mutate_distributed(
-                    settings,
-                    root / f"mutants-{count}",
-                    on_sample=lambda _, marks=marks: marks.setdefault(
-                        "sampled", time.perf_counter()
-                    ),
-                )
+                job = MutateJob(run_one=run_one)
+                result = start(job, settings, out, on_event=mark, report=False).result
                 ended = time.perf_counter()
             finally:
                 for worker in workers:
