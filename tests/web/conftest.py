@@ -24,6 +24,8 @@ for _name in ("SPARRING_WEB_SECRET_KEY", "SPARRING_WEB_FERNET_KEYS", "SPARRING_D
 if os.environ.get("SPARRING_TEST_DATABASE_URL"):  # tests/web/test_postgres.py's slice
     os.environ["SPARRING_DATABASE_URL"] = os.environ["SPARRING_TEST_DATABASE_URL"]
 
+from sparring.jobs import JobEvent, JobStatus  # noqa: E402
+from sparring.jobs.events import Finished  # noqa: E402
 from sparring.web import configure  # noqa: E402
 
 configure(loopback=True)
@@ -93,8 +95,14 @@ class Recorder:
         self.submitted.append(("resume", {}, run_dir))
         return f"h{len(self.submitted)}"
 
-    def status(self, handle: str) -> str | None:
-        return "finished"
+    def status(self, handle: str) -> JobStatus | None:
+        return JobStatus.FINISHED
+
+    def error(self, handle: str) -> BaseException | None:
+        return None
+
+    def watch(self, handle: str, listener: Callable[[JobEvent], None]) -> None:
+        listener(Finished(status=JobStatus.FINISHED))  # it ended at once
 
 
 @pytest.fixture(autouse=True)

@@ -142,7 +142,7 @@ def test_a_secret_read_back_through_a_local_chatbot_is_never_shown(
     from sparring.web.models import Run
 
     key = "bound-secret-read-back-0123456789"
-    worker = _worker.Worker(_worker.in_process_executor(None))
+    worker = _worker.Worker(_worker.in_process_executor())
     monkeypatch.setattr(_worker, "_worker", worker)
     project, owner, editor = world["project"], world["owner"], world["editor"]
     set_secret(project, "BOT_KEY", key, owner, hosts=["bot.example"])

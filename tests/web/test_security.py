@@ -427,6 +427,8 @@ def test_a_job_that_ignores_stop_is_ended_and_left_resumable() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_job_past_its_run_time_is_stopped_with_the_reason(world: dict[str, Any]) -> None:
+    from sparring.jobs import JobStatus
+    from sparring.jobs.events import Finished
     from sparring.web import _worker
 
     class Endless:
@@ -434,15 +436,27 @@ def test_a_job_past_its_run_time_is_stopped_with_the_reason(world: dict[str, Any
 
         def __init__(self) -> None:
             self.stopped: list[str] = []
+            self.listeners: list[Any] = []
 
         def submit(self, job: str, settings: dict[str, Any], run_dir: Any) -> str:
             return "h1"
 
+        def resume(self, run_dir: Any) -> str:
+            return "h1"
+
         def stop(self, handle: str) -> None:
             self.stopped.append(handle)
+            for listener in self.listeners:  # it ends as asked
+                listener(Finished(status=JobStatus.STOPPED))
 
         def status(self, handle: str) -> str:
             return "stopped" if self.stopped else "running"
+
+        def error(self, handle: str) -> BaseException | None:
+            return None
+
+        def watch(self, handle: str, listener: Any) -> None:
+            self.listeners.append(listener)
 
     project = world["project"]
     project.max_run_seconds = 1
@@ -502,7 +516,7 @@ def test_one_projects_jobs_never_take_every_slot(
     monkeypatch.setenv("SPARRING_WEB_JOB_SLOTS", "3")
     worker = _worker.Worker(executor=ProcessExecutor())
     assert worker.slots() == 3
-    assert _worker.Worker(executor=_worker.in_process_executor(None)).slots() == 1
+    assert _worker.Worker(executor=_worker.in_process_executor()).slots() == 1
     first = worker._claim("run", mine[0].pk)
     assert first is not None
     assert worker._claim("run", mine[1].pk) is None  # its project is busy: it waits

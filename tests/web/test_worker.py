@@ -212,11 +212,20 @@ class _BrokenExecutor:
     def submit(self, job: str, settings: dict[str, Any], run_dir: Path) -> str:
         raise RuntimeError(f"disk full, {BOT_KEY}")
 
+    def resume(self, run_dir: Path) -> str:
+        raise RuntimeError(f"disk full, {BOT_KEY}")
+
     def stop(self, handle: str) -> None:
         raise AssertionError("nothing was started")
 
     def status(self, handle: str) -> Any:
         return None
+
+    def error(self, handle: str) -> BaseException | None:
+        return None
+
+    def watch(self, handle: str, listener: Any) -> None:
+        raise AssertionError("nothing was started")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -258,3 +267,117 @@ def test_a_locked_database_is_waited_for_and_other_errors_raise() -> None:
     with pytest.raises(OperationalError, match="no such table"):
         _worker._update(broken, status="running")  # type: ignore[arg-type]
     assert broken.updated == {}
+
+
+class _Held:
+    """An executor whose jobs end only when the test ends them (``end``), by the event
+    the ``Executor`` protocol promises; ``status`` says ``running`` until then."""
+
+    def __init__(self) -> None:
+        self.started: list[Path] = []
+        self.listeners: dict[str, list[Any]] = {}
+        self.ended: set[str] = set()
+
+    def submit(self, job: str, settings: dict[str, Any], run_dir: Path) -> str:
+        self.started.append(run_dir)
+        return str(run_dir)
+
+    def resume(self, run_dir: Path) -> str:
+        return self.submit("resume", {}, run_dir)
+
+    def stop(self, handle: str) -> None:
+        pass
+
+    def status(self, handle: str) -> Any:
+        from sparring.jobs import JobStatus
+
+        return JobStatus.FINISHED if handle in self.ended else JobStatus.RUNNING
+
+    def error(self, handle: str) -> BaseException | None:
+        return None
+
+    def watch(self, handle: str, listener: Any) -> None:
+        self.listeners.setdefault(handle, []).append(listener)
+
+    def end(self, handle: str) -> None:
+        from sparring.jobs import JobStatus
+        from sparring.jobs.events import Finished
+
+        self.ended.add(handle)
+        for listener in self.listeners.pop(handle):
+            listener(Finished(status=JobStatus.FINISHED, verdict="pass"))
+
+
+def _until(check: Any) -> None:
+    """Wait (a bound on a hung worker, not a timing claim) until ``check()`` is true."""
+    for _ in range(600):
+        if check():
+            return
+        threading.Event().wait(0.05)
+    raise AssertionError("the worker never got there")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_jobs_start_when_launched_or_when_one_ends_and_rows_end_on_the_event(
+    world: dict[str, Any],
+) -> None:
+    """The dispatcher is event-driven: with nothing queued no worker thread exists; a
+    second job of a busy project starts when the first's ``Finished`` arrives (never by a
+    poll of the executor, whose status alone would say nothing)."""
+    executor = _Held()
+    worker = _worker.Worker(executor=executor)
+    worker.start()
+    assert not [t for t in threading.enumerate() if t.name.startswith("sparring-web-")]
+    runs = [
+        Run.objects.create(project=world["project"], job="simulate", path=f"/runs/{i}")
+        for i in range(2)
+    ]
+    for run in runs:
+        worker.launch(run)
+    _until(lambda: len(executor.started) == 1 and "/runs/0" in executor.listeners)
+    assert Run.objects.get(pk=runs[1].pk).status == "queued"  # its project is busy
+    executor.end("/runs/0")
+    _until(lambda: Run.objects.get(pk=runs[0].pk).status == "finished")
+    assert Run.objects.get(pk=runs[0].pk).verdict == "pass"  # from the Finished event
+    _until(lambda: executor.started == [Path("/runs/0"), Path("/runs/1")])
+    _until(lambda: "/runs/1" in executor.listeners)
+    executor.end("/runs/1")
+    _until(lambda: Run.objects.get(pk=runs[1].pk).status == "finished")
+
+
+def test_a_job_process_hands_on_its_events_as_they_happen(tmp_path: Path) -> None:
+    """``ProcessExecutor.watch``: the job process's events (started, planned, each
+    conversation) come before its one ``Finished``, which carries the verdict."""
+    from sparring.jobs import JobStatus
+    from sparring.jobs.events import Finished
+    from sparring.web._job_process import ProcessExecutor
+
+    (tmp_path / "chatbot.yaml").write_text("connector: scripted\nparams: {}\n")
+    (tmp_path / "profiles").mkdir()
+    (tmp_path / "profiles" / "order.yaml").write_text(PROFILE)
+    executor = ProcessExecutor()
+    executor.prepare({}, [tmp_path])
+    settings = {
+        "chatbot": str(tmp_path / "chatbot.yaml"),
+        "profiles": [str(tmp_path / "profiles")],
+        "concurrency": 1,
+    }
+    handle = executor.submit("simulate", settings, tmp_path / "run")  # type: ignore[arg-type]
+    seen: list[Any] = []
+    ended = threading.Event()
+
+    def listen(event: Any) -> None:
+        seen.append(event)
+        if isinstance(event, Finished):
+            ended.set()
+
+    executor.watch(handle, listen)
+    assert ended.wait(600), "the job process never ended"  # a bound on a hung process
+    kinds = [event.kind for event in seen]
+    assert kinds[-1] == "finished" and kinds.count("finished") == 1
+    assert {"planned", "item_done"} <= set(kinds), kinds
+    assert seen[-1].status is JobStatus.FINISHED and seen[-1].verdict == "recorded"
+    assert executor.status(handle) is JobStatus.FINISHED
+    late: list[Any] = []
+    executor.watch(handle, late.append)  # after the end: its Finished at once
+    assert late == [seen[-1]]

@@ -24,7 +24,7 @@ from __future__ import annotations
 from sparring.jobs import JOBS, JobRun
 from sparring.runner._context import RunContext, chatbot_fields
 from sparring.runner._executor import Executor, InProcessExecutor
-from sparring.runner._handle import JobHandle, launch, launch_resume
+from sparring.runner._handle import EventStream, JobHandle, launch, launch_resume
 from sparring.runner._prepare import PROBE_TIMEOUT, prepare
 from sparring.runner._progress import ProgressRecorder
 from sparring.runner._run import find_job
@@ -43,6 +43,7 @@ __all__ = [
     "JOBS",
     "PROBE_TIMEOUT",
     "RUNNER",
+    "EventStream",
     "Executor",
     "InProcessExecutor",
     "JobHandle",

@@ -40,6 +40,71 @@ Listener = Callable[[JobEvent], None]
 Body = Callable[[StopSignal, Listener], JobRun[R]]
 
 
+class EventStream:
+    """The events of one job, in order, for readers and listeners on other threads: the
+    one place an executor keeps them (``JobHandle``, the dashboard's ``ProcessExecutor``).
+    ``publish`` adds one; the stream ends with its ``Finished``."""
+
+    def __init__(self, listener: Listener | None = None) -> None:
+        self._events: list[JobEvent] = []
+        self._listeners: list[Listener] = [listener] if listener is not None else []
+        self._changed = threading.Condition()
+
+    @property
+    def ended(self) -> bool:
+        """Whether its ``Finished`` was published."""
+        with self._changed:
+            return self._ended
+
+    @property
+    def _ended(self) -> bool:
+        return bool(self._events) and isinstance(self._events[-1], Finished)
+
+    def publish(self, event: JobEvent) -> None:
+        """Add ``event`` and call the listeners with it (on this thread)."""
+        with self._changed:
+            self._events.append(event)
+            listeners = list(self._listeners)
+            if isinstance(event, Finished):
+                self._listeners.clear()
+            self._changed.notify_all()
+        for listener in listeners:
+            _call(listener, event)
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener`` with each event from now on, up to the ``Finished`` (at once
+        with it when the stream has already ended). A listener that raises is logged."""
+        with self._changed:
+            ended = self._ended
+            if not ended:
+                self._listeners.append(listener)
+        if ended:
+            _call(listener, self._events[-1])
+
+    def wait_ended(self, timeout: float | None = None) -> bool:
+        """Block until the ``Finished`` (at most ``timeout`` seconds); whether it came."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self._ended, timeout)
+
+    def __call__(self, timeout: float | None = None) -> Iterator[JobEvent]:
+        """The events from the first, as they are published, up to the ``Finished``.
+        ``timeout``: seconds to wait for each next event; ``TimeoutError`` when none came."""
+        index = 0
+        while True:
+            event = self._event_at(index, timeout)
+            index += 1
+            yield event
+            if isinstance(event, Finished):
+                return
+
+    def _event_at(self, index: int, timeout: float | None) -> JobEvent:
+        """The ``index``-th event, waiting at most ``timeout`` seconds for it."""
+        with self._changed:
+            if not self._changed.wait_for(lambda: len(self._events) > index, timeout):
+                raise TimeoutError(f"no event came in {timeout} s")
+            return self._events[index]
+
+
 class JobHandle(Generic[R]):
     """A job launched on a thread (``launch``, ``launch_resume``, ``InProcessExecutor``):
     its events as they happen, ``stop``, ``wait`` for its ``JobRun[R]``. ``id`` is a
@@ -49,10 +114,8 @@ class JobHandle(Generic[R]):
         self.id = uuid.uuid4().hex
         self.stop_signal = StopSignal()
         self._future: Future[JobRun[R]] = Future()
-        self._events: list[JobEvent] = []
+        self._stream = EventStream(on_event)
         self._held: Finished | None = None
-        self._listeners: list[Listener] = [on_event] if on_event is not None else []
-        self._changed = threading.Condition()
         self._thread: threading.Thread | None = None
 
     def stop(self) -> None:
@@ -63,8 +126,7 @@ class JobHandle(Generic[R]):
     @property
     def done(self) -> bool:
         """Whether the job has ended (its ``Finished`` sent)."""
-        with self._changed:
-            return self._ended
+        return self._stream.ended
 
     @property
     def status(self) -> JobStatus:
@@ -97,59 +159,26 @@ class JobHandle(Generic[R]):
     def join(self, timeout: float | None = None) -> JobStatus:
         """Block until the job ends (at most ``timeout`` seconds); its status
         (``running`` when the time ran out). Never raises the job's error."""
-        with self._changed:
-            self._changed.wait_for(lambda: self._ended, timeout)
+        self._stream.wait_ended(timeout)
         return self.status
 
     def events(self, timeout: float | None = None) -> Iterator[JobEvent]:
         """The job's events from its first, as they happen, up to its ``Finished``
         (events already sent are given first). ``timeout``: seconds to wait for each next
         event; ``TimeoutError`` when none came."""
-        index = 0
-        while True:
-            event = self._event_at(index, timeout)
-            index += 1
-            yield event
-            if isinstance(event, Finished):
-                return
-
-    def _event_at(self, index: int, timeout: float | None) -> JobEvent:
-        """The ``index``-th event, waiting at most ``timeout`` seconds for it."""
-        with self._changed:
-            if not self._changed.wait_for(lambda: len(self._events) > index, timeout):
-                raise TimeoutError(f"no event of job {self.id} in {timeout} s")
-            return self._events[index]
+        return self._stream(timeout)
 
     def subscribe(self, listener: Listener) -> None:
         """Call ``listener`` with each event from now on, up to the ``Finished`` (at once
         with it when the job has already ended). A listener that raises is logged."""
-        with self._changed:
-            ended = self._ended
-            if not ended:
-                self._listeners.append(listener)
-        if ended:
-            _call(listener, self._events[-1])
-
-    @property
-    def _ended(self) -> bool:
-        return bool(self._events) and isinstance(self._events[-1], Finished)
+        self._stream.subscribe(listener)
 
     def _emit(self, event: JobEvent) -> None:
         """The runner's events; its ``Finished`` is held until the job has ended."""
         if isinstance(event, Finished):
             self._held = event
             return
-        self._publish(event)
-
-    def _publish(self, event: JobEvent) -> None:
-        with self._changed:
-            self._events.append(event)
-            listeners = list(self._listeners)
-            if isinstance(event, Finished):
-                self._listeners.clear()
-            self._changed.notify_all()
-        for listener in listeners:
-            _call(listener, event)
+        self._stream.publish(event)
 
     def _begin(self, body: Body[R]) -> JobHandle[R]:
         def work() -> None:
@@ -159,7 +188,7 @@ class JobHandle(Generic[R]):
                 logger.warning("job %s failed: %s: %s", self.id, type(exc).__name__, exc)
                 self._future.set_exception(exc)
             verdict = self._held.verdict if self._held is not None else None
-            self._publish(Finished(status=self.status, verdict=verdict))
+            self._stream.publish(Finished(status=self.status, verdict=verdict))
 
         self._thread = threading.Thread(target=work, name=f"sparring-job-{self.id[:8]}")
         self._thread.daemon = True

@@ -18,7 +18,11 @@ own environment only the model-provider keys its models may send where they will
 (``sparring.llm.key_grants``: the provider's host or one the key's owner stated), and
 refuses the job before any work when a key would go elsewhere (an editor's
 ``model_base_url``). It imports no Django and opens no database.
-It writes one JSON line per finished job on its standard output (status, verdict, error).
+It writes on its standard output one JSON line per event of its job (``sparring.jobs``'
+``JobEvent``, as it happens) and, once the job has ended, one ``result`` line (status,
+verdict, error); ``ProcessExecutor`` hands the events to its watchers
+(``sparring.runner.Executor.watch``) and ends each job's stream with one ``Finished`` as
+soon as the result line is read, or when the process ended without one.
 A line ``stop`` on its standard input asks the job to stop cleanly (resumable); the end
 of its standard input (the server died) does the same, so no job outlives its server.
 
@@ -36,14 +40,17 @@ import subprocess
 import sys
 import threading
 import uuid
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, JsonValue
+from pydantic import BaseModel, JsonValue, ValidationError
 
 from sparring.conversations import MANIFEST
+from sparring.jobs import JobEvent, JobStatus
+from sparring.jobs.events import JOB_EVENT, Finished
+from sparring.runner import EventStream
 
 if TYPE_CHECKING:
     from sparring.llm import KeyGrants
@@ -65,6 +72,9 @@ KEPT_VARIABLES = (
 )
 """The server's variables a job process keeps (none holds a secret of the server)."""
 
+
+RESULT = "result"
+"""The ``kind`` of the line a job process writes last: how its job ended."""
 
 STOP_GRACE_SECONDS = 30.0
 """Seconds a job has to stop cleanly after a stop request before its process is ended."""
@@ -97,30 +107,25 @@ def job_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
 @dataclass
 class _Child:
     process: subprocess.Popen[str]
-    status: str = "running"
-    verdict: str = ""
+    stream: EventStream
+    status: JobStatus = JobStatus.RUNNING
     error: str = ""
     error_type: str = ""
     stop_requested: bool = False
     reader: threading.Thread | None = None
-    lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 class ProcessExecutor:
-    """An ``Executor`` running each job in its own process (see the module docstring).
+    """An ``Executor`` (``sparring.runner.Executor``) running each job in its own process
+    (see the module docstring).
 
     ``prepare(secrets, roots)`` sets what the next ``submit``/``resume`` gets (the worker
-    runs one job at a time); ``on_event(handle, event)`` receives a ``finished`` event
-    (``kind``, ``verdict``) when the job ends."""
+    hands them one submission at a time); ``watch(handle, listener)`` gets the job's
+    events as its process writes them, then one ``Finished`` once it has ended."""
 
     def __init__(
-        self,
-        on_event: Any = None,
-        *,
-        stop_grace: float = STOP_GRACE_SECONDS,
-        command: list[str] | None = None,
+        self, *, stop_grace: float = STOP_GRACE_SECONDS, command: list[str] | None = None
     ) -> None:
-        self._on_event = on_event
         self._grace = stop_grace
         self._command = command or [sys.executable, "-m", "sparring.web._job_process"]
         self._children: dict[str, _Child] = {}
@@ -163,9 +168,13 @@ class ProcessExecutor:
         timer.daemon = True
         timer.start()
 
-    def status(self, handle: str) -> str | None:
+    def status(self, handle: str) -> JobStatus | None:
         child = self._children.get(handle)
         return child.status if child is not None else None
+
+    def watch(self, handle: str, listener: Callable[[JobEvent], None]) -> None:
+        if (child := self._children.get(handle)) is not None:
+            child.stream.subscribe(listener)
 
     def error(self, handle: str) -> BaseException | None:
         """What the job failed with, as the job process reported it."""
@@ -204,34 +213,59 @@ class ProcessExecutor:
         assert process.stdin is not None
         process.stdin.write(spec.model_dump_json() + "\n")
         process.stdin.flush()
-        child = _Child(process)
-        child.reader = threading.Thread(target=self._read, args=(handle, child), daemon=True)
+        child = _Child(process, EventStream())
+        child.reader = threading.Thread(target=self._read, args=(child,), daemon=True)
         self._children[handle] = child
         child.reader.start()
         return handle
 
-    def _read(self, handle: str, child: _Child) -> None:
+    def _read(self, child: _Child) -> None:
+        """The job process's lines: its events handed on as they come, its result ending
+        the stream at once (the process may take a moment more to exit)."""
         assert child.process.stdout is not None
         result: dict[str, Any] = {}
         for line in child.process.stdout:
-            try:
-                result = json.loads(line)
-            except ValueError:
-                continue
+            if (event := _event(line)) is not None and not isinstance(event, Finished):
+                child.stream.publish(event)
+            elif (found := _result(line)) is not None and not result:
+                result = found
+                self._ended(child, result)
         code = child.process.wait()
         if child.process.stdin is not None:
             with contextlib.suppress(OSError):
                 child.process.stdin.close()
-        child.verdict = str(result.get("verdict") or "")
-        child.error = str(result.get("error") or "")
+        if not result:
+            if not child.stop_requested:
+                child.error = f"the job process ended with exit code {code} and no result"
+            # after its grace a stopped job's process is ended: what finished is kept
+            self._ended(child, {"status": "stopped" if child.stop_requested else "failed"})
+
+    @staticmethod
+    def _ended(child: _Child, result: dict[str, Any]) -> None:
+        child.error = str(result.get("error") or child.error)
         child.error_type = str(result.get("error_type") or "")
-        if not result and child.stop_requested:
-            result = {"status": "stopped"}  # ended after its grace: what finished is kept
-        elif not result:
-            child.error = f"the job process ended with exit code {code} and no result"
-        if self._on_event is not None and result.get("status") == "finished":
-            self._on_event(handle, _Finished(verdict=child.verdict))
-        child.status = str(result.get("status") or "failed")
+        text = str(result.get("status") or "")
+        status = JobStatus(text) if text in set(JobStatus) else JobStatus.FAILED
+        child.status = JobStatus.FAILED if status is JobStatus.RUNNING else status
+        verdict = str(result.get("verdict") or "") or None
+        child.stream.publish(Finished(status=child.status, verdict=verdict))
+
+
+def _event(line: str) -> JobEvent | None:
+    """The job event a job process wrote on ``line`` (``None``: not an event)."""
+    try:
+        return JOB_EVENT.validate_json(line)
+    except ValidationError:
+        return None
+
+
+def _result(line: str) -> dict[str, Any] | None:
+    """The result line a job process wrote last (``kind`` ``result``)."""
+    try:
+        found = json.loads(line)
+    except ValueError:
+        return None
+    return found if isinstance(found, dict) and found.get("kind") == RESULT else None
 
 
 def _end(process: subprocess.Popen[str]) -> None:
@@ -319,12 +353,6 @@ def _existing(folder: Path) -> Path | None:
     return None
 
 
-@dataclass(frozen=True)
-class _Finished:
-    verdict: str
-    kind: str = "finished"
-
-
 class _RedactingFormatter(logging.Formatter):
     """Log lines with every secret removed (``sparring._redact``)."""
 
@@ -354,51 +382,56 @@ def _install(spec: JobSpec) -> None:
 
 
 def main() -> int:
-    """The job process: read the spec, run the job, print how it ended (one JSON line)."""
+    """The job process: read the spec, run the job, write its events as they happen and
+    how it ended (JSON lines)."""
     spec = JobSpec.model_validate_json(sys.stdin.readline())
     _install(spec)
     from sparring.errors import UserInputError
-    from sparring.runner import InProcessExecutor
 
     try:
         _grant(model_keys(spec))
     except UserInputError as exc:  # a key would go where it may not: no work at all
         failed = {"status": "failed", "error": str(exc), "error_type": "UserInputError"}
-        print(json.dumps(failed), flush=True)
-        return 0
+    else:
+        failed = {}
+    print(json.dumps({"kind": RESULT, **(failed or _run(spec))}), flush=True)
+    return 0
 
-    verdicts: dict[str, str] = {}
 
-    def on_event(handle: str, event: Any) -> None:
-        if getattr(event, "kind", None) == "finished":
-            verdicts[handle] = getattr(event, "verdict", None) or ""
+def _run(spec: JobSpec) -> dict[str, str]:
+    """Run the spec's job, its events written on standard output as they happen (one
+    whole line each, whichever thread of the job emits it); how it ended."""
+    from sparring._redact import redact_text
+    from sparring.runner import launch, launch_resume
 
-    executor = InProcessExecutor(on_event=on_event)
+    writing = threading.Lock()
+
+    def write(event: JobEvent) -> None:  # the result line, not Finished, says the end
+        if not isinstance(event, Finished):
+            with writing:
+                sys.stdout.write(event.model_dump_json() + "\n")
+                sys.stdout.flush()
+
     run_dir = Path(spec.run_dir)
     if spec.action == "resume":
-        handle = executor.resume(run_dir)
+        handle = launch_resume(run_dir, on_event=write)
     else:
-        handle = executor.submit(spec.job, spec.settings, run_dir)
+        handle = launch(spec.job, spec.settings, run_dir, on_event=write)
 
     def listen() -> None:  # "stop", or the end of input (the server is gone): stop cleanly
         for line in sys.stdin:
             if line.strip() == "stop":
                 break
-        executor.stop(handle)
+        handle.stop()
 
     threading.Thread(target=listen, daemon=True).start()
-    status = executor.wait(handle)
-    failure = executor.error(handle)
-    from sparring._redact import redact_text
-
-    result = {
+    status, failure, run = handle.join(), handle.error, handle.result
+    return {
         "status": str(status),
-        "verdict": verdicts.get(handle, ""),
+        "verdict": (run.outcome.verdict or "") if run is not None else "",
         "error": redact_text(str(failure)) if failure is not None else "",
         "error_type": type(failure).__name__ if failure is not None else "",
     }
-    print(json.dumps(result), flush=True)
-    return 0
 
 
 if __name__ == "__main__":

@@ -184,6 +184,10 @@ class Overrun:
         self._every = every
         self._last = 0.0
 
+    def seconds_left(self) -> float:
+        """Seconds until the run-time quota ends the job (0 once it has)."""
+        return max(0.0, self._started + self._limits.run_seconds - time.monotonic())
+
     def check(self) -> str | None:
         """Why the job must stop now (``None``: it may go on)."""
         now = time.monotonic()

@@ -1,12 +1,17 @@
 """The dashboard's worker: launches a ``Run`` (or a ``RunJob``, a job applied to an existing
 run: ``check``, ``evaluate``) through a ``sparring.runner.Executor`` and keeps its row current.
 
-The in-process worker runs ONE job at a time on a dispatcher thread: a job reads its model
-and chatbot keys from the process environment (the runner's contract), so the project's
-secrets are decrypted into the environment for exactly the time its job runs and removed
-after — two projects' jobs never share an environment. The job's stored settings, the run
-directory and the logs never see a key; a distributed worker (issue 24) implements the same
-``Executor`` with one process per job.
+Each job runs in a process of its own (``_job_process.ProcessExecutor``), ``slots()`` at
+once and at most one per project. Nothing polls: a queued job starts when it is launched or
+when a job ends (``_dispatch``, on a thread of its own while it runs), and that thread
+waits on the job's events (``Executor.watch``) — its end, the items that grow its run
+(the stored-size quota is checked then) — or on the run-time quota's deadline.
+
+With an executor that runs jobs in this process (``InProcessExecutor``; tests) ONE job
+runs at a time: a job reads its model and chatbot keys from the process environment (the
+runner's contract), so the project's secrets are decrypted into the environment for exactly
+the time its job runs and removed after — two projects' jobs never share an environment.
+The job's stored settings, the run directory and the logs never see a key.
 
 Launching: the project's files are frozen into ``RUN_DIR.inputs/`` and every path in the
 settings must name one of them (a path outside is refused, so a user cannot make the server
@@ -21,15 +26,14 @@ import logging
 import os
 import queue
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from django.conf import settings as django_settings
-from django.db import close_old_connections
+from django.db import connections
 from django.db.models import QuerySet
 from pydantic import JsonValue
 
@@ -38,7 +42,11 @@ from sparring._redact import redact_text
 from sparring._ssrf import url_refusal
 from sparring.conversations import RunStore, is_run_directory
 from sparring.errors import Problem, UserInputError
+from sparring.jobs import JobEvent
+from sparring.jobs.events import Finished
+from sparring.runner import Executor
 from sparring.web._files import policy_for, server_problems, write_snapshot
+from sparring.web._job_process import ProcessExecutor
 from sparring.web._quotas import Overrun, launch_problems
 from sparring.web._secrets import secret_hosts, secret_values
 from sparring.web.models import FileKind, Project, ProjectFile, Run, RunJob, RunStatus, Secret
@@ -49,38 +57,16 @@ REFUSED_KEYS = frozenset({"serve_command", "trust_functions"})
 """Settings the dashboard never offers (they run the user's code or commands on the
 server); a job given one anyway is refused on its typed value (``JobSettings.CODE_SETTINGS``
 under ``DASHBOARD_POLICY``)."""
-_POLL_SECONDS = 0.5
 JOB_SLOTS_ENV = "SPARRING_WEB_JOB_SLOTS"
 DEFAULT_JOB_SLOTS = 2
-_RUNNING = "running"
 _RUN, _APPLIED = "run", "applied"
 
 
-class Executor(Protocol):
-    """``sparring.runner.Executor`` as the worker uses it (submit, stop, status by handle);
-    statuses are ``sparring.jobs.JobStatus`` values (strings)."""
-
-    def submit(self, job: str, settings: dict[str, JsonValue], run_dir: Path) -> str: ...
-
-    def stop(self, handle: str) -> None: ...
-
-    def status(self, handle: str) -> str | None: ...
-
-
-def in_process_executor(on_event: Any) -> Executor:
-    """The runner's ``InProcessExecutor`` (``sparring.jobs``), reporting to ``on_event``."""
+def in_process_executor() -> Executor:
+    """The runner's ``InProcessExecutor``: jobs on threads of this process."""
     from sparring.runner import InProcessExecutor
 
-    executor: Executor = InProcessExecutor(on_event=on_event)
-    return executor
-
-
-def process_executor(on_event: Any) -> Executor:
-    """The ``ProcessExecutor``: each job in a process of its own (``_job_process``)."""
-    from sparring.web._job_process import ProcessExecutor
-
-    executor: Executor = ProcessExecutor(on_event=on_event)
-    return executor
+    return InProcessExecutor()
 
 
 def run_folder(project: Project, run_id: int) -> Path:
@@ -232,8 +218,7 @@ def prepare_applied(applied: RunJob, settings: dict[str, JsonValue]) -> dict[str
 def _failure(executor: Executor, handle: str, secrets: dict[str, str]) -> str:
     """Why the job ``handle`` failed ('' when it did not, or the executor cannot say),
     with every secret removed (the project's, and any the redaction pass knows)."""
-    error = getattr(executor, "error", None)
-    failure = error(handle) if error is not None else None
+    failure = executor.error(handle)
     if failure is None:
         return ""
     text = f"{type(failure).__name__}: {failure}"
@@ -281,54 +266,44 @@ class Worker:
     one per project, so one user's long run never holds every other user's back."""
 
     def __init__(self, executor: Executor | None = None) -> None:
-        self._verdicts: dict[str, str] = {}
-        self.executor: Executor = executor or process_executor(self._event)
-        self._queue: queue.Queue[tuple[str, int]] = queue.Queue()
-        self._thread: threading.Thread | None = None
+        self.executor: Executor = executor or ProcessExecutor()
+        self._pending: list[tuple[str, int]] = []
+        self._started = False
         self._lock = threading.Lock()
+        self._dispatching = threading.Lock()
         self._submitting = threading.Lock()
         self._busy: set[int] = set()
 
-    def _event(self, handle: str, event: Any) -> None:
-        """The runner's events: a ``Finished`` one carries the run's verdict."""
-        if getattr(event, "kind", None) == "finished":
-            self._verdicts[handle] = getattr(event, "verdict", None) or ""
-
     def start(self) -> None:
-        """Start the dispatcher thread (once), settle runs a dead server left ``running``
-        (``settle_orphans``) and re-queue runs left queued."""
+        """Start dispatching (once): settle runs a dead server left ``running``
+        (``settle_orphans``) and start the runs and applied jobs left queued."""
         with self._lock:
-            if self._thread is not None:
+            if self._started:
                 return
+            self._started = True
             settle_orphans()
-            for slot in range(self.slots()):
-                thread = threading.Thread(target=self._loop, name=f"sparring-web-worker-{slot}")
-                thread.daemon = True
-                thread.start()
-                self._thread = thread
         for pk in Run.objects.filter(status=RunStatus.QUEUED).values_list("pk", flat=True):
-            self._queue.put((_RUN, pk))
+            self._enqueue(_RUN, pk)
         for pk in RunJob.objects.filter(status=RunStatus.QUEUED).values_list("pk", flat=True):
-            self._queue.put((_APPLIED, pk))
+            self._enqueue(_APPLIED, pk)
 
     def launch(self, run: Run) -> None:
-        """Queue ``run`` (its row is ``queued``); it starts when the worker is free."""
-        self._queue.put((_RUN, run.pk))
+        """Queue ``run`` (its row is ``queued``); it starts when a slot and its project are
+        free."""
+        self._enqueue(_RUN, run.pk)
 
     def apply(self, applied: RunJob) -> None:
         """Queue a job applied to an existing run (its row is ``queued``)."""
-        self._queue.put((_APPLIED, applied.pk))
+        self._enqueue(_APPLIED, applied.pk)
 
     def resume(self, run: Run) -> None:
         """Queue a stopped or failed run again; the executor resumes it from its run
         directory (what finished is kept). Raises ``UserInputError`` for a run in another
-        state or an executor that cannot resume."""
+        state."""
         if run.status not in (RunStatus.STOPPED, RunStatus.FAILED) or not run.handle:
             raise UserInputError(f"only a stopped or failed run resumes (this one: {run.status})")
-        if getattr(self.executor, "resume", None) is None:
-            raise UserInputError("this worker cannot resume runs")
         Run.objects.filter(pk=run.pk).update(status=RunStatus.QUEUED, finished_at=None)
-        self._queue.put((_RUN, run.pk))
+        self._enqueue(_RUN, run.pk)
 
     def stop(self, run: Run | RunJob) -> None:
         """Ask the job of ``run`` (a run, or a job applied to one) to end cleanly (what
@@ -344,54 +319,77 @@ class Worker:
         """Jobs run at once: ``SPARRING_WEB_JOB_SLOTS`` (default 2) with a
         ``ProcessExecutor`` (each job in its own process and environment); 1 with an
         executor that runs jobs here (they share this process's environment)."""
-        if getattr(self.executor, "prepare", None) is None:
+        if not isinstance(self.executor, ProcessExecutor):
             return 1
         text = os.environ.get(JOB_SLOTS_ENV, "").strip()
         return int(text) if text.isdigit() and int(text) > 0 else DEFAULT_JOB_SLOTS
 
+    def _enqueue(self, kind: str, pk: int) -> None:
+        with self._lock:
+            self._pending.append((kind, pk))
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Start each queued job, oldest first, whose project has no job running while a
+        slot is free, each on a thread of its own that drives it to its end and then
+        dispatches again. Called when a job is queued and when one ends: nothing polls.
+        Before ``start`` (tests drive ``run_one``) jobs only wait."""
+        with self._dispatching:
+            with self._lock:
+                if not self._started:
+                    return
+                waiting, self._pending = self._pending, []
+            for kind, pk in waiting:
+                try:
+                    key = self._claim(kind, pk)
+                except Exception as exc:  # its row cannot be read: failed, never queued forever
+                    logger.exception("run %s could not be started", pk)
+                    _record_failure(Run if kind == _RUN else RunJob, pk, exc)
+                    continue
+                if key is None:  # its project is busy, or every slot: later, in order
+                    with self._lock:
+                        self._pending.append((kind, pk))
+                    continue
+                name = f"sparring-web-{kind}-{pk}"
+                threading.Thread(
+                    target=self._run, args=(kind, pk, key), name=name, daemon=True
+                ).start()
+
     def _claim(self, kind: str, pk: int) -> int | None:
         """The project of the queued job, marked busy; ``None`` when that project already
-        has a job running (one job per project at a time: no project takes every slot)."""
+        has a job running (one job per project at a time: no project takes every slot) or
+        every slot is taken."""
         model = Run if kind == _RUN else RunJob
         field = "project_id" if kind == _RUN else "run__project_id"
         project = model.objects.filter(pk=pk).values_list(field, flat=True).first()
         key = int(project) if project is not None else -pk
         with self._lock:
-            if key in self._busy:
+            if key in self._busy or len(self._busy) >= self.slots():
                 return None
             self._busy.add(key)
         return key
 
-    def _loop(self) -> None:
-        while True:
-            kind, pk = self._queue.get()
-            try:
-                key = self._claim(kind, pk)
-                if key is None:  # its project is busy: later, after the others
-                    self._queue.put((kind, pk))
-                    time.sleep(_POLL_SECONDS)
-                    continue
-                try:
-                    (self.run_one if kind == _RUN else self.run_applied)(pk)
-                finally:
-                    with self._lock:
-                        self._busy.discard(key)
-            except Exception as exc:
-                logger.exception("run %s could not be run", pk)
-                _record_failure(Run if kind == _RUN else RunJob, pk, exc)
-            finally:
-                close_old_connections()
+    def _run(self, kind: str, pk: int, key: int) -> None:
+        try:
+            (self.run_one if kind == _RUN else self.run_applied)(pk)
+        except Exception as exc:
+            logger.exception("run %s could not be run", pk)
+            _record_failure(Run if kind == _RUN else RunJob, pk, exc)
+        finally:
+            with self._lock:
+                self._busy.discard(key)
+            self._dispatch()
+            connections.close_all()  # this thread's: it ends here
 
     def run_one(self, pk: int) -> None:
         """Run the queued run ``pk`` to its end (the dispatcher's step; tests call it)."""
         run = Run.objects.select_related("project").filter(pk=pk).first()
         if run is None or run.status != RunStatus.QUEUED:
             return
-        resume = getattr(self.executor, "resume", None)
 
         def submit() -> str:
-            if run.handle and resume is not None:  # a stopped run queued again: resume it
-                return str(resume(Path(run.path)))
+            if run.handle:  # a stopped run queued again: resume it
+                return self.executor.resume(Path(run.path))
             return self.executor.submit(run.job, dict(run.settings), Path(run.path))
 
         rows = Run.objects.filter(pk=pk)
@@ -433,7 +431,7 @@ class Worker:
         jobs here, put in this process's environment and policy while the job runs (one
         job at a time then); for a ``ProcessExecutor``, only decrypted (``_submit`` hands
         them to its job process; this process's environment is untouched)."""
-        if getattr(self.executor, "prepare", None) is None:
+        if not isinstance(self.executor, ProcessExecutor):
             with (
                 project_environment(project) as values,
                 job_policy(roots, values, secret_hosts(project)),
@@ -451,40 +449,50 @@ class Worker:
     ) -> str:
         """``submit()``, after handing a ``ProcessExecutor`` the job's secrets, roots and
         hosts — one submission at a time, so two slots never mix two projects' secrets."""
-        prepare = getattr(self.executor, "prepare", None)
-        if prepare is None:
+        if not isinstance(self.executor, ProcessExecutor):
             return submit()
         with self._submitting:
-            prepare(values, roots, secret_hosts(project))
+            self.executor.prepare(values, roots, secret_hosts(project))
             try:
                 return submit()
             finally:
-                prepare({}, [])
+                self.executor.prepare({}, [])
 
     def _drive(
         self, project: Project, submit: Callable[[], str], rows: QuerySet[Any], roots: list[Path]
     ) -> dict[str, Any]:
         """Submit a job with ``project``'s secrets in the environment and the dashboard's
         policy in force (paths inside ``roots``, ``${NAME}`` from those secrets only), mark
-        ``rows`` running, wait for its end (stopping it at the project's run-time or
-        stored-size quota, ``_quotas``); the fields that say how it ended."""
+        ``rows`` running and wait on the job's events for its end, stopping it at the
+        project's run-time or stored-size quota (``_quotas``: checked at the run-time
+        deadline and as the job's items end); the fields that say how it ended."""
         overrun, reason = Overrun(project), None
+        events: queue.SimpleQueue[JobEvent] = queue.SimpleQueue()
         with self._isolated(project, roots) as values:
             handle = self._submit(submit, values, project, roots)
             _update(rows, handle=handle, status=RunStatus.RUNNING)
-            status = self.executor.status(handle)
-            while status is None or status == _RUNNING:
-                time.sleep(_POLL_SECONDS)
+            self.executor.watch(handle, events.put)
+            while True:  # until the job's end: an event, or the run-time quota's deadline
+                event = _next(events, overrun.seconds_left() if reason is None else None)
+                if isinstance(event, Finished):
+                    break
                 if reason is None and (reason := overrun.check()) is not None:
                     self.executor.stop(handle)  # a quota ends it as a Stop does
-                status = self.executor.status(handle)
             error = reason or _failure(self.executor, handle, values)
         return {
-            "status": str(status),
+            "status": str(self.executor.status(handle) or event.status),
             "error": error,
-            "verdict": self._verdicts.pop(handle, ""),
+            "verdict": event.verdict or "",
             "finished_at": datetime.now(UTC),
         }
+
+
+def _next(events: queue.SimpleQueue[JobEvent], timeout: float | None) -> JobEvent | None:
+    """The job's next event, or ``None`` when ``timeout`` seconds passed without one."""
+    try:
+        return events.get(timeout=timeout)
+    except queue.Empty:
+        return None
 
 
 def _update(rows: QuerySet[Any], **fields: Any) -> None:
