@@ -82,9 +82,10 @@ def _preload() -> None:
     thread, the first request imported them)."""
     try:
         from sparring.web._page_renderer import renderer
+        from sparring.web._run_page import preload
     except ImportError:
         return
-    renderer().preload()
+    preload()
     renderer().wait()
 
 

@@ -84,11 +84,11 @@ def main() -> None:
     _serve.configure(loopback=True)
     _serve.prepare(open(os.devnull, "w"))  # noqa: SIM115
     _serve.guard_network()
-    from sparring.web._page_renderer import renderer
+    from sparring.web._run_page import preload
     from sparring.web._worker import launch, launch_applied, run_folder, start_worker
 
     start_worker()
-    renderer().preload()
+    preload()
     gc.collect()
     started = _rss_mb()
     from django.contrib.auth import get_user_model

@@ -125,6 +125,12 @@ def _text(driver: WebDriver, selector: str) -> str:
     return str(driver.execute_script(script, selector))
 
 
+def _click(driver: WebDriver, selector: str) -> None:
+    """Click the first element matching ``selector``, found again if htmx swaps it out
+    between finding and clicking."""
+    _wait(driver, 30).until(lambda d: d.find_element(By.CSS_SELECTOR, selector).click() or True)
+
+
 def _set(driver: WebDriver, element: Any, text: str) -> None:
     driver.execute_script("arguments[0].value = arguments[1];", element, text)
 
@@ -315,19 +321,20 @@ def test_sign_in_create_launch_watch_open_a_failure_annotate_and_compare(
     first = _launch(driver, base, project, job, shots)
     _wait_for_the_end(driver, first, shots)
     shots.take("run-page")
-    assert driver.find_element(By.ID, "verdict").is_displayed()
+    # htmx may still swap the verdict's placeholder in: found again until it shows
+    _wait(driver, 30).until(lambda d: d.find_element(By.ID, "verdict").is_displayed())
 
-    driver.find_element(By.ID, "conversations-link").click()
+    _click(driver, "#conversations-link")
+    _wait(driver, 30).until(lambda d: "/conversations/" in d.current_url)
     shots.take("conversations")
     failing = driver.find_elements(By.CSS_SELECTOR, "#conversations tr.failing a")
     assert failing or job != "run", "a run checked with a rule made to fail has a failing one"
-    (failing or driver.find_elements(By.CSS_SELECTOR, "#conversations td a"))[0].click()
-    assert driver.find_elements(By.CSS_SELECTOR, "li.turn")
+    _click(driver, "#conversations tr.failing a" if failing else "#conversations td a")
+    _wait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "li.turn"))
     shots.take("failing-conversation")
 
     _annotate(driver, "wrong", "ignore question", "did not answer the size")
-    _wait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".annotation"))
-    assert "ignore question" in driver.find_element(By.CSS_SELECTOR, ".annotation").text
+    _wait(driver, 30).until(lambda d: "ignore question" in _text(d, ".annotation"))
     shots.take("annotated")
 
     second = _launch(driver, base, project, job, None)

@@ -1,80 +1,71 @@
-"""The worker's page thread: renders the missing pieces of run pages
-(``_run_page.render_stale``) off the request path, one run at a time, each run queued at
-most once. A request that finds a piece missing submits the run and answers at once; the
-page's placeholders fetch the pieces when they are ready. It reads run directories and
-writes the cache, never the database.
+"""The worker's page thread: work that renders pieces of pages off the request path, one
+piece at a time on a single thread (a ``concurrent.futures.ThreadPoolExecutor`` of one),
+each piece waiting at most once. A request that finds a piece missing submits its work
+and answers at once; the page's placeholders fetch the pieces when they are ready. It
+knows no page: the run page (``_run_page``) submits its own rendering.
 """
 
 from __future__ import annotations
 
 import logging
-import queue
 import threading
 import time
-from pathlib import Path
+from collections.abc import Callable, Hashable
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import wait as wait_all
 
 logger = logging.getLogger(__name__)
 
 GRACE_SECONDS = 0.5
-"""How long a queued run waits before it is rendered, so the request that queued it
-answers first: a render holds the interpreter's lock for long stretches (parsing a 5 MB
-check report is one call), and the page's placeholders ask again after a second anyway."""
+"""How long a piece waits before it is rendered, so the request that submitted it answers
+first: a render holds the interpreter's lock for long stretches (parsing a 5 MB check
+report is one call), and the page's placeholders ask again after a second anyway."""
 
 
 class PageRenderer:
-    """A daemon thread rendering run pages into the cache, started on first use."""
+    """Runs submitted work on one thread, started on first use."""
 
     def __init__(self) -> None:
-        self._queue: queue.Queue[tuple[int, Path] | None] = queue.Queue()
-        self._queued: set[tuple[int, Path]] = set()
+        self._queued: set[Hashable] = set()
+        self._running: set[Future[None]] = set()
         self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="sparring-web-pages")
 
-    def submit(self, pk: int, path: Path) -> None:
-        """Queue run ``pk`` (its folder ``path``) unless it is already waiting (a run is
-        its id and its folder: a deleted run's id given to a new run is another run)."""
+    def submit(
+        self, key: Hashable, work: Callable[[], object], grace: float = GRACE_SECONDS
+    ) -> None:
+        """Run ``work`` after ``grace`` seconds unless work of the same ``key`` is already
+        waiting (a run page's key is its run's id and folder: a deleted run's id given to
+        a new run is another run). A change during the render submits it again."""
         with self._lock:
-            if (pk, path) in self._queued:
+            if key in self._queued:
                 return
-            self._queued.add((pk, path))
-            self._start()
-        self._queue.put((pk, path))
-
-    def preload(self) -> None:
-        """Import the report's sections on the page thread (``sparring web`` does at start:
-        the first visit of a run page then finds them loaded)."""
-        with self._lock:
-            self._start()
-        self._queue.put(None)
-
-    def _start(self) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._loop, name="sparring-web-pages")
-            self._thread.daemon = True
-            self._thread.start()
+            self._queued.add(key)
+            future = self._pool.submit(self._run, key, work, grace)
+            self._running.add(future)
+        future.add_done_callback(self._done)
 
     def wait(self) -> None:
-        """Block until every queued run is rendered (tests, benchmarks)."""
-        self._queue.join()
-
-    def _loop(self) -> None:
-        from sparring.web._run_page import page_sections, render_stale
-
+        """Block until every submitted piece is rendered (tests, benchmarks)."""
         while True:
-            job = self._queue.get()
-            try:
-                if job is None:
-                    page_sections()
-                    continue
-                pk, path = job
-                time.sleep(GRACE_SECONDS)
-                with self._lock:  # a change during the render queues the run again
-                    self._queued.discard((pk, path))
-                render_stale(pk, path)
-            except Exception:
-                logger.exception("a run page could not be rendered (%s)", job)
-            finally:
-                self._queue.task_done()
+            with self._lock:
+                running = list(self._running)
+            if not running:
+                return
+            wait_all(running)
+
+    def _done(self, future: Future[None]) -> None:
+        with self._lock:
+            self._running.discard(future)
+
+    def _run(self, key: Hashable, work: Callable[[], object], grace: float) -> None:
+        time.sleep(grace)
+        with self._lock:  # from now on, a change queues the piece again
+            self._queued.discard(key)
+        try:
+            work()
+        except Exception:
+            logger.exception("a page could not be rendered (%s)", key)
 
 
 _renderer: PageRenderer | None = None

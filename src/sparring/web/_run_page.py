@@ -29,6 +29,7 @@ from django.urls import reverse
 from markupsafe import Markup
 
 from sparring.errors import UserInputError
+from sparring.web._page_renderer import renderer
 from sparring.web.models import Run
 
 logger = logging.getLogger(__name__)
@@ -264,12 +265,21 @@ def _failed(index: dict[str, list[dict[str, Any]]]) -> dict[str, list[str]]:
     return failed
 
 
+def _render_later(pk: int, path: Path) -> None:
+    """Hand run ``pk``'s missing pieces (``render_stale``) to the worker's page thread."""
+    renderer().submit((pk, path), lambda: render_stale(pk, path))
+
+
+def preload() -> None:
+    """Import the report's sections on the page thread (``sparring web`` does at start:
+    the first visit of a run page then finds them loaded)."""
+    renderer().submit("sections", page_sections, grace=0)
+
+
 def run_page(run: Run) -> RunPage:
     """The report part of ``run``'s page as the cache holds it — never computed here: a
     piece that is missing is handed to the worker's page thread and shown as being
     computed (``RunPage.ready`` false)."""
-    from sparring.web._page_renderer import renderer
-
     path = Path(run.path)
     parts = _parts(path)
     if parts is None:
@@ -286,7 +296,7 @@ def run_page(run: Run) -> RunPage:
         shown.append(found if isinstance(found, PageSection) else pending)
     ready = isinstance(head, _Head) and all(s.html is not None for s in shown)
     if not ready:
-        renderer().submit(run.pk, path)
+        _render_later(run.pk, path)
     if not isinstance(head, _Head):
         return RunPage(None, [], shown, ready=False)
     return RunPage(head.verdict, head.reasons, shown, ready=ready, unchecked=head.unchecked)
@@ -312,8 +322,6 @@ def _cached_index(run: Run) -> dict[str, list[dict[str, Any]]] | None:
     """The rule verdicts by conversation when the cache holds them for the run's checks as
     they are; else ``None``, and the worker's page thread is asked for them (a run whose
     checks cannot be read is read here, to raise its error)."""
-    from sparring.web._page_renderer import renderer
-
     path = Path(run.path)
     parts = _parts(path)
     if parts is None:
@@ -326,7 +334,7 @@ def _cached_index(run: Run) -> dict[str, list[dict[str, Any]]] | None:
     head = cache.get(_head_key(run.pk, parts))
     if isinstance(head, _Head) and head.problem is not None:
         return verdict_index(run)
-    renderer().submit(run.pk, path)
+    _render_later(run.pk, path)
     return None
 
 
@@ -364,7 +372,6 @@ def conversation_rows(run: Run, offset: int, limit: int) -> tuple[int, list[dict
     were cached, the rows come without them (``failed`` ``None``) and the worker's page
     thread is asked for them. Only the page's records are read."""
     from sparring.conversations import RunStore
-    from sparring.web._page_renderer import renderer
 
     path = Path(run.path)
     parts = _parts(path)
@@ -376,7 +383,7 @@ def conversation_rows(run: Run, offset: int, limit: int) -> tuple[int, list[dict
         return 0, [], True
     failed = cache.get(_verdicts_key("failed", run.pk, parts)) if parts is not None else None
     if failed is None:
-        renderer().submit(run.pk, path)
+        _render_later(run.pk, path)
     rows = [
         {
             "id": r.id,

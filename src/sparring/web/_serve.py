@@ -179,11 +179,11 @@ def serve(host: str, port: int | None, *, open_browser: bool, out: TextIO = sys.
         import webbrowser
 
         webbrowser.open(link or base_url)
-    from sparring.web._page_renderer import renderer
+    from sparring.web._run_page import preload
     from sparring.web._worker import start_worker
 
     start_worker()
-    renderer().preload()  # the report's sections imported before the first run page
+    preload()  # the report's sections imported before the first run page
     import waitress
 
     waitress.serve(
