@@ -326,8 +326,10 @@ def test_jobs_start_when_launched_or_when_one_ends_and_rows_end_on_the_event(
     poll of the executor, whose status alone would say nothing)."""
     executor = _Held()
     worker = _worker.Worker(executor=executor)
+    before = set(threading.enumerate())
     worker.start()
-    assert not [t for t in threading.enumerate() if t.name.startswith("sparring-web-")]
+    started = [t.name for t in set(threading.enumerate()) - before]
+    assert not [name for name in started if name.startswith("sparring-web-")], started
     runs = [
         Run.objects.create(project=world["project"], job="simulate", path=f"/runs/{i}")
         for i in range(2)
