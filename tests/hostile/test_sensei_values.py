@@ -7,6 +7,7 @@ stored. Each file is now imported (a value with no number is no latency) and sto
 
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 
 from sparring.cli import main
 from sparring.conversations import RunStore, import_sensei
+from sparring.errors import ConfigError
 
 FILE = """\
 serial: 2024-10-25-17-55-35
@@ -24,7 +26,7 @@ ask_about:
 - size: [small]
 conversation:
 - number: 1
-- interaction_style: [default]
+- interaction_style: [{style}]
 data_output:
 - price: {price}
 - {key}: 44de6a
@@ -49,9 +51,10 @@ CASES = {
     "an infinite duration and cost": {"duration": "-.inf", "cost": ".inf"},
     "a cost past the float range": {"cost": "9" * 400},
     "a binary value": {"price": "!!binary AP8="},
+    "a latency pandas cannot hold": {"latency": "1.0e+308"},
 }
 DEFAULTS = {"key": "order_id", "latency": "4.4", "duration": "21.5", "cost": "0.01",
-            "price": "11.5$"}  # fmt: skip
+            "price": "11.5$", "style": "default"}  # fmt: skip
 
 
 def _file(tmp_path: Path, case: str) -> Path:
@@ -65,8 +68,8 @@ def _file(tmp_path: Path, case: str) -> Path:
 def test_a_value_without_a_json_form_is_imported(tmp_path: Path, case: str) -> None:
     record = import_sensei(_file(tmp_path, case))
     latencies = [t.latency for t in record.turns if t.role == "assistant"]
-    assert all(v is None or 0 <= v < 1e300 for v in [*latencies, record.duration])
-    assert all(u.cost < 1e300 for u in record.usage.values())
+    assert all(v is None or math.isfinite(v) for v in [*latencies, record.duration])
+    assert all(math.isfinite(u.cost) for u in record.usage.values())
     record.model_dump_json()  # it can be stored
 
 
@@ -81,3 +84,17 @@ def test_import_sensei_stores_it(
         main()
     assert caught.value.code == 0
     assert len(list(RunStore.open(out, clean=False).iter_records())) == 1
+
+
+def test_a_value_the_record_cannot_hold_is_located(tmp_path: Path) -> None:
+    """``interaction_style: [-1]`` reached the record's model unchecked (a pydantic
+    ``ValidationError``, exit 70): it is a located error at the key it came from."""
+    CASES["a number as a style"] = {"style": "-1"}
+    try:
+        path = _file(tmp_path, "a number as a style")
+    finally:
+        del CASES["a number as a style"]
+    with pytest.raises(ConfigError) as caught:
+        import_sensei(path)
+    (problem,) = caught.value.problems
+    assert (problem.file, problem.line, problem.key) == (str(path), 8, "conversation")

@@ -34,6 +34,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
+from pydantic import ValidationError
 
 from sparring.conversations._files import finite_number, locate_yaml, read_yaml_documents
 from sparring.conversations._records import ConversationError, ConversationRecord, OutputValue, Turn
@@ -148,13 +149,41 @@ def sensei_record(
         text = None
         documents = normalised
     try:
-        record = _build(documents, id=id, name=name, source=source)
+        try:
+            record = _build(documents, id=id, name=name, source=source)
+        except ValidationError as exc:  # a value the record's fields cannot hold
+            raise _malformed(exc) from exc
     except _Malformed as exc:
         line = locate_yaml(text, exc.doc, exc.keys) if text is not None else None
         key = ".".join(str(k) for k in exc.keys)
         raise ConfigError(Problem(source or "", line, key, exc.message)) from exc
     _keep_leftovers(record, documents)
     return record
+
+
+_FIELD_KEYS: dict[str, tuple[int, tuple[str, ...]]] = {
+    "interaction_styles": (0, ("conversation",)),
+    "settings": (0, ("conversation",)),
+    "variables": (0, ("ask_about",)),
+    "goal_templates": (0, ("ask_about",)),
+    "context": (0, ("context",)),
+    "outputs": (0, ("data_output",)),
+    "errors": (0, ("errors",)),
+    "language": (0, ("language",)),
+    "fallback": (0, ("fallback",)),
+    "usage": (0, (COST_KEY,)),
+    "duration": (1, ("conversation time",)),
+    "turns": (2, ("interaction",)),
+}
+"""Where each field of a record comes from in a SENSEI file: (document, keys)."""
+
+
+def _malformed(exc: ValidationError) -> _Malformed:
+    """The first error of building a record, located at the SENSEI key it comes from."""
+    error = exc.errors(include_url=False)[0]
+    field = str(error["loc"][0]) if error["loc"] else ""
+    doc, keys = _FIELD_KEYS.get(field, (0, ()))
+    return _Malformed(doc, keys, f"cannot be read as a conversation's {field}: {error['msg']}")
 
 
 def _build(documents: list[Any], *, id: str, name: str, source: str | None) -> ConversationRecord:
@@ -385,11 +414,15 @@ def _mapped_documents(record: ConversationRecord, serial: Any) -> list[dict[str,
     return [metadata, timing, interaction]
 
 
+_PANDAS_SECONDS = (2**63 - 1) / 1e9
+"""The longest duration pandas holds as a timedelta (int64 nanoseconds, ~292 years)."""
+
+
 def _time_report(latencies: list[float]) -> dict[str, float | None]:
     """SENSEI's ``get_time_stats``: mean, max and min in seconds as pandas computes them
     (whole nanoseconds per value, truncated to microseconds, rounded to 6 places)."""
-    if not latencies:
-        return {"average": None, "max": None, "min": None}
+    if not latencies or max(abs(v) for v in latencies) > _PANDAS_SECONDS:
+        return {"average": None, "max": None, "min": None}  # none, or no pandas timedelta
     nanoseconds = [_pandas_nanoseconds(value) for value in latencies]
 
     def seconds(ns: int) -> float:
