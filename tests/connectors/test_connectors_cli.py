@@ -106,7 +106,9 @@ def test_chat_open_failure_exits_1(tmp_path: Path) -> None:
     config.write_text(f"connector: taskyto\nparams:\n  url: http://127.0.0.1:{port}\n")
     result = CliRunner().invoke(app, ["chat", "--chatbot", str(config)], input="hi\n")
     assert result.exit_code == 1
-    assert "no_response" in result.stderr
+    first, hint = result.stderr.splitlines()[:2]  # said before any banner, with what to try
+    assert first.startswith(f"error: the chatbot ({config}) cannot be reached: "), first
+    assert hint.startswith("hint: start the chatbot first") and "Chatting" not in result.stderr
 
 
 def test_chat_prints_terminal_escapes_from_the_bot_as_nothing(tmp_path: Path) -> None:

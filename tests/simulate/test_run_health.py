@@ -37,13 +37,16 @@ def _record(index: int, *codes: int) -> ConversationRecord:
 
 
 def test_simulate_against_a_closed_port_exits_1_with_the_cause(tmp_path: Path) -> None:
+    chatbot = _down_chatbot(tmp_path)
     result = runner.invoke(
-        app, ["simulate", str(DATA / "profiles"), "-c", str(_down_chatbot(tmp_path)),
-              "-o", str(tmp_path / "run")],
-    )  # fmt: skip
+        app, ["simulate", str(DATA / "profiles"), "-c", str(chatbot), "-o", str(tmp_path / "run")]
+    )
     assert result.exit_code == 1, result.output
     assert "cannot be reached" in result.output
     assert "All connection attempts failed" in result.output
+    error, hint = result.output.splitlines()[:2]  # no blank line left by a bar never shown
+    assert error.startswith(f"error: the chatbot ({chatbot}) cannot be reached: "), error
+    assert hint.endswith(f"`sparring chat --chatbot {chatbot}` talks to it by hand."), hint
     assert not (tmp_path / "run").exists()  # nothing ran
 
 

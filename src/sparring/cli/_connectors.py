@@ -18,6 +18,7 @@ from rich.text import Text
 
 from sparring._terminal import strip_control
 from sparring.cli._app import app, console, err_console, exit_on_outcome
+from sparring.cli._health import unreachable
 from sparring.connectors import (
     CONNECTORS,
     Reply,
@@ -30,7 +31,7 @@ from sparring.connectors import (
     load_chatbot_config,
     probe,
 )
-from sparring.errors import ChatbotCrash, ChatbotFailure
+from sparring.errors import ChatbotFailure
 from sparring.jobs import outcome as outcomes
 
 connectors_app = typer.Typer(
@@ -123,12 +124,15 @@ def _is_empty(reply: Reply) -> bool:
 
 async def _chat_loop(chatbot: Path) -> int:
     """Chat until /quit or EOF; the number of messages that got a chatbot failure (an
-    unparseable payload included) or an empty reply."""
+    unparseable payload included) or an empty reply. The chatbot.yaml is read and the
+    chatbot probed before anything is said (``unreachable``: exit 1)."""
     config = load_chatbot_config(chatbot)
     connector = create_connector(config)
     reached = await probe(connector)
     if not reached.reachable:
-        raise ChatbotCrash(f"the chatbot cannot be reached: {reached.cause}")
+        await connector.aclose()
+        unreachable(reached.cause, chatbot, chatting=True)
+    err_console.print(f"Chatting with {chatbot} — type {QUIT} (or Ctrl-D) to end.")
     unanswered = 0
     try:
         conversation = await connector.open()
@@ -170,7 +174,6 @@ def chat(
     Exits 1 when the chatbot cannot be reached, or when any message got no usable answer: a
     failure, an unparseable payload, or an empty reply (often a wrong ``response_path``).
     """
-    err_console.print(f"Chatting with {chatbot} — type {QUIT} (or Ctrl-D) to end.")
     try:
         unanswered = asyncio.run(_chat_loop(chatbot))
     except ChatbotFailure as exc:

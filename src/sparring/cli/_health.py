@@ -25,13 +25,24 @@ def report_probe(checked: bool) -> None:
         console.print("The chatbot is reachable.", highlight=False)
 
 
-def unreachable(cause: str | None) -> NoReturn:
-    """Print why the chatbot cannot be reached and exit 1 (``typer.Exit``)."""
+def unreachable(cause: str | None, chatbot: object = None, *, chatting: bool = False) -> NoReturn:
+    """Print why the chatbot cannot be reached, and what to try, then exit 1
+    (``typer.Exit``). ``chatbot``: the chatbot.yaml the command was given, when known
+    (said in the message and in the hint); ``chatting``: said by ``sparring chat``, whose
+    hint does not send the user to ``sparring chat``."""
+    where = f" ({chatbot})" if chatbot else ""
+    why = (cause or "no answer").replace(" cannot be reached: ", ": ")
     err_console.print(
-        f"[bold red]the chatbot cannot be reached[/]: {escape(cause or '')}",
+        f"[bold red]error[/]: the chatbot{escape(where)} cannot be reached: {escape(why)}",
         highlight=False,
         soft_wrap=True,
     )
+    hint = "hint: start the chatbot first, or fix its address" + (
+        f" in {chatbot}" if chatbot else ""
+    )
+    talk = f"sparring chat --chatbot {chatbot}" if chatbot else "sparring chat"
+    hint += "." if chatting else f"; `{talk}` talks to it by hand."
+    err_console.print(escape(hint), highlight=False, soft_wrap=True)
     raise typer.Exit(EXIT_UNHEALTHY)
 
 

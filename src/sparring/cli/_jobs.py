@@ -109,7 +109,7 @@ def run_job(
                               soft_wrap=True)  # fmt: skip
         raise typer.Exit(interrupted_exit_code(exc)) from None
     except ChatbotUnreachable as exc:
-        unreachable(exc.cause)
+        unreachable(exc.cause, getattr(settings, "chatbot", None))
     except ModelRequired as exc:
         err_console.print(f"[bold red]error[/]: {escape(str(exc))}", highlight=False)
         raise typer.Exit(EXIT_USER_ERROR) from exc

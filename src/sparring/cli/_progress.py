@@ -47,7 +47,8 @@ class CountingProgress:
             self.bar.update(self.task, advance=1, count=self.count)
 
     def __exit__(self, *_exc: object) -> None:
-        self.bar.stop()
+        if self.task is not None:  # a bar never shown leaves no empty line behind
+            self.bar.stop()
 
 
 def percent(share: float | None) -> str:
