@@ -13,6 +13,7 @@ from typing import Annotated, NoReturn, TextIO, cast
 
 import typer
 from rich.console import Console
+from rich.file_proxy import FileProxy
 from rich.logging import RichHandler
 
 from sparring import __version__
@@ -42,14 +43,21 @@ tables do not wrap; ``COLUMNS`` overrides it."""
 
 class _Redacted(io.TextIOBase):
     """``sys.stdout`` or ``sys.stderr`` as they are when written to (tests swap them),
-    with every write passed through the one redaction pass (``sparring._redact``)."""
+    with every write passed through the one redaction pass (``sparring._redact``).
+
+    While a Rich progress bar runs in a terminal, ``sys.stdout`` is Rich's ``FileProxy``,
+    which writes to the console that writes here: the stream is then the file the proxy
+    stands for, or every write (and the bar's first refresh) would loop forever."""
 
     def __init__(self, stderr: bool) -> None:
         self._stderr = stderr
 
     @property
     def stream(self) -> TextIO:
-        return sys.stderr if self._stderr else sys.stdout
+        stream = sys.stderr if self._stderr else sys.stdout
+        while isinstance(stream, FileProxy):
+            stream = stream.rich_proxied_file
+        return stream
 
     def write(self, text: str) -> int:
         self.stream.write(redact_text(text))
