@@ -179,14 +179,28 @@ def _looks_like_a_key(value: str) -> bool:
 
 def redact_text(text: str) -> str:
     """``text`` with every secret, URL credential and authorization value replaced."""
+    return _redact_shapes(redact_known(text))
+
+
+def known_values() -> list[str]:
+    """Every known secret value (``add_secrets`` and the credential-named environment
+    variables), longest first."""
     with _lock:
         known = set(_known)
-    secrets = sorted(known.union(environment_secrets()), key=len, reverse=True)
-    for secret in secrets:
+    return sorted(known.union(environment_secrets()), key=len, reverse=True)
+
+
+def redact_known(text: str, values: list[str] | None = None) -> str:
+    """``text`` with every known secret value replaced (``values``, default
+    ``known_values()``), and nothing else: what a connector applies to each reply the
+    moment it arrives, so nothing computed from a reply (output data, the user
+    simulator's next turn, a rule) holds a part of a secret that the redaction of the
+    stored text could no longer recognise."""
+    for secret in known_values() if values is None else values:
         if len(secret) >= MIN_SECRET_LENGTH and secret in text:
             _count("known", text.count(secret))
             text = text.replace(secret, REDACTED)
-    return _redact_shapes(text)
+    return text
 
 
 def _redact_shapes(text: str) -> str:

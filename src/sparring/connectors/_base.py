@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from sparring._redact import known_values, redact_known
 from sparring.connectors._boundary import (
     DEFAULT_LIMITS,
     DEFAULT_MAX_REPLY_BYTES,
@@ -110,9 +111,10 @@ def greeting_of(conversation: Conversation) -> Reply | None:
 
     Conversations may expose it as a ``greeting`` attribute (Taskyto's
     ``/conversation/new`` message, the scripted bot's greeting); ``None`` otherwise.
+    Every known secret in it is hidden (``hide_secrets``), as in every reply.
     """
     greeting = getattr(conversation, "greeting", None)
-    return greeting if isinstance(greeting, Reply) else None
+    return hide_secrets(greeting, Redactor()) if isinstance(greeting, Reply) else None
 
 
 async def within_timeout(awaitable: Awaitable[T], seconds: float, what: str = "reply") -> T:
@@ -141,8 +143,8 @@ async def timed_reply(
     into a ``Reply`` with ``parse`` (``answer`` must already be one without it), checks
     and normalises it at the boundary (``guard_reply``: ``ReplyTooLarge`` over
     ``limits.max_bytes`` characters, ``BadPayload`` nested deeper than
-    ``limits.max_depth``, lone surrogates replaced and noted), hides the secrets resolved
-    from ``${ENV}`` in its raw payload and sets its ``latency``: the wall-clock seconds
+    ``limits.max_depth``, lone surrogates replaced and noted), hides every secret in it
+    (``hide_secrets``) and sets its ``latency``: the wall-clock seconds
     from the call to the parsed reply. ``parse`` raises ``BadPayload`` for an unreadable
     answer (it only sees answers that passed ``check_shape``); any other exception it
     raises on the chatbot's answer is recorded as ``BadPayload`` too, never a crash of the
@@ -155,9 +157,30 @@ async def timed_reply(
     reply = _parsed(value, parse) if parse is not None else value
     if not isinstance(reply, Reply):
         raise TypeError(f"timed_reply needs a Reply, got {type(reply).__name__}")
-    reply = guard_reply(reply, limits)
-    reply.raw = redact(reply.raw)
+    reply = hide_secrets(guard_reply(reply, limits), redact)
     reply.latency = time.perf_counter() - started
+    return reply
+
+
+def hide_secrets(reply: Reply, redact: Redactor) -> Reply:
+    """``reply`` with the secrets resolved from ``${NAME}`` (``redact``) and every other
+    known secret (``sparring._redact.redact_known``) replaced by ``***`` in its messages,
+    buttons, images and raw payload — at the boundary, before anything reads it: a value
+    computed from a reply (an output's number, a slice in a rule, the user simulator's
+    echo) would hold part of a secret that no later redaction recognises."""
+
+    known = known_values()
+
+    def hidden(text: str) -> str:
+        return redact_known(redact.text(text), known)
+
+    reply.messages = [hidden(m) for m in reply.messages]
+    reply.images = [hidden(i) for i in reply.images]
+    reply.buttons = [
+        b.model_copy(update={"text": hidden(b.text), "link": b.link and hidden(b.link)})
+        for b in reply.buttons
+    ]
+    reply.raw = Redactor(known)(redact(reply.raw))
     return reply
 
 

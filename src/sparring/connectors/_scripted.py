@@ -34,7 +34,12 @@ from sparring._fields import Regex
 from sparring._policy import current_policy
 from sparring._regex import PatternTimeout, compile_pattern, search
 from sparring._yaml import load_yaml_with_lines, validation_problems
-from sparring.connectors._base import ConnectorContext, ConnectorParams, timed_reply
+from sparring.connectors._base import (
+    ConnectorContext,
+    ConnectorParams,
+    hide_secrets,
+    timed_reply,
+)
 from sparring.connectors._registry import connector
 from sparring.connectors._reply import Reply
 from sparring.errors import BadPayload, ChatbotCrash, ConfigError, Problem
@@ -152,7 +157,8 @@ class ScriptedConversation:
         self.greeting: Reply | None = None
         if script.greeting:
             buttons = [Button(text=b.text, link=b.link) for b in script.greeting_buttons]
-            self.greeting = Reply(messages=list(script.greeting), buttons=buttons)
+            said = Reply(messages=list(script.greeting), buttons=buttons)
+            self.greeting = hide_secrets(said, owner.context.redact)
 
     async def _answer(self, text: str) -> Reply:
         script = self._owner.script
