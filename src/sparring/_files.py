@@ -7,7 +7,11 @@ never ends), a FIFO (``open()`` waits for a writer for ever), a socket or a devi
 - ``read_user_bytes(path, limit)`` / ``read_user_text(path, limit)`` open without
   blocking (``O_NONBLOCK``), refuse anything but a regular file (``fstat`` of the opened
   descriptor, so a link is judged by what it points to), and read at most ``limit``
-  bytes whatever ``stat()`` said; ``ConfigError`` naming the file otherwise.
+  bytes whatever ``stat()`` said; ``ConfigError`` naming the file otherwise. Under an
+  execution policy that confines paths (``sparring._policy``, the dashboard's jobs) the
+  file opened must lie inside its roots — judged on the open descriptor, so a link
+  swapped in after a check is caught — and not be a hard link; sparring's own packaged
+  data is read anywhere.
 - ``confine(path, root)`` is ``path`` resolved (links followed) when it stays inside
   ``root`` resolved; ``ConfigError`` when it leads out. The dashboard's execution policy
   and every folder walk call it.
@@ -59,16 +63,19 @@ def _kind(mode: int) -> str:
 def read_user_bytes(path: Path | str, limit: int = MAX_USER_FILE_BYTES) -> bytes:
     """The bytes of the regular file ``path``: at most ``limit`` bytes are read, whatever
     ``stat()`` says. Raises ``ConfigError`` naming the file when it is missing, unreadable,
-    a FIFO, device, socket or folder (a link is judged by its target), or longer than
-    ``limit`` bytes. Never blocks on a FIFO."""
+    a FIFO, device, socket or folder (a link is judged by its target), longer than
+    ``limit`` bytes, or — under an execution policy that confines paths — outside its
+    roots or a hard link (``_check_confined``). Never blocks on a FIFO."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         raise _refuse(path, f"cannot read file: {_reason(exc)}") from exc
     try:
-        mode = os.fstat(fd).st_mode
+        status = os.fstat(fd)
+        mode = status.st_mode
         if not stat.S_ISREG(mode):
             raise _refuse(path, f"is {_kind(mode)}; expected a regular file")
+        _check_confined(fd, path, status.st_nlink)
         chunks, size = [], 0
         while size <= limit:
             chunk = os.read(fd, min(_CHUNK, limit + 1 - size))
@@ -83,6 +90,33 @@ def read_user_bytes(path: Path | str, limit: int = MAX_USER_FILE_BYTES) -> bytes
     if size > limit:
         raise _refuse(path, f"file is larger than {limit:,} bytes, the limit for this file")
     return b"".join(chunks)
+
+
+_PACKAGE = Path(__file__).resolve().parent
+"""sparring's own folder: its packaged data (built-in suites, personas) is read anywhere."""
+
+
+def _check_confined(fd: int, path: Path | str, links: int) -> None:
+    """Refuse the opened file ``fd`` when the execution policy in force confines paths
+    (``sparring._policy``) and the file is not inside its roots — judged on the file
+    opened, not on the name (a link swapped in after a check is caught) — or, inside
+    them, is a hard link (another name of a file that may lie anywhere). sparring's own
+    packaged files are always read."""
+    from sparring._policy import current_policy
+
+    roots = current_policy().roots
+    if roots is None:
+        return
+    try:
+        opened = Path(os.readlink(f"/proc/self/fd/{fd}"))
+    except OSError:  # no /proc: the name, resolved now
+        opened = Path(path).resolve()
+    if opened == _PACKAGE or _PACKAGE in opened.parents:
+        return
+    if not any(root == opened or root in opened.parents for root in roots):
+        raise _refuse(path, f"{str(path)!r} is outside the project's files: refused here")
+    if links > 1:
+        raise _refuse(path, "is a hard link (a file with other names): refused here")
 
 
 def read_user_text(
