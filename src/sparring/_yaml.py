@@ -309,7 +309,8 @@ def _plain(node: Any, path: KeyPath, lines: dict[KeyPath, int]) -> Any:
         items: list[Any] = []
         for index, value in enumerate(node):
             child = (*path, index)
-            lines[child] = node.lc.item(index)[0] + 1
+            position = node.lc.item(index)  # an item of a tagged sequence has none
+            lines[child] = lines[path] if position is None else position[0] + 1
             items.append(_plain(value, child, lines))
         return items
     return _plain_scalar(node)
