@@ -109,3 +109,47 @@ def test_the_server_never_runs_a_job_in_its_own_process(monkeypatch: pytest.Monk
                         ("_job_process.py", "main"),
                         ("_worker.py", "in_process_executor"),
                     }, where
+
+
+def _routes() -> list[str]:
+    """A concrete path for every route of the dashboard (the admin's own excepted), ids
+    set to 1 and text parts to ``x``; the API's ``.json`` variants left out."""
+    import re
+
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    def walk(patterns: list[Any], prefix: str) -> list[str]:
+        found: list[str] = []
+        for pattern in patterns:
+            route = prefix + str(pattern.pattern)
+            if isinstance(pattern, URLResolver):
+                found += walk(pattern.url_patterns, route)
+            elif isinstance(pattern, URLPattern) and "format>" not in route:
+                found.append(route)
+        return found
+
+    paths = []
+    for route in walk(get_resolver().url_patterns, "/"):
+        if route.startswith("/admin/"):
+            continue
+        path = re.sub(r"<int:\w+>|\(\?P<\w+>\[\^/\.\]\+\)", "1", route)
+        path = re.sub(r"<(?:str|slug|path):\w+>|\(\?P<\w+>\.\+\)", "x", path)
+        paths.append(path.replace("^", "").replace("$", ""))
+    return sorted(set(paths))
+
+
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
+def test_no_route_changes_anything_without_the_csrf_token(
+    world: dict[str, Any], method: str
+) -> None:
+    """Every route, the newest included, as a signed-in owner's browser would be made to
+    send it by another site (a session cookie, no CSRF token): refused before any view
+    runs (403; the token-only logout of the API answers 401)."""
+    client = client_for(world["owner"])
+    answered = {}
+    for path in _routes():
+        response = getattr(client, method)(path, {}, content_type="application/json")
+        answered[path] = response.status_code
+    wrong = {path: status for path, status in answered.items() if status not in (401, 403)}
+    assert not wrong, wrong
+    assert len(answered) > 40
