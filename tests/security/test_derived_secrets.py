@@ -8,6 +8,7 @@ raw, the greeting), before output extraction, the user simulator or a rule reads
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -84,6 +85,8 @@ def test_no_part_of_a_secret_reaches_a_run_file(run: Path) -> None:
         for window in windows:
             assert window not in text, (path, window)
     assert b"Your code is ***" in said  # the bot did say it, hidden
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert manifest["redactions"].get("known", 0) >= 3  # greeting, replies: counted
 
 
 def test_every_part_of_a_reply_is_hidden_where_it_arrives() -> None:

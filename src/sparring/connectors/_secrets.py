@@ -59,6 +59,11 @@ class Redactor:
     def __bool__(self) -> bool:
         return bool(self._secrets)
 
+    @property
+    def values(self) -> list[str]:
+        """The secret strings it replaces, longest first."""
+        return list(self._secrets)
+
     def __repr__(self) -> str:
         return f"Redactor({len(self._secrets)} secrets)"
 
