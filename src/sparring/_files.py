@@ -30,6 +30,7 @@ import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from sparring._policy import current_policy, resolved_inside
 from sparring.errors import ConfigError, Problem
 
 __all__ = [
@@ -102,8 +103,6 @@ def _check_confined(fd: int, path: Path | str, links: int) -> None:
     opened, not on the name (a link swapped in after a check is caught) — or, inside
     them, is a hard link (another name of a file that may lie anywhere). sparring's own
     packaged files are always read."""
-    from sparring._policy import current_policy
-
     roots = current_policy().roots
     if roots is None:
         return
@@ -144,12 +143,12 @@ def confine(path: Path | str, root: Path | str) -> Path:
     is ``root`` resolved or inside it; raises ``ConfigError`` naming ``path`` when it leads
     outside ``root`` (or is a symbolic-link loop)."""
     try:
-        resolved = Path(path).resolve()
-        base = Path(root).resolve()
+        resolved = resolved_inside(path, root)
     except (OSError, RuntimeError) as exc:  # RuntimeError: a link loop before 3.13
         raise _refuse(path, "cannot resolve the path: symbolic-link loop") from exc
-    if resolved != base and base not in resolved.parents:
-        raise _refuse(path, f"leads outside {str(base)!r} (to {str(resolved)!r}); refused")
+    if resolved is None:
+        base, to = Path(root).resolve(), Path(path).resolve()
+        raise _refuse(path, f"leads outside {str(base)!r} (to {str(to)!r}); refused")
     return resolved
 
 

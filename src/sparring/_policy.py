@@ -102,16 +102,21 @@ class ExecutionPolicy:
 
 def inside(path: Path, roots: tuple[Path, ...]) -> bool:
     """Whether ``path`` resolves (symbolic links followed, ``..`` removed; a link loop is
-    outside) to one of ``roots`` or below one — ``sparring._files.confine`` decides."""
-    from sparring._files import confine
+    outside) to one of ``roots`` or below one."""
+    try:
+        return any(resolved_inside(Path(path).expanduser(), root) is not None for root in roots)
+    except (OSError, RuntimeError):  # a symbolic-link loop (RuntimeError before 3.13)
+        return False
 
-    for root in roots:
-        try:
-            confine(Path(path).expanduser(), root)
-        except ConfigError:
-            continue
-        return True
-    return False
+
+def resolved_inside(path: Path | str, root: Path | str) -> Path | None:
+    """``path`` resolved (symbolic links followed; relative to the working folder) when it
+    is ``root`` resolved or inside it; ``None`` when it leads outside. Raises
+    ``RuntimeError`` or ``OSError`` for a symbolic-link loop (``sparring._files.confine``
+    says so)."""
+    resolved = Path(path).resolve()
+    base = Path(root).resolve()
+    return resolved if resolved == base or base in resolved.parents else None
 
 
 ANY_HOST = "*"
