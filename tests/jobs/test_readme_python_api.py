@@ -36,3 +36,22 @@ def test_the_readme_python_api_example_runs(
     assert manifest["outcome"]["verdict"] == verdict.lower()  # the run's one stored verdict
     assert summary == "; ".join(manifest["outcome"]["reasons"])
     assert lines[-1] == str(tmp_path / "run" / "report" / "index.html")
+
+
+def test_the_readme_handle_example_runs_after_the_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The second example (``launch``: a handle on a running job) with the names the
+    first defines, its run folder moved to a temporary one."""
+    pytest.importorskip("aiml")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Python API\n", 1)[1].split("\n## ", 1)[0]
+    first, second = re.findall(r"```python\n(.*?)```", section, re.S)[:2]
+    assert "launch(" in second and "runs/alice-live" in second
+    monkeypatch.chdir(ROOT)
+    code = (first + second).replace("runs/alice-api", str(tmp_path / "api"))
+    code = code.replace("runs/alice-live", str(tmp_path / "live"))
+    exec(compile(code, "README.md", "exec"), {})
+    last = capsys.readouterr().out.splitlines()[-1]
+    manifest = json.loads((tmp_path / "live" / "manifest.json").read_text(encoding="utf-8"))
+    assert last in ("finished", "stopped") and manifest["status"] == last
