@@ -3,10 +3,14 @@
 Settings that make a lost worker lose nothing (docs/distributed.md): a chunk is
 acknowledged only when it finished (``task_acks_late``) and put back when its worker
 process dies (``task_reject_on_worker_lost``); each worker process reserves one chunk at a
-time (``worker_prefetch_multiplier = 1``). With Redis, a chunk whose whole worker vanished
-goes to another worker after ``visibility_timeout``. Results do not use Celery's result
-backend: they travel back through the run's Redis state (``_state``), which the
-coordinator drains as chunks finish.
+time (``worker_prefetch_multiplier = 1``) and, with a Redis broker, takes a message only
+when one of its pool processes is free (``worker_disable_prefetch``): Celery otherwise
+reserves one more message behind a busy pool process, whose one-shot lease (``_heartbeat``)
+ran out while it waited, so a live worker's message was sent again until its sends were
+spent (a mutant ended ``error``, "its worker was lost", on 1 worker). With Redis, a chunk
+whose whole worker vanished goes to another worker after ``visibility_timeout``.
+Results do not use Celery's result backend: they travel back through the run's Redis
+state (``_state``), which the coordinator drains as chunks finish.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ def make_app(cluster: Cluster) -> Celery:
         task_acks_late=True,
         task_reject_on_worker_lost=True,
         worker_prefetch_multiplier=1,
+        worker_disable_prefetch=True,
         task_ignore_result=True,
         task_serializer="json",
         accept_content=["json"],

@@ -7,8 +7,9 @@ sends again every delivery whose lease ran out (``RunState.lost``).
 
 - As a message arrives (Celery's ``task_received`` signal, in the worker's main process,
   before a pool process starts it), the worker holds it under a one-shot lease of
-  ``lease_seconds`` (``on_received``): with prefetch 1 per pool process a received
-  message is started at once, so one not started by then went to a pool process that is
+  ``lease_seconds`` (``on_received``): a worker takes a message only when a pool
+  process is free (``worker_disable_prefetch``, ``_app``), so a received message is
+  started at once, and one not started by then went to a pool process that is
   frozen, or was lost with its worker (sent again too early, it is only skipped: its
   delivery no longer owns the chunk).
 - When a pool process starts the delivery it takes it over under its own lease

@@ -1,7 +1,8 @@
 """``sparring worker``: a Celery worker that runs sparring's chunks.
 
 ``concurrency`` conversations at once on this worker: chunks of ``chunk_size``
-conversations run one per pool process (prefetch 1, fair scheduling), so the worker has
+conversations run one per pool process (taken only when a pool process is free: no
+prefetch behind a busy one, ``_app``), so the worker has
 ``ceil(concurrency / chunk_size)`` pool processes (or ``processes``), each running its
 share of the conversations on asyncio. ``queues`` to consume (default the cluster's);
 ``name`` the node name (default ``sparring-<pid>@<host>``: unique on a host). ``policy``
