@@ -14,6 +14,7 @@ command's own.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 from dataclasses import dataclass
 from typing import Any
@@ -234,6 +235,19 @@ class LazyGroup(TyperGroup):
             show_flags_as_flags(built, ctx)
             self.add_command(built, cmd_name)
         return built
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """Click's, with the nearest commands offered for a mistyped name (``sparring
+        simulat`` → ``No such command 'simulat'. Did you mean 'simulate'?``)."""
+        name = args[0] if args else ""
+        if args and not name.startswith("-") and self.get_command(ctx, name) is None:
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=3, cutoff=0.6)
+            if close:
+                offered = " or ".join(repr(option) for option in close)
+                ctx.fail(f"No such command {name!r}. Did you mean {offered}?")
+        return super().resolve_command(ctx, args)
 
     def format_help(self, ctx: click.Context, formatter: Any) -> None:
         show_flags_as_flags(self, ctx, deep=False)
