@@ -12,6 +12,10 @@ recursive walk after it (redaction, validation). And a file may be a FIFO or a l
   ``JsonLimitError`` (a ``ValueError``, with the ``line`` where known) for text that is
   not JSON or not UTF-8, nesting deeper than ``max_depth`` lists and objects, or a number
   Python cannot read.
+- Lone UTF-16 surrogates (``"\\ud800"``, valid in a JSON escape, or their bytes, which
+  ``json.loads`` lets through) are replaced with U+FFFD in every string, keys too
+  (``replace_surrogates``; a chatbot's reply is cleaned so in ``connectors._boundary``):
+  no text read from JSON can fail to be written again as UTF-8.
 - ``read_user_json(path)`` reads a regular file of at most ``MAX_JSON_FILE_BYTES``
   (``sparring._files.read_user_bytes``: no FIFO, device or ``/dev/zero`` link) and parses
   it so; ``ConfigError`` naming the file and line.
@@ -20,6 +24,7 @@ recursive walk after it (redaction, validation). And a file may be a FIFO or a l
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -59,6 +64,44 @@ def loads_bounded(data: bytes | str, max_depth: int = MAX_JSON_DEPTH) -> Any:
         raise JsonLimitError(f"a number that cannot be read: {exc}") from exc
     if nesting_depth(value, max_depth) > max_depth:
         raise JsonLimitError(too_deep)
+    if _may_hold_surrogates(data):
+        value = replace_surrogates(value, [])
+    return value
+
+
+def _may_hold_surrogates(data: bytes | str) -> bool:
+    """Whether ``data`` may hold a lone surrogate (searched at C speed, so that the walk
+    of ``replace_surrogates`` runs only then): escaped, or as UTF-8 bytes (CESU), or in
+    text or bytes of another encoding."""
+    if isinstance(data, str):
+        raw = not data.isascii() and _SURROGATE.search(data) is not None
+        return raw or bool(_ESCAPED_SURROGATE.search(data))
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(data) > 1 and 0 in data[:4]):
+        return True  # UTF-16 or -32: json.loads decodes it with surrogatepass
+    return bool(_ESCAPED_SURROGATE_BYTES.search(data) or _SURROGATE_BYTES.search(data))
+
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+_ESCAPED_SURROGATE_BYTES = re.compile(rb"\\u[dD][89a-fA-F]")
+_SURROGATE_BYTES = re.compile(rb"\xed[\xa0-\xbf]")
+
+
+def replace_surrogates(value: Any, found: list[bool]) -> Any:
+    """``value`` with lone surrogates replaced with U+FFFD in every string (keys too);
+    ``True`` is appended to ``found`` for each string changed. Recursive: call it on a
+    value whose nesting is bounded (``nesting_depth``)."""
+    if isinstance(value, str):
+        if value.isascii() or _SURROGATE.search(value) is None:  # isascii: C speed
+            return value
+        found.append(True)
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, Mapping):
+        return {
+            replace_surrogates(k, found): replace_surrogates(v, found) for k, v in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [replace_surrogates(v, found) for v in value]
     return value
 
 

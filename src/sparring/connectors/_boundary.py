@@ -19,11 +19,11 @@ and the run goes on:
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from sparring._json import replace_surrogates
 from sparring.connectors._reply import Reply
 from sparring.errors import BadPayload, ReplyTooLarge
 from sparring.types import Button
@@ -34,7 +34,6 @@ DEFAULT_MAX_REPLY_BYTES = 1_000_000
 DEFAULT_MAX_DEPTH = 64
 """Deepest nesting of lists and objects accepted in a reply payload."""
 
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
 SURROGATE_NOTE = "the chatbot's reply held lone UTF-16 surrogates, replaced with U+FFFD"
 
 
@@ -100,20 +99,6 @@ def check_shape(value: Any, limits: ReplyLimits, where: str = "the chatbot") -> 
             raise too_large(limits.max_bytes, where)
 
 
-def _clean(value: Any, found: list[bool]) -> Any:
-    """``value`` with lone surrogates replaced in every string (keys too)."""
-    if isinstance(value, str):
-        if value.isascii() or _SURROGATE.search(value) is None:  # isascii: C speed
-            return value
-        found.append(True)
-        return _SURROGATE.sub("\ufffd", value)
-    if isinstance(value, Mapping):
-        return {_clean(k, found): _clean(v, found) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_clean(v, found) for v in value]
-    return value
-
-
 def guard_reply(reply: Reply, limits: ReplyLimits = DEFAULT_LIMITS) -> Reply:
     """``reply`` checked against ``limits`` (see ``check_shape``) and normalised: lone
     surrogates replaced with U+FFFD in its messages, buttons, images and raw payload, with
@@ -121,12 +106,13 @@ def guard_reply(reply: Reply, limits: ReplyLimits = DEFAULT_LIMITS) -> Reply:
     texts = [*reply.messages, *reply.images, *(b.text for b in reply.buttons)]
     check_shape([texts, reply.raw], limits)
     found: list[bool] = []
-    reply.messages = _clean(reply.messages, found)
-    reply.images = _clean(reply.images, found)
+    reply.messages = replace_surrogates(reply.messages, found)
+    reply.images = replace_surrogates(reply.images, found)
     reply.buttons = [
-        Button(text=_clean(b.text, found), link=_clean(b.link, found)) for b in reply.buttons
+        Button(text=replace_surrogates(b.text, found), link=replace_surrogates(b.link, found))
+        for b in reply.buttons
     ]
-    reply.raw = _clean(reply.raw, found)
+    reply.raw = replace_surrogates(reply.raw, found)
     if found and SURROGATE_NOTE not in reply.notes:
         reply.notes.append(SURROGATE_NOTE)
     return reply
