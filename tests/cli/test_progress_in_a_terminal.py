@@ -46,3 +46,19 @@ def test_a_progress_bar_in_a_terminal_finishes_and_keeps_what_was_printed() -> N
     assert "the console while the bar runs" in done.stdout
     assert "2/2" in done.stdout and "1 failed" in done.stdout  # the bar itself was drawn
     assert "abcdefghijklmnop1234" not in done.stdout and "Bearer ***" in done.stdout
+
+
+def test_a_job_of_stages_shows_one_bar_at_a_time_named_after_its_stage() -> None:
+    from sparring.cli._progress import CountingProgress
+
+    with CountingProgress("{stage}", "failed") as bar:
+        bar.stage("explore")
+        bar.start(31)
+        for _ in range(26):  # the exploration ended before its budget
+            bar.advance(False)
+        bar.stage("simulate")
+        bar.start(32)
+        bar.advance(True)
+        [task] = bar.bar.tasks  # the explore bar, stuck at 26/31, is gone
+        assert (task.description, task.total, task.completed) == ("simulate", 32, 1)
+        assert task.fields["count"] == 1

@@ -28,7 +28,7 @@ from sparring.connectors import ChatbotUnreachable
 from sparring.conversations import RunStore, is_run_directory
 from sparring.errors import ModelRequired, UserInputError
 from sparring.jobs import Job, JobEvent, JobSettings, JobStatus, Outcome
-from sparring.jobs.events import ItemDone, Planned, Probed
+from sparring.jobs.events import ItemDone, Planned, Probed, StageChanged
 from sparring.runner import JobRun, find_job
 from sparring.runner import resume as resume_run
 from sparring.runner import start as start_run
@@ -75,7 +75,7 @@ def run_job(
     """Start ``job`` with ``settings`` (typed, or the command's values — ``None`` for an
     option not given; their errors are located as options, exit 2) into ``out``, or resume
     the run ``resume``, showing a progress bar of ``items`` (with a count of those
-    ``counted``); a job passed as an instance (``Job[S, R]``) gives its result typed
+    ``counted``; ``items="{stage}"``: one bar per stage, named after it); a job passed as an instance (``Job[S, R]``) gives its result typed
     (``JobRun[R]``), as ``sparring.runner.start`` does.
     A chatbot that cannot be reached exits 1, a model needed and not given exits 2.
     Ctrl-C or SIGTERM during the job (the runner records the run ``stopped``) prints how
@@ -91,6 +91,8 @@ def run_job(
                     bar.advance(not event.ok)
                 elif isinstance(event, Probed):
                     report_probe(event.checked)
+                elif isinstance(event, StageChanged):
+                    bar.stage(event.stage)
 
             if resume is not None:
                 _same_job(job, resume)

@@ -17,10 +17,16 @@ from sparring.cli._app import console
 
 class CountingProgress:
     """``with CountingProgress("conversations", "failed") as bar: bar.start(n);
-    bar.advance(failed=True)``; shown once ``start`` is called."""
+    bar.advance(failed=True)``; shown once ``start`` is called.
+
+    A job that runs stages one after another (``run``: explore, simulate, check) starts
+    the bar once per stage: each ``start`` replaces the previous stage's bar (never two
+    bars drawn at once), and ``items`` may name the stage (``"{stage}"``, filled from
+    ``stage``)."""
 
     def __init__(self, items: str, counted: str) -> None:
         self.items = items
+        self.current = "items"
         columns = (
             TextColumn("[progress.description]{task.description}"),
             BarColumn(),
@@ -35,10 +41,19 @@ class CountingProgress:
     def __enter__(self) -> CountingProgress:
         return self
 
+    def stage(self, name: str) -> None:
+        """The job moved to stage ``name`` (the label of the next bar, with ``{stage}``)."""
+        self.current = name
+
     def start(self, todo: int) -> None:
-        """Show the bar for ``todo`` items."""
-        self.bar.start()
-        self.task = self.bar.add_task(self.items, total=todo, count=0)
+        """Show the bar for ``todo`` items (in place of an earlier stage's bar)."""
+        if self.task is None:
+            self.bar.start()
+        else:
+            self.bar.remove_task(self.task)
+        self.count = 0
+        label = self.items.format(stage=self.current)
+        self.task = self.bar.add_task(label, total=todo, count=0)
 
     def advance(self, counted: bool) -> None:
         """One item done; ``counted`` when it went the counted way."""

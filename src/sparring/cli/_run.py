@@ -47,7 +47,7 @@ def run_command(
     was stopped.
     """
     check_output_paths(folders={"--out": out})
-    run = run_job(RunJob(), values, out, resume=resume, resume_hint=RESUME)
+    run = run_job(RunJob(), values, out, resume=resume, resume_hint=RESUME, items="{stage}")
     _print(run.result)
     print_written_report(run)
     if run.outcome.verdict == "fail" and run.result.check is not None:
