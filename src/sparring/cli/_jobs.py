@@ -75,7 +75,8 @@ def run_job(
     """Start ``job`` with ``settings`` (typed, or the command's values — ``None`` for an
     option not given; their errors are located as options, exit 2) into ``out``, or resume
     the run ``resume``, showing a progress bar of ``items`` (with a count of those
-    ``counted``; ``items="{stage}"``: one bar per stage, named after it); a job passed as an instance (``Job[S, R]``) gives its result typed
+    ``counted``; ``items="{stage}"``: one bar per stage, named after it); a job passed
+    as an instance (``Job[S, R]``) gives its result typed
     (``JobRun[R]``), as ``sparring.runner.start`` does.
     A chatbot that cannot be reached exits 1, a model needed and not given exits 2.
     Ctrl-C or SIGTERM during the job (the runner records the run ``stopped``) prints how
