@@ -239,7 +239,11 @@ def mutate_one(payload: Any) -> str:
     name, token = f"{message.session}/{message.mutant}", message.token
     base = {"mutant": message.mutant, "session": message.session, "token": token}
     state = RunState(_client(), message.run)
-    with tempfile.TemporaryDirectory(prefix=TEMP_PREFIX) as folder:
+    # held under this process's lease from the start: rebuilding the project from Redis
+    # took longer than the one-shot lease of the received message on a loaded machine
+    lease = DeliveryLease(state, name, token, Cluster.from_env().lease_seconds)
+    lease.take()
+    with lease.renewed_by_thread(), tempfile.TemporaryDirectory(prefix=TEMP_PREFIX) as folder:
         prepare = functools.partial(_prepare_mutant, state.client, message, Path(folder))
         settings = _vet(state, message, prepare, (name, token), base)
         if settings is None:
@@ -253,7 +257,8 @@ def mutate_one(payload: Any) -> str:
 def _run_mutant(
     state: RunState, message: MutantMessage, settings: Any, out: Path, base: dict[str, Any]
 ) -> str:
-    """Run the owned delivery of a mutant under its lease; push and return the outcome."""
+    """Run the owned delivery of a mutant (held under its lease by the caller); push and
+    return the outcome."""
     from sparring.mutation import run_one_mutant
     from sparring.runner import RUNNER
 
@@ -264,13 +269,10 @@ def _run_mutant(
         state.push_result({**base, "attempt": attempt, "status": "failed", "error": error})
         state.let_go(name, token)
         return "failed"
-    lease = DeliveryLease(state, name, token, Cluster.from_env().lease_seconds)
-    lease.take()
-    try:
-        with lease.renewed_by_thread():
-            fps = message.false_positives
-            mutant = run_one_mutant(settings, message.mutant, fps, out, RUNNER)
-            result = run_blocking(mutant)
+    try:  # under the lease mutate_one took, renewed by its thread
+        fps = message.false_positives
+        mutant = run_one_mutant(settings, message.mutant, fps, out, RUNNER)
+        result = run_blocking(mutant)
     except Exception as exc:
         logger.exception("mutant %s failed", message.mutant)
         error = f"{type(exc).__name__}: {exc}"
