@@ -15,13 +15,14 @@ command's own.
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
 from dataclasses import dataclass
 from typing import Any
 
 import typer.main
 from typer import _click as click  # Typer vendors Click; its groups take these types
-from typer.core import TyperCommand, TyperGroup, TyperOption
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 
 @dataclass(frozen=True)
@@ -266,6 +267,18 @@ def show_flags_as_flags(command: click.Command, ctx: click.Context, *, deep: boo
     for param in [*command.params, *([help_option] if help_option else [])]:
         if isinstance(param, TyperOption) and (param.is_flag or param.count):
             param.metavar = ""
+        elif isinstance(param, TyperOption | TyperArgument) and param.type_descriptor.is_list:
+            param.display_type = functools.partial(_repeated, param.display_type)  # type: ignore[method-assign]
     if deep and isinstance(command, TyperGroup):
         for sub in command.commands.values():
             show_flags_as_flags(sub, ctx)
+
+
+def _repeated(display_type: Any, ctx: click.Context) -> str:
+    """A list parameter's type as its items' type, repeated (``<path>…``), where Typer
+    0.29 shows Python's spelling (``<list[Path]>``)."""
+    shown = str(display_type(ctx))
+    if shown.startswith("<list[") and shown.endswith("]>"):
+        inner = shown[len("<list[") : -len("]>")]
+        return f"<{inner.lower() if inner in ('Path', 'str', 'int', 'float') else inner}>…"
+    return shown
