@@ -347,6 +347,48 @@ def test_jobs_start_when_launched_or_when_one_ends_and_rows_end_on_the_event(
     _until(lambda: Run.objects.get(pk=runs[1].pk).status == "finished")
 
 
+@pytest.mark.django_db(transaction=True)
+def test_one_account_never_holds_every_slot_whatever_its_number_of_projects(
+    world: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The attack: any account may create projects, and jobs run one per project, so an
+    account that launched a long run in each of three projects held all three slots and
+    every other user's run stayed queued. Now an account runs at most every slot but one:
+    its third run waits, another account's run starts at once, and the waiting run starts
+    when one of the account's own ends."""
+    from sparring.web._views import create_project
+
+    executor = _Held()
+    worker = _worker.Worker(executor=executor)
+    monkeypatch.setattr(worker, "slots", lambda: 3)
+    worker.start()
+    stranger = world["stranger"]
+    hogs = [
+        Run.objects.create(
+            project=create_project(stranger, f"hog {i}"),
+            job="simulate",
+            path=f"/runs/hog{i}",
+            created_by=stranger,
+        )
+        for i in range(3)
+    ]
+    for run in hogs:
+        worker.launch(run)
+    _until(lambda: len(executor.listeners) == 2)
+    assert Run.objects.get(pk=hogs[2].pk).status == "queued"  # its account holds 2 of 3
+    other = Run.objects.create(
+        project=world["project"], job="simulate", path="/runs/owner", created_by=world["owner"]
+    )
+    worker.launch(other)
+    _until(lambda: "/runs/owner" in executor.listeners)  # the slot left for the others
+    assert Run.objects.get(pk=hogs[2].pk).status == "queued"
+    executor.end("/runs/hog0")
+    _until(lambda: "/runs/hog2" in executor.listeners)  # its own ended: its turn
+    for handle in ("/runs/hog1", "/runs/hog2", "/runs/owner"):
+        executor.end(handle)
+    _until(lambda: not Run.objects.filter(status__in=["queued", "running"]).exists())
+
+
 def test_a_job_process_hands_on_its_events_as_they_happen(tmp_path: Path) -> None:
     """``ProcessExecutor.watch``: the job process's events (started, planned, each
     conversation) come before its one ``Finished``, which carries the verdict."""

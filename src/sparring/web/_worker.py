@@ -26,13 +26,15 @@ import logging
 import os
 import queue
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings as django_settings
+from django.contrib.auth.models import User
 from django.db import connections
 from django.db.models import QuerySet
 from pydantic import JsonValue
@@ -261,9 +263,17 @@ def job_policy(
         install_policy(before)
 
 
+class _Claim(NamedTuple):
+    """What a started job holds until it ends: its project's key and its launcher's id."""
+
+    project: int
+    account: int | None
+
+
 class Worker:
     """Runs the dashboard's queued runs through ``executor``: ``slots()`` at once, at most
-    one per project, so one user's long run never holds every other user's back."""
+    one per project and at most ``account_slots()`` per launching account, so one user's
+    long runs (in as many projects as they create) never hold every other user's back."""
 
     def __init__(self, executor: Executor | None = None) -> None:
         self.executor: Executor = executor or ProcessExecutor()
@@ -273,6 +283,7 @@ class Worker:
         self._dispatching = threading.Lock()
         self._submitting = threading.Lock()
         self._busy: set[int] = set()
+        self._by_account: Counter[int] = Counter()
 
     def start(self) -> None:
         """Start dispatching (once): settle runs a dead server left ``running``
@@ -324,16 +335,26 @@ class Worker:
         text = os.environ.get(JOB_SLOTS_ENV, "").strip()
         return int(text) if text.isdigit() and int(text) > 0 else DEFAULT_JOB_SLOTS
 
+    def account_slots(self) -> int:
+        """Jobs one account may have running at once: every slot but one (at least one), so
+        a slot is always left for the others — whatever number of projects the account
+        created (any account may create projects; accounts come only by invitation). On a
+        server with one active account (local mode) there are no others: every slot."""
+        if User.objects.filter(is_active=True).count() <= 1:
+            return self.slots()
+        return max(1, self.slots() - 1)
+
     def _enqueue(self, kind: str, pk: int) -> None:
         with self._lock:
             self._pending.append((kind, pk))
         self._dispatch()
 
     def _dispatch(self) -> None:
-        """Start each queued job, oldest first, whose project has no job running while a
-        slot is free, each on a thread of its own that drives it to its end and then
-        dispatches again. Called when a job is queued and when one ends: nothing polls.
-        Before ``start`` (tests drive ``run_one``) jobs only wait."""
+        """Start each queued job, oldest first, whose project has no job running and whose
+        launching account is under ``account_slots()`` while a slot is free, each on a
+        thread of its own that drives it to its end and then dispatches again. Called when
+        a job is queued and when one ends: nothing polls. Before ``start`` (tests drive
+        ``run_one``) jobs only wait."""
         with self._dispatching:
             with self._lock:
                 if not self._started:
@@ -341,35 +362,41 @@ class Worker:
                 waiting, self._pending = self._pending, []
             for kind, pk in waiting:
                 try:
-                    key = self._claim(kind, pk)
+                    claim = self._claim(kind, pk)
                 except Exception as exc:  # its row cannot be read: failed, never queued forever
                     logger.exception("run %s could not be started", pk)
                     _record_failure(Run if kind == _RUN else RunJob, pk, exc)
                     continue
-                if key is None:  # its project is busy, or every slot: later, in order
+                if claim is None:  # its project or account is busy, or every slot: later
                     with self._lock:
                         self._pending.append((kind, pk))
                     continue
                 name = f"sparring-web-{kind}-{pk}"
                 threading.Thread(
-                    target=self._run, args=(kind, pk, key), name=name, daemon=True
+                    target=self._run, args=(kind, pk, claim), name=name, daemon=True
                 ).start()
 
-    def _claim(self, kind: str, pk: int) -> int | None:
-        """The project of the queued job, marked busy; ``None`` when that project already
-        has a job running (one job per project at a time: no project takes every slot) or
-        every slot is taken."""
+    def _claim(self, kind: str, pk: int) -> _Claim | None:
+        """The project and launching account of the queued job, marked busy; ``None`` when
+        that project already has a job running (one job per project at a time), its
+        account already runs ``account_slots()`` jobs, or every slot is taken."""
         model = Run if kind == _RUN else RunJob
         field = "project_id" if kind == _RUN else "run__project_id"
-        project = model.objects.filter(pk=pk).values_list(field, flat=True).first()
+        row = model.objects.filter(pk=pk).values_list(field, "created_by_id").first()
+        project, account = row if row is not None else (None, None)
         key = int(project) if project is not None else -pk
+        cap = self.account_slots()
         with self._lock:
             if key in self._busy or len(self._busy) >= self.slots():
                 return None
+            if account is not None and self._by_account[account] >= cap:
+                return None
             self._busy.add(key)
-        return key
+            if account is not None:
+                self._by_account[account] += 1
+        return _Claim(key, account)
 
-    def _run(self, kind: str, pk: int, key: int) -> None:
+    def _run(self, kind: str, pk: int, claim: _Claim) -> None:
         try:
             (self.run_one if kind == _RUN else self.run_applied)(pk)
         except Exception as exc:
@@ -377,7 +404,9 @@ class Worker:
             _record_failure(Run if kind == _RUN else RunJob, pk, exc)
         finally:
             with self._lock:
-                self._busy.discard(key)
+                self._busy.discard(claim.project)
+                if claim.account is not None:
+                    self._by_account[claim.account] -= 1
             self._dispatch()
             connections.close_all()  # this thread's: it ends here
 
