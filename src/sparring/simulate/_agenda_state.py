@@ -19,7 +19,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sparring.confirmation import GivenValue, SlotOutcome, compare_confirmation, is_confirmation
+from sparring.confirmation import (
+    GivenValue,
+    SlotOutcome,
+    SlotReading,
+    compare_confirmation,
+    is_confirmation,
+)
 from sparring.dialogue_acts import DialogueAct
 from sparring.profiles import is_placeholder
 from sparring.simulate._goals import Goal
@@ -170,8 +176,11 @@ class AgendaState:
         unread = [r.slot for r in check.readings if r.outcome is SlotOutcome.NOT_STATED]
         agreed = frozenset(r.slot for r in check.readings if r.outcome is SlotOutcome.AGREES)
         # "A small pizza then. Is that correct?": the one other option of a variable stated
-        # and not the user's value, where no sentence reads values back by its own cues
-        return wrong + [n for n in unread if self._other_option_instead(n, text)], agreed
+        # and not the user's value, where no sentence reads values back by its own cues —
+        # looked for outside what the turn states as another variable's value ("a large
+        # pepperoni pizza" states the pizza, not a pepperoni topping)
+        rest = _without(text, [r for r in check.readings if r.outcome is SlotOutcome.AGREES])
+        return wrong + [n for n in unread if self._other_option_instead(n, rest)], agreed
 
     def options(self, name: str) -> list[str]:
         """The options of variable ``name``: the profile's, then those the chatbot offered
@@ -194,6 +203,16 @@ class AgendaState:
             not values_mentioned(value, text, self.synonyms)
             and len(any_mentioned(others, text)) == 1
         )
+
+
+def _without(text: str, agreed: Sequence[SlotReading]) -> str:
+    """``text`` with the values ``agreed`` readings state (``SlotReading.stated``, and the
+    user's ``given`` value) blanked out, longest first: what is left may state another
+    variable's option."""
+    spans = {str(v) for r in agreed for v in (r.stated, r.given) if v and str(v).strip()}
+    for span in sorted(spans, key=len, reverse=True):
+        text = re.sub(re.escape(span), " ", text, flags=re.IGNORECASE)
+    return text
 
 
 @dataclass
