@@ -91,3 +91,35 @@ def test_a_malformed_file_of_the_run_itself_is_a_located_error(tmp_path: Path, s
     with pytest.raises(ConfigError) as caught:
         write_report(run)
     assert str(target) in str(caught.value)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero", "huge"])
+def test_a_progress_file_that_is_no_small_regular_file_reads_as_none(
+    tmp_path: Path, kind: str
+) -> None:
+    """``progress.json`` as a FIFO (``read_bytes`` blocked for ever), a link to
+    ``/dev/zero`` (read until memory ran out) or a file past the limit: no progress, at
+    once. The thread's join bound is a guard against a hang, not a timing claim."""
+    import os
+    import threading
+
+    from sparring.jobs import PROGRESS, read_progress
+    from sparring.jobs._progress import MAX_PROGRESS_BYTES
+
+    path = tmp_path / PROGRESS
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "zero":
+        path.symlink_to("/dev/zero")
+    else:
+        valid = b'{"job": "simulate", "started_at": "2026-11-28T20:00:00Z",'
+        valid += b' "updated_at": "2026-11-28T20:00:01Z"}'
+        assert read_progress(tmp_path) is None  # nothing yet
+        path.write_bytes(valid)
+        assert read_progress(tmp_path) is not None  # a valid one reads
+        path.write_bytes(valid + b" " * MAX_PROGRESS_BYTES)  # valid JSON, past the limit
+    found: list[object] = []
+    reader = threading.Thread(target=lambda: found.append(read_progress(tmp_path)), daemon=True)
+    reader.start()
+    reader.join(timeout=60)
+    assert found == [None]

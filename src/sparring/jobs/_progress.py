@@ -9,6 +9,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
 
+from sparring._files import read_user_bytes
+from sparring.errors import ConfigError
 from sparring.jobs.events import Finished, ItemDone, JobEvent, Planned, StageChanged, Started
 from sparring.outcome import JobStatus
 
@@ -63,9 +65,15 @@ class Progress(BaseModel):
 
 def read_progress(run_dir: Path | str) -> Progress | None:
     """The progress recorded in ``run_dir`` (``None`` when there is none, or it cannot be
-    read: a run written before progress was recorded)."""
+    read: a run written before progress was recorded, or a ``progress.json`` that is no
+    regular file of at most ``MAX_PROGRESS_BYTES`` — a FIFO never blocks, ``/dev/zero``
+    is never read)."""
     path = Path(run_dir) / PROGRESS
     try:
-        return Progress.model_validate_json(path.read_bytes())
-    except (OSError, ValidationError):
+        return Progress.model_validate_json(read_user_bytes(path, MAX_PROGRESS_BYTES))
+    except (ConfigError, ValidationError):  # also a FIFO, a device, a file too long
         return None
+
+
+MAX_PROGRESS_BYTES = 1 << 20
+"""The longest ``progress.json`` read (1 MiB; the runner writes a few hundred bytes)."""
