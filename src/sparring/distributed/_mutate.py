@@ -47,6 +47,8 @@ class RemoteMutants:
     after an ``error``, a refusal or a lost worker (its lease ran out) until it was sent
     K times — a lost delivery counting only if a worker had started it (a reserved one
     lost behind a busy pool process does not), at most ``SENDS_PER_ATTEMPT`` × K sends.
+    A ``done`` of any sending of this session answers the mutant (its worker may have
+    been taken for lost only because its renewal came late).
     A new session of the run's state (``_state``): tasks of earlier sessions
     are skipped by the workers."""
 
@@ -133,12 +135,20 @@ class RemoteMutants:
     async def _poll(self) -> None:
         while self._waiting:
             result = await asyncio.to_thread(self.state.pop_result, POLL_SECONDS)
-            if result is not None:
-                mutant = str(result.get("mutant"))
-                if result.get("token") == self._tokens.get(mutant):
-                    self._answer(mutant, result)
+            if result is not None and self._current(result):
+                self._answer(str(result.get("mutant")), result)
             for mutant, outcome in await asyncio.to_thread(self._lost, list(self._waiting)):
                 self._answer(mutant, outcome)
+
+    def _current(self, result: dict[str, Any]) -> bool:
+        """Whether ``result`` answers the mutant's last sending — or is a ``done`` of an
+        earlier one of this session: a live worker whose lease renewal came late (its
+        pool process's thread starved of the GIL by the mutant's work) had its delivery
+        taken for lost and sent again, then finished it; its result is the mutant's."""
+        mutant = str(result.get("mutant"))
+        if result.get("token") == self._tokens.get(mutant):
+            return True
+        return result.get("status") == "done" and result.get("session") == self.session
 
     def _lost(self, waiting: list[str]) -> list[tuple[str, dict[str, Any]]]:
         """The mutants of ``waiting`` whose worker was lost (its lease ran out) or whose

@@ -227,7 +227,8 @@ def _settings(stored: dict[str, Any]) -> SimulateSettings:
 def mutate_one(payload: Any) -> str:
     """Build, run and judge one mutant (``sparring mutate --broker``) in a temporary
     folder and push its ``MutantResult`` to the run's results; return what happened
-    (``done``, ``failed``, ``error``, ``refused``, ``stale``). The job's files are rebuilt
+    (``done``, ``failed``, ``error``, ``refused``, ``stale``, ``duplicate``: an earlier
+    delivery, taken for lost, finished it). The job's files are rebuilt
     in that folder from the run's Redis by digest, code from this worker's own files
     (``_bundle``); the mutant's run folder stays here and is removed, only its result
     travels back. Checked as a chunk is."""
@@ -251,6 +252,9 @@ def mutate_one(payload: Any) -> str:
         if not state.owns(name, token):
             state.let_go(name, token)
             return "stale"
+        if state.is_done(name):  # an earlier delivery, taken for lost, finished it
+            state.let_go(name, token)
+            return "duplicate"
         return _run_mutant(state, message, settings, Path(folder) / "run", base)
 
 
@@ -281,6 +285,7 @@ def _run_mutant(
         return "error"
     body = result.model_dump(mode="json")
     state.push_result({**base, "attempt": attempt, "status": "done", "result": body})
+    state.mark_done(name)
     state.let_go(name, token)
     return "done"
 
