@@ -358,3 +358,14 @@ def on_workers(send: Any = None) -> tuple[Any, Any]:
 
     remote = RemoteSimulate(Cluster.from_env(), send)
     return SimulateJob(remote=remote), remote
+
+
+def mutate_on_workers(settings: Any, out: Path) -> Any:
+    """The mutate job with one mutant per task on the workers of ``$SPARRING_BROKER_URL``,
+    run through the runner as ``sparring mutate --broker`` does; its ``MutationResult``."""
+    from sparring.distributed import Cluster, remote_mutants
+    from sparring.mutation import MutateJob
+    from sparring.runner import start
+
+    remote = remote_mutants(Cluster.from_env(), Path(out))
+    return start(MutateJob(run_one=remote), settings, out, report=False).result

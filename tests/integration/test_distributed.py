@@ -28,6 +28,7 @@ from distributed_support import (
     alice_mutants,
     essence,
     in_thread,
+    mutate_on_workers,
     on_workers,
     stored_once,
     wait_for,
@@ -376,12 +377,11 @@ def test_mutate_on_two_workers_kills_as_in_process(
     cluster_env: RedisServer, workers: list[Worker], tmp_path: Path
 ) -> None:
     pytest.importorskip("aiml")
-    from sparring.distributed import mutate_distributed
     from sparring.mutation import MutateJob
 
     settings = alice_mutants(tmp_path, 3, workers=2)
     local = start(MutateJob(), settings, tmp_path / "local").result
-    spread = mutate_distributed(settings, tmp_path / "spread")
+    spread = mutate_on_workers(settings, tmp_path / "spread")
 
     def kills(result: Any) -> dict[str, tuple[str, list[str]]]:
         # a timeout is what a loaded machine does on its own (the harness confirms a kill

@@ -28,6 +28,7 @@ from distributed_support import (
     Worker,
     alice_mutants,
     in_thread,
+    mutate_on_workers,
     on_workers,
     stored_once,
     wait_for,
@@ -246,13 +247,12 @@ def test_a_worker_killed_mid_mutant_loses_nothing(
     the mutant's lease runs out, it is sent again to the other worker and every mutant
     gets a verdict (none ``error``)."""
     pytest.importorskip("aiml")
-    from sparring.distributed import mutate_distributed
 
     monkeypatch.setenv("SPARRING_LEASE_SECONDS", "6")
     pair = workers.start(2, env={"SPARRING_LEASE_SECONDS": "6"}, roots=(tmp_path, REPO))
     settings = alice_mutants(tmp_path, 2)
     started = time.monotonic()
-    thread, box = in_thread(lambda: mutate_distributed(settings, tmp_path / "job"))
+    thread, box = in_thread(lambda: mutate_on_workers(settings, tmp_path / "job"))
 
     def running() -> Worker | None:
         return next((w for w in pair if "mutate_one[" in w.log.read_text()), None)
@@ -277,12 +277,11 @@ def test_a_broker_restart_mid_mutate_finishes(
     """``mutate --broker`` with Redis restarted without persistence while mutants run:
     the lost state is noticed, the mutants out are sent again and each gets a verdict."""
     pytest.importorskip("aiml")
-    from sparring.distributed import mutate_distributed
 
     pair = workers.start(2, roots=(tmp_path, REPO))
     settings = alice_mutants(tmp_path, 2)
     started = time.monotonic()
-    thread, box = in_thread(lambda: mutate_distributed(settings, tmp_path / "job"))
+    thread, box = in_thread(lambda: mutate_on_workers(settings, tmp_path / "job"))
     wait_for(lambda: any("mutate_one[" in w.log.read_text() for w in pair), 600, "a mutant sent")
     redis_server.stop()
     time.sleep(1)
@@ -463,14 +462,13 @@ def test_a_mutate_worker_with_no_copy_of_the_project_judges_the_mutants(
     the code from the worker's folder by digest; every mutant is judged on the worker.
     Then a worker whose copy of the code differs by one line refuses, naming the file."""
     pytest.importorskip("aiml")
-    from sparring.distributed import mutate_distributed
 
     code = tmp_path / "operator-code"
     code.mkdir()
     shutil.copyfile(REPO / "examples" / "alice" / "alice_bot.py", code / "my_alice.py")
     [worker] = workers.start(1, roots=(code,))
     settings = alice_mutants(tmp_path / "coordinator", 2)
-    result = mutate_distributed(settings, tmp_path / "job")
+    result = mutate_on_workers(settings, tmp_path / "job")
     assert len(result.mutants) == 2
     assert all(m.status != "error" for m in result.mutants), [m.reason for m in result.mutants]
     assert all(any("ran on a worker" in n for n in m.notes) for m in result.mutants)
@@ -480,7 +478,7 @@ def test_a_mutate_worker_with_no_copy_of_the_project_judges_the_mutants(
     with (code / "my_alice.py").open("a") as changed:
         changed.write("\n# one changed line\n")
     [other] = workers.start(1, roots=(code,))
-    again = mutate_distributed(settings.model_copy(update={"sample": 1}), tmp_path / "job2")
+    again = mutate_on_workers(settings.model_copy(update={"sample": 1}), tmp_path / "job2")
     [mutant] = again.mutants
     assert mutant.status == "error" and "refused by the worker" in (mutant.reason or "")
     assert "settings.project (alice_bot.py): code (digest" in (mutant.reason or "")

@@ -4,8 +4,8 @@
 (or ``SPARRING_BROKER_URL``) runs the simulate job's conversations on the workers
 (``sparring.runner.start``/``resume`` with ``SimulateJob(remote=RemoteSimulate(cluster))``,
 what ``CeleryExecutor`` runs); ``sparring mutate --broker`` runs one
-mutant per task (``mutate_distributed``; ``remote_mutants`` for the runner's
-``MutateJob``). The run directory stays with the coordinator, which plans the run: a chunk
+mutant per task (``sparring.runner.start`` with ``MutateJob(run_one=remote_mutants(cluster,
+out))``). The run directory stays with the coordinator, which plans the run: a chunk
 carries its planned conversations and the digest of the chatbot's configuration, published
 in Redis, so workers need no copy of the project, only their own secrets (and, for mutate, their own
 copy of the bot's code, matched by digest: ``_bundle``); they run nothing a message
@@ -25,7 +25,6 @@ from sparring.distributed._coordinator import (
 from sparring.distributed._executor import CeleryExecutor
 from sparring.distributed._mutate import (
     RemoteMutants,
-    mutate_distributed,
     remote_mutants,
 )
 from sparring.distributed._policy import Refused, WorkerPolicy
@@ -52,7 +51,6 @@ __all__ = [
     "WorkerPolicy",
     "check_cluster",
     "connect",
-    "mutate_distributed",
     "remote_mutants",
     "run_key",
     "run_worker",

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,12 +30,8 @@ from sparring.mutation import (
     PROJECT_FOLDERS_SKIPPED,
     Mutant,
     MutantResult,
-    MutateJob,
     MutateSettings,
-    MutationResult,
-    terminating_signals,
 )
-from sparring.runner import start
 
 POLL_SECONDS = 1.0
 
@@ -230,23 +225,6 @@ def _error(mutant: Mutant, reason: str) -> MutantResult:
         status="error",
         reason=reason,
     )
-
-
-def mutate_distributed(
-    settings: MutateSettings,
-    out: Path | str,
-    *,
-    broker: str | None = None,
-    on_mutant: Callable[[MutantResult], None] | None = None,
-) -> MutationResult:
-    """The ``mutate`` job (``sparring.runner.start``) with one mutant per task on the
-    workers of ``broker`` (default ``$SPARRING_BROKER_URL``); the original runs here; SIGTERM
-    and SIGHUP stop it like Ctrl-C. Raises as the ``mutate`` job. Resume it with
-    ``sparring.runner.resume(out, job=MutateJob(run_one=remote_mutants(...)))``."""
-    remote = remote_mutants(Cluster.from_env(broker), Path(out))
-    with terminating_signals():
-        run = start(MutateJob(run_one=remote, on_mutant=on_mutant), settings, out, report=False)
-    return run.result
 
 
 def remote_mutants(cluster: Cluster, out: Path) -> RemoteMutants:
