@@ -32,6 +32,7 @@ from typing import Any
 
 import yaml
 
+from sparring._policy import current_policy, scoped
 from sparring.explore._answers import GENERIC_ANSWER
 from sparring.explore._model import (
     FREE_ANSWER_EVIDENCE,
@@ -425,9 +426,15 @@ _Dumper.add_representer(str, _text)
 def validate_text(text: str, name: str) -> list[str]:
     """The errors sparring's loader finds in profile ``text`` (empty when it loads), each
     as ``<name>.yaml:<line> [<key>]: <message>``. The text is checked as a file in a
-    temporary folder, so personas resolve from sparring's library only."""
+    temporary folder, so personas resolve from sparring's library only; under a policy
+    that confines paths (a dashboard job), that folder — sparring's own text — is read too,
+    everything else as the policy says (its code features stay refused)."""
+    policy = current_policy()
     with tempfile.TemporaryDirectory(prefix="sparring-profile-") as folder:
         path = Path(folder) / f"{name}.yaml"
         path.write_text(text, encoding="utf-8")
-        check = check_profile(path)
+        roots = policy.roots
+        here = policy if roots is None else policy.confined([*roots, Path(folder)])
+        with scoped(here):
+            check = check_profile(path)
     return [str(dataclasses.replace(p, file=path.name)) for p in check.errors]
