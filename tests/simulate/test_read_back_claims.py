@@ -20,14 +20,18 @@ def _state(values: dict[str, str], alternatives: dict[str, list[str]]) -> Agenda
     return state
 
 
+COFFEE = {
+    "drink": ["Flat white", "Caramel latte", "Mocha"],
+    "size": ["Small", "Large"],
+    "syrup": ["vanilla", "caramel", "hazelnut"],
+}
+"""A coffee shop's options: the syrup "caramel" is a word of the drink "Caramel latte"."""
+
+
 def test_a_word_of_another_variables_value_is_not_this_variables_other_option() -> None:
     state = _state(
         {"drink": "Caramel latte", "size": "Large", "syrup": "hazelnut"},
-        {
-            "drink": ["Flat white", "Caramel latte", "Mocha"],
-            "size": ["Small", "Large"],
-            "syrup": ["vanilla", "caramel", "hazelnut"],
-        },
+        COFFEE,
     )
     text = "Your order is confirmed: a large caramel latte. It will be ready in 5 minutes."
     wrong, agreed = state.read_back(text, DialogueAct.CONFIRMATION)
@@ -38,11 +42,7 @@ def test_another_option_stated_outside_the_other_values_still_contradicts() -> N
     """The control: the same confirmation stating another syrup on its own is wrong."""
     state = _state(
         {"drink": "Flat white", "size": "Large", "syrup": "hazelnut"},
-        {
-            "drink": ["Flat white", "Caramel latte", "Mocha"],
-            "size": ["Small", "Large"],
-            "syrup": ["vanilla", "caramel", "hazelnut"],
-        },
+        COFFEE,
     )
     text = "Your order is confirmed: a large flat white with vanilla. Ready in 5 minutes."
     wrong, _ = state.read_back(text, DialogueAct.CONFIRMATION)

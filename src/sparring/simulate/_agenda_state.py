@@ -177,8 +177,8 @@ class AgendaState:
         agreed = frozenset(r.slot for r in check.readings if r.outcome is SlotOutcome.AGREES)
         # "A small pizza then. Is that correct?": the one other option of a variable stated
         # and not the user's value, where no sentence reads values back by its own cues —
-        # looked for outside what the turn states as another variable's value ("a large
-        # pepperoni pizza" states the pizza, not a pepperoni topping)
+        # looked for outside the spans the turn states as other variables' values (an
+        # option of one variable inside another's stated value is that value's word)
         rest = _without(text, [r for r in check.readings if r.outcome is SlotOutcome.AGREES])
         return wrong + [n for n in unread if self._other_option_instead(n, rest)], agreed
 
